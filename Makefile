@@ -1,0 +1,49 @@
+# Two commands for a new user: `make run` and `make test`. Both install what is missing first.
+BUILD      ?= build
+BUILD_TYPE ?= Release
+JOBS       ?= $(shell nproc)
+CMAKE_ARGS ?=
+DEB_PACKAGES := cmake g++ make catch2 nlohmann-json3-dev libboost-program-options-dev libeigen3-dev
+
+.PHONY: all deps configure build run test device-build clean
+
+all: build
+
+# Installs the Debian packages that are missing (as root), or prints the line to run.
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) || exit 1; \
+	  else \
+	    echo "missing packages; run as root: apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi
+	@command -v nvcc >/dev/null 2>&1 || test -x /usr/local/cuda/bin/nvcc || \
+	  { echo "the CUDA toolkit (nvcc) is required: see https://developer.nvidia.com/cuda-downloads"; exit 1; }
+
+$(BUILD)/CMakeCache.txt:
+	@$(MAKE) --no-print-directory deps
+	PATH="$$PATH:/usr/local/cuda/bin" cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_ARGS)
+
+configure: $(BUILD)/CMakeCache.txt
+
+build: deps configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	$(BUILD)/apps/price-batch data/sample_portfolio.csv --market data/sample_market.json --paths 1e6; \
+	  rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 2 ] || exit $$rc
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# Binaries that run on the GPU machine's image: static C++ runtime and Boost.
+device-build:
+	@$(MAKE) --no-print-directory BUILD=build-device CMAKE_ARGS="-DMCPRICE_PORTABLE_BINARIES=ON" build
+
+clean:
+	rm -rf $(BUILD) build-device

@@ -1,0 +1,162 @@
+// The European workload of NVIDIA's MonteCarloMultiGPU sample: 8192 calls, 262,144 paths each,
+// S in [5,50], K in [10,25], T in [1,5], r = 0.06, sigma = 0.10. Reports the kernel-only rate
+// (device events around launch + reduction) and the engine's end-to-end rate, and checks every
+// price against Black-Scholes. A benchmark app, not a test: run it on the GPU machine.
+#include "mcprice/black_scholes.hpp"
+#include "mcprice/engine.hpp"
+#include "mcprice/kernels/european_launcher.hpp"
+#include "mcprice/kernels/trade_key.hpp"
+#include "mcprice/memory/device_buffer.hpp"
+#include "mcprice/memory/device_info.hpp"
+#include "mcprice/memory/event.hpp"
+#include "mcprice/memory/cuda_error.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct option_spec {
+  double s, k, t;
+};
+
+constexpr double rate = 0.06;
+constexpr double vol = 0.10;
+
+std::vector<option_spec> workload(int n)
+{
+  std::mt19937 gen(123);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::vector<option_spec> v(static_cast<std::size_t>(n));
+  for (auto& o : v) {
+    o.s = 5.0 + 45.0 * u(gen);
+    o.k = 10.0 + 15.0 * u(gen);
+    o.t = 1.0 + 4.0 * u(gen);
+  }
+  return v;
+}
+
+double median(std::vector<double> v)
+{
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+double kernel_only_ms(const std::vector<option_spec>& opts, std::int64_t paths, int reps)
+{
+  using namespace mcprice;
+  std::vector<european_gbm_trade> trades(opts.size());
+  std::vector<std::int64_t> offsets(opts.size() + 1);
+  std::int64_t const per = layout::blocks_for(paths, european_normals_per_path);
+  for (std::size_t i = 0; i < opts.size(); ++i) {
+    double const w = vol * vol * opts[i].t;
+    trades[i] = {rng::trade_key(42, "opt" + std::to_string(i)), paths, static_cast<std::int64_t>(i) * per,
+                 static_cast<float>(opts[i].s), static_cast<float>(rate * opts[i].t - 0.5 * w),
+                 static_cast<float>(std::sqrt(w)), {terminal_payoff::call, static_cast<float>(opts[i].k), 1.0F}};
+    offsets[i] = trades[i].first_block;
+  }
+  auto const n = static_cast<int>(opts.size());
+  std::int64_t const blocks = per * n;
+  offsets[opts.size()] = blocks;
+  device_buffer d_trades(sizeof(european_gbm_trade) * opts.size());
+  device_buffer d_offsets(sizeof(std::int64_t) * offsets.size());
+  device_buffer d_blocks(sizeof(moments) * static_cast<std::size_t>(blocks));
+  device_buffer d_sums(sizeof(moments) * opts.size());
+  MCPRICE_CUDA_TRY(cudaMemcpy(d_trades.data(), trades.data(), d_trades.size(), cudaMemcpyHostToDevice));
+  MCPRICE_CUDA_TRY(cudaMemcpy(d_offsets.data(), offsets.data(), d_offsets.size(), cudaMemcpyHostToDevice));
+  std::size_t temp_bytes = 0;
+  kernels::segmented_moments_sum(nullptr, temp_bytes, d_blocks.as<moments>(), d_offsets.as<std::int64_t>(), n,
+                                 d_sums.as<moments>(), nullptr);
+  device_buffer temp(temp_bytes);
+  event start(event::timing::enabled);
+  event stop(event::timing::enabled);
+  std::vector<double> times;
+  for (int r = 0; r < reps + 2; ++r) {
+    start.record(stream_view{});
+    kernels::launch_european_blocks(d_trades.as<european_gbm_trade>(), n, blocks, d_blocks.as<moments>(), 0, nullptr);
+    kernels::segmented_moments_sum(temp.data(), temp_bytes, d_blocks.as<moments>(), d_offsets.as<std::int64_t>(), n,
+                                   d_sums.as<moments>(), nullptr);
+    stop.record(stream_view{});
+    stop.synchronize();
+    if (r >= 2) times.push_back(event::elapsed_ms(start, stop));
+  }
+  return median(times);
+}
+
+mcprice::market_data bench_market(const std::vector<option_spec>& opts)
+{
+  std::vector<mcprice::asset> assets;
+  for (std::size_t i = 0; i < opts.size(); ++i) {
+    mcprice::asset a;
+    a.name = "S" + std::to_string(i);
+    a.spot = opts[i].s;
+    a.vol = mcprice::vol_curve::flat(vol);
+    assets.push_back(a);
+  }
+  std::vector<double> corr(assets.size() * assets.size(), 0.0);
+  for (std::size_t i = 0; i < assets.size(); ++i) corr[i * assets.size() + i] = 1.0;
+  return mcprice::market_data(mcprice::rate_curve::flat(rate), std::move(assets), std::move(corr), "bench");
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+  int const n = argc > 1 ? std::atoi(argv[1]) : 8192;
+  std::int64_t const paths = argc > 2 ? std::atoll(argv[2]) : 262144;
+  int const reps = 10;
+  if (mcprice::usable_device_count() == 0) {
+    std::fprintf(stderr, "mcprice-bench: no GPU; this benchmark measures the GPU backend\n");
+    return 1;
+  }
+  auto const dev = mcprice::query_device(0);
+  auto const opts = workload(n);
+
+  double const kernel_ms = kernel_only_ms(opts, paths, reps);
+
+  mcprice::portfolio book;
+  for (int i = 0; i < n; ++i) {
+    mcprice::trade t;
+    t.id = "opt" + std::to_string(i);
+    t.underlyings = {"S" + std::to_string(i)};
+    t.strike = opts[static_cast<std::size_t>(i)].k;
+    t.maturity = opts[static_cast<std::size_t>(i)].t;
+    t.paths = paths;
+    book.trades.push_back(t);
+  }
+  mcprice::engine_options eo;
+  eo.backend = mcprice::backend_choice::gpu;
+  mcprice::engine const eng(bench_market(opts), eo);
+  std::vector<double> wall;
+  mcprice::pricing_run run;
+  for (int r = 0; r < reps + 1; ++r) {
+    auto const t0 = std::chrono::steady_clock::now();
+    run = eng.price(book);
+    double const ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (r >= 1) wall.push_back(ms);
+  }
+  double const engine_ms = median(wall);
+
+  double worst_z = 0.0;
+  for (int i = 0; i < n; ++i) {
+    auto const& o = opts[static_cast<std::size_t>(i)];
+    double const df = std::exp(-rate * o.t);
+    double const ref = mcprice::black_scholes::call({o.s / df, o.k, vol * vol * o.t, df});
+    auto const& r = run.results[static_cast<std::size_t>(i)];
+    worst_z = std::max(worst_z, std::abs(r.price - ref) / std::max(r.std_error, 1e-12));
+  }
+
+  double const total_paths = static_cast<double>(n) * static_cast<double>(paths);
+  std::printf("{\"bench\":\"european_montecarlomultigpu\",\"device\":\"%s\",\"options\":%d,\"paths_per_option\":%lld,"
+              "\"kernel_ms\":%.4f,\"kernel_options_per_s\":%.4g,\"kernel_paths_per_s\":%.4g,"
+              "\"engine_ms\":%.4f,\"engine_paths_per_s\":%.4g,\"worst_abs_z_vs_black_scholes\":%.3f}\n",
+              dev.name.c_str(), n, static_cast<long long>(paths), kernel_ms, n / (kernel_ms * 1e-3),
+              total_paths / (kernel_ms * 1e-3), engine_ms, total_paths / (engine_ms * 1e-3), worst_z);
+  return 0;
+}

@@ -1,0 +1,29 @@
+#pragma once
+// price-batch's command line (the contract's), parsed with Boost.Program_options into plain
+// settings. Kept apart from main() so it is unit-tested without running a pricing.
+#include "mcprice/results_writer.hpp"
+#include "mcprice/settings.hpp"
+
+#include <optional>
+#include <string>
+
+namespace mcprice::cli {
+
+struct command_line {
+  std::string portfolio;
+  std::string market;
+  std::string out;  // empty = standard output
+  output_format format{output_format::csv};
+  engine_options engine;
+  bool greeks{false};
+  bool quiet{false};
+  bool show_help{false};
+  bool show_version{false};
+};
+
+// Throws configuration_error on a bad command line.
+command_line parse_command_line(int argc, const char* const argv[]);
+std::string help_text();
+std::string default_market_path();
+
+}  // namespace mcprice::cli

@@ -1,0 +1,12 @@
+#pragma once
+// Command-line quantities: counts that accept exponent form ("1e6") and byte sizes that
+// accept binary and decimal suffixes ("256MiB", "2GiB", "1.5GB").
+#include <cstdint>
+#include <string>
+
+namespace mcprice::cli {
+
+std::int64_t parse_count(const std::string& text, const std::string& option);  // throws configuration_error
+std::uint64_t parse_bytes(const std::string& text, const std::string& option);
+
+}  // namespace mcprice::cli

@@ -1,0 +1,43 @@
+#pragma once
+// The pricing engine: market data in, results out. An engine is immutable after construction
+// and price() may be called from several host threads at once; each call has its own device
+// stream and buffers.
+#include "mcprice/market.hpp"
+#include "mcprice/portfolio.hpp"
+#include "mcprice/results.hpp"
+#include "mcprice/settings.hpp"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mcprice {
+
+// Called with (paths done, paths in the request); from the calling thread.
+using progress_callback = std::function<void(std::int64_t, std::int64_t)>;
+
+class engine {
+ public:
+  // Throws configuration_error when the options ask for a GPU that is not there.
+  explicit engine(market_data market, engine_options options = {});
+  ~engine();
+  engine(engine&&) noexcept;
+  engine& operator=(engine&&) noexcept;
+  engine(const engine&) = delete;
+  engine& operator=(const engine&) = delete;
+
+  [[nodiscard]] pricing_run price(const portfolio& trades, const progress_callback& progress = {}) const;
+
+  [[nodiscard]] backend_kind backend() const noexcept;
+  [[nodiscard]] const std::string& device_name() const noexcept;
+  [[nodiscard]] const engine_options& options() const noexcept;
+  // Things the caller should tell the user, e.g. that auto fell back to the CPU.
+  [[nodiscard]] const std::vector<std::string>& notices() const noexcept;
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+}  // namespace mcprice

@@ -1,0 +1,50 @@
+#pragma once
+// Market data as read from the market file: one discount curve, the assets and their
+// correlations. Immutable once built; the engine shares it between concurrent requests.
+#include "mcprice/term_structure.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mcprice {
+
+enum class model_kind { gbm, heston };
+
+struct heston_params {
+  double v0{0.0};
+  double kappa{0.0};
+  double theta{0.0};
+  double xi{0.0};  // vol of variance
+  double rho{0.0};
+};
+
+struct asset {
+  std::string name;
+  double spot{0.0};
+  rate_curve dividend;
+  vol_curve vol;
+  model_kind model{model_kind::gbm};
+  heston_params heston;
+};
+
+class market_data {
+ public:
+  market_data() = default;
+  market_data(rate_curve discount, std::vector<asset> assets,
+              std::vector<double> correlation /* row-major n x n */, std::string source = {});
+
+  [[nodiscard]] const rate_curve& discount() const noexcept { return discount_; }
+  [[nodiscard]] const std::vector<asset>& assets() const noexcept { return assets_; }
+  [[nodiscard]] std::optional<std::size_t> find(const std::string& name) const;
+  [[nodiscard]] double correlation(std::size_t i, std::size_t j) const;
+  [[nodiscard]] const std::string& source() const noexcept { return source_; }
+
+ private:
+  rate_curve discount_;
+  std::vector<asset> assets_;
+  std::vector<double> correlation_;
+  std::string source_;
+};
+
+}  // namespace mcprice

@@ -1,0 +1,38 @@
+#pragma once
+// One result per input trade, in input order, failed trades included.
+#include "mcprice/settings.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mcprice {
+
+enum class trade_status { ok, error };
+
+struct trade_result {
+  std::string id;
+  trade_status status{trade_status::error};
+  double price{0.0};      // present value x notional
+  double std_error{0.0};  // of price
+  double ci_low{0.0};     // 95% confidence interval
+  double ci_high{0.0};
+  std::int64_t paths{0};
+  std::string message;    // why it failed; empty when ok
+};
+
+struct run_summary {
+  std::size_t trades{0};
+  std::size_t failed{0};
+  std::int64_t paths{0};
+  double wall_seconds{0.0};
+  backend_kind backend{backend_kind::cpu};
+  std::string device_name;  // GPU name, or the CPU backend's thread count
+};
+
+struct pricing_run {
+  std::vector<trade_result> results;
+  run_summary summary;
+};
+
+}  // namespace mcprice

@@ -1,0 +1,29 @@
+#pragma once
+// What a caller may set for a run. Settings that cannot change the numbers (threads, grid,
+// streams, job cap) are separate in kind from those that do (paths, seed): see docs/determinism.md.
+#include <cstddef>
+#include <cstdint>
+
+namespace mcprice {
+
+enum class backend_choice { automatic, gpu, cpu };
+enum class backend_kind { cpu, gpu };
+
+struct engine_options {
+  // Change the numbers:
+  std::int64_t paths{1'000'000};  // per trade, unless the trade's row says otherwise
+  std::int64_t steps{252};        // path-dependent products; europeans step exactly to T
+  std::uint64_t seed{42};
+  // Never change the numbers:
+  backend_choice backend{backend_choice::automatic};
+  unsigned threads{0};          // CPU backend: 0 = all cores
+  int device{0};                // GPU ordinal
+  int streams{0};               // 0 = chosen from the device
+  std::size_t job_cap_bytes{0};  // 0 = no cap
+  int grid_blocks{0};           // GPU grid override, 0 = tuned
+};
+
+// The largest path count one trade may ask for.
+inline constexpr std::int64_t max_paths_per_trade = 10'000'000'000LL;
+
+}  // namespace mcprice

@@ -1,0 +1,111 @@
+#include "mcprice/engine.hpp"
+
+#include "european_setup.hpp"
+#include "mcprice/input_error.hpp"
+#include "mcprice/memory/device_info.hpp"
+#include "pricing_backend.hpp"
+#include "result_statistics.hpp"
+#include "trade_validation.hpp"
+
+#include <chrono>
+
+namespace mcprice {
+
+struct engine::impl {
+  market_data market;
+  engine_options options;
+  std::unique_ptr<detail::pricing_backend> backend;
+  std::vector<std::string> notices;
+};
+
+namespace {
+
+std::unique_ptr<detail::pricing_backend> choose_backend(const engine_options& opt,
+                                                        std::vector<std::string>& notices)
+{
+  if (opt.backend == backend_choice::cpu) return detail::make_cpu_backend(opt.threads);
+  int const devices = usable_device_count();
+  if (opt.device < 0 || opt.device >= devices) {
+    std::string const why = devices == 0 ? "no usable CUDA GPU was found"
+                                         : "GPU " + std::to_string(opt.device) + " does not exist (" +
+                                               std::to_string(devices) + " usable)";
+    if (opt.backend == backend_choice::gpu) throw configuration_error("--backend gpu: " + why);
+    notices.push_back(why + "; pricing on the CPU backend");
+    return detail::make_cpu_backend(opt.threads);
+  }
+  return detail::make_gpu_backend(opt.device, opt.grid_blocks);
+}
+
+}  // namespace
+
+engine::engine(market_data market, engine_options options) : impl_(std::make_unique<impl>())
+{
+  if (options.paths < 2 || options.paths > max_paths_per_trade) {
+    throw configuration_error("paths " + std::to_string(options.paths) + " must be in [2, " +
+                              std::to_string(max_paths_per_trade) + "]");
+  }
+  if (options.steps < 1) throw configuration_error("steps must be >= 1");
+  impl_->market = std::move(market);
+  impl_->options = options;
+  impl_->backend = choose_backend(options, impl_->notices);
+}
+
+engine::~engine() = default;
+engine::engine(engine&&) noexcept = default;
+engine& engine::operator=(engine&&) noexcept = default;
+
+backend_kind engine::backend() const noexcept { return impl_->backend->kind(); }
+const std::string& engine::device_name() const noexcept { return impl_->backend->name(); }
+const engine_options& engine::options() const noexcept { return impl_->options; }
+const std::vector<std::string>& engine::notices() const noexcept { return impl_->notices; }
+
+pricing_run engine::price(const portfolio& trades, const progress_callback& progress) const
+{
+  auto const start = std::chrono::steady_clock::now();
+  pricing_run run;
+  run.results.resize(trades.trades.size());
+
+  std::vector<european_gbm_trade> kernel_trades;
+  std::vector<double> scales;
+  std::vector<std::size_t> rows;
+  std::int64_t blocks = 0;
+  for (std::size_t i = 0; i < trades.trades.size(); ++i) {
+    const trade& t = trades.trades[i];
+    trade_result& r = run.results[i];
+    r.id = t.id;
+    r.message = t.row_error;
+    if (r.message.empty()) r.message = detail::validate_trade(t, impl_->market);
+    if (r.message.empty() && t.paths && *t.paths > max_paths_per_trade) {
+      r.message = "trade " + t.id + ": paths " + std::to_string(*t.paths) + " exceeds the limit " +
+                  std::to_string(max_paths_per_trade);
+    }
+    if (r.message.empty()) r.message = detail::unsupported_feature(t, impl_->market);
+    if (!r.message.empty()) continue;
+
+    auto job = detail::make_european_job(t, impl_->market, impl_->options);
+    job.kernel.first_block = blocks;
+    blocks += layout::blocks_for(job.kernel.paths, european_normals_per_path);
+    kernel_trades.push_back(job.kernel);
+    scales.push_back(job.scale);
+    rows.push_back(i);
+  }
+
+  if (!kernel_trades.empty()) {
+    auto const sums = impl_->backend->run_european(kernel_trades, blocks, progress);
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      run.results[rows[k]] = detail::make_result(run.results[rows[k]].id, sums[k], kernel_trades[k].paths, scales[k]);
+    }
+  }
+
+  run.summary.trades = run.results.size();
+  for (auto const& r : run.results) {
+    if (r.status == trade_status::error) ++run.summary.failed;
+    else run.summary.paths += r.paths;
+  }
+  run.summary.backend = impl_->backend->kind();
+  run.summary.device_name = impl_->backend->name();
+  run.summary.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return run;
+}
+
+}  // namespace mcprice

@@ -1,0 +1,43 @@
+#include "european_setup.hpp"
+
+#include "mcprice/kernels/trade_key.hpp"
+
+#include <cmath>
+
+namespace mcprice::detail {
+namespace {
+
+terminal_payoff payoff_of(const trade& t)
+{
+  bool const call = t.type == option_type::call;
+  if (t.product == product_kind::vanilla) return call ? terminal_payoff::call : terminal_payoff::put;
+  if (t.digital == digital_kind::cash) {
+    return call ? terminal_payoff::cash_digital_call : terminal_payoff::cash_digital_put;
+  }
+  return call ? terminal_payoff::asset_digital_call : terminal_payoff::asset_digital_put;
+}
+
+}  // namespace
+
+european_job make_european_job(const trade& t, const market_data& market, const engine_options& opt)
+{
+  const asset& a = market.assets()[*market.find(t.underlyings.front())];
+  double const T = t.maturity;
+  double const df = market.discount().discount(T);
+  double const w = a.vol.total_variance(T);
+  // ln(F/S0) = (r(T) - q(T)) T, from the zero rates directly rather than a ratio of discounts.
+  double const log_fwd = (market.discount().zero_rate(T) - a.dividend.zero_rate(T)) * T;
+
+  european_job job{};
+  job.kernel.key = rng::trade_key(opt.seed, t.id);
+  job.kernel.paths = t.paths.value_or(opt.paths);
+  job.kernel.spot = static_cast<float>(a.spot);
+  job.kernel.drift = static_cast<float>(log_fwd - 0.5 * w);
+  job.kernel.stdev = static_cast<float>(std::sqrt(w));
+  job.kernel.payoff = {payoff_of(t), static_cast<float>(t.strike.value_or(0.0)), 1.0F};
+  job.scale = df * t.notional;
+  if (t.product == product_kind::digital && t.digital == digital_kind::cash) job.scale *= t.payout;
+  return job;
+}
+
+}  // namespace mcprice::detail

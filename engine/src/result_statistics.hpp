@@ -1,0 +1,13 @@
+#pragma once
+// From the moments of the payoffs to a price, its standard error and a 95% interval.
+#include "mcprice/kernels/moments.hpp"
+#include "mcprice/results.hpp"
+
+#include <string>
+
+namespace mcprice::detail {
+
+// scale converts a mean payoff into a price (discount x notional x payout).
+trade_result make_result(const std::string& id, const moments& m, std::int64_t paths, double scale);
+
+}  // namespace mcprice::detail

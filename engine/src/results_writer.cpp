@@ -1,0 +1,84 @@
+#include "mcprice/results_writer.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <charconv>
+
+namespace mcprice {
+namespace {
+
+std::string csv_escape(const std::string& s)
+{
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char const c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+const char* status_name(trade_status s) { return s == trade_status::ok ? "ok" : "error"; }
+
+}  // namespace
+
+std::string format_double(double v)
+{
+  char buf[64];
+  auto const res = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, res.ptr);
+}
+
+void write_results_csv(std::ostream& out, const pricing_run& run)
+{
+  out << "id,status,price,std_error,ci_low,ci_high,paths,message\n";
+  for (auto const& r : run.results) {
+    out << csv_escape(r.id) << ',' << status_name(r.status) << ',';
+    if (r.status == trade_status::ok) {
+      out << format_double(r.price) << ',' << format_double(r.std_error) << ',' << format_double(r.ci_low)
+          << ',' << format_double(r.ci_high) << ',' << r.paths;
+    } else {
+      out << ",,,,";
+    }
+    out << ',' << csv_escape(r.message) << '\n';
+  }
+}
+
+void write_results_json(std::ostream& out, const pricing_run& run)
+{
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (auto const& r : run.results) {
+    nlohmann::ordered_json row;
+    row["id"] = r.id;
+    row["status"] = status_name(r.status);
+    if (r.status == trade_status::ok) {
+      row["price"] = r.price;
+      row["std_error"] = r.std_error;
+      row["ci_low"] = r.ci_low;
+      row["ci_high"] = r.ci_high;
+      row["paths"] = r.paths;
+    } else {
+      for (const char* k : {"price", "std_error", "ci_low", "ci_high", "paths"}) row[k] = nullptr;
+    }
+    row["message"] = r.message;
+    rows.push_back(std::move(row));
+  }
+  nlohmann::ordered_json doc;
+  doc["results"] = std::move(rows);
+  auto const& s = run.summary;
+  doc["summary"] = {{"trades", s.trades},
+                    {"failed", s.failed},
+                    {"paths", s.paths},
+                    {"wall_seconds", s.wall_seconds},
+                    {"backend", s.backend == backend_kind::gpu ? "gpu" : "cpu"},
+                    {"device", s.device_name}};
+  out << doc.dump(2) << '\n';
+}
+
+void write_results(std::ostream& out, const pricing_run& run, output_format format)
+{
+  if (format == output_format::json) write_results_json(out, run);
+  else write_results_csv(out, run);
+}
+
+}  // namespace mcprice

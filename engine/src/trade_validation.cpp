@@ -1,0 +1,110 @@
+#include "trade_validation.hpp"
+
+#include <sstream>
+
+namespace mcprice::detail {
+namespace {
+
+std::string show(double v)
+{
+  std::ostringstream s;
+  s.precision(10);
+  s << v;
+  return s.str();
+}
+
+bool single_asset(product_kind p)
+{
+  return p == product_kind::vanilla || p == product_kind::digital || p == product_kind::asian ||
+         p == product_kind::barrier || p == product_kind::lookback || p == product_kind::touch;
+}
+
+bool needs_strike(const trade& t)
+{
+  switch (t.product) {
+    case product_kind::touch: return false;
+    case product_kind::asian:
+    case product_kind::lookback: return t.strike_type == strike_kind::fixed;
+    default: return true;
+  }
+}
+
+std::string check_fields(const trade& t, const market_data& market)
+{
+  if (!(t.maturity > 0.0)) return "maturity " + show(t.maturity) + " must be > 0";
+  bool const touch = t.product == product_kind::touch;
+  bool const touch_type = t.type == option_type::one_touch || t.type == option_type::no_touch;
+  if (touch != touch_type) {
+    return std::string("type ") + std::string(to_string(t.type)) + " does not fit product " +
+           std::string(to_string(t.product)) + (touch ? " (use one-touch or no-touch)" : " (use call or put)");
+  }
+  if (t.underlyings.empty()) return "underlying is missing";
+  if (single_asset(t.product) && t.underlyings.size() != 1) {
+    return "underlying lists " + std::to_string(t.underlyings.size()) + " assets but product " +
+           std::string(to_string(t.product)) + " takes one";
+  }
+  if (t.product == product_kind::spread && t.underlyings.size() != 2) {
+    return "underlying lists " + std::to_string(t.underlyings.size()) + " assets but a spread takes two";
+  }
+  if (!single_asset(t.product) && t.underlyings.size() < 2) {
+    return "underlying lists one asset but product " + std::string(to_string(t.product)) + " takes several";
+  }
+  for (auto const& name : t.underlyings) {
+    if (!market.find(name)) return "underlying '" + name + "' is not in the market file";
+  }
+  if (!t.weights.empty() && t.weights.size() != t.underlyings.size()) {
+    return "weights has " + std::to_string(t.weights.size()) + " entries for " +
+           std::to_string(t.underlyings.size()) + " underlyings";
+  }
+  if (needs_strike(t) && !t.strike) return "strike is missing";
+  if (t.strike && *t.strike < 0.0) return "strike " + show(*t.strike) + " must be >= 0";
+  if (t.paths && *t.paths < 2) return "paths " + std::to_string(*t.paths) + " must be >= 2";
+  if (t.steps && *t.steps < 1) return "steps " + std::to_string(*t.steps) + " must be >= 1";
+  if (t.fixings && *t.fixings < 1) return "fixings " + std::to_string(*t.fixings) + " must be >= 1";
+  for (std::size_t i = 0; i < t.fixing_times.size(); ++i) {
+    double const ft = t.fixing_times[i];
+    if (ft < 0.0 || ft > t.maturity || (i > 0 && ft <= t.fixing_times[i - 1])) {
+      return "fixing_times entry " + show(ft) + " must be ascending within [0, maturity]";
+    }
+  }
+  if ((t.product == product_kind::barrier || touch) && !t.barrier) return "barrier is missing";
+  if (t.barrier && !(*t.barrier > 0.0)) return "barrier " + show(*t.barrier) + " must be > 0";
+  if ((t.product == product_kind::barrier || touch) && !t.barrier_type) return "barrier_kind is missing";
+  if (t.barrier_type) {
+    bool const direction_only = *t.barrier_type == barrier_kind::up || *t.barrier_type == barrier_kind::down;
+    if (touch != direction_only) {
+      return "barrier_kind " + std::string(to_string(*t.barrier_type)) + " does not fit product " +
+             std::string(to_string(t.product));
+    }
+  }
+  if (t.exercise == exercise_style::bermudan && !t.exercise_dates) return "exercise_dates is missing for bermudan exercise";
+  if (t.exercise_dates && *t.exercise_dates < 1) return "exercise_dates must be >= 1";
+  return {};
+}
+
+}  // namespace
+
+std::string validate_trade(const trade& t, const market_data& market)
+{
+  std::string const why = check_fields(t, market);
+  return why.empty() ? why : "trade " + t.id + ": " + why;
+}
+
+std::string unsupported_feature(const trade& t, const market_data& market)
+{
+  std::string why;
+  if (t.product != product_kind::vanilla && t.product != product_kind::digital) {
+    why = "product " + std::string(to_string(t.product)) + " is not supported yet";
+  } else if (t.exercise != exercise_style::european) {
+    why = "exercise " + std::string(to_string(t.exercise)) + " is not supported yet";
+  } else {
+    for (auto const& name : t.underlyings) {
+      if (market.assets()[*market.find(name)].model != model_kind::gbm) {
+        why = "model heston (asset " + name + ") is not supported yet";
+      }
+    }
+  }
+  return why.empty() ? why : "trade " + t.id + ": " + why;
+}
+
+}  // namespace mcprice::detail

@@ -1,0 +1,17 @@
+#pragma once
+// Checks a trade against the contract and the market before any pricing. Messages name the
+// trade, the field and the value ("trade T7: maturity -1 must be > 0").
+#include "mcprice/market.hpp"
+#include "mcprice/portfolio.hpp"
+
+#include <string>
+
+namespace mcprice::detail {
+
+// Empty when the trade is well formed; otherwise why not.
+std::string validate_trade(const trade& t, const market_data& market);
+
+// Empty when this release can price the (valid) trade; otherwise what is missing.
+std::string unsupported_feature(const trade& t, const market_data& market);
+
+}  // namespace mcprice::detail

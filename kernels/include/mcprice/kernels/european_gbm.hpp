@@ -1,0 +1,49 @@
+#pragma once
+// European payoffs under Black-Scholes dynamics with term structures. Only S_T matters, and
+// log S_T is exactly normal: ln S_T = ln S_0 + ln(F_T/S_0) - w/2 + sqrt(w) Z with w the total
+// variance to T. One exact step is therefore the whole path, whatever the grid.
+#include "mcprice/kernels/canonical_layout.hpp"
+#include "mcprice/kernels/moments.hpp"
+#include "mcprice/kernels/payoff.hpp"
+
+#include <cmath>
+#include <cstdint>
+
+namespace mcprice {
+
+// Trivially copyable: lives in the device trade table and is read by value in the kernel.
+struct european_gbm_trade {
+  std::uint64_t key;          // Philox key of the trade
+  std::int64_t paths;
+  std::int64_t first_block;   // index of the trade's first canonical block in the run
+  float spot;
+  float drift;                // ln(F_T / S_0) - w/2
+  float stdev;                // sqrt(w)
+  terminal_payoff_params payoff;
+};
+
+inline constexpr int european_normals_per_path = 1;
+
+MCPRICE_HD MCPRICE_INLINE float terminal_spot(const european_gbm_trade& t, float z)
+{
+  return t.spot * expf(fmaf(t.stdev, z, t.drift));
+}
+
+// One lane: the paths of lane group `group`, all from one curand_normal4.
+template <typename NormalStream>
+MCPRICE_HD MCPRICE_INLINE moments european_lane(const european_gbm_trade& t, std::int64_t group)
+{
+  constexpr int per = layout::paths_per_group(european_normals_per_path);
+  NormalStream rng(t.key, static_cast<std::uint64_t>(group));
+  auto const z = rng.next4();
+  float const zs[4] = {z.x, z.y, z.z, z.w};
+  std::int64_t const first_path = group * per;
+  moments m{};
+#pragma unroll
+  for (int j = 0; j < per; ++j) {
+    if (first_path + j < t.paths) { m.add(evaluate(t.payoff, terminal_spot(t, zs[j]))); }
+  }
+  return m;
+}
+
+}  // namespace mcprice

@@ -1,0 +1,10 @@
+#pragma once
+// Per-path maths is compiled twice: by nvcc for the GPU and by the host compiler for the CPU
+// backend. These macros let one source serve both.
+#if defined(__CUDACC__)
+#define MCPRICE_HD __host__ __device__
+#define MCPRICE_INLINE __forceinline__
+#else
+#define MCPRICE_HD
+#define MCPRICE_INLINE inline
+#endif

@@ -1,0 +1,29 @@
+#pragma once
+// Running sums of a canonical block of discounted-at-maturity payoffs, in double. Blocks are
+// combined in a fixed order, so the sums do not depend on how the work was scheduled.
+#include "mcprice/kernels/host_device.hpp"
+
+namespace mcprice {
+
+struct moments {
+  double sum{0.0};
+  double sum_sq{0.0};
+
+  MCPRICE_HD MCPRICE_INLINE void add(float x)
+  {
+    double const d = x;
+    sum += d;
+    sum_sq += d * d;
+  }
+};
+
+MCPRICE_HD MCPRICE_INLINE moments operator+(moments a, moments b)
+{
+  return {a.sum + b.sum, a.sum_sq + b.sum_sq};
+}
+
+struct moments_sum {
+  MCPRICE_HD MCPRICE_INLINE moments operator()(moments a, moments b) const { return a + b; }
+};
+
+}  // namespace mcprice

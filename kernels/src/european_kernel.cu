@@ -1,0 +1,63 @@
+#include "mcprice/kernels/device_normal_stream.cuh"
+#include "mcprice/kernels/european_launcher.hpp"
+#include "mcprice/kernels/tuning.hpp"
+#include "mcprice/memory/cuda_error.hpp"
+
+#include <cub/block/block_reduce.cuh>
+
+namespace mcprice::kernels {
+namespace {
+
+using policy = tuning::european_policy;
+
+__device__ __forceinline__ int trade_of_block(const european_gbm_trade* trades, int num_trades,
+                                              std::int64_t block)
+{
+  int lo = 0;
+  int hi = num_trades - 1;
+  while (lo < hi) {  // last trade whose first_block <= block
+    int const mid = (lo + hi + 1) / 2;
+    if (trades[mid].first_block <= block) lo = mid; else hi = mid - 1;
+  }
+  return lo;
+}
+
+__global__ void __launch_bounds__(policy::threads_per_block)
+european_blocks_kernel(const european_gbm_trade* __restrict__ trades, int num_trades,
+                       std::int64_t total_blocks, moments* __restrict__ block_moments)
+{
+  using block_reduce =
+      cub::BlockReduce<moments, policy::threads_per_block, cub::BLOCK_REDUCE_WARP_REDUCTIONS>;
+  __shared__ typename block_reduce::TempStorage temp;
+
+  for (std::int64_t b = blockIdx.x; b < total_blocks; b += gridDim.x) {
+    european_gbm_trade const t = trades[trade_of_block(trades, num_trades, b)];
+    std::int64_t const group = (b - t.first_block) * layout::lanes_per_block + threadIdx.x;
+    moments const m = european_lane<rng::device_normal_stream>(t, group);
+    moments const total = block_reduce(temp).Reduce(m, moments_sum{});
+    if (threadIdx.x == 0) block_moments[b] = total;
+    __syncthreads();  // temp storage is reused by the next canonical block
+  }
+}
+
+}  // namespace
+
+void launch_european_blocks(const european_gbm_trade* trades, int num_trades,
+                            std::int64_t total_blocks, moments* block_moments, int grid_blocks,
+                            cudaStream_t stream)
+{
+  if (num_trades == 0 || total_blocks == 0) return;
+  if (grid_blocks <= 0) {
+    int device = 0;
+    int sms = 0;
+    MCPRICE_CUDA_TRY(cudaGetDevice(&device));
+    MCPRICE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    std::int64_t const full = std::int64_t{sms} * policy::blocks_per_sm;
+    grid_blocks = static_cast<int>(total_blocks < full ? total_blocks : full);
+  }
+  european_blocks_kernel<<<grid_blocks, policy::threads_per_block, 0, stream>>>(
+      trades, num_trades, total_blocks, block_moments);
+  MCPRICE_CHECK_LAUNCH(european_blocks_kernel);
+}
+
+}  // namespace mcprice::kernels

@@ -1,0 +1,37 @@
+#pragma once
+// Move-only owner of a non-blocking CUDA stream, and the non-owning stream_view that every
+// stream-ordered API takes (the RMM convention: the stream is always explicit).
+#include <cuda_runtime_api.h>
+
+namespace mcprice {
+
+class stream_view {
+ public:
+  constexpr stream_view() noexcept = default;
+  constexpr explicit stream_view(cudaStream_t s) noexcept : stream_(s) {}
+  [[nodiscard]] constexpr cudaStream_t value() const noexcept { return stream_; }
+  void synchronize() const;
+
+ private:
+  cudaStream_t stream_{nullptr};
+};
+
+class stream {
+ public:
+  stream();  // cudaStreamNonBlocking: never implicitly ordered with the legacy default stream
+  ~stream();
+  stream(stream&& other) noexcept;
+  stream& operator=(stream&& other) noexcept;
+  stream(const stream&) = delete;
+  stream& operator=(const stream&) = delete;
+
+  [[nodiscard]] stream_view view() const noexcept { return stream_view{stream_}; }
+  [[nodiscard]] cudaStream_t value() const noexcept { return stream_; }
+  void synchronize() const { view().synchronize(); }
+
+ private:
+  void reset() noexcept;
+  cudaStream_t stream_{nullptr};
+};
+
+}  // namespace mcprice

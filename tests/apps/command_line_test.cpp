@@ -1,0 +1,57 @@
+#include "catch.hpp"
+#include "command_line.hpp"
+#include "mcprice/input_error.hpp"
+#include "quantity.hpp"
+
+#include <vector>
+
+using namespace mcprice;
+using namespace mcprice::cli;
+
+namespace {
+command_line parse(std::vector<const char*> args)
+{
+  args.insert(args.begin(), "price-batch");
+  return parse_command_line(static_cast<int>(args.size()), args.data());
+}
+}  // namespace
+
+TEST_CASE("counts and sizes accept the contract's spellings")
+{
+  CHECK(cli::parse_count("1e6", "--paths") == 1000000);
+  CHECK(cli::parse_count("262144", "--paths") == 262144);
+  CHECK_THROWS_AS(cli::parse_count("1.5", "--paths"), configuration_error);
+  CHECK_THROWS_AS(cli::parse_count("-3", "--paths"), configuration_error);
+  CHECK_THROWS_AS(cli::parse_count("12abc", "--paths"), configuration_error);
+  CHECK(parse_bytes("256MiB", "--job-cap") == 268435456ULL);
+  CHECK(parse_bytes("2GiB", "--job-cap") == 2147483648ULL);
+  CHECK(parse_bytes("1.5GB", "--job-cap") == 1500000000ULL);
+  CHECK(parse_bytes("4096", "--job-cap") == 4096ULL);
+  CHECK_THROWS_AS(parse_bytes("12 parsecs", "--job-cap"), configuration_error);
+}
+
+TEST_CASE("the command line maps onto engine options")
+{
+  auto const cl = parse({"book.csv", "--market", "m.json", "--paths", "1e5", "--seed", "7", "--backend", "cpu",
+                         "--threads", "3", "--job-cap", "64MiB", "--out", "r.json"});
+  CHECK(cl.portfolio == "book.csv");
+  CHECK(cl.market == "m.json");
+  CHECK(cl.engine.paths == 100000);
+  CHECK(cl.engine.seed == 7);
+  CHECK(cl.engine.backend == backend_choice::cpu);
+  CHECK(cl.engine.threads == 3);
+  CHECK(cl.engine.job_cap_bytes == 64ULL << 20);
+  CHECK(cl.format == output_format::json);
+  CHECK(parse({"--portfolio", "b.csv", "--format", "csv", "--out", "x.json"}).format == output_format::csv);
+}
+
+TEST_CASE("bad command lines are configuration errors")
+{
+  CHECK_THROWS_AS(parse({}), configuration_error);
+  CHECK_THROWS_AS(parse({"a.csv", "b.csv"}), configuration_error);
+  CHECK_THROWS_AS(parse({"a.csv", "--backend", "tpu"}), configuration_error);
+  CHECK_THROWS_AS(parse({"a.csv", "--pathz", "3"}), configuration_error);
+  CHECK_THROWS_AS(parse({"a.csv", "--format", "xml"}), configuration_error);
+  CHECK(parse({"--help"}).show_help);
+  CHECK(help_text().find("Examples:") != std::string::npos);
+}

@@ -1,0 +1,138 @@
+#include "catch.hpp"
+#include "mcprice/engine.hpp"
+#include "mcprice/input_error.hpp"
+#include "mcprice/memory/device_info.hpp"
+#include "pricing_cases.hpp"
+
+#include <cmath>
+#include <cstring>
+
+using namespace mcprice;
+using namespace mcprice::testing;
+
+namespace {
+
+engine cpu_engine(std::int64_t paths, unsigned threads = 0, std::uint64_t seed = 42)
+{
+  engine_options o;
+  o.backend = backend_choice::cpu;
+  o.paths = paths;
+  o.threads = threads;
+  o.seed = seed;
+  return engine(test_market(), o);
+}
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+}  // namespace
+
+TEST_CASE("CPU prices agree with the closed forms within 4 standard errors")
+{
+  auto const market = test_market();
+  auto const book = reference_book();
+  auto const run = cpu_engine(200'000).price(book);
+  REQUIRE(run.results.size() == book.trades.size());
+  for (std::size_t i = 0; i < book.trades.size(); ++i) {
+    auto const& r = run.results[i];
+    double const ref = reference_price(book.trades[i], market);
+    INFO(r.id << ": mc " << r.price << " +- " << r.std_error << ", reference " << ref << " " << r.message);
+    REQUIRE(r.status == trade_status::ok);
+    CHECK(r.paths == 200'000);
+    CHECK(std::abs(r.price - ref) <= price_tolerance(r.std_error, ref));
+    CHECK(r.ci_low < r.price);
+    CHECK(r.ci_high > r.price);
+  }
+}
+
+TEST_CASE("a trade with no variance prices exactly with zero standard error")
+{
+  auto const book = reference_book();
+  auto const run = cpu_engine(10'000).price(book);
+  auto const& dead = run.results[6];
+  CHECK(dead.std_error == 0.0);
+  CHECK(std::abs(dead.price - reference_price(book.trades[6], test_market())) < 1e-4);
+}
+
+TEST_CASE("CPU results are bit-identical across reruns and thread counts")
+{
+  auto const book = reference_book();
+  auto const base = cpu_engine(50'001, 1).price(book);
+  for (unsigned threads : {1U, 2U, 3U, 7U}) {
+    auto const again = cpu_engine(50'001, threads).price(book);
+    for (std::size_t i = 0; i < book.trades.size(); ++i) {
+      INFO(book.trades[i].id << " with " << threads << " threads");
+      CHECK(same_bits(base.results[i].price, again.results[i].price));
+      CHECK(same_bits(base.results[i].std_error, again.results[i].std_error));
+    }
+  }
+}
+
+TEST_CASE("a trade's numbers do not depend on its neighbours or its row")
+{
+  auto const book = reference_book();
+  auto const all = cpu_engine(20'000).price(book);
+  portfolio alone;
+  alone.trades = {book.trades[4]};
+  auto const single = cpu_engine(20'000).price(alone);
+  CHECK(same_bits(all.results[4].price, single.results[0].price));
+  auto const other_seed = cpu_engine(20'000, 0, 7).price(alone);
+  CHECK(!same_bits(single.results[0].price, other_seed.results[0].price));
+}
+
+TEST_CASE("per-trade path counts, including ones off the block size, are honoured")
+{
+  auto book = reference_book();
+  book.trades[0].paths = 1001;
+  book.trades[1].paths = 3;
+  auto const run = cpu_engine(4096).price(book);
+  CHECK(run.results[0].paths == 1001);
+  CHECK(run.results[1].paths == 3);
+  CHECK(run.results[2].paths == 4096);
+  CHECK(run.summary.paths == 1001 + 3 + 4096 * 10);
+}
+
+TEST_CASE("failed trades are reported in place and the others still price")
+{
+  auto book = reference_book();
+  book.trades.resize(3);
+  trade bad = book.trades[0];
+  bad.id = "asian-1";
+  bad.product = product_kind::asian;
+  book.trades.insert(book.trades.begin() + 1, bad);
+  trade missing = book.trades[0];
+  missing.id = "ghost";
+  missing.underlyings = {"NOPE"};
+  book.trades.push_back(missing);
+  trade expired = book.trades[0];
+  expired.id = "expired";
+  expired.maturity = -1;
+  book.trades.push_back(expired);
+  trade american = book.trades[0];
+  american.id = "am";
+  american.exercise = exercise_style::american;
+  book.trades.push_back(american);
+
+  auto const run = cpu_engine(4096).price(book);
+  REQUIRE(run.results.size() == 7);
+  CHECK(run.results[0].status == trade_status::ok);
+  CHECK(run.results[1].status == trade_status::error);
+  CHECK(run.results[1].message == "trade asian-1: product asian is not supported yet");
+  CHECK(run.results[2].status == trade_status::ok);
+  CHECK(run.results[4].message == "trade ghost: underlying 'NOPE' is not in the market file");
+  CHECK(run.results[5].message == "trade expired: maturity -1 must be > 0");
+  CHECK(run.results[6].message == "trade am: exercise american is not supported yet");
+  CHECK(run.summary.failed == 4);
+}
+
+TEST_CASE("asking for a GPU where none is usable is a configuration error, auto falls back")
+{
+  if (usable_device_count() > 0) return;
+  engine_options o;
+  o.backend = backend_choice::gpu;
+  CHECK_THROWS_AS(engine(test_market(), o), configuration_error);
+  o.backend = backend_choice::automatic;
+  engine const e(test_market(), o);
+  CHECK(e.backend() == backend_kind::cpu);
+  REQUIRE(e.notices().size() == 1);
+  CHECK(e.notices()[0].find("pricing on the CPU backend") != std::string::npos);
+}

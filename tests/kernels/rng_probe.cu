@@ -1,0 +1,55 @@
+#include "mcprice/memory/cuda_error.hpp"
+#include "mcprice/memory/device_buffer.hpp"
+#include "rng_probe.hpp"
+
+#include <curand_kernel.h>
+
+namespace mcprice::testing {
+namespace {
+
+template <bool Normal, typename Out>
+__global__ void probe_kernel(std::uint64_t key, const rng_probe_case* cases, int n, int draws, Out* out)
+{
+  int const i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  curandStatePhilox4_32_10_t st;
+  curand_init(key, cases[i].subsequence, cases[i].offset, &st);
+  for (int d = 0; d < draws; ++d) {
+    if constexpr (Normal) {
+      float4 const z = curand_normal4(&st);
+      out[i * draws + d] = {z.x, z.y, z.z, z.w};
+    } else {
+      uint4 const u = curand4(&st);
+      out[i * draws + d] = {u.x, u.y, u.z, u.w};
+    }
+  }
+}
+
+template <bool Normal, typename Out>
+std::vector<Out> run_probe(std::uint64_t key, const std::vector<rng_probe_case>& cases, int draws)
+{
+  auto const n = static_cast<int>(cases.size());
+  std::vector<Out> host(cases.size() * static_cast<std::size_t>(draws));
+  device_buffer d_cases(sizeof(rng_probe_case) * cases.size());
+  device_buffer d_out(sizeof(Out) * host.size());
+  MCPRICE_CUDA_TRY(cudaMemcpy(d_cases.data(), cases.data(), d_cases.size(), cudaMemcpyHostToDevice));
+  probe_kernel<Normal><<<(n + 127) / 128, 128>>>(key, d_cases.as<rng_probe_case>(), n, draws, d_out.as<Out>());
+  MCPRICE_CHECK_LAUNCH(probe_kernel<Normal, Out>);
+  MCPRICE_CUDA_TRY(cudaMemcpy(host.data(), d_out.data(), d_out.size(), cudaMemcpyDeviceToHost));
+  return host;
+}
+
+}  // namespace
+
+std::vector<rng::u32x4> device_curand4(std::uint64_t key, const std::vector<rng_probe_case>& cases, int draws)
+{
+  return run_probe<false, rng::u32x4>(key, cases, draws);
+}
+
+std::vector<rng::f32x4> device_curand_normal4(std::uint64_t key, const std::vector<rng_probe_case>& cases,
+                                              int draws)
+{
+  return run_probe<true, rng::f32x4>(key, cases, draws);
+}
+
+}  // namespace mcprice::testing
