@@ -21,9 +21,8 @@ namespace {
 moments cpu_block(const european_gbm_trade& t, std::int64_t block_in_trade)
 {
   moments m{};
-  std::int64_t const first_group = block_in_trade * layout::lanes_per_block;
   for (int lane = 0; lane < layout::lanes_per_block; ++lane) {
-    m = m + european_lane<rng::host_normal_stream>(t, first_group + lane);
+    m = m + european_lane<rng::host_normal_stream>(t, block_in_trade, lane);
   }
   return m;
 }

@@ -32,8 +32,7 @@ european_blocks_kernel(const european_gbm_trade* __restrict__ trades, int num_tr
 
   for (std::int64_t b = blockIdx.x; b < total_blocks; b += gridDim.x) {
     european_gbm_trade const t = trades[trade_of_block(trades, num_trades, b)];
-    std::int64_t const group = (b - t.first_block) * layout::lanes_per_block + threadIdx.x;
-    moments const m = european_lane<rng::device_normal_stream>(t, group);
+    moments const m = european_lane<rng::device_normal_stream>(t, b - t.first_block, static_cast<int>(threadIdx.x));
     moments const total = block_reduce(temp).Reduce(m, moments_sum{});
     if (threadIdx.x == 0) block_moments[b] = total;
     __syncthreads();  // temp storage is reused by the next canonical block
@@ -57,7 +56,7 @@ void launch_european_blocks(const european_gbm_trade* trades, int num_trades,
   }
   european_blocks_kernel<<<grid_blocks, policy::threads_per_block, 0, stream>>>(
       trades, num_trades, total_blocks, block_moments);
-  MCPRICE_CHECK_LAUNCH(european_blocks_kernel);
+  MCPRICE_CHECK_LAUNCH("european_blocks_kernel");
 }
 
 }  // namespace mcprice::kernels

@@ -33,12 +33,12 @@ cmp -s "$tmp/t1.csv" "$tmp/t2.csv"; check "threads do not change the bytes" 0 $?
 "$bin" "$cases/mixed_errors.csv" --market "$data/sample_market.json" --backend cpu --paths 1e4 --format json \
   --out "$tmp/mixed.json" 2>/dev/null
 check "per-trade errors" 2 $?
-expect_text "bad value names file:line:column" "$tmp/mixed.json" "mixed_errors.csv:3:21: strike 'abc' is not a finite number"
+expect_text "bad value names file:line:column" "$tmp/mixed.json" "mixed_errors.csv:3:29: strike 'abc' is not a finite number"
 expect_text "missing asset" "$tmp/mixed.json" "underlying 'NOPE' is not in the market file"
 
 "$bin" "$cases/unknown_column.csv" --backend cpu 2> "$tmp/unknown.err" > "$tmp/unknown.out"
 check "unknown column" 1 $?
-expect_text "unknown column position" "$tmp/unknown.err" "unknown_column.csv:1:21: unknown column 'strik'"
+expect_text "unknown column position" "$tmp/unknown.err" "unknown_column.csv:1:28: unknown column 'strik'"
 [ ! -s "$tmp/unknown.out" ]; check "nothing written on a file-level error" 0 $?
 
 "$bin" "$data/sample_portfolio.csv" --market "$cases/bad_market.json" --backend cpu 2> "$tmp/market.err"

@@ -34,7 +34,7 @@ std::vector<Out> run_probe(std::uint64_t key, const std::vector<rng_probe_case>&
   device_buffer d_out(sizeof(Out) * host.size());
   MCPRICE_CUDA_TRY(cudaMemcpy(d_cases.data(), cases.data(), d_cases.size(), cudaMemcpyHostToDevice));
   probe_kernel<Normal><<<(n + 127) / 128, 128>>>(key, d_cases.as<rng_probe_case>(), n, draws, d_out.as<Out>());
-  MCPRICE_CHECK_LAUNCH(probe_kernel<Normal, Out>);
+  MCPRICE_CHECK_LAUNCH("probe_kernel");
   MCPRICE_CUDA_TRY(cudaMemcpy(host.data(), d_out.data(), d_out.size(), cudaMemcpyDeviceToHost));
   return host;
 }

@@ -3,9 +3,10 @@
 //
 // A lane group is one Philox subsequence. A path that needs d <= 4 normals shares its group's
 // first curand_normal4 with 4/d - 1 neighbours (d = 1: four paths per group), so no drawn
-// normal is wasted; a path that needs more takes a group of its own. A canonical block is
-// lanes_per_block consecutive groups; its moments are reduced in a fixed tree and blocks are
-// combined in a fixed order. Nothing here depends on grid size, threads or streams.
+// normal is wasted; a path that needs more takes a group of its own. A lane evaluates
+// groups_per_lane groups, summing in order; a canonical block is lanes_per_block lanes whose
+// sums are reduced in a fixed tree; blocks are combined in a fixed order. Nothing here
+// depends on grid size, threads or streams.
 #include "mcprice/kernels/host_device.hpp"
 
 #include <cstdint>
@@ -19,16 +20,33 @@ MCPRICE_HD MCPRICE_INLINE constexpr int paths_per_group(int normals_per_path)
   return normals_per_path == 1 ? 4 : normals_per_path == 2 ? 2 : 1;
 }
 
-MCPRICE_HD MCPRICE_INLINE constexpr std::int64_t paths_per_block(int normals_per_path)
+// Cheap paths are batched more per lane so the block reduction stays a small share of the work.
+MCPRICE_HD MCPRICE_INLINE constexpr int groups_per_lane(int normals_per_path)
 {
-  return std::int64_t{lanes_per_block} * paths_per_group(normals_per_path);
+  return normals_per_path <= 2 ? 4 : 1;
 }
 
-MCPRICE_HD MCPRICE_INLINE constexpr std::int64_t blocks_for(std::int64_t paths,
-                                                            int normals_per_path)
+MCPRICE_HD MCPRICE_INLINE constexpr std::int64_t groups_per_block(int normals_per_path)
+{
+  return std::int64_t{lanes_per_block} * groups_per_lane(normals_per_path);
+}
+
+MCPRICE_HD MCPRICE_INLINE constexpr std::int64_t paths_per_block(int normals_per_path)
+{
+  return groups_per_block(normals_per_path) * paths_per_group(normals_per_path);
+}
+
+MCPRICE_HD MCPRICE_INLINE constexpr std::int64_t blocks_for(std::int64_t paths, int normals_per_path)
 {
   std::int64_t const per = paths_per_block(normals_per_path);
   return (paths + per - 1) / per;
+}
+
+// The lane group that lane `lane` evaluates in its g-th turn of canonical block `block`.
+MCPRICE_HD MCPRICE_INLINE constexpr std::int64_t group_index(std::int64_t block, int g, int lane,
+                                                             int normals_per_path)
+{
+  return block * groups_per_block(normals_per_path) + std::int64_t{g} * lanes_per_block + lane;
 }
 
 }  // namespace mcprice::layout

@@ -29,19 +29,25 @@ MCPRICE_HD MCPRICE_INLINE float terminal_spot(const european_gbm_trade& t, float
   return t.spot * expf(fmaf(t.stdev, z, t.drift));
 }
 
-// One lane: the paths of lane group `group`, all from one curand_normal4.
+// One lane of canonical block `block` (counted within the trade): groups_per_lane lane
+// groups, each one curand_normal4 shared by paths_per_group paths, summed in order.
 template <typename NormalStream>
-MCPRICE_HD MCPRICE_INLINE moments european_lane(const european_gbm_trade& t, std::int64_t group)
+MCPRICE_HD MCPRICE_INLINE moments european_lane(const european_gbm_trade& t, std::int64_t block, int lane)
 {
-  constexpr int per = layout::paths_per_group(european_normals_per_path);
-  NormalStream rng(t.key, static_cast<std::uint64_t>(group));
-  auto const z = rng.next4();
-  float const zs[4] = {z.x, z.y, z.z, z.w};
-  std::int64_t const first_path = group * per;
+  constexpr int d = european_normals_per_path;
+  constexpr int per = layout::paths_per_group(d);
   moments m{};
-#pragma unroll
-  for (int j = 0; j < per; ++j) {
-    if (first_path + j < t.paths) { m.add(evaluate(t.payoff, terminal_spot(t, zs[j]))); }
+  for (int g = 0; g < layout::groups_per_lane(d); ++g) {
+    std::int64_t const group = layout::group_index(block, g, lane, d);
+    std::int64_t const first_path = group * per;
+    if (first_path >= t.paths) break;
+    NormalStream rng(t.key, static_cast<std::uint64_t>(group));
+    auto const z = rng.next4();
+    float const zs[4] = {z.x, z.y, z.z, z.w};
+    MCPRICE_UNROLL
+    for (int j = 0; j < per; ++j) {
+      if (first_path + j < t.paths) m.add(evaluate(t.payoff, terminal_spot(t, zs[j])));
+    }
   }
   return m;
 }

@@ -8,3 +8,10 @@
 #define MCPRICE_HD
 #define MCPRICE_INLINE inline
 #endif
+
+// Only the device pass understands "#pragma unroll"; the host pass would warn about it.
+#if defined(__CUDA_ARCH__)
+#define MCPRICE_UNROLL _Pragma("unroll")
+#else
+#define MCPRICE_UNROLL
+#endif

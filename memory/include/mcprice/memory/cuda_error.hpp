@@ -34,9 +34,15 @@ void report_cuda_failure_in_destructor(cudaError_t code, const char* call, const
     }                                                                           \
   } while (0)
 
-// After a <<<>>> launch: configuration errors surface here, not at the next sync.
-#define MCPRICE_CHECK_LAUNCH(kernel_name) \
-  MCPRICE_CUDA_TRY((static_cast<void>(kernel_name), cudaGetLastError()))
+// After a <<<>>> launch (kernel_name: a string literal): configuration errors surface here,
+// named after the kernel, not at the next synchronisation.
+#define MCPRICE_CHECK_LAUNCH(kernel_name)                                                      \
+  do {                                                                                         \
+    cudaError_t const mcprice_status_ = cudaGetLastError();                                    \
+    if (mcprice_status_ != cudaSuccess) {                                                      \
+      throw ::mcprice::cuda_error(mcprice_status_, "launch of " kernel_name, __FILE__, __LINE__); \
+    }                                                                                          \
+  } while (0)
 
 #define MCPRICE_CUDA_TRY_NOTHROW(call)                                                       \
   do {                                                                                       \
