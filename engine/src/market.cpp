@@ -9,14 +9,14 @@ market_data::market_data(rate_curve discount, std::vector<asset> assets,
     : discount_(std::move(discount)), assets_(std::move(assets)),
       correlation_(std::move(correlation)), source_(std::move(source))
 {
+  for (std::size_t i = 0; i < assets_.size(); ++i) index_.emplace(assets_[i].name, i);
 }
 
 std::optional<std::size_t> market_data::find(const std::string& name) const
 {
-  for (std::size_t i = 0; i < assets_.size(); ++i) {
-    if (assets_[i].name == name) return i;
-  }
-  return std::nullopt;
+  auto const it = index_.find(name);
+  if (it == index_.end()) return std::nullopt;
+  return it->second;
 }
 
 double market_data::correlation(std::size_t i, std::size_t j) const

@@ -22,7 +22,7 @@ __device__ __forceinline__ int trade_of_block(const european_gbm_trade* trades, 
   return lo;
 }
 
-__global__ void __launch_bounds__(policy::threads_per_block)
+__global__ void __launch_bounds__(policy::threads_per_block, policy::min_blocks_per_sm)
 european_blocks_kernel(const european_gbm_trade* __restrict__ trades, int num_trades,
                        std::int64_t total_blocks, moments* __restrict__ block_moments)
 {
@@ -47,11 +47,16 @@ void launch_european_blocks(const european_gbm_trade* trades, int num_trades,
 {
   if (num_trades == 0 || total_blocks == 0) return;
   if (grid_blocks <= 0) {
+    // A persistent grid of exactly the resident blocks: a second, partial wave would leave
+    // most of the GPU idle at the end.
     int device = 0;
     int sms = 0;
+    int per_sm = 0;
     MCPRICE_CUDA_TRY(cudaGetDevice(&device));
     MCPRICE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    std::int64_t const full = std::int64_t{sms} * policy::blocks_per_sm;
+    MCPRICE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, european_blocks_kernel,
+                                                                   policy::threads_per_block, 0));
+    std::int64_t const full = std::int64_t{sms} * (per_sm > 0 ? per_sm : 1);
     grid_blocks = static_cast<int>(total_blocks < full ? total_blocks : full);
   }
   european_blocks_kernel<<<grid_blocks, policy::threads_per_block, 0, stream>>>(

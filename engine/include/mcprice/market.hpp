@@ -4,6 +4,7 @@
 #include "mcprice/term_structure.hpp"
 
 #include <optional>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,7 @@ class market_data {
   std::vector<asset> assets_;
   std::vector<double> correlation_;
   std::string source_;
+  std::unordered_map<std::string, std::size_t> index_;  // name -> position in assets_
 };
 
 }  // namespace mcprice

@@ -44,10 +44,27 @@ MCPRICE_HD MCPRICE_INLINE moments european_lane(const european_gbm_trade& t, std
     NormalStream rng(t.key, static_cast<std::uint64_t>(group));
     auto const z = rng.next4();
     float const zs[4] = {z.x, z.y, z.z, z.w};
+    // The paths of one draw are combined in float, like the rest of their arithmetic: their
+    // sum and their squared deviations from their own mean (never raw squares, whose rounding
+    // would swamp a small variance). The running sums over draws are double.
+    float x[4] = {0.0F, 0.0F, 0.0F, 0.0F};
+    int count = 0;
+    float sum = 0.0F;
     MCPRICE_UNROLL
     for (int j = 0; j < per; ++j) {
-      if (first_path + j < t.paths) m.add(evaluate(t.payoff, terminal_spot(t, zs[j])));
+      if (first_path + j < t.paths) {
+        x[j] = evaluate(t.payoff, terminal_spot(t, zs[j]));
+        sum += x[j];
+        ++count;
+      }
     }
+    float const mean = sum / static_cast<float>(count);
+    float dev_sq = 0.0F;
+    MCPRICE_UNROLL
+    for (int j = 0; j < per; ++j) {
+      if (j < count) dev_sq = fmaf(x[j] - mean, x[j] - mean, dev_sq);
+    }
+    m.add_group(sum, dev_sq, count);
   }
   return m;
 }

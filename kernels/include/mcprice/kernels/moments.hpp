@@ -15,6 +15,15 @@ struct moments {
     sum += d;
     sum_sq += d * d;
   }
+
+  // Adds `count` paths given as their float sum and float sum of squared deviations from
+  // their mean: sum of squares = dev_sq + sum^2 / count, formed in double.
+  MCPRICE_HD MCPRICE_INLINE void add_group(float group_sum, float dev_sq, int count)
+  {
+    double const s = group_sum;
+    sum += s;
+    sum_sq += static_cast<double>(dev_sq) + s * s / count;
+  }
 };
 
 MCPRICE_HD MCPRICE_INLINE moments operator+(moments a, moments b)
