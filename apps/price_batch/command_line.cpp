@@ -25,6 +25,7 @@ po::options_description visible_options()
       ("paths", po::value<std::string>(), "paths per trade unless the row says (default 1e6)")
       ("steps", po::value<std::string>(), "time steps for path-dependent products (default 252)")
       ("seed", po::value<std::string>(), "run seed (default 42)")
+      ("antithetic", po::value<std::string>(), "on | off: price Z and -Z paths as pairs (default on)")
       ("backend", po::value<std::string>()->default_value("auto"), "auto | gpu | cpu")
       ("threads", po::value<std::string>(), "CPU backend threads (default: all cores)")
       ("device", po::value<std::string>(), "GPU ordinal (default 0)")
@@ -122,6 +123,11 @@ command_line parse_command_line(int argc, const char* const argv[])
   if (vm.count("paths")) e.paths = parse_count(get("paths"), "--paths");
   if (vm.count("steps")) e.steps = parse_count(get("steps"), "--steps");
   if (vm.count("seed")) e.seed = static_cast<std::uint64_t>(parse_count(get("seed"), "--seed"));
+  if (vm.count("antithetic")) {
+    std::string const a = get("antithetic");
+    if (a != "on" && a != "off") throw configuration_error("--antithetic " + a + ": expected on or off");
+    e.antithetic = a == "on";
+  }
   e.backend = parse_backend(get("backend"));
   if (vm.count("threads")) e.threads = static_cast<unsigned>(parse_count(get("threads"), "--threads"));
   if (vm.count("device")) e.device = static_cast<int>(parse_count(get("device"), "--device"));

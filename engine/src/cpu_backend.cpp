@@ -77,7 +77,7 @@ class cpu_backend final : public pricing_backend {
                                 const progress_callback& progress)
   {
     std::int64_t total_paths = 0;
-    for (auto const& t : trades) total_paths += t.paths;
+    for (auto const& t : trades) total_paths += t.samples;
     for (auto& w : workers) {
       while (w.wait_for(std::chrono::milliseconds(200)) != std::future_status::ready) {
         if (progress) progress(total_paths * done.load() / std::max<std::int64_t>(1, total_blocks), total_paths);

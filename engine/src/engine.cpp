@@ -67,6 +67,7 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
 
   std::vector<european_gbm_trade> kernel_trades;
   std::vector<double> scales;
+  std::vector<std::int64_t> paths;
   std::vector<std::size_t> rows;
   std::int64_t blocks = 0;
   for (std::size_t i = 0; i < trades.trades.size(); ++i) {
@@ -84,16 +85,18 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
 
     auto job = detail::make_european_job(t, impl_->market, impl_->options);
     job.kernel.first_block = blocks;
-    blocks += layout::blocks_for(job.kernel.paths, european_normals_per_path);
+    blocks += layout::blocks_for(job.kernel.samples, european_normals_per_sample);
     kernel_trades.push_back(job.kernel);
     scales.push_back(job.scale);
+    paths.push_back(job.paths);
     rows.push_back(i);
   }
 
   if (!kernel_trades.empty()) {
     auto const sums = impl_->backend->run_european(kernel_trades, blocks, progress);
     for (std::size_t k = 0; k < rows.size(); ++k) {
-      run.results[rows[k]] = detail::make_result(run.results[rows[k]].id, sums[k], kernel_trades[k].paths, scales[k]);
+      run.results[rows[k]] =
+          detail::make_result(run.results[rows[k]].id, sums[k], kernel_trades[k].samples, paths[k], scales[k]);
     }
   }
 

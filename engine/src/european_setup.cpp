@@ -30,7 +30,10 @@ european_job make_european_job(const trade& t, const market_data& market, const 
 
   european_job job{};
   job.kernel.key = rng::trade_key(opt.seed, t.id);
-  job.kernel.paths = t.paths.value_or(opt.paths);
+  std::int64_t const requested = t.paths.value_or(opt.paths);
+  job.kernel.antithetic = opt.antithetic ? 1 : 0;
+  job.kernel.samples = opt.antithetic ? (requested + 1) / 2 : requested;
+  job.paths = opt.antithetic ? 2 * job.kernel.samples : job.kernel.samples;
   job.kernel.spot = static_cast<float>(a.spot);
   job.kernel.drift = static_cast<float>(log_fwd - 0.5 * w);
   job.kernel.stdev = static_cast<float>(std::sqrt(w));

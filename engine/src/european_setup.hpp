@@ -11,6 +11,7 @@ namespace mcprice::detail {
 struct european_job {
   european_gbm_trade kernel;  // first_block is set by the batcher
   double scale;               // P(0,T) x notional (x payout for cash digitals)
+  std::int64_t paths;         // paths simulated: samples, or twice that with antithetic pairs
 };
 
 european_job make_european_job(const trade& t, const market_data& market, const engine_options& opt);

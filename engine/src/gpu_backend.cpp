@@ -30,7 +30,7 @@ class gpu_backend final : public pricing_backend {
     stream const s;
     std::vector<moments> out(trades.size());
     std::int64_t total_paths = 0;
-    for (auto const& t : trades) total_paths += t.paths;
+    for (auto const& t : trades) total_paths += t.samples;
     std::int64_t done_paths = 0;
 
     std::size_t first = 0;
@@ -39,7 +39,7 @@ class gpu_backend final : public pricing_backend {
       auto const end_block = [&](std::size_t i) { return i < trades.size() ? trades[i].first_block : total_blocks; };
       while (last < trades.size() && end_block(last + 1) - trades[first].first_block <= max_blocks_per_batch) ++last;
       run_batch(trades, first, last, end_block(last), out, s.view());
-      for (std::size_t i = first; i < last; ++i) done_paths += trades[i].paths;
+      for (std::size_t i = first; i < last; ++i) done_paths += trades[i].samples;
       if (progress) progress(done_paths, total_paths);
       first = last;
     }

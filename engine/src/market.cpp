@@ -21,6 +21,7 @@ std::optional<std::size_t> market_data::find(const std::string& name) const
 
 double market_data::correlation(std::size_t i, std::size_t j) const
 {
+  if (correlation_.empty()) return i == j ? 1.0 : 0.0;
   return correlation_[i * assets_.size() + j];
 }
 

@@ -5,10 +5,11 @@
 
 namespace mcprice::detail {
 
-trade_result make_result(const std::string& id, const moments& m, std::int64_t paths, double scale)
+trade_result make_result(const std::string& id, const moments& m, std::int64_t samples, std::int64_t paths,
+                         double scale)
 {
   constexpr double z95 = 1.959963984540054;  // two-sided 95% normal quantile
-  auto const n = static_cast<double>(paths);
+  auto const n = static_cast<double>(samples);
   double const mean = m.sum / n;
   // Unbiased sample variance; clamped at 0 against rounding when all payoffs are equal.
   double const var = std::max(0.0, (m.sum_sq - m.sum * mean) / (n - 1.0));

@@ -7,7 +7,9 @@
 
 namespace mcprice::detail {
 
-// scale converts a mean payoff into a price (discount x notional x payout).
-trade_result make_result(const std::string& id, const moments& m, std::int64_t paths, double scale);
+// m holds the moments of `samples` independent samples (paths or antithetic pairs); scale
+// converts their mean into a price (discount x notional x payout).
+trade_result make_result(const std::string& id, const moments& m, std::int64_t samples, std::int64_t paths,
+                         double scale);
 
 }  // namespace mcprice::detail

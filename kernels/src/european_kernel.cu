@@ -29,13 +29,17 @@ european_blocks_kernel(const european_gbm_trade* __restrict__ trades, int num_tr
   using block_reduce =
       cub::BlockReduce<moments, policy::threads_per_block, cub::BLOCK_REDUCE_WARP_REDUCTIONS>;
   __shared__ typename block_reduce::TempStorage temp;
+  __shared__ european_gbm_trade current;
 
   for (std::int64_t b = blockIdx.x; b < total_blocks; b += gridDim.x) {
-    european_gbm_trade const t = trades[trade_of_block(trades, num_trades, b)];
+    // One thread finds the canonical block's trade; the others read it from shared memory.
+    if (threadIdx.x == 0) current = trades[trade_of_block(trades, num_trades, b)];
+    __syncthreads();
+    european_gbm_trade const t = current;
     moments const m = european_lane<rng::device_normal_stream>(t, b - t.first_block, static_cast<int>(threadIdx.x));
     moments const total = block_reduce(temp).Reduce(m, moments_sum{});
     if (threadIdx.x == 0) block_moments[b] = total;
-    __syncthreads();  // temp storage is reused by the next canonical block
+    __syncthreads();  // temp storage and the shared trade are reused by the next canonical block
   }
 }
 

@@ -42,6 +42,9 @@ TEST_CASE("the command line maps onto engine options")
   CHECK(cl.engine.threads == 3);
   CHECK(cl.engine.job_cap_bytes == 64ULL << 20);
   CHECK(cl.format == output_format::json);
+  CHECK(cl.engine.antithetic);
+  CHECK_FALSE(parse({"b.csv", "--antithetic", "off"}).engine.antithetic);
+  CHECK_THROWS_AS(parse({"b.csv", "--antithetic", "maybe"}), configuration_error);
   CHECK(parse({"--portfolio", "b.csv", "--format", "csv", "--out", "x.json"}).format == output_format::csv);
 }
 

@@ -14,7 +14,7 @@
 
 namespace mcprice {
 
-// Called with (paths done, paths in the request); from the calling thread.
+// Called with (samples done, samples in the request); from the calling thread.
 using progress_callback = std::function<void(std::int64_t, std::int64_t)>;
 
 class engine {

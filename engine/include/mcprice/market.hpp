@@ -33,7 +33,7 @@ class market_data {
  public:
   market_data() = default;
   market_data(rate_curve discount, std::vector<asset> assets,
-              std::vector<double> correlation /* row-major n x n */, std::string source = {});
+              std::vector<double> correlation /* row-major n x n; empty = independent */, std::string source = {});
 
   [[nodiscard]] const rate_curve& discount() const noexcept { return discount_; }
   [[nodiscard]] const std::vector<asset>& assets() const noexcept { return assets_; }

@@ -14,6 +14,7 @@ struct engine_options {
   std::int64_t paths{1'000'000};  // per trade, unless the trade's row says otherwise
   std::int64_t steps{252};        // path-dependent products; europeans step exactly to T
   std::uint64_t seed{42};
+  bool antithetic{true};  // each normal draw prices the paths of Z and -Z; std errors use pairs
   // Never change the numbers:
   backend_choice backend{backend_choice::automatic};
   unsigned threads{0};          // CPU backend: 0 = all cores

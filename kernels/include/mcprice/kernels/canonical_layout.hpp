@@ -1,9 +1,10 @@
 #pragma once
 // The fixed shape of the Monte Carlo sums, shared by every backend and launch setting.
 //
-// A lane group is one Philox subsequence. A path that needs d <= 4 normals shares its group's
-// first curand_normal4 with 4/d - 1 neighbours (d = 1: four paths per group), so no drawn
-// normal is wasted; a path that needs more takes a group of its own. A lane evaluates
+// A sample is one independent draw: a path, or an antithetic pair of paths (Z and -Z). A lane
+// group is one Philox subsequence. A sample that needs d <= 4 normals shares its group's first
+// curand_normal4 with 4/d - 1 neighbours (d = 1: four samples per group), so no drawn normal
+// is wasted; a sample that needs more takes a group of its own. A lane evaluates
 // groups_per_lane groups, summing in order; a canonical block is lanes_per_block lanes whose
 // sums are reduced in a fixed tree; blocks are combined in a fixed order. Nothing here
 // depends on grid size, threads or streams.
@@ -15,38 +16,38 @@ namespace mcprice::layout {
 
 inline constexpr int lanes_per_block = 256;
 
-MCPRICE_HD MCPRICE_INLINE constexpr int paths_per_group(int normals_per_path)
+MCPRICE_HD MCPRICE_INLINE constexpr int samples_per_group(int normals_per_sample)
 {
-  return normals_per_path == 1 ? 4 : normals_per_path == 2 ? 2 : 1;
+  return normals_per_sample == 1 ? 4 : normals_per_sample == 2 ? 2 : 1;
 }
 
-// Cheap paths are batched more per lane so the block reduction stays a small share of the work.
-MCPRICE_HD MCPRICE_INLINE constexpr int groups_per_lane(int normals_per_path)
+// Cheap samples are batched more per lane so the block reduction stays a small share of the work.
+MCPRICE_HD MCPRICE_INLINE constexpr int groups_per_lane(int normals_per_sample)
 {
-  return normals_per_path <= 2 ? 4 : 1;
+  return normals_per_sample <= 2 ? 4 : 1;
 }
 
-MCPRICE_HD MCPRICE_INLINE constexpr std::int64_t groups_per_block(int normals_per_path)
+MCPRICE_HD MCPRICE_INLINE constexpr std::int64_t groups_per_block(int normals_per_sample)
 {
-  return std::int64_t{lanes_per_block} * groups_per_lane(normals_per_path);
+  return std::int64_t{lanes_per_block} * groups_per_lane(normals_per_sample);
 }
 
-MCPRICE_HD MCPRICE_INLINE constexpr std::int64_t paths_per_block(int normals_per_path)
+MCPRICE_HD MCPRICE_INLINE constexpr std::int64_t samples_per_block(int normals_per_sample)
 {
-  return groups_per_block(normals_per_path) * paths_per_group(normals_per_path);
+  return groups_per_block(normals_per_sample) * samples_per_group(normals_per_sample);
 }
 
-MCPRICE_HD MCPRICE_INLINE constexpr std::int64_t blocks_for(std::int64_t paths, int normals_per_path)
+MCPRICE_HD MCPRICE_INLINE constexpr std::int64_t blocks_for(std::int64_t samples, int normals_per_sample)
 {
-  std::int64_t const per = paths_per_block(normals_per_path);
-  return (paths + per - 1) / per;
+  std::int64_t const per = samples_per_block(normals_per_sample);
+  return (samples + per - 1) / per;
 }
 
 // The lane group that lane `lane` evaluates in its g-th turn of canonical block `block`.
 MCPRICE_HD MCPRICE_INLINE constexpr std::int64_t group_index(std::int64_t block, int g, int lane,
-                                                             int normals_per_path)
+                                                             int normals_per_sample)
 {
-  return block * groups_per_block(normals_per_path) + std::int64_t{g} * lanes_per_block + lane;
+  return block * groups_per_block(normals_per_sample) + std::int64_t{g} * lanes_per_block + lane;
 }
 
 }  // namespace mcprice::layout

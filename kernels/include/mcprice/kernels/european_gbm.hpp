@@ -14,55 +14,62 @@ namespace mcprice {
 // Trivially copyable: lives in the device trade table and is read by value in the kernel.
 struct european_gbm_trade {
   std::uint64_t key;          // Philox key of the trade
-  std::int64_t paths;
+  std::int64_t samples;       // paths, or antithetic pairs of paths
   std::int64_t first_block;   // index of the trade's first canonical block in the run
   float spot;
   float drift;                // ln(F_T / S_0) - w/2
   float stdev;                // sqrt(w)
   terminal_payoff_params payoff;
+  std::uint8_t antithetic;    // 1: a sample is the mean of the paths of Z and -Z
 };
 
-inline constexpr int european_normals_per_path = 1;
+inline constexpr int european_normals_per_sample = 1;
 
 MCPRICE_HD MCPRICE_INLINE float terminal_spot(const european_gbm_trade& t, float z)
 {
   return t.spot * expf(fmaf(t.stdev, z, t.drift));
 }
 
+MCPRICE_HD MCPRICE_INLINE float european_sample(const european_gbm_trade& t, float z)
+{
+  float const up = evaluate(t.payoff, terminal_spot(t, z));
+  if (!t.antithetic) return up;
+  return 0.5F * (up + evaluate(t.payoff, terminal_spot(t, -z)));
+}
+
 // One lane of canonical block `block` (counted within the trade): groups_per_lane lane
-// groups, each one curand_normal4 shared by paths_per_group paths, summed in order.
+// groups, each one curand_normal4 shared by samples_per_group samples, summed in order.
 template <typename NormalStream>
 MCPRICE_HD MCPRICE_INLINE moments european_lane(const european_gbm_trade& t, std::int64_t block, int lane)
 {
-  constexpr int d = european_normals_per_path;
-  constexpr int per = layout::paths_per_group(d);
+  constexpr int d = european_normals_per_sample;
+  constexpr int per = layout::samples_per_group(d);
   moments m{};
   for (int g = 0; g < layout::groups_per_lane(d); ++g) {
     std::int64_t const group = layout::group_index(block, g, lane, d);
-    std::int64_t const first_path = group * per;
-    if (first_path >= t.paths) break;
+    std::int64_t const first = group * per;
+    if (first >= t.samples) break;
     NormalStream rng(t.key, static_cast<std::uint64_t>(group));
     auto const z = rng.next4();
     float const zs[4] = {z.x, z.y, z.z, z.w};
-    // The paths of one draw are combined in float, like the rest of their arithmetic: their
+    // The samples of one draw are combined in float, like the rest of their arithmetic: their
     // sum and their squared deviations from their own mean (never raw squares, whose rounding
     // would swamp a small variance). The running sums over draws are double.
-    float x[4] = {0.0F, 0.0F, 0.0F, 0.0F};
-    int count = 0;
+    int const count = first + per <= t.samples ? per : static_cast<int>(t.samples - first);
+    float x[per];
     float sum = 0.0F;
     MCPRICE_UNROLL
     for (int j = 0; j < per; ++j) {
-      if (first_path + j < t.paths) {
-        x[j] = evaluate(t.payoff, terminal_spot(t, zs[j]));
-        sum += x[j];
-        ++count;
-      }
+      x[j] = j < count ? european_sample(t, zs[j]) : 0.0F;
+      sum += x[j];
     }
-    float const mean = sum / static_cast<float>(count);
+    // A full group (all but perhaps a trade's last) divides by a power of two: exact and cheap.
+    float const mean = count == per ? sum * (1.0F / per) : sum / static_cast<float>(count);
     float dev_sq = 0.0F;
     MCPRICE_UNROLL
     for (int j = 0; j < per; ++j) {
-      if (j < count) dev_sq = fmaf(x[j] - mean, x[j] - mean, dev_sq);
+      float const dev = j < count ? x[j] - mean : 0.0F;
+      dev_sq = fmaf(dev, dev, dev_sq);
     }
     m.add_group(sum, dev_sq, count);
   }
