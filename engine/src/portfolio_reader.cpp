@@ -7,6 +7,7 @@
 #include "text_values.hpp"
 
 #include <functional>
+#include <iterator>
 #include <map>
 #include <stdexcept>
 
@@ -161,9 +162,13 @@ trade read_row(const detail::csv_record& rec, const header& h, const std::string
                           std::to_string(h.setters.size()));
   }
   t.id = rec.fields[h.id_index].text;
+  // Columns without a default in the contract: a missing value must not silently become one.
+  static const char* const required[] = {"product", "type", "underlying", "maturity"};
+  std::vector<bool> given(std::size(required), false);
   for (std::size_t i = 0; i < rec.fields.size() && t.row_error.empty(); ++i) {
     auto const& f = rec.fields[i];
     if (f.text.empty()) continue;  // not given: the default applies
+    for (std::size_t r = 0; r < std::size(required); ++r) given[r] = given[r] || h.names[i] == required[r];
     source_position const where{file, rec.line, f.column};
     try {
       (*h.setters[i])(t, cell(f, h.names[i], where));
@@ -173,6 +178,9 @@ trade read_row(const detail::csv_record& rec, const header& h, const std::string
   }
   if (t.row_error.empty() && t.id.empty()) {
     t.row_error = source_position{file, rec.line, 0}.str() + ": missing id";
+  }
+  for (std::size_t r = 0; r < std::size(required) && t.row_error.empty(); ++r) {
+    if (!given[r]) t.row_error = source_position{file, rec.line, 0}.str() + ": " + required[r] + " is missing";
   }
   return t;
 }

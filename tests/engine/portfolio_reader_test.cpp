@@ -91,6 +91,17 @@ TEST_CASE("bad values fail their row only, naming field, value and position")
   CHECK(p.trades[5].row_error == "p.csv:7: missing id");
 }
 
+TEST_CASE("product, type, underlying and maturity have no default")
+{
+  auto const p = parse_portfolio("id,product,type,underlying,maturity\nT1,vanilla,,ABC,1\nT2,vanilla,put,ABC,\n"
+                                 "T3,,put,ABC,1\n", "p.csv");
+  CHECK(p.trades[0].row_error == "p.csv:2: type is missing");
+  CHECK(p.trades[1].row_error == "p.csv:3: maturity is missing");
+  CHECK(p.trades[2].row_error == "p.csv:4: product is missing");
+  CHECK(parse_portfolio("id,product,type,maturity\nT1,vanilla,call,1\n", "p.csv").trades[0].row_error ==
+        "p.csv:2: underlying is missing");
+}
+
 TEST_CASE("the header alone gives an empty portfolio")
 {
   CHECK(parse_portfolio("id,product\n", "p.csv").trades.empty());
