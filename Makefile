@@ -41,9 +41,14 @@ run: build
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-# Binaries that run on the GPU machine's image: static C++ runtime and Boost.
+# Binaries that run on the GPU machine's image: static C++ runtime and Boost. The peers of
+# ../shared/peers are built beside them, so one carried folder holds the whole benchmark run.
+PEERS ?= ../shared/peers
 device-build:
 	@$(MAKE) --no-print-directory BUILD=build-device CMAKE_ARGS="-DMCPRICE_PORTABLE_BINARIES=ON" build
+	@if [ -f $(PEERS)/roofline.cu ]; then mkdir -p build-device/peers && \
+	  PATH="$$PATH:/usr/local/cuda/bin" nvcc -std=c++17 -O3 -arch=sm_90 -o build-device/peers/roofline $(PEERS)/roofline.cu && \
+	  cp $(PEERS)/torch_peers.py build-device/peers/; fi
 
 clean:
 	rm -rf $(BUILD) build-device
