@@ -1,0 +1,69 @@
+#pragma once
+// The engine's scratch pool: requests round up to size classes; freed blocks are cached per
+// class with the stream that freed them and an ordering mark recorded after the free. A block
+// is reused at once on the same stream, and on another stream only after that stream waits on
+// the mark. Requests above the largest class go straight to the upstream. A pool-wide limit
+// bounds what is held from the upstream; an upstream failure trims the cache and retries once
+// before reporting out_of_memory.
+#include "mcprice/memory/memory_resource.hpp"
+#include "mcprice/memory/pool_statistics.hpp"
+#include "mcprice/memory/size_classes.hpp"
+#include "mcprice/memory/stream_ordering.hpp"
+
+#include <cstdint>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace mcprice {
+
+struct bucketed_pool_options {
+  size_class_options classes;
+  std::size_t limit_bytes{0};  // most bytes held from the upstream; 0 = no limit
+};
+
+class bucketed_pool_resource final : public memory_resource {
+ public:
+  bucketed_pool_resource(memory_resource& upstream, stream_ordering& ordering, bucketed_pool_options options = {});
+  ~bucketed_pool_resource() override;  // returns every cached block to the upstream
+
+  void trim();  // returns every cached block to the upstream
+  [[nodiscard]] pool_statistics statistics() const;
+  void note_cap_rejection() noexcept;
+  [[nodiscard]] const size_classes& classes() const noexcept { return classes_; }
+
+ private:
+  struct cached_block {
+    void* ptr;
+    stream_view freed_on;
+    order_token mark;
+  };
+  struct live_block {
+    std::size_t requested;
+    std::size_t size;  // the class size, or the request for blocks above the classes
+    int cls;           // -1: above the classes, straight from the upstream
+  };
+
+  void* do_allocate(std::size_t bytes, stream_view s) override;
+  void do_deallocate(void* p, std::size_t bytes, stream_view s) noexcept override;
+  [[nodiscard]] std::string do_name() const override { return "bucketed"; }
+
+  void* take_cached(int cls, stream_view s);
+  void* grow(std::size_t size, std::size_t requested, stream_view s);
+  void trim_locked() noexcept;
+  void record_latency(double us);
+
+  memory_resource& upstream_;
+  stream_ordering& ordering_;
+  size_classes classes_;
+  std::size_t limit_;
+
+  mutable std::mutex mutex_;
+  std::vector<std::vector<cached_block>> cached_;
+  std::unordered_map<void*, live_block> live_;
+  pool_statistics stats_;
+  std::vector<double> latency_us_;  // a ring of recent samples
+  std::size_t latency_next_{0};
+};
+
+}  // namespace mcprice

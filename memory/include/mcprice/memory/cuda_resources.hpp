@@ -1,0 +1,80 @@
+#pragma once
+// The device-backed memory resources the engine can run on, for comparison under load:
+//  - cuda_malloc_resource: cudaMalloc/cudaFree per request, the baseline (a free synchronises
+//    the device);
+//  - default_pool_resource: cudaMallocAsync on the device's default pool (left as configured:
+//    a library must not change the default pool);
+//  - explicit_pool_resource: cudaMallocFromPoolAsync on a pool of our own, with a maximum size,
+//    a release threshold and reuse-policy flags.
+#include "mcprice/memory/memory_resource.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+namespace mcprice {
+
+class cuda_malloc_resource final : public memory_resource {
+ private:
+  void* do_allocate(std::size_t bytes, stream_view s) override;
+  void do_deallocate(void* p, std::size_t bytes, stream_view s) noexcept override;
+  [[nodiscard]] std::string do_name() const override { return "malloc"; }
+};
+
+class default_pool_resource final : public memory_resource {
+ private:
+  void* do_allocate(std::size_t bytes, stream_view s) override;
+  void do_deallocate(void* p, std::size_t bytes, stream_view s) noexcept override;
+  [[nodiscard]] std::string do_name() const override { return "async-default"; }
+};
+
+struct explicit_pool_options {
+  int device{0};
+  std::size_t max_size{0};           // 0 = the driver's default (the device's memory)
+  std::size_t release_threshold{~std::size_t{0}};  // bytes kept cached across synchronisations
+  // Reproducible setting: blocks are reused only in stream order or after an event the pool
+  // inserted itself; the driver's opportunistic and internal-dependency reuse are turned off.
+  bool reproducible{true};
+};
+
+// Move-only owner of a cudaMemPool_t.
+class memory_pool {
+ public:
+  explicit memory_pool(const explicit_pool_options& options);
+  ~memory_pool();
+  memory_pool(memory_pool&& other) noexcept;
+  memory_pool& operator=(memory_pool&& other) noexcept;
+  memory_pool(const memory_pool&) = delete;
+  memory_pool& operator=(const memory_pool&) = delete;
+  [[nodiscard]] cudaMemPool_t value() const noexcept { return pool_; }
+
+ private:
+  void reset() noexcept;
+  cudaMemPool_t pool_{nullptr};
+};
+
+struct driver_pool_usage {
+  std::size_t reserved_current{0};  // cudaMemPoolAttrReservedMemCurrent
+  std::size_t reserved_high{0};
+  std::size_t used_current{0};
+  std::size_t used_high{0};
+};
+
+class explicit_pool_resource final : public memory_resource {
+ public:
+  explicit explicit_pool_resource(const explicit_pool_options& options);
+  [[nodiscard]] driver_pool_usage driver_usage() const;
+  // Returns cached memory above `keep` bytes to the device (after synchronising the device's
+  // outstanding frees, as cudaMemPoolTrimTo requires).
+  void trim_to(std::size_t keep);
+  [[nodiscard]] cudaMemPool_t pool() const noexcept { return pool_.value(); }
+
+ private:
+  void* do_allocate(std::size_t bytes, stream_view s) override;
+  void do_deallocate(void* p, std::size_t bytes, stream_view s) noexcept override;
+  [[nodiscard]] std::string do_name() const override { return "pool"; }
+  memory_pool pool_;
+  std::size_t max_size_;
+};
+
+}  // namespace mcprice

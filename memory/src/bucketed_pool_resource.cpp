@@ -1,0 +1,195 @@
+#include "mcprice/memory/bucketed_pool_resource.hpp"
+
+#include "mcprice/memory/memory_errors.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+namespace mcprice {
+namespace {
+
+constexpr std::size_t latency_samples = std::size_t{1} << 16;
+
+double percentile(std::vector<double> v, double q)
+{
+  if (v.empty()) return 0.0;
+  auto const k = static_cast<std::size_t>(q * static_cast<double>(v.size() - 1));
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+  return v[k];
+}
+
+}  // namespace
+
+bucketed_pool_resource::bucketed_pool_resource(memory_resource& upstream, stream_ordering& ordering,
+                                               bucketed_pool_options options)
+    : upstream_(upstream), ordering_(ordering), classes_(options.classes), limit_(options.limit_bytes),
+      cached_(static_cast<std::size_t>(classes_.count()))
+{
+  stats_.classes.resize(cached_.size());
+  for (int c = 0; c < classes_.count(); ++c) stats_.classes[static_cast<std::size_t>(c)].size = classes_.size_of(c);
+}
+
+bucketed_pool_resource::~bucketed_pool_resource()
+{
+  std::lock_guard<std::mutex> lock(mutex_);
+  trim_locked();
+}
+
+void* bucketed_pool_resource::do_allocate(std::size_t bytes, stream_view s)
+{
+  auto const start = std::chrono::steady_clock::now();
+  std::lock_guard<std::mutex> lock(mutex_);
+  int const cls = classes_.class_of(bytes);
+  std::size_t const size = cls >= 0 ? classes_.size_of(cls) : bytes;
+  void* p = cls >= 0 ? take_cached(cls, s) : nullptr;
+  if (p == nullptr) p = grow(size, bytes, s);
+  if (cls >= 0) {
+    auto& c = stats_.classes[static_cast<std::size_t>(cls)];
+    ++c.live_blocks;
+  }
+  live_.emplace(p, live_block{bytes, size, cls});
+  ++stats_.allocations;
+  stats_.requested += bytes;
+  stats_.allocated += size;
+  stats_.requested_peak = std::max(stats_.requested_peak, stats_.requested);
+  stats_.allocated_peak = std::max(stats_.allocated_peak, stats_.allocated);
+  record_latency(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
+  return p;
+}
+
+void* bucketed_pool_resource::take_cached(int cls, stream_view s)
+{
+  auto& list = cached_[static_cast<std::size_t>(cls)];
+  auto& c = stats_.classes[static_cast<std::size_t>(cls)];
+  if (list.empty()) {
+    ++c.misses;
+    return nullptr;
+  }
+  // Prefer a block this stream freed: stream order alone makes its reuse safe.
+  auto it = std::find_if(list.rbegin(), list.rend(), [&](const cached_block& b) { return b.freed_on.value() == s.value(); });
+  bool const same_stream = it != list.rend();
+  cached_block const block = same_stream ? *it : list.back();
+  if (same_stream) list.erase(std::next(it).base());
+  else list.pop_back();
+  if (!same_stream) {
+    ordering_.wait(s, block.mark);
+    ++stats_.cross_stream_reuses;
+    ++stats_.event_waits;
+  }
+  ordering_.release(block.mark);
+  --c.cached_blocks;
+  ++c.hits;
+  return block.ptr;
+}
+
+void* bucketed_pool_resource::grow(std::size_t size, std::size_t requested, stream_view s)
+{
+  if (limit_ != 0 && stats_.reserved + size > limit_) {
+    trim_locked();
+    if (stats_.reserved + size > limit_) {
+      throw out_of_memory("bucketed", requested, stats_.reserved, limit_);
+    }
+  }
+  void* p = nullptr;
+  try {
+    p = upstream_.allocate(size, s);
+  } catch (const out_of_memory&) {
+    ++stats_.oom_retries;
+    trim_locked();
+    try {
+      p = upstream_.allocate(size, s);
+    } catch (const out_of_memory&) {
+      throw out_of_memory("bucketed", requested, stats_.reserved, limit_);
+    }
+  }
+  ++stats_.upstream_grows;
+  stats_.reserved += size;
+  stats_.reserved_peak = std::max(stats_.reserved_peak, stats_.reserved);
+  return p;
+}
+
+void bucketed_pool_resource::do_deallocate(void* p, std::size_t, stream_view s) noexcept
+{
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto const it = live_.find(p);
+  if (it == live_.end()) return;  // not ours: nothing safe to do in a noexcept path
+  live_block const b = it->second;
+  live_.erase(it);
+  stats_.requested -= b.requested;
+  stats_.allocated -= b.size;
+  if (b.cls < 0) {
+    upstream_.deallocate(p, b.size, s);
+    stats_.reserved -= b.size;
+    ++stats_.upstream_releases;
+    return;
+  }
+  auto& c = stats_.classes[static_cast<std::size_t>(b.cls)];
+  --c.live_blocks;
+  try {
+    cached_[static_cast<std::size_t>(b.cls)].push_back({p, s, ordering_.record(s)});
+    ++c.cached_blocks;
+  } catch (...) {
+    // Could not mark the free (a CUDA failure): give the block back in stream order instead.
+    upstream_.deallocate(p, b.size, s);
+    stats_.reserved -= b.size;
+    ++stats_.upstream_releases;
+  }
+}
+
+void bucketed_pool_resource::trim()
+{
+  std::lock_guard<std::mutex> lock(mutex_);
+  trim_locked();
+}
+
+void bucketed_pool_resource::trim_locked() noexcept
+{
+  ++stats_.trims;
+  for (std::size_t cls = 0; cls < cached_.size(); ++cls) {
+    for (auto const& b : cached_[cls]) {
+      // The freeing stream may be gone by now: wait for its mark on the host, then free on the
+      // default stream. Trims are rare (out of memory, an explicit trim, the pool's end).
+      try {
+        ordering_.synchronize(b.mark);
+      } catch (...) {
+        // A failed wait leaves nothing better to do than free: the device is in error anyway.
+      }
+      upstream_.deallocate(b.ptr, classes_.size_of(static_cast<int>(cls)), stream_view{});
+      ordering_.release(b.mark);
+      stats_.reserved -= classes_.size_of(static_cast<int>(cls));
+      ++stats_.upstream_releases;
+    }
+    cached_[cls].clear();
+    stats_.classes[cls].cached_blocks = 0;
+  }
+}
+
+void bucketed_pool_resource::note_cap_rejection() noexcept
+{
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++stats_.cap_rejections;
+}
+
+void bucketed_pool_resource::record_latency(double us)
+{
+  if (latency_us_.size() < latency_samples) latency_us_.push_back(us);
+  else latency_us_[latency_next_++ % latency_samples] = us;
+}
+
+pool_statistics bucketed_pool_resource::statistics() const
+{
+  std::lock_guard<std::mutex> lock(mutex_);
+  pool_statistics s = stats_;
+  s.latency_p50_us = percentile(latency_us_, 0.50);
+  s.latency_p99_us = percentile(latency_us_, 0.99);
+  s.total_free = 0;
+  s.largest_free_block = 0;
+  for (std::size_t cls = 0; cls < cached_.size(); ++cls) {
+    std::size_t const size = classes_.size_of(static_cast<int>(cls));
+    s.total_free += size * cached_[cls].size();
+    if (!cached_[cls].empty()) s.largest_free_block = std::max(s.largest_free_block, size);
+  }
+  return s;
+}
+
+}  // namespace mcprice

@@ -1,0 +1,46 @@
+#include "mcprice/memory/scratch_lease.hpp"
+
+#include "mcprice/memory/memory_errors.hpp"
+
+#include <algorithm>
+
+namespace mcprice {
+
+scratch_lease::scratch_lease(memory_resource& pool, stream_view s, std::size_t cap, std::string job,
+                             std::function<void()> on_rejection)
+    : pool_(pool), stream_(s), cap_(cap), job_(std::move(job)), on_rejection_(std::move(on_rejection))
+{
+}
+
+scratch_lease::~scratch_lease() { release_all(); }
+
+void* scratch_lease::allocate(std::size_t bytes)
+{
+  std::size_t const cost = charged(bytes);
+  if (cap_ != 0 && in_use_ + cost > cap_) {
+    if (on_rejection_) on_rejection_();
+    throw scratch_cap_exceeded(job_, bytes, cap_, in_use_);
+  }
+  void* p = pool_.allocate(cost, stream_);
+  held_.push_back({p, cost});
+  in_use_ += cost;
+  return p;
+}
+
+void scratch_lease::deallocate(void* p) noexcept
+{
+  auto const it = std::find_if(held_.begin(), held_.end(), [&](const held& h) { return h.ptr == p; });
+  if (it == held_.end()) return;
+  pool_.deallocate(it->ptr, it->bytes, stream_);
+  in_use_ -= it->bytes;
+  held_.erase(it);
+}
+
+void scratch_lease::release_all() noexcept
+{
+  for (auto it = held_.rbegin(); it != held_.rend(); ++it) pool_.deallocate(it->ptr, it->bytes, stream_);
+  held_.clear();
+  in_use_ = 0;
+}
+
+}  // namespace mcprice
