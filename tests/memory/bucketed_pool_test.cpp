@@ -1,0 +1,190 @@
+// The scratch pool's bookkeeping on a fake device: classes, reuse rules, limits, trims,
+// out-of-memory retries, caps and statistics.
+#include "catch.hpp"
+#include "fake_device.hpp"
+#include "mcprice/memory/bucketed_pool_resource.hpp"
+#include "mcprice/memory/scratch_lease.hpp"
+
+#include <cmath>
+
+using namespace mcprice;
+using namespace mcprice::testing;
+
+namespace {
+bucketed_pool_options small_classes(std::size_t limit = 0)
+{
+  bucketed_pool_options o;
+  o.classes = {std::size_t{1} << 20, std::size_t{64} << 20, 4};  // 1 MiB .. 64 MiB
+  o.limit_bytes = limit;
+  return o;
+}
+}  // namespace
+
+TEST_CASE("size classes are geometric, 256-byte multiples, and bound the rounding")
+{
+  size_classes const c({std::size_t{1} << 20, std::size_t{1} << 30, 4});
+  CHECK(c.size_of(0) == std::size_t{1} << 20);
+  CHECK(c.size_of(4) == std::size_t{2} << 20);
+  CHECK(c.size_of(c.count() - 1) == std::size_t{1} << 30);
+  CHECK(c.count() == 41);
+  for (int i = 0; i < c.count(); ++i) {
+    CHECK(c.size_of(i) % 256 == 0);
+    if (i > 0) CHECK(static_cast<double>(c.size_of(i)) / static_cast<double>(c.size_of(i - 1)) <= std::pow(2.0, 0.25) + 1e-3);
+  }
+  CHECK(c.class_of(1) == 0);
+  CHECK(c.class_of((std::size_t{1} << 20) + 1) == 1);
+  CHECK(c.class_of((std::size_t{1} << 30) + 1) == -1);
+}
+
+TEST_CASE("a block freed on a stream is reused on it at once, with no wait")
+{
+  fake_upstream up;
+  fake_ordering ord;
+  bucketed_pool_resource pool(up, ord, small_classes());
+  void* a = pool.allocate(1'500'000, fake_stream(1));
+  pool.deallocate(a, 1'500'000, fake_stream(1));
+  void* b = pool.allocate(1'600'000, fake_stream(1));  // same class (1.43 and 1.53 MiB)
+  CHECK(a == b);
+  CHECK(ord.waits.empty());
+  CHECK(up.allocations == 1);
+  auto const s = pool.statistics();
+  CHECK(s.cross_stream_reuses == 0);
+  CHECK(s.classes[static_cast<std::size_t>(pool.classes().class_of(1'500'000))].hits == 1);
+}
+
+TEST_CASE("reuse on another stream waits on the freeing stream's mark")
+{
+  fake_upstream up;
+  fake_ordering ord;
+  bucketed_pool_resource pool(up, ord, small_classes());
+  void* a = pool.allocate(3 << 20, fake_stream(1));
+  pool.deallocate(a, 3 << 20, fake_stream(1));
+  REQUIRE(ord.recorded == 1);
+  void* b = pool.allocate(3 << 20, fake_stream(2));
+  CHECK(a == b);
+  REQUIRE(ord.waits.size() == 1);
+  CHECK(ord.waits[0].first == fake_stream(2).value());
+  CHECK(ord.waits[0].second == 1);
+  auto const s = pool.statistics();
+  CHECK(s.cross_stream_reuses == 1);
+  CHECK(s.event_waits == 1);
+}
+
+TEST_CASE("requests above the largest class bypass the cache")
+{
+  fake_upstream up;
+  fake_ordering ord;
+  bucketed_pool_resource pool(up, ord, small_classes());
+  void* big = pool.allocate(std::size_t{100} << 20, fake_stream(1));
+  CHECK(pool.statistics().reserved == std::size_t{100} << 20);
+  pool.deallocate(big, std::size_t{100} << 20, fake_stream(1));
+  CHECK(up.live.empty());
+  CHECK(pool.statistics().reserved == 0);
+}
+
+TEST_CASE("statistics: R, A, V, peaks and the three fragmentation measures")
+{
+  fake_upstream up;
+  fake_ordering ord;
+  bucketed_pool_resource pool(up, ord, small_classes());
+  std::size_t const r1 = 1'000'000;
+  std::size_t const r2 = 5'000'000;
+  void* a = pool.allocate(r1, fake_stream(1));
+  void* b = pool.allocate(r2, fake_stream(1));
+  std::size_t const a1 = pool.classes().size_of(pool.classes().class_of(r1));
+  std::size_t const a2 = pool.classes().size_of(pool.classes().class_of(r2));
+  auto s = pool.statistics();
+  CHECK(s.requested == r1 + r2);
+  CHECK(s.allocated == a1 + a2);
+  CHECK(s.reserved == a1 + a2);
+  CHECK(std::abs(s.internal_fragmentation() - (1.0 - double(r1 + r2) / double(a1 + a2))) < 1e-12);
+  CHECK(s.cached_unused_fraction() == 0.0);
+  pool.deallocate(b, r2, fake_stream(1));
+  s = pool.statistics();
+  CHECK(s.requested == r1);
+  CHECK(s.requested_peak == r1 + r2);
+  CHECK(s.reserved == a1 + a2);
+  CHECK(s.total_free == a2);
+  CHECK(s.largest_free_block == a2);
+  CHECK(s.external_fragmentation() == 0.0);
+  CHECK(std::abs(s.cached_unused_fraction() - (1.0 - double(a1) / double(a1 + a2))) < 1e-12);
+  pool.deallocate(a, r1, fake_stream(1));
+  s = pool.statistics();
+  CHECK(s.total_free == a1 + a2);
+  CHECK(std::abs(s.external_fragmentation() - (1.0 - double(a2) / double(a1 + a2))) < 1e-12);
+  CHECK(s.allocations == 2);
+  CHECK(s.latency_p99_us >= s.latency_p50_us);
+}
+
+TEST_CASE("trim returns every cached block to the upstream, after waiting for its free")
+{
+  fake_upstream up;
+  fake_ordering ord;
+  bucketed_pool_resource pool(up, ord, small_classes());
+  void* a = pool.allocate(2 << 20, fake_stream(1));
+  void* b = pool.allocate(8 << 20, fake_stream(2));
+  pool.deallocate(a, 2 << 20, fake_stream(1));
+  pool.deallocate(b, 8 << 20, fake_stream(2));
+  pool.trim();
+  CHECK(up.live.empty());
+  CHECK(ord.synchronized == 2);
+  auto const s = pool.statistics();
+  CHECK(s.reserved == 0);
+  CHECK(s.trims == 1);
+  CHECK(s.upstream_releases == 2);
+}
+
+TEST_CASE("an upstream failure trims the cache and retries before reporting out of memory")
+{
+  fake_upstream up;
+  fake_ordering ord;
+  bucketed_pool_resource pool(up, ord, small_classes());
+  up.capacity = std::size_t{10} << 20;
+  void* a = pool.allocate(6 << 20, fake_stream(1));
+  pool.deallocate(a, 6 << 20, fake_stream(1));  // cached: 6+ MiB held upstream
+  void* b = pool.allocate(9 << 20, fake_stream(1));  // a different class: needs the trim
+  CHECK(b != nullptr);
+  auto const s = pool.statistics();
+  CHECK(s.oom_retries == 1);
+  CHECK(s.trims == 1);
+  CHECK_THROWS_AS(pool.allocate(9 << 20, fake_stream(1)), out_of_memory);
+}
+
+TEST_CASE("the pool-wide limit is enforced after a trim")
+{
+  fake_upstream up;
+  fake_ordering ord;
+  bucketed_pool_resource pool(up, ord, small_classes(std::size_t{16} << 20));
+  void* a = pool.allocate(8 << 20, fake_stream(1));
+  pool.deallocate(a, 8 << 20, fake_stream(1));
+  void* b = pool.allocate(12 << 20, fake_stream(1));  // fits only once the 8 MiB block is trimmed
+  CHECK(pool.statistics().reserved <= std::size_t{16} << 20);
+  CHECK_THROWS_AS(pool.allocate(8 << 20, fake_stream(1)), out_of_memory);
+  pool.deallocate(b, 12 << 20, fake_stream(1));
+}
+
+TEST_CASE("a lease enforces its cap without touching the pool, and returns everything")
+{
+  fake_upstream up;
+  fake_ordering ord;
+  bucketed_pool_resource pool(up, ord, small_classes());
+  {
+    scratch_lease lease(pool, fake_stream(1), std::size_t{4} << 20, "trade T1 paths 0-1M",
+                        [&] { pool.note_cap_rejection(); });
+    (void)lease.allocate(3 << 20);
+    std::size_t const allocations = pool.statistics().allocations;
+    try {
+      (void)lease.allocate(2 << 20);
+      FAIL("expected scratch_cap_exceeded");
+    } catch (const scratch_cap_exceeded& e) {
+      CHECK(e.job() == "trade T1 paths 0-1M");
+      CHECK(e.cap() == std::size_t{4} << 20);
+      CHECK(e.in_use() == std::size_t{3} << 20);
+      CHECK(e.requested() == std::size_t{2} << 20);
+    }
+    CHECK(pool.statistics().allocations == allocations);
+    CHECK(pool.statistics().cap_rejections == 1);
+  }
+  CHECK(pool.statistics().allocated == 0);
+  CHECK(pool.statistics().requested == 0);
+}

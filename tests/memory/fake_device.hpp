@@ -1,0 +1,59 @@
+#pragma once
+// A host stand-in for the device so the pool's bookkeeping is tested without a GPU: an upstream
+// that hands out distinct fake addresses (and can be told to fail), and an ordering that logs
+// which stream waited on which free.
+#include "mcprice/memory/memory_errors.hpp"
+#include "mcprice/memory/memory_resource.hpp"
+#include "mcprice/memory/stream_ordering.hpp"
+
+#include <cstdint>
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace mcprice::testing {
+
+class fake_upstream final : public memory_resource {
+ public:
+  std::size_t capacity{~std::size_t{0}};  // allocations beyond this many live bytes fail
+  std::size_t live_bytes{0};
+  std::size_t allocations{0};
+  std::size_t frees{0};
+  std::set<std::uintptr_t> live;
+
+ private:
+  void* do_allocate(std::size_t bytes, stream_view) override
+  {
+    if (live_bytes + bytes > capacity) throw out_of_memory("fake", bytes, live_bytes, capacity);
+    next_ += (bytes + 4095) / 4096 * 4096 + 4096;
+    live.insert(next_);
+    live_bytes += bytes;
+    ++allocations;
+    return reinterpret_cast<void*>(next_);
+  }
+  void do_deallocate(void* p, std::size_t bytes, stream_view) noexcept override
+  {
+    live.erase(reinterpret_cast<std::uintptr_t>(p));
+    live_bytes -= bytes;
+    ++frees;
+  }
+  [[nodiscard]] std::string do_name() const override { return "fake"; }
+  std::uintptr_t next_{1 << 20};
+};
+
+class fake_ordering final : public stream_ordering {
+ public:
+  std::vector<std::pair<cudaStream_t, order_token>> waits;  // (waiting stream, mark)
+  std::size_t recorded{0};
+  std::size_t released{0};
+  std::size_t synchronized{0};
+
+  order_token record(stream_view) override { return ++recorded; }
+  void wait(stream_view waiter, order_token t) override { waits.emplace_back(waiter.value(), t); }
+  void release(order_token) noexcept override { ++released; }
+  void synchronize(order_token) override { ++synchronized; }
+};
+
+inline stream_view fake_stream(int i) { return stream_view{reinterpret_cast<cudaStream_t>(static_cast<std::uintptr_t>(0x1000 * i))}; }
+
+}  // namespace mcprice::testing
