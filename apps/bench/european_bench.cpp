@@ -73,7 +73,7 @@ double kernel_only_ms(const std::vector<option_spec>& opts, std::int64_t paths, 
   MCPRICE_CUDA_TRY(cudaMemcpy(d_trades.data(), trades.data(), d_trades.size(), cudaMemcpyHostToDevice));
   MCPRICE_CUDA_TRY(cudaMemcpy(d_offsets.data(), offsets.data(), d_offsets.size(), cudaMemcpyHostToDevice));
   std::size_t temp_bytes = 0;
-  kernels::segmented_moments_sum(nullptr, temp_bytes, d_blocks.as<moments>(), d_offsets.as<std::int64_t>(), n,
+  kernels::segmented_moments_sum(nullptr, temp_bytes, d_blocks.as<moments>(), d_offsets.as<std::int64_t>(), 0, n,
                                  d_sums.as<moments>(), nullptr);
   device_buffer temp(temp_bytes);
   event start(event::timing::enabled);
@@ -81,9 +81,9 @@ double kernel_only_ms(const std::vector<option_spec>& opts, std::int64_t paths, 
   std::vector<double> times;
   for (int r = 0; r < reps + 2; ++r) {
     start.record(stream_view{});
-    kernels::launch_european_blocks(d_trades.as<european_gbm_trade>(), n, blocks, d_blocks.as<moments>(), 0, nullptr);
-    kernels::segmented_moments_sum(temp.data(), temp_bytes, d_blocks.as<moments>(), d_offsets.as<std::int64_t>(), n,
-                                   d_sums.as<moments>(), nullptr);
+    kernels::launch_european_blocks(d_trades.as<european_gbm_trade>(), n, 0, blocks, d_blocks.as<moments>(), 0, nullptr);
+    kernels::segmented_moments_sum(temp.data(), temp_bytes, d_blocks.as<moments>(), d_offsets.as<std::int64_t>(), 0,
+                                   n, d_sums.as<moments>(), nullptr);
     stop.record(stream_view{});
     stop.synchronize();
     if (r >= 2) times.push_back(event::elapsed_ms(start, stop));

@@ -1,5 +1,6 @@
 #include "mcprice/kernels/host_normal_stream.hpp"
 #include "pricing_backend.hpp"
+#include "work_plan.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -8,14 +9,6 @@
 #include <thread>
 
 namespace mcprice::detail {
-
-std::size_t trade_of_block(const std::vector<european_gbm_trade>& trades, std::int64_t block)
-{
-  auto const it = std::upper_bound(trades.begin(), trades.end(), block,
-                                   [](std::int64_t b, const european_gbm_trade& t) { return b < t.first_block; });
-  return static_cast<std::size_t>(it - trades.begin()) - 1;
-}
-
 namespace {
 
 moments cpu_block(const european_gbm_trade& t, std::int64_t block_in_trade)
@@ -27,6 +20,8 @@ moments cpu_block(const european_gbm_trade& t, std::int64_t block_in_trade)
   return m;
 }
 
+// Threads take whole segments; each segment is summed block by block in order, so the result
+// does not depend on which thread did what.
 class cpu_backend final : public pricing_backend {
  public:
   explicit cpu_backend(unsigned threads)
@@ -35,36 +30,31 @@ class cpu_backend final : public pricing_backend {
   {
   }
 
-  std::vector<moments> run_european(const std::vector<european_gbm_trade>& trades,
-                                    std::int64_t total_blocks,
-                                    const progress_callback& progress) const override
+  std::vector<european_outcome> run_european(const std::vector<european_gbm_trade>& trades,
+                                             std::int64_t total_blocks,
+                                             const progress_callback& progress) const override
   {
-    std::vector<moments> blocks(static_cast<std::size_t>(total_blocks));
-    std::atomic<std::int64_t> next{0};
+    segment_plan const plan = plan_segments(trades, total_blocks);
+    std::vector<moments> sums(plan.segments.size());
+    std::atomic<std::size_t> next{0};
     std::atomic<std::int64_t> done{0};
-    constexpr std::int64_t chunk = 8;
     auto worker = [&] {
-      for (;;) {
-        std::int64_t const begin = next.fetch_add(chunk);
-        if (begin >= total_blocks) return;
-        std::int64_t const end = std::min(total_blocks, begin + chunk);
-        for (std::int64_t b = begin; b < end; ++b) {
-          const european_gbm_trade& t = trades[trade_of_block(trades, b)];
-          blocks[static_cast<std::size_t>(b)] = cpu_block(t, b - t.first_block);
-        }
-        done.fetch_add(end - begin);
+      for (std::size_t s = next.fetch_add(1); s < plan.segments.size(); s = next.fetch_add(1)) {
+        const segment& seg = plan.segments[s];
+        const european_gbm_trade& t = trades[seg.trade];
+        moments m{};
+        for (std::int64_t b = seg.first_block; b < seg.first_block + seg.blocks; ++b) m = m + cpu_block(t, b - t.first_block);
+        sums[s] = m;
+        done.fetch_add(seg.blocks);
       }
     };
     std::vector<std::future<void>> workers;
     for (unsigned i = 0; i < threads_; ++i) workers.push_back(std::async(std::launch::async, worker));
     report_until_done(workers, done, total_blocks, trades, progress);
 
-    // Fixed order: each trade's blocks summed front to back.
-    std::vector<moments> out(trades.size());
-    for (std::size_t i = 0; i < trades.size(); ++i) {
-      std::int64_t const end = i + 1 < trades.size() ? trades[i + 1].first_block : total_blocks;
-      for (std::int64_t b = trades[i].first_block; b < end; ++b) out[i] = out[i] + blocks[static_cast<std::size_t>(b)];
-    }
+    auto const totals = combine_segments(plan, sums, trades.size());
+    std::vector<european_outcome> out(trades.size());
+    for (std::size_t i = 0; i < trades.size(); ++i) out[i].sums = totals[i];
     return out;
   }
 
@@ -76,15 +66,15 @@ class cpu_backend final : public pricing_backend {
                                 std::int64_t total_blocks, const std::vector<european_gbm_trade>& trades,
                                 const progress_callback& progress)
   {
-    std::int64_t total_paths = 0;
-    for (auto const& t : trades) total_paths += t.samples;
+    std::int64_t total = 0;
+    for (auto const& t : trades) total += t.samples;
     for (auto& w : workers) {
       while (w.wait_for(std::chrono::milliseconds(200)) != std::future_status::ready) {
-        if (progress) progress(total_paths * done.load() / std::max<std::int64_t>(1, total_blocks), total_paths);
+        if (progress) progress(total * done.load() / std::max<std::int64_t>(1, total_blocks), total);
       }
       w.get();  // rethrows a worker's exception
     }
-    if (progress) progress(total_paths, total_paths);
+    if (progress) progress(total, total);
   }
 
   unsigned threads_;

@@ -20,7 +20,7 @@ struct engine::impl {
 
 namespace {
 
-std::unique_ptr<detail::pricing_backend> choose_backend(const engine_options& opt,
+std::unique_ptr<detail::pricing_backend> choose_backend(const engine_options& opt, const market_data& market,
                                                         std::vector<std::string>& notices)
 {
   if (opt.backend == backend_choice::cpu) return detail::make_cpu_backend(opt.threads);
@@ -33,7 +33,7 @@ std::unique_ptr<detail::pricing_backend> choose_backend(const engine_options& op
     notices.push_back(why + "; pricing on the CPU backend");
     return detail::make_cpu_backend(opt.threads);
   }
-  return detail::make_gpu_backend(opt.device, opt.grid_blocks);
+  return detail::make_gpu_backend(opt, market, notices);
 }
 
 }  // namespace
@@ -47,7 +47,7 @@ engine::engine(market_data market, engine_options options) : impl_(std::make_uni
   if (options.steps < 1) throw configuration_error("steps must be >= 1");
   impl_->market = std::move(market);
   impl_->options = options;
-  impl_->backend = choose_backend(options, impl_->notices);
+  impl_->backend = choose_backend(options, impl_->market, impl_->notices);
 }
 
 engine::~engine() = default;
@@ -58,6 +58,7 @@ backend_kind engine::backend() const noexcept { return impl_->backend->kind(); }
 const std::string& engine::device_name() const noexcept { return impl_->backend->name(); }
 const engine_options& engine::options() const noexcept { return impl_->options; }
 const std::vector<std::string>& engine::notices() const noexcept { return impl_->notices; }
+std::optional<memory_report> engine::memory() const { return impl_->backend->memory(); }
 
 pricing_run engine::price(const portfolio& trades, const progress_callback& progress) const
 {
@@ -93,10 +94,11 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
   }
 
   if (!kernel_trades.empty()) {
-    auto const sums = impl_->backend->run_european(kernel_trades, blocks, progress);
+    auto const outcomes = impl_->backend->run_european(kernel_trades, blocks, progress);
     for (std::size_t k = 0; k < rows.size(); ++k) {
-      run.results[rows[k]] =
-          detail::make_result(run.results[rows[k]].id, sums[k], kernel_trades[k].samples, paths[k], scales[k]);
+      trade_result& r = run.results[rows[k]];
+      if (!outcomes[k].error.empty()) r.message = "trade " + r.id + ": " + outcomes[k].error;
+      else r = detail::make_result(r.id, outcomes[k].sums, kernel_trades[k].samples, paths[k], scales[k]);
     }
   }
 

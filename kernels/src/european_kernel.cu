@@ -23,33 +23,33 @@ __device__ __forceinline__ int trade_of_block(const european_gbm_trade* trades, 
 }
 
 __global__ void __launch_bounds__(policy::threads_per_block, policy::min_blocks_per_sm)
-european_blocks_kernel(const european_gbm_trade* __restrict__ trades, int num_trades,
-                       std::int64_t total_blocks, moments* __restrict__ block_moments)
+european_blocks_kernel(const european_gbm_trade* __restrict__ trades, int num_trades, std::int64_t block_begin,
+                       std::int64_t block_end, moments* __restrict__ block_moments)
 {
   using block_reduce =
       cub::BlockReduce<moments, policy::threads_per_block, cub::BLOCK_REDUCE_WARP_REDUCTIONS>;
   __shared__ typename block_reduce::TempStorage temp;
   __shared__ european_gbm_trade current;
 
-  for (std::int64_t b = blockIdx.x; b < total_blocks; b += gridDim.x) {
+  for (std::int64_t b = block_begin + blockIdx.x; b < block_end; b += gridDim.x) {
     // One thread finds the canonical block's trade; the others read it from shared memory.
     if (threadIdx.x == 0) current = trades[trade_of_block(trades, num_trades, b)];
     __syncthreads();
     european_gbm_trade const t = current;
     moments const m = european_lane<rng::device_normal_stream>(t, b - t.first_block, static_cast<int>(threadIdx.x));
     moments const total = block_reduce(temp).Reduce(m, moments_sum{});
-    if (threadIdx.x == 0) block_moments[b] = total;
+    if (threadIdx.x == 0) block_moments[b - block_begin] = total;
     __syncthreads();  // temp storage and the shared trade are reused by the next canonical block
   }
 }
 
 }  // namespace
 
-void launch_european_blocks(const european_gbm_trade* trades, int num_trades,
-                            std::int64_t total_blocks, moments* block_moments, int grid_blocks,
-                            cudaStream_t stream)
+void launch_european_blocks(const european_gbm_trade* trades, int num_trades, std::int64_t block_begin,
+                            std::int64_t block_end, moments* block_moments, int grid_blocks, cudaStream_t stream)
 {
-  if (num_trades == 0 || total_blocks == 0) return;
+  std::int64_t const total_blocks = block_end - block_begin;
+  if (num_trades == 0 || total_blocks <= 0) return;
   if (grid_blocks <= 0) {
     // A persistent grid of exactly the resident blocks: a second, partial wave would leave
     // most of the GPU idle at the end.
@@ -64,7 +64,7 @@ void launch_european_blocks(const european_gbm_trade* trades, int num_trades,
     grid_blocks = static_cast<int>(total_blocks < full ? total_blocks : full);
   }
   european_blocks_kernel<<<grid_blocks, policy::threads_per_block, 0, stream>>>(
-      trades, num_trades, total_blocks, block_moments);
+      trades, num_trades, block_begin, block_end, block_moments);
   MCPRICE_CHECK_LAUNCH("european_blocks_kernel");
 }
 

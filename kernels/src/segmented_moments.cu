@@ -2,18 +2,28 @@
 #include "mcprice/memory/cuda_error.hpp"
 
 #include <cub/device/device_segmented_reduce.cuh>
+#include <thrust/iterator/transform_iterator.h>
 
 namespace mcprice::kernels {
+namespace {
+
+struct minus_base {
+  std::int64_t base;
+  __host__ __device__ std::int64_t operator()(std::int64_t x) const { return x - base; }
+};
+
+}  // namespace
 
 // CUB's segmented reduction reads each segment with one thread block in a fixed pattern (no
-// atomics), so the combined sums are the same on every run on the same GPU model.
+// atomics), so a segment's sum depends only on its blocks: the same on every run and whichever
+// job the segment fell in, on the same GPU model.
 void segmented_moments_sum(void* temp, std::size_t& temp_bytes, const moments* block_moments,
-                           const std::int64_t* offsets, int num_segments, moments* out,
+                           const std::int64_t* offsets, std::int64_t base, int num_segments, moments* out,
                            cudaStream_t stream)
 {
-  MCPRICE_CUDA_TRY(cub::DeviceSegmentedReduce::Reduce(temp, temp_bytes, block_moments, out,
-                                                      num_segments, offsets, offsets + 1,
-                                                      moments_sum{}, moments{}, stream));
+  auto const begin = thrust::make_transform_iterator(offsets, minus_base{base});
+  MCPRICE_CUDA_TRY(cub::DeviceSegmentedReduce::Reduce(temp, temp_bytes, block_moments, out, num_segments, begin,
+                                                      begin + 1, moments_sum{}, moments{}, stream));
 }
 
 }  // namespace mcprice::kernels

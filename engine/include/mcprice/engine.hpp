@@ -3,12 +3,14 @@
 // and price() may be called from several host threads at once; each call has its own device
 // stream and buffers.
 #include "mcprice/market.hpp"
+#include "mcprice/memory_report.hpp"
 #include "mcprice/portfolio.hpp"
 #include "mcprice/results.hpp"
 #include "mcprice/settings.hpp"
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +36,9 @@ class engine {
   [[nodiscard]] const engine_options& options() const noexcept;
   // Things the caller should tell the user, e.g. that auto fell back to the CPU.
   [[nodiscard]] const std::vector<std::string>& notices() const noexcept;
+  // The GPU backend's memory: scratch pool statistics, driver pool usage, market buffers.
+  // Empty on the CPU backend.
+  [[nodiscard]] std::optional<memory_report> memory() const;
 
  private:
   struct impl;

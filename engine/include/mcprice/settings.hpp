@@ -7,6 +7,9 @@
 namespace mcprice {
 
 enum class backend_choice { automatic, gpu, cpu };
+// Where per-job GPU scratch comes from (docs/memory.md): cudaMalloc per request, the device's
+// default pool, an explicit pool of our own, or the bucketed scratch pool over it (default).
+enum class allocator_kind { malloc, async_default, pool, bucketed };
 enum class backend_kind { cpu, gpu };
 
 struct engine_options {
@@ -20,7 +23,9 @@ struct engine_options {
   unsigned threads{0};          // CPU backend: 0 = all cores
   int device{0};                // GPU ordinal
   int streams{0};               // 0 = chosen from the device
-  std::size_t job_cap_bytes{0};  // 0 = no cap
+  std::size_t job_cap_bytes{0};  // scratch one job may hold; 0 = no cap
+  allocator_kind allocator{allocator_kind::bucketed};
+  std::size_t pool_limit_bytes{0};  // most scratch bytes held from the device; 0 = no limit
   int grid_blocks{0};           // GPU grid override, 0 = tuned
 };
 

@@ -18,6 +18,8 @@ class rate_curve {
   [[nodiscard]] double zero_rate(double t) const;
   [[nodiscard]] double discount(double t) const;  // exp(-z(t) t)
   [[nodiscard]] bool is_flat() const noexcept { return times_.empty(); }
+  [[nodiscard]] const std::vector<double>& pillar_times() const noexcept { return times_; }  // empty: flat
+  [[nodiscard]] const std::vector<double>& pillar_rates() const noexcept { return rates_; }
 
  private:
   std::vector<double> times_;
@@ -34,6 +36,8 @@ class vol_curve {
   [[nodiscard]] double vol(double t) const;  // sqrt(w(t)/t): the Black vol to expiry t
   // Total variance must not fall with time (calendar arbitrage); the pillar where it does.
   [[nodiscard]] int first_decreasing_pillar() const;
+  [[nodiscard]] const std::vector<double>& pillar_times() const noexcept { return times_; }  // empty: flat
+  [[nodiscard]] const std::vector<double>& pillar_vols() const noexcept { return vols_; }
 
  private:
   std::vector<double> times_;

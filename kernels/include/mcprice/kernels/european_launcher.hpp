@@ -9,16 +9,16 @@
 
 namespace mcprice::kernels {
 
-// Per-canonical-block moments for `num_trades` trades whose blocks number `total_blocks`.
-// `grid_blocks` = 0 picks the tuned grid; any other value gives the same bits.
-void launch_european_blocks(const european_gbm_trade* trades, int num_trades,
-                            std::int64_t total_blocks, moments* block_moments, int grid_blocks,
-                            cudaStream_t stream);
+// Moments of canonical blocks [block_begin, block_end) of a request, written to
+// block_moments[b - block_begin]. `grid_blocks` = 0 picks the tuned grid; any other value
+// gives the same bits.
+void launch_european_blocks(const european_gbm_trade* trades, int num_trades, std::int64_t block_begin,
+                            std::int64_t block_end, moments* block_moments, int grid_blocks, cudaStream_t stream);
 
-// Sums each trade's block moments (segment [offsets[i], offsets[i+1])) in a fixed order.
+// Sums segment i = block_moments[offsets[i] - base, offsets[i+1] - base) in a fixed order.
 // Call with temp == nullptr to get the temporary storage size in temp_bytes.
 void segmented_moments_sum(void* temp, std::size_t& temp_bytes, const moments* block_moments,
-                           const std::int64_t* offsets, int num_segments, moments* out,
+                           const std::int64_t* offsets, std::int64_t base, int num_segments, moments* out,
                            cudaStream_t stream);
 
 }  // namespace mcprice::kernels

@@ -1,0 +1,24 @@
+#pragma once
+// What the engine's GPU memory looks like: the scratch pool's statistics, the driver's view of
+// the pool beneath it, and the persistent and market-data memory.
+#include "mcprice/memory/cuda_resources.hpp"
+#include "mcprice/memory/pool_statistics.hpp"
+
+#include <optional>
+#include <ostream>
+#include <string>
+
+namespace mcprice {
+
+struct memory_report {
+  std::string allocator;                       // malloc | async-default | pool | bucketed
+  std::optional<pool_statistics> scratch;      // bucketed pool only
+  std::optional<driver_pool_usage> driver;     // pool and bucketed (the explicit pool beneath)
+  std::size_t market_bytes{0};
+  bool market_rdma_capable{false};             // market buffers passed the GPUDirect checks
+  std::string market_note;                     // why not, when they did not
+};
+
+void print_report(std::ostream& out, const memory_report& r);
+
+}  // namespace mcprice

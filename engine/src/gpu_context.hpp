@@ -1,0 +1,56 @@
+#pragma once
+// Everything the GPU backend holds for the engine's lifetime: the device, its streams, the
+// scratch memory resource chosen by the options (with the explicit pool and event ordering
+// beneath the bucketed pool), caches for request-lifetime buffers, and the market data in
+// GPUDirect-safe buffers, uploaded once on its own stream.
+#include "mcprice/market.hpp"
+#include "mcprice/memory/buffer_cache.hpp"
+#include "mcprice/memory/bucketed_pool_resource.hpp"
+#include "mcprice/memory/cuda_resources.hpp"
+#include "mcprice/memory/event.hpp"
+#include "mcprice/memory/gpudirect_buffer.hpp"
+#include "mcprice/memory/pinned_buffer.hpp"
+#include "mcprice/memory/stream_pool.hpp"
+#include "mcprice/memory_report.hpp"
+#include "mcprice/settings.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mcprice::detail {
+
+class gpu_context {
+ public:
+  gpu_context(const engine_options& options, const market_data& market, std::vector<std::string>& notices);
+  ~gpu_context();
+
+  [[nodiscard]] int device() const noexcept { return device_; }
+  [[nodiscard]] stream_view next_stream() noexcept { return streams_.next(); }
+  [[nodiscard]] memory_resource& scratch() noexcept { return *scratch_; }
+  void note_cap_rejection() noexcept;
+  void wait_for_market(stream_view s) const { market_ready_.make_wait(s); }
+  [[nodiscard]] buffer_cache<cuda_malloc_traits>& request_buffers() noexcept { return device_cache_; }
+  [[nodiscard]] buffer_cache<pinned_host_traits>& staging() noexcept { return pinned_cache_; }
+  [[nodiscard]] memory_report report() const;
+  void trim();
+
+ private:
+  int device_;
+  stream_pool streams_;
+  std::string allocator_name_;
+  std::unique_ptr<explicit_pool_resource> pool_;
+  std::unique_ptr<cuda_event_ordering> ordering_;
+  std::unique_ptr<bucketed_pool_resource> bucketed_;
+  std::unique_ptr<memory_resource> simple_;  // malloc or async-default
+  memory_resource* scratch_{nullptr};
+  buffer_cache<cuda_malloc_traits> device_cache_;
+  buffer_cache<pinned_host_traits> pinned_cache_;
+  gpudirect_buffer market_rdma_;
+  device_buffer market_plain_;  // only when the system refuses GPUDirect attributes
+  std::size_t market_bytes_{0};
+  std::string market_note_;
+  event market_ready_;
+};
+
+}  // namespace mcprice::detail

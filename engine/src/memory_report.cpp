@@ -1,0 +1,16 @@
+#include "mcprice/memory_report.hpp"
+
+namespace mcprice {
+
+void print_report(std::ostream& out, const memory_report& r)
+{
+  out << "memory: allocator " << r.allocator << ", market data " << r.market_bytes << " bytes ("
+      << (r.market_rdma_capable ? "GPUDirect RDMA capable" : "not RDMA capable: " + r.market_note) << ")\n";
+  if (r.driver) {
+    out << "  driver pool: reserved " << r.driver->reserved_current << " B (high " << r.driver->reserved_high
+        << "), used " << r.driver->used_current << " B (high " << r.driver->used_high << ")\n";
+  }
+  if (r.scratch) print_report(out, *r.scratch);
+}
+
+}  // namespace mcprice
