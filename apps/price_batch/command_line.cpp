@@ -30,13 +30,25 @@ po::options_description visible_options()
       ("threads", po::value<std::string>(), "CPU backend threads (default: all cores)")
       ("device", po::value<std::string>(), "GPU ordinal (default 0)")
       ("streams", po::value<std::string>(), "GPU streams (default: chosen from the device)")
-      ("job-cap", po::value<std::string>(), "scratch bytes one job may hold, e.g. 256MiB")
+      ("job-cap", po::value<std::string>(), "scratch bytes one job may hold, e.g. 256MiB (default: no cap)")
+      ("allocator", po::value<std::string>(), "GPU scratch: bucketed (default) | pool | async-default | malloc")
+      ("pool-limit", po::value<std::string>(), "most scratch bytes held from the GPU, e.g. 8GiB (default: no limit)")
+      ("memory-report", "print the GPU memory statistics to stderr after pricing")
       ("grid-blocks", po::value<std::string>(), "GPU grid size override; never changes results")
       ("greeks", "also compute delta, gamma, vega, theta, rho")
       ("quiet,q", "no progress or summary on stderr")
       ("help,h", "this help")
       ("version", "engine version and commit");
   return o;
+}
+
+allocator_kind parse_allocator(const std::string& s)
+{
+  if (s == "bucketed") return allocator_kind::bucketed;
+  if (s == "pool") return allocator_kind::pool;
+  if (s == "async-default") return allocator_kind::async_default;
+  if (s == "malloc") return allocator_kind::malloc;
+  throw configuration_error("--allocator " + s + ": expected bucketed, pool, async-default or malloc");
 }
 
 backend_choice parse_backend(const std::string& s)
@@ -133,6 +145,9 @@ command_line parse_command_line(int argc, const char* const argv[])
   if (vm.count("device")) e.device = static_cast<int>(parse_count(get("device"), "--device"));
   if (vm.count("streams")) e.streams = static_cast<int>(parse_count(get("streams"), "--streams"));
   if (vm.count("job-cap")) e.job_cap_bytes = parse_bytes(get("job-cap"), "--job-cap");
+  if (vm.count("allocator")) e.allocator = parse_allocator(get("allocator"));
+  if (vm.count("pool-limit")) e.pool_limit_bytes = parse_bytes(get("pool-limit"), "--pool-limit");
+  cl.memory_report = vm.count("memory-report") > 0;
   if (vm.count("grid-blocks")) e.grid_blocks = static_cast<int>(parse_count(get("grid-blocks"), "--grid-blocks"));
   cl.greeks = vm.count("greeks") > 0;
   cl.quiet = vm.count("quiet") > 0;

@@ -17,6 +17,7 @@ struct command_line {
   engine_options engine;
   bool greeks{false};
   bool quiet{false};
+  bool memory_report{false};
   bool show_help{false};
   bool show_version{false};
 };

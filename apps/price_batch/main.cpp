@@ -62,6 +62,15 @@ int run(int argc, const char* const argv[])
   else mcprice::cli::write_file_atomically(cl.out, text.str());
 
   if (!cl.quiet) print_summary(result.summary);
+  if (cl.memory_report) {
+    if (auto const report = engine.memory()) {
+      std::ostringstream r;
+      mcprice::print_report(r, *report);
+      std::fputs(r.str().c_str(), stderr);
+    } else {
+      std::fputs("price-batch: --memory-report: the CPU backend uses no GPU memory\n", stderr);
+    }
+  }
   return result.summary.failed > 0 ? exit_some_failed : exit_all_priced;
 }
 

@@ -43,6 +43,12 @@ TEST_CASE("the command line maps onto engine options")
   CHECK(cl.engine.job_cap_bytes == 64ULL << 20);
   CHECK(cl.format == output_format::json);
   CHECK(cl.engine.antithetic);
+  CHECK(cl.engine.allocator == allocator_kind::bucketed);
+  auto const mem = parse({"b.csv", "--allocator", "async-default", "--pool-limit", "2GiB", "--memory-report"});
+  CHECK(mem.engine.allocator == allocator_kind::async_default);
+  CHECK(mem.engine.pool_limit_bytes == 2147483648ULL);
+  CHECK(mem.memory_report);
+  CHECK_THROWS_AS(parse({"b.csv", "--allocator", "tcmalloc"}), configuration_error);
   CHECK_FALSE(parse({"b.csv", "--antithetic", "off"}).engine.antithetic);
   CHECK_THROWS_AS(parse({"b.csv", "--antithetic", "maybe"}), configuration_error);
   CHECK(parse({"--portfolio", "b.csv", "--format", "csv", "--out", "x.json"}).format == output_format::csv);

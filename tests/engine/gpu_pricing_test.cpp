@@ -101,3 +101,49 @@ TEST_CASE("concurrent callers on one engine get the single-caller bits", "[gpu]"
   for (int i = 0; i < 6; ++i) callers.push_back(std::async(std::launch::async, [&] { return eng.price(book); }));
   for (auto& f : callers) CHECK(same_bits(expected, f.get()));
 }
+
+TEST_CASE("GPU results are bit-identical across job caps, allocators and stream counts", "[gpu]")
+{
+  auto const book = reference_book();
+  engine_options base_options;
+  base_options.backend = backend_choice::gpu;
+  base_options.paths = 3'000'001;  // several segments per trade
+  auto const base = engine(test_market(), base_options).price(book);
+  for (std::size_t cap : {std::size_t{40} << 10, std::size_t{1} << 20}) {
+    engine_options o = base_options;
+    o.job_cap_bytes = cap;
+    INFO("job cap " << cap);
+    CHECK(same_bits(base, engine(test_market(), o).price(book)));
+  }
+  for (auto kind : {allocator_kind::malloc, allocator_kind::async_default, allocator_kind::pool}) {
+    engine_options o = base_options;
+    o.allocator = kind;
+    o.streams = 2;
+    INFO("allocator " << static_cast<int>(kind));
+    CHECK(same_bits(base, engine(test_market(), o).price(book)));
+  }
+}
+
+TEST_CASE("a job cap too small for one chunk fails the trade clearly; the engine reports memory", "[gpu]")
+{
+  engine_options o;
+  o.backend = backend_choice::gpu;
+  o.paths = 100'000;
+  o.job_cap_bytes = 4096;
+  engine const eng(test_market(), o);
+  auto const run = eng.price(reference_book());
+  REQUIRE(run.results[0].status == trade_status::error);
+  CHECK(run.results[0].message.find("--job-cap 4096 bytes is smaller than the") != std::string::npos);
+
+  engine_options ok = o;
+  ok.job_cap_bytes = 0;
+  engine const fine(test_market(), ok);
+  (void)fine.price(reference_book());
+  auto const report = fine.memory();
+  REQUIRE(report);
+  CHECK(report->allocator == "bucketed");
+  REQUIRE(report->scratch);
+  CHECK(report->scratch->allocations > 0);
+  CHECK(report->scratch->requested == 0);  // everything returned after the request
+  CHECK(report->market_rdma_capable);
+}
