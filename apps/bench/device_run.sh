@@ -13,16 +13,23 @@ log() { echo "== $*"; }
 log "device"; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv
 log "gpu tests"; "$build/tests/mcprice_gpu_tests" 2>&1 | tail -30 | tee "$out/gpu_tests.txt"
 log "host tests on the device image"; "$build/tests/mcprice_host_tests" 2>&1 | tail -3
-log "compute-sanitizer memcheck (rng probes, determinism subset)"
-compute-sanitizer --tool memcheck --error-exitcode 9 "$build/tests/mcprice_gpu_tests" \
-  "GPU curand4 equals the host mirror bit for bit over many subsequences and offsets" 2>&1 | tail -4
-compute-sanitizer --tool memcheck --error-exitcode 9 "$build/tests/mcprice_gpu_tests" \
-  "GPU: a trade priced alone has the same bits as in a book" 2>&1 | tail -4
-compute-sanitizer --tool racecheck --error-exitcode 9 "$build/tests/mcprice_gpu_tests" \
-  "GPU: a trade priced alone has the same bits as in a book" 2>&1 | tail -4
+log "compute-sanitizer: memcheck and racecheck on the RNG, memory and determinism tests"
+for tool in memcheck racecheck; do
+  for t in "GPU curand4 equals the host mirror bit for bit over many subsequences and offsets" \
+           "GPU: a trade priced alone has the same bits as in a book" \
+           "cross-stream reuse never hands out a block another stream's kernel still touches" \
+           "a lease's cap is enforced on the device pool" \
+           "a trim gives pool memory back to the device" \
+           "market buffers pass the GPUDirect RDMA checks; pool memory fails them" \
+           "a job cap too small for one chunk fails the trade clearly; the engine reports memory"; do
+    echo "-- $tool: $t"
+    compute-sanitizer --tool $tool --error-exitcode 9 "$build/tests/mcprice_gpu_tests" "$t" 2>&1 | tail -2
+  done
+done 2>&1 | tee "$out/sanitizer.txt"
 log "mcprice-bench (MonteCarloMultiGPU European workload)"
 for i in 1 2; do "$build/apps/mcprice-bench" | tee -a "$out/bench.jsonl"; done
+log "allocation experiment (2000 mixed jobs)"; "$build/apps/mcprice-alloc-bench" | tee "$out/alloc_bench.txt"
 log "roofline (Philox normals limit)"; "$peers/roofline" | tee "$out/roofline.txt"
 log "price-batch on the sample, GPU"
-"$build/apps/price-batch" data/sample_portfolio.csv --market data/sample_market.json --paths 1e6 --backend gpu
+"$build/apps/price-batch" data/sample_portfolio.csv --market data/sample_market.json --paths 1e6 --backend gpu --memory-report
 log "torch peers"; PYTHONUNBUFFERED=1 timeout 300 python3 "$peers/torch_peers.py" 2>&1 | tee "$out/torch_peers.jsonl"

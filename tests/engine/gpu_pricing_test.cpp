@@ -107,7 +107,7 @@ TEST_CASE("GPU results are bit-identical across job caps, allocators and stream 
   auto const book = reference_book();
   engine_options base_options;
   base_options.backend = backend_choice::gpu;
-  base_options.paths = 3'000'001;  // several segments per trade
+  base_options.paths = 9'000'001;  // two segments per trade (antithetic pairs: 1,099 blocks)
   auto const base = engine(test_market(), base_options).price(book);
   for (std::size_t cap : {std::size_t{40} << 10, std::size_t{1} << 20}) {
     engine_options o = base_options;
