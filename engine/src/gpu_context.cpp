@@ -84,7 +84,8 @@ void gpu_context::note_cap_rejection() noexcept
 
 void gpu_context::trim()
 {
-  if (bucketed_) bucketed_->trim();
+  if (bucketed_) bucketed_->trim();  // frees on the default stream
+  MCPRICE_CUDA_TRY(cudaStreamSynchronize(nullptr));
   if (pool_) pool_->trim_to(0);
 }
 

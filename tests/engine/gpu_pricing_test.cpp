@@ -129,11 +129,11 @@ TEST_CASE("a job cap too small for one chunk fails the trade clearly; the engine
   engine_options o;
   o.backend = backend_choice::gpu;
   o.paths = 100'000;
-  o.job_cap_bytes = 4096;
+  o.job_cap_bytes = 300;  // one segment needs 256 B of block moments, 256 B of sums and CUB's temporaries
   engine const eng(test_market(), o);
   auto const run = eng.price(reference_book());
   REQUIRE(run.results[0].status == trade_status::error);
-  CHECK(run.results[0].message.find("--job-cap 4096 bytes is smaller than the") != std::string::npos);
+  CHECK(run.results[0].message.find("--job-cap 300 bytes is smaller than the") != std::string::npos);
 
   engine_options ok = o;
   ok.job_cap_bytes = 0;

@@ -93,7 +93,8 @@ TEST_CASE("a trim gives pool memory back to the device", "[gpu]")
   for (void* p : blocks) pool.deallocate(p, std::size_t{32} << 20, s.view());
   s.synchronize();
   CHECK(upstream.driver_usage().reserved_current >= std::size_t{256} << 20);
-  pool.trim();
+  pool.trim();  // frees on the default stream, after waiting for each block's last use
+  MCPRICE_CUDA_TRY(cudaStreamSynchronize(nullptr));
   upstream.trim_to(0);
   CHECK(pool.statistics().reserved == 0);
   CHECK(upstream.driver_usage().reserved_current < std::size_t{32} << 20);

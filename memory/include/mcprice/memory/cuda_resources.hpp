@@ -64,8 +64,8 @@ class explicit_pool_resource final : public memory_resource {
  public:
   explicit explicit_pool_resource(const explicit_pool_options& options);
   [[nodiscard]] driver_pool_usage driver_usage() const;
-  // Returns cached memory above `keep` bytes to the device (after synchronising the device's
-  // outstanding frees, as cudaMemPoolTrimTo requires).
+  // Returns cached memory above `keep` bytes to the device. Frees still queued on a stream are
+  // not released: synchronise those streams first.
   void trim_to(std::size_t keep);
   [[nodiscard]] cudaMemPool_t pool() const noexcept { return pool_.value(); }
 
