@@ -59,6 +59,7 @@ const std::string& engine::device_name() const noexcept { return impl_->backend-
 const engine_options& engine::options() const noexcept { return impl_->options; }
 const std::vector<std::string>& engine::notices() const noexcept { return impl_->notices; }
 std::optional<memory_report> engine::memory() const { return impl_->backend->memory(); }
+void engine::trim_memory() const { impl_->backend->trim_memory(); }
 
 pricing_run engine::price(const portfolio& trades, const progress_callback& progress) const
 {

@@ -92,6 +92,7 @@ class gpu_backend final : public pricing_backend {
   [[nodiscard]] backend_kind kind() const noexcept override { return backend_kind::gpu; }
   [[nodiscard]] const std::string& name() const noexcept override { return name_; }
   [[nodiscard]] std::optional<memory_report> memory() const override { return ctx_.report(); }
+  void trim_memory() const override { ctx_.trim(); }
 
  private:
   // One job on stream s: scratch from a capped lease, the kernel over the job's blocks, the

@@ -28,6 +28,7 @@ class pricing_backend {
   [[nodiscard]] virtual backend_kind kind() const noexcept = 0;
   [[nodiscard]] virtual const std::string& name() const noexcept = 0;
   [[nodiscard]] virtual std::optional<memory_report> memory() const { return std::nullopt; }
+  virtual void trim_memory() const {}
 };
 
 std::unique_ptr<pricing_backend> make_cpu_backend(unsigned threads);

@@ -23,7 +23,7 @@ double percentile(std::vector<double> v, double q)
 bucketed_pool_resource::bucketed_pool_resource(memory_resource& upstream, stream_ordering& ordering,
                                                bucketed_pool_options options)
     : upstream_(upstream), ordering_(ordering), classes_(options.classes), limit_(options.limit_bytes),
-      cached_(static_cast<std::size_t>(classes_.count()))
+      reach_(options.reuse_reach), cached_(static_cast<std::size_t>(classes_.count()))
 {
   stats_.classes.resize(cached_.size());
   for (int c = 0; c < classes_.count(); ++c) stats_.classes[static_cast<std::size_t>(c)].size = classes_.size_of(c);
@@ -39,14 +39,19 @@ void* bucketed_pool_resource::do_allocate(std::size_t bytes, stream_view s)
 {
   auto const start = std::chrono::steady_clock::now();
   std::lock_guard<std::mutex> lock(mutex_);
-  int const cls = classes_.class_of(bytes);
-  std::size_t const size = cls >= 0 ? classes_.size_of(cls) : bytes;
-  void* p = cls >= 0 ? take_cached(cls, s) : nullptr;
-  if (p == nullptr) p = grow(size, bytes, s);
+  int cls = classes_.class_of(bytes);
+  void* p = nullptr;
   if (cls >= 0) {
-    auto& c = stats_.classes[static_cast<std::size_t>(cls)];
-    ++c.live_blocks;
+    int const last = std::min(classes_.count() - 1, cls + reach_);
+    for (int c = cls; c <= last && p == nullptr; ++c) {
+      p = take_cached(c, s);
+      if (p != nullptr) cls = c;
+    }
+    if (p == nullptr) ++stats_.classes[static_cast<std::size_t>(cls)].misses;
   }
+  std::size_t const size = cls >= 0 ? classes_.size_of(cls) : bytes;
+  if (p == nullptr) p = grow(size, bytes, s);
+  if (cls >= 0) ++stats_.classes[static_cast<std::size_t>(cls)].live_blocks;
   live_.emplace(p, live_block{bytes, size, cls});
   ++stats_.allocations;
   stats_.requested += bytes;
@@ -61,10 +66,7 @@ void* bucketed_pool_resource::take_cached(int cls, stream_view s)
 {
   auto& list = cached_[static_cast<std::size_t>(cls)];
   auto& c = stats_.classes[static_cast<std::size_t>(cls)];
-  if (list.empty()) {
-    ++c.misses;
-    return nullptr;
-  }
+  if (list.empty()) return nullptr;
   // Prefer a block this stream freed: stream order alone makes its reuse safe.
   auto it = std::find_if(list.rbegin(), list.rend(), [&](const cached_block& b) { return b.freed_on.value() == s.value(); });
   bool const same_stream = it != list.rend();

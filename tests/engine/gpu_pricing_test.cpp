@@ -146,4 +146,6 @@ TEST_CASE("a job cap too small for one chunk fails the trade clearly; the engine
   CHECK(report->scratch->allocations > 0);
   CHECK(report->scratch->requested == 0);  // everything returned after the request
   CHECK(report->market_rdma_capable);
+  fine.trim_memory();
+  CHECK(fine.memory()->scratch->reserved == 0);
 }

@@ -188,3 +188,21 @@ TEST_CASE("a lease enforces its cap without touching the pool, and returns every
   CHECK(pool.statistics().allocated == 0);
   CHECK(pool.statistics().requested == 0);
 }
+
+TEST_CASE("a request may take a cached block up to reuse_reach classes larger")
+{
+  fake_upstream up;
+  fake_ordering ord;
+  bucketed_pool_resource pool(up, ord, small_classes());
+  void* a = pool.allocate(1'600'000, fake_stream(1));  // 1.68 MiB class
+  pool.deallocate(a, 1'600'000, fake_stream(1));
+  void* b = pool.allocate(1'200'000, fake_stream(1));  // 1.19 MiB class: two below
+  CHECK(a == b);
+  CHECK(up.allocations == 1);
+  auto const s = pool.statistics();
+  CHECK(s.allocated == pool.classes().size_of(pool.classes().class_of(1'600'000)));
+  pool.deallocate(b, 1'200'000, fake_stream(1));
+  void* c = pool.allocate(1'000'000, fake_stream(1));  // three classes below: out of reach
+  CHECK(c != a);
+  CHECK(up.allocations == 2);
+}

@@ -39,6 +39,8 @@ class engine {
   // The GPU backend's memory: scratch pool statistics, driver pool usage, market buffers.
   // Empty on the CPU backend.
   [[nodiscard]] std::optional<memory_report> memory() const;
+  // Returns the scratch memory cached between requests to the device (waits for it to be idle).
+  void trim_memory() const;
 
  private:
   struct impl;

@@ -20,6 +20,10 @@ namespace mcprice {
 struct bucketed_pool_options {
   size_class_options classes;
   std::size_t limit_bytes{0};  // most bytes held from the upstream; 0 = no limit
+  // A request with no cached block of its own class may take one up to this many classes
+  // larger (2 at 4 classes per doubling: at most 41% larger) before the pool grows. Mixed sizes
+  // then share blocks instead of each class caching its own.
+  int reuse_reach{2};
 };
 
 class bucketed_pool_resource final : public memory_resource {
@@ -48,7 +52,7 @@ class bucketed_pool_resource final : public memory_resource {
   void do_deallocate(void* p, std::size_t bytes, stream_view s) noexcept override;
   [[nodiscard]] std::string do_name() const override { return "bucketed"; }
 
-  void* take_cached(int cls, stream_view s);
+  void* take_cached(int cls, stream_view s);  // nullptr when the class has no cached block
   void* grow(std::size_t size, std::size_t requested, stream_view s);
   void trim_locked() noexcept;
   void record_latency(double us);
@@ -57,6 +61,7 @@ class bucketed_pool_resource final : public memory_resource {
   stream_ordering& ordering_;
   size_classes classes_;
   std::size_t limit_;
+  int reach_;
 
   mutable std::mutex mutex_;
   std::vector<std::vector<cached_block>> cached_;
