@@ -1,8 +1,9 @@
 // The allocation experiment of the scratch-memory issue: 2000 jobs of mixed sizes (80% of
 // 1-4 MiB, 17% of 8-64 MiB, 3% of 128-512 MiB), two kernels per job (write, then read and
 // reduce the buffer), a host synchronisation every 16 jobs. The same job list runs with each
-// way of getting the scratch buffer; times are medians of 3 runs, and ratios are to the hoisted
-// buffer measured in the same run.
+// way of getting the scratch buffer; the strategies take turns for 7 rounds (so drift in clocks
+// or load hits them alike), times are medians, and ratios are to the hoisted buffer measured in
+// the same run.
 #include "mcprice/memory/bucketed_pool_resource.hpp"
 #include "mcprice/memory/cuda_error.hpp"
 #include "mcprice/memory/cuda_resources.hpp"
@@ -134,20 +135,27 @@ int main()
        [&](void* p, std::size_t b, cudaStream_t st) { bucketed.deallocate(p, b, stream_view{st}); }},
   };
 
-  std::printf("%-34s %10s %8s %12s %12s\n", "strategy", "ms", "x hoisted", "alloc p50 us", "alloc p99 us");
+  constexpr int rounds = 7;
+  std::vector<std::vector<outcome>> results(strategies.size());
+  for (int round = -1; round < rounds; ++round) {  // round -1 warms every strategy up
+    for (std::size_t i = 0; i < strategies.size(); ++i) {
+      auto const& st = strategies[i];
+      if (st.name == "default pool, threshold 0") set_default_pool_threshold(0);
+      if (st.name == "default pool, raised threshold") set_default_pool_threshold(~std::uint64_t{0});
+      outcome const o = run(st, sizes, s.value(), sink.as<float>());
+      if (round >= 0) results[i].push_back(o);
+      set_default_pool_threshold(original_threshold);
+    }
+  }
+  std::printf("%-34s %10s %9s %9s %12s %12s\n", "strategy", "ms", "x hoisted", "spread", "alloc p50 us", "alloc p99 us");
   double hoisted_ms = 0.0;
-  for (auto const& st : strategies) {
-    if (st.name == "default pool, threshold 0") set_default_pool_threshold(0);
-    if (st.name == "default pool, raised threshold") set_default_pool_threshold(~std::uint64_t{0});
-    (void)run(st, sizes, s.value(), sink.as<float>());  // warm-up
-    std::vector<outcome> runs;
-    for (int r = 0; r < 3; ++r) runs.push_back(run(st, sizes, s.value(), sink.as<float>()));
-    std::sort(runs.begin(), runs.end(), [](const outcome& a, const outcome& b) { return a.ms < b.ms; });
-    outcome const& m = runs[1];
-    if (st.name == "hoisted") hoisted_ms = m.ms;
-    std::printf("%-34s %10.2f %8.3f %12.2f %12.2f\n", st.name.c_str(), m.ms, m.ms / hoisted_ms, m.alloc_p50_us,
-                m.alloc_p99_us);
-    set_default_pool_threshold(original_threshold);
+  for (std::size_t i = 0; i < strategies.size(); ++i) {
+    auto& r = results[i];
+    std::sort(r.begin(), r.end(), [](const outcome& a, const outcome& b) { return a.ms < b.ms; });
+    outcome const& m = r[r.size() / 2];
+    if (i == 0) hoisted_ms = m.ms;
+    std::printf("%-34s %10.2f %9.3f %8.1f%% %12.2f %12.2f\n", strategies[i].name.c_str(), m.ms, m.ms / hoisted_ms,
+                100.0 * (r.back().ms - r.front().ms) / m.ms, m.alloc_p50_us, m.alloc_p99_us);
   }
   auto const stats = bucketed.statistics();
   std::printf("bucketed pool: reserved peak %.1f MiB for a requested peak of %.1f MiB (1 - R/A at the peaks %.1f%%), "
