@@ -56,7 +56,7 @@ class gpu_backend final : public pricing_backend {
     std::size_t const trade_bytes = sizeof(european_gbm_trade) * trades.size();
     std::size_t const offset_bytes = sizeof(std::int64_t) * (n_seg + 1);
     std::size_t const sums_bytes = sizeof(moments) * n_seg;
-    auto device_data = ctx_.request_buffers().acquire(persistent_arena::footprint({trade_bytes, offset_bytes}));
+    auto device_data = ctx_.request_buffers().acquire(arena_view::footprint({trade_bytes, offset_bytes}));
     auto staging = ctx_.staging().acquire(trade_bytes + offset_bytes + sums_bytes);
     char* const host = staging.get().as<char>();
     std::memcpy(host, trades.data(), trade_bytes);
@@ -64,10 +64,10 @@ class gpu_backend final : public pricing_backend {
     for (std::size_t i = 0; i < n_seg; ++i) h_offsets[i] = plan.segments[i].first_block;
     h_offsets[n_seg] = total_blocks;
     auto* const h_sums = reinterpret_cast<moments*>(host + trade_bytes + offset_bytes);
-    char* const dev = device_data.get().as<char>();
-    auto* const d_trades = reinterpret_cast<european_gbm_trade*>(dev);
-    auto* const d_offsets = reinterpret_cast<std::int64_t*>(dev + round256(trade_bytes));
-    MCPRICE_CUDA_TRY(cudaMemcpyAsync(dev, host, trade_bytes, cudaMemcpyHostToDevice, s.value()));
+    arena_view request_data(device_data.get().data(), device_data.get().size());
+    auto* const d_trades = request_data.allocate_n<european_gbm_trade>(trades.size());
+    auto* const d_offsets = request_data.allocate_n<std::int64_t>(n_seg + 1);
+    MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_trades, host, trade_bytes, cudaMemcpyHostToDevice, s.value()));
     MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_offsets, h_offsets, offset_bytes, cudaMemcpyHostToDevice, s.value()));
 
     int job_no = 0;

@@ -3,6 +3,7 @@
 #include "catch.hpp"
 #include "fake_device.hpp"
 #include "mcprice/memory/bucketed_pool_resource.hpp"
+#include "mcprice/memory/persistent_arena.hpp"
 #include "mcprice/memory/scratch_lease.hpp"
 
 #include <cmath>
@@ -205,4 +206,17 @@ TEST_CASE("a request may take a cached block up to reuse_reach classes larger")
   void* c = pool.allocate(1'000'000, fake_stream(1));  // three classes below: out of reach
   CHECK(c != a);
   CHECK(up.allocations == 2);
+}
+
+TEST_CASE("an arena view hands out aligned, disjoint pieces and refuses to overflow")
+{
+  alignas(256) static char storage[4096];
+  arena_view arena(storage, sizeof storage);
+  auto* a = static_cast<char*>(arena.allocate(10));
+  auto* b = static_cast<char*>(arena.allocate(300));
+  CHECK(a == storage);
+  CHECK(b == storage + 256);
+  CHECK(arena.used() == 556);
+  CHECK(arena_view::footprint({10, 300}) == 768);
+  CHECK_THROWS_AS(arena.allocate(4000), std::length_error);
 }
