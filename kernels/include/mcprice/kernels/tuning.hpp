@@ -5,11 +5,16 @@
 // changes scheduling, never the numbers.
 #include "mcprice/kernels/canonical_layout.hpp"
 
+#ifndef MCPRICE_EUROPEAN_MIN_BLOCKS_PER_SM
+#define MCPRICE_EUROPEAN_MIN_BLOCKS_PER_SM 8
+#endif
+
 namespace mcprice::tuning {
 
 struct european_policy {
   static constexpr int threads_per_block = layout::lanes_per_block;
-  static constexpr int min_blocks_per_sm = 8;  // caps registers at 32: a full SM of warps
+  // 8 caps registers at 32 (a full SM of warps); a build may trade occupancy for registers.
+  static constexpr int min_blocks_per_sm = MCPRICE_EUROPEAN_MIN_BLOCKS_PER_SM;
 };
 
 }  // namespace mcprice::tuning
