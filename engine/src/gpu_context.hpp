@@ -27,6 +27,9 @@ class gpu_context {
 
   [[nodiscard]] int device() const noexcept { return device_; }
   [[nodiscard]] stream_view next_stream() noexcept { return streams_.next(); }
+  [[nodiscard]] int stream_count() const noexcept { return streams_.size(); }
+  // Events for ordering a request's streams, recycled across requests.
+  [[nodiscard]] stream_ordering& events() noexcept { return events_; }
   [[nodiscard]] memory_resource& scratch() noexcept { return *scratch_; }
   void note_cap_rejection() noexcept;
   void wait_for_market(stream_view s) const { market_ready_.make_wait(s); }
@@ -38,6 +41,7 @@ class gpu_context {
  private:
   int device_;
   stream_pool streams_;
+  cuda_event_ordering events_;
   std::string allocator_name_;
   std::unique_ptr<explicit_pool_resource> pool_;
   std::unique_ptr<cuda_event_ordering> ordering_;

@@ -30,12 +30,23 @@ MCPRICE_HD MCPRICE_INLINE float terminal_spot(const european_gbm_trade& t, float
   return t.spot * expf(fmaf(t.stdev, z, t.drift));
 }
 
-template <terminal_payoff Kind, bool Antithetic>
-MCPRICE_HD MCPRICE_INLINE float european_sample(const european_gbm_trade& t, float z)
+// What a sample observes: S_T, and with antithetic sampling S_T of the mirrored path. The
+// two-phase route stores these in path scratch; the fused route keeps them in registers.
+inline constexpr int max_observations_per_sample = 2;
+
+template <bool Antithetic>
+MCPRICE_HD MCPRICE_INLINE void observe(const european_gbm_trade& t, float z, float* obs)
 {
-  float const up = evaluate<Kind>(t.payoff, terminal_spot(t, z));
+  obs[0] = terminal_spot(t, z);
+  if constexpr (Antithetic) obs[1] = terminal_spot(t, -z);
+}
+
+template <terminal_payoff Kind, bool Antithetic>
+MCPRICE_HD MCPRICE_INLINE float sample_payoff(const european_gbm_trade& t, const float* obs)
+{
+  float const up = evaluate<Kind>(t.payoff, obs[0]);
   if constexpr (!Antithetic) return up;
-  else return 0.5F * (up + evaluate<Kind>(t.payoff, terminal_spot(t, -z)));
+  else return 0.5F * (up + evaluate<Kind>(t.payoff, obs[1]));
 }
 
 // The samples of one draw are combined in float, like the rest of their arithmetic: their sum
@@ -58,28 +69,52 @@ MCPRICE_HD MCPRICE_INLINE void add_draw(moments& m, const float (&x)[Per], int c
   m.add_group(sum, dev_sq, count);
 }
 
-// One lane of canonical block `block` (counted within the trade): groups_per_lane lane
-// groups, each one curand_normal4 shared by samples_per_group samples, summed in order.
-template <typename NormalStream, terminal_payoff Kind, bool Antithetic>
-MCPRICE_HD MCPRICE_INLINE moments european_lane_of(const european_gbm_trade& t, std::int64_t block, int lane)
+inline constexpr int european_samples_per_group = layout::samples_per_group(european_normals_per_sample);
+
+// Walks lane `lane` of canonical block `block` (counted within the trade): its groups_per_lane
+// groups in order, calling visit(group, count) with the number of the group's samples that the
+// trade has (the last group of a trade may be partial).
+template <typename Visit>
+MCPRICE_HD MCPRICE_INLINE void for_lane_groups(std::int64_t samples, std::int64_t block, int lane, Visit&& visit)
 {
   constexpr int d = european_normals_per_sample;
-  constexpr int per = layout::samples_per_group(d);
-  moments m{};
+  constexpr int per = european_samples_per_group;
   for (int g = 0; g < layout::groups_per_lane(d); ++g) {
     std::int64_t const group = layout::group_index(block, g, lane, d);
     std::int64_t const first = group * per;
-    if (first >= t.samples) break;
+    if (first >= samples) break;
+    visit(group, first + per <= samples ? per : static_cast<int>(samples - first));
+  }
+}
+
+// Moments of one lane; values(group, count, x) fills the group's sample values.
+template <typename GroupValues>
+MCPRICE_HD MCPRICE_INLINE moments lane_moments(std::int64_t samples, std::int64_t block, int lane, GroupValues&& values)
+{
+  moments m{};
+  for_lane_groups(samples, block, lane, [&](std::int64_t group, int count) {
+    float x[european_samples_per_group];
+    values(group, count, x);
+    add_draw<european_samples_per_group>(m, x, count);
+  });
+  return m;
+}
+
+// The fused route: each group's normals drawn, observed and paid off in registers.
+template <typename NormalStream, terminal_payoff Kind, bool Antithetic>
+MCPRICE_HD MCPRICE_INLINE moments european_lane_of(const european_gbm_trade& t, std::int64_t block, int lane)
+{
+  return lane_moments(t.samples, block, lane, [&](std::int64_t group, int count, float* x) {
     NormalStream rng(t.key, static_cast<std::uint64_t>(group));
     auto const z = rng.next4();
     float const zs[4] = {z.x, z.y, z.z, z.w};
-    int const count = first + per <= t.samples ? per : static_cast<int>(t.samples - first);
-    float x[per];
     MCPRICE_UNROLL
-    for (int j = 0; j < per; ++j) x[j] = j < count ? european_sample<Kind, Antithetic>(t, zs[j]) : 0.0F;
-    add_draw<per>(m, x, count);
-  }
-  return m;
+    for (int j = 0; j < european_samples_per_group; ++j) {
+      float obs[max_observations_per_sample];
+      observe<Antithetic>(t, zs[j], obs);
+      x[j] = j < count ? sample_payoff<Kind, Antithetic>(t, obs) : 0.0F;
+    }
+  });
 }
 
 template <typename NormalStream, bool Antithetic>
