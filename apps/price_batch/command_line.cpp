@@ -34,6 +34,7 @@ po::options_description visible_options()
       ("allocator", po::value<std::string>(), "GPU scratch: bucketed (default) | pool | async-default | malloc")
       ("pool-limit", po::value<std::string>(), "most scratch bytes held from the GPU, e.g. 8GiB (default: no limit)")
       ("memory-report", "print the GPU memory statistics to stderr after pricing")
+      ("route", po::value<std::string>(), "GPU kernels: auto | fused | two-phase (same results; for checks)")
       ("grid-blocks", po::value<std::string>(), "GPU grid size override; never changes results")
       ("greeks", "also compute delta, gamma, vega, theta, rho")
       ("quiet,q", "no progress or summary on stderr")
@@ -148,6 +149,13 @@ command_line parse_command_line(int argc, const char* const argv[])
   if (vm.count("allocator")) e.allocator = parse_allocator(get("allocator"));
   if (vm.count("pool-limit")) e.pool_limit_bytes = parse_bytes(get("pool-limit"), "--pool-limit");
   cl.memory_report = vm.count("memory-report") > 0;
+  if (vm.count("route")) {
+    std::string const r = get("route");
+    if (r == "auto") e.route = kernel_route::automatic;
+    else if (r == "fused") e.route = kernel_route::fused;
+    else if (r == "two-phase") e.route = kernel_route::two_phase;
+    else throw configuration_error("--route " + r + ": expected auto, fused or two-phase");
+  }
   if (vm.count("grid-blocks")) e.grid_blocks = static_cast<int>(parse_count(get("grid-blocks"), "--grid-blocks"));
   cl.greeks = vm.count("greeks") > 0;
   cl.quiet = vm.count("quiet") > 0;

@@ -30,9 +30,8 @@ class cpu_backend final : public pricing_backend {
   {
   }
 
-  std::vector<european_outcome> run_european(const std::vector<european_gbm_trade>& trades,
-                                             std::int64_t total_blocks,
-                                             const progress_callback& progress) const override
+  european_run run_european(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks,
+                            const progress_callback& progress) const override
   {
     segment_plan const plan = plan_segments(trades, total_blocks);
     std::vector<moments> sums(plan.segments.size());
@@ -53,9 +52,10 @@ class cpu_backend final : public pricing_backend {
     report_until_done(workers, done, total_blocks, trades, progress);
 
     auto const totals = combine_segments(plan, sums, trades.size());
-    std::vector<european_outcome> out(trades.size());
-    for (std::size_t i = 0; i < trades.size(); ++i) out[i].sums = totals[i];
-    return out;
+    european_run run;
+    run.outcomes.resize(trades.size());
+    for (std::size_t i = 0; i < trades.size(); ++i) run.outcomes[i].sums = totals[i];
+    return run;
   }
 
   [[nodiscard]] backend_kind kind() const noexcept override { return backend_kind::cpu; }

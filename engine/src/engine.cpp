@@ -94,13 +94,20 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
     rows.push_back(i);
   }
 
+  auto const priced = std::chrono::steady_clock::now();
+  run.summary.prepare_seconds = std::chrono::duration<double>(priced - start).count();
   if (!kernel_trades.empty()) {
-    auto const outcomes = impl_->backend->run_european(kernel_trades, blocks, progress);
+    auto const outcome = impl_->backend->run_european(kernel_trades, blocks, progress);
+    auto const collected = std::chrono::steady_clock::now();
+    run.summary.price_seconds = std::chrono::duration<double>(collected - priced).count();
+    run.summary.jobs = outcome.jobs;
     for (std::size_t k = 0; k < rows.size(); ++k) {
       trade_result& r = run.results[rows[k]];
-      if (!outcomes[k].error.empty()) r.message = "trade " + r.id + ": " + outcomes[k].error;
-      else r = detail::make_result(r.id, outcomes[k].sums, kernel_trades[k].samples, paths[k], scales[k]);
+      auto const& o = outcome.outcomes[k];
+      if (!o.error.empty()) r.message = "trade " + r.id + ": " + o.error;
+      else r = detail::make_result(r.id, o.sums, kernel_trades[k].samples, paths[k], scales[k]);
     }
+    run.summary.results_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - collected).count();
   }
 
   run.summary.trades = run.results.size();

@@ -1,92 +1,114 @@
 #include "gpu_context.hpp"
 #include "mcprice/kernels/european_launcher.hpp"
+#include "mcprice/kernels/european_two_phase.hpp"
 #include "mcprice/memory/cuda_error.hpp"
 #include "mcprice/memory/device_info.hpp"
 #include "mcprice/memory/persistent_arena.hpp"
 #include "mcprice/memory/scratch_lease.hpp"
+#include "nvtx_range.hpp"
 #include "pricing_backend.hpp"
 #include "work_plan.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace mcprice::detail {
 namespace {
 
-// Without a cap, a job still stops at this many blocks (16 bytes of moments each: 64 MiB).
+// Without a cap a job still stops at this many blocks (16 bytes of moments each: 64 MiB).
 constexpr std::int64_t max_blocks_per_job = std::int64_t{1} << 22;
 
 std::size_t round256(std::size_t b) { return scratch_lease::charged(b); }
 
+std::size_t cub_temp_bytes(std::size_t segments)
+{
+  std::size_t temp = 0;
+  kernels::segmented_moments_sum(nullptr, temp, nullptr, nullptr, 0, static_cast<int>(segments), nullptr, nullptr);
+  return temp;
+}
+
+// A request in flight: its plan, its request-lifetime buffers and the streams it has used.
+struct request_state {
+  segment_plan plan;
+  job_split split;
+  const european_gbm_trade* d_trades{nullptr};
+  const std::int64_t* d_offsets{nullptr};
+  moments* h_sums{nullptr};
+  int n_trades{0};
+  order_token uploaded{0};
+};
+
 class gpu_backend final : public pricing_backend {
  public:
   gpu_backend(const engine_options& o, const market_data& market, std::vector<std::string>& notices)
-      : grid_blocks_(o.grid_blocks), job_cap_(o.job_cap_bytes), name_(query_device(o.device).name),
-        ctx_(o, market, notices)
+      : grid_blocks_(o.grid_blocks), job_cap_(o.job_cap_bytes),
+        two_phase_(o.route == kernel_route::two_phase), name_(query_device(o.device).name), ctx_(o, market, notices)
   {
   }
 
-  std::vector<european_outcome> run_european(const std::vector<european_gbm_trade>& trades,
-                                             std::int64_t total_blocks,
-                                             const progress_callback& progress) const override
+  european_run run_european(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks,
+                            const progress_callback& progress) const override
   {
     MCPRICE_CUDA_TRY(cudaSetDevice(ctx_.device()));
-    segment_plan const plan = plan_segments(trades, total_blocks);
-    auto const need = [](std::int64_t blocks, std::size_t segments) {
-      std::size_t temp = 0;
-      kernels::segmented_moments_sum(nullptr, temp, nullptr, nullptr, 0, static_cast<int>(segments), nullptr, nullptr);
-      return round256(sizeof(moments) * static_cast<std::size_t>(blocks)) + round256(sizeof(moments) * segments) +
-             round256(temp);
-    };
-    job_split const split = plan_jobs(plan, job_cap_, max_blocks_per_job, need);
-
-    std::vector<european_outcome> out(trades.size());
-    for (std::size_t t : split.trades_too_large) {
-      out[t].error = "--job-cap " + std::to_string(job_cap_) + " bytes is smaller than the " +
-                     std::to_string(split.smallest_need) + " bytes one chunk of this trade needs";
+    request_state r;
+    r.n_trades = static_cast<int>(trades.size());
+    {
+      nvtx_range const phase("plan");
+      r.plan = plan_segments(trades, total_blocks);
+      r.split = plan_jobs(r.plan, job_cap_, job_size(total_blocks), [this](std::int64_t blocks, std::size_t segs) {
+        return scratch_need(blocks, segs);
+      });
     }
-    if (split.jobs.empty()) return out;
+    european_run run;
+    run.outcomes.resize(trades.size());
+    run.jobs = r.split.jobs.size();
+    for (std::size_t t : r.split.trades_too_large) {
+      run.outcomes[t].error = "--job-cap " + std::to_string(job_cap_) + " bytes is smaller than the " +
+                              std::to_string(r.split.smallest_need) + " bytes one chunk of this trade needs";
+    }
+    if (r.split.jobs.empty()) return run;
 
-    stream_view const s = ctx_.next_stream();
-    ctx_.wait_for_market(s);
-
-    // Request-lifetime data, uploaded once before any job: the trade table and the segment
-    // offsets (in a cached device buffer, never the scratch pool), and pinned staging that also
-    // receives the segment sums.
-    std::size_t const n_seg = plan.segments.size();
+    // Request-lifetime data (trade table, segment offsets; never the scratch pool) and the
+    // pinned staging that also receives the segment sums, both cached across requests.
+    std::size_t const n_seg = r.plan.segments.size();
     std::size_t const trade_bytes = sizeof(european_gbm_trade) * trades.size();
     std::size_t const offset_bytes = sizeof(std::int64_t) * (n_seg + 1);
-    std::size_t const sums_bytes = sizeof(moments) * n_seg;
     auto device_data = ctx_.request_buffers().acquire(arena_view::footprint({trade_bytes, offset_bytes}));
-    auto staging = ctx_.staging().acquire(trade_bytes + offset_bytes + sums_bytes);
-    char* const host = staging.get().as<char>();
-    std::memcpy(host, trades.data(), trade_bytes);
-    auto* const h_offsets = reinterpret_cast<std::int64_t*>(host + trade_bytes);
-    for (std::size_t i = 0; i < n_seg; ++i) h_offsets[i] = plan.segments[i].first_block;
-    h_offsets[n_seg] = total_blocks;
-    auto* const h_sums = reinterpret_cast<moments*>(host + trade_bytes + offset_bytes);
-    arena_view request_data(device_data.get().data(), device_data.get().size());
-    auto* const d_trades = request_data.allocate_n<european_gbm_trade>(trades.size());
-    auto* const d_offsets = request_data.allocate_n<std::int64_t>(n_seg + 1);
-    MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_trades, host, trade_bytes, cudaMemcpyHostToDevice, s.value()));
-    MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_offsets, h_offsets, offset_bytes, cudaMemcpyHostToDevice, s.value()));
+    auto staging = ctx_.staging().acquire(trade_bytes + offset_bytes + sizeof(moments) * n_seg);
+    upload(trades, r, device_data.get(), staging.get());
 
-    int job_no = 0;
-    for (const job_range& job : split.jobs) {
-      run_job(job, plan, d_trades, static_cast<int>(trades.size()), d_offsets, h_sums, s, job_no++);
+    // The request's jobs go round up to stream_count streams of the pool (other requests may
+    // share them; stream order and events keep every job's inputs and scratch safe).
+    std::vector<stream_view> streams;
+    std::size_t const k = std::min<std::size_t>(r.split.jobs.size(), static_cast<std::size_t>(ctx_.stream_count()));
+    for (std::size_t i = 0; i < k; ++i) {
+      streams.push_back(ctx_.next_stream());
+      ctx_.events().wait(streams.back(), r.uploaded);
     }
-    event done;
-    done.record(s);
-    done.synchronize();  // the results are needed on the host; no device-wide wait
+    try {
+      for (std::size_t j = 0; j < r.split.jobs.size(); ++j) {
+        nvtx_range const phase("job " + std::to_string(j));
+        run_job(r.split.jobs[j], r, streams[j % k], static_cast<int>(j));
+      }
+    } catch (...) {
+      // Queued work may still read the request's buffers: let it finish before they go back
+      // to the caches.
+      for (stream_view s : streams) MCPRICE_CUDA_TRY_NOTHROW(cudaStreamSynchronize(s.value()));
+      ctx_.events().release(r.uploaded);
+      throw;
+    }
+    collect(streams);
+    ctx_.events().release(r.uploaded);
 
-    std::vector<moments> sums(h_sums, h_sums + n_seg);
-    auto const totals = combine_segments(plan, sums, trades.size());
-    for (std::size_t i = 0; i < trades.size(); ++i) out[i].sums = totals[i];
+    std::vector<moments> sums(r.h_sums, r.h_sums + n_seg);
+    auto const totals = combine_segments(r.plan, sums, trades.size());
+    for (std::size_t i = 0; i < trades.size(); ++i) run.outcomes[i].sums = totals[i];
     if (progress) {
       std::int64_t total = 0;
       for (auto const& t : trades) total += t.samples;
       progress(total, total);
     }
-    return out;
+    return run;
   }
 
   [[nodiscard]] backend_kind kind() const noexcept override { return backend_kind::gpu; }
@@ -95,31 +117,98 @@ class gpu_backend final : public pricing_backend {
   void trim_memory() const override { ctx_.trim(); }
 
  private:
-  // One job on stream s: scratch from a capped lease, the kernel over the job's blocks, the
-  // fixed-order segment sums, and their copy to pinned memory; the lease's frees are queued
-  // behind all of it.
-  void run_job(const job_range& job, const segment_plan& plan, const european_gbm_trade* d_trades, int n_trades,
-               const std::int64_t* d_offsets, moments* h_sums, stream_view s, int job_no) const
+  // Enough jobs to keep two per stream in flight, but never below one segment or above the cap.
+  [[nodiscard]] std::int64_t job_size(std::int64_t total_blocks) const
   {
-    std::int64_t const first = job.first_block(plan);
-    std::int64_t const end = job.end_block(plan);
+    std::int64_t const share = (total_blocks + 2 * ctx_.stream_count() - 1) / (2 * ctx_.stream_count());
+    return std::clamp(share, layout::blocks_per_segment, max_blocks_per_job);
+  }
+
+  [[nodiscard]] std::size_t scratch_need(std::int64_t blocks, std::size_t segments) const
+  {
+    auto const b = static_cast<std::size_t>(blocks);
+    std::size_t need = round256(sizeof(moments) * b) + round256(sizeof(moments) * segments) + round256(cub_temp_bytes(segments));
+    if (two_phase_) {
+      need += round256(sizeof(float) * b * kernels::path_floats_per_block) +
+              round256(sizeof(float) * b * kernels::payoff_floats_per_block);
+    }
+    return need;
+  }
+
+  void upload(const std::vector<european_gbm_trade>& trades, request_state& r, device_buffer& device_data,
+              pinned_buffer& staging) const
+  {
+    nvtx_range const phase("upload");
+    std::size_t const n_seg = r.plan.segments.size();
+    std::size_t const trade_bytes = sizeof(european_gbm_trade) * trades.size();
+    std::size_t const offset_bytes = sizeof(std::int64_t) * (n_seg + 1);
+    char* const host = staging.as<char>();
+    std::memcpy(host, trades.data(), trade_bytes);
+    auto* const h_offsets = reinterpret_cast<std::int64_t*>(host + trade_bytes);
+    for (std::size_t i = 0; i < n_seg; ++i) h_offsets[i] = r.plan.segments[i].first_block;
+    h_offsets[n_seg] = r.plan.total_blocks;
+    r.h_sums = reinterpret_cast<moments*>(host + trade_bytes + offset_bytes);
+
+    arena_view arena(device_data.data(), device_data.size());
+    auto* const d_trades = arena.allocate_n<european_gbm_trade>(trades.size());
+    auto* const d_offsets = arena.allocate_n<std::int64_t>(n_seg + 1);
+    stream_view const u = ctx_.next_stream();
+    ctx_.wait_for_market(u);
+    MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_trades, host, trade_bytes, cudaMemcpyHostToDevice, u.value()));
+    MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_offsets, h_offsets, offset_bytes, cudaMemcpyHostToDevice, u.value()));
+    r.uploaded = ctx_.events().record(u);
+    r.d_trades = d_trades;
+    r.d_offsets = d_offsets;
+  }
+
+  // One job on stream s: scratch from a capped lease, the route's kernels over the job's
+  // blocks, the fixed-order segment sums, their copy to pinned memory; the lease's frees are
+  // queued behind all of it. Nothing here waits on the host.
+  void run_job(const job_range& job, const request_state& r, stream_view s, int job_no) const
+  {
+    std::int64_t const first = job.first_block(r.plan);
+    std::int64_t const end = job.end_block(r.plan);
+    auto const blocks = static_cast<std::size_t>(end - first);
     auto const segs = static_cast<int>(job.end_segment - job.first_segment);
     scratch_lease lease(ctx_.scratch(), s, job_cap_, "job " + std::to_string(job_no), [this] { ctx_.note_cap_rejection(); });
-    auto* const d_blocks = lease.allocate_n<moments>(static_cast<std::size_t>(end - first));
+    auto* const d_blocks = lease.allocate_n<moments>(blocks);
     auto* const d_sums = lease.allocate_n<moments>(static_cast<std::size_t>(segs));
-    std::size_t temp_bytes = 0;
-    kernels::segmented_moments_sum(nullptr, temp_bytes, d_blocks, d_offsets + job.first_segment, first, segs, d_sums,
-                                   s.value());
+    std::size_t temp_bytes = cub_temp_bytes(static_cast<std::size_t>(segs));
     void* const temp = lease.allocate(temp_bytes);
-    kernels::launch_european_blocks(d_trades, n_trades, first, end, d_blocks, grid_blocks_, s.value());
-    kernels::segmented_moments_sum(temp, temp_bytes, d_blocks, d_offsets + job.first_segment, first, segs, d_sums,
-                                   s.value());
-    MCPRICE_CUDA_TRY(cudaMemcpyAsync(h_sums + job.first_segment, d_sums, sizeof(moments) * static_cast<std::size_t>(segs),
+    if (two_phase_) {
+      auto* const paths = lease.allocate_n<float>(blocks * kernels::path_floats_per_block);
+      auto* const payoffs = lease.allocate_n<float>(blocks * kernels::payoff_floats_per_block);
+      kernels::launch_european_paths(r.d_trades, r.n_trades, first, end, paths, grid_blocks_, s.value());
+      kernels::launch_european_payoffs(r.d_trades, r.n_trades, first, end, paths, payoffs, s.value());
+      kernels::launch_payoff_blocks(r.d_trades, r.n_trades, first, end, payoffs, d_blocks, grid_blocks_, s.value());
+    } else {
+      kernels::launch_european_blocks(r.d_trades, r.n_trades, first, end, d_blocks, grid_blocks_, s.value());
+    }
+    {
+      nvtx_range const phase("reduce");
+      kernels::segmented_moments_sum(temp, temp_bytes, d_blocks, r.d_offsets + job.first_segment, first, segs, d_sums,
+                                     s.value());
+    }
+    nvtx_range const phase("copy-back");
+    MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.h_sums + job.first_segment, d_sums, sizeof(moments) * static_cast<std::size_t>(segs),
                                      cudaMemcpyDeviceToHost, s.value()));
+  }
+
+  // The request's one host wait: an event after the last copy of each stream it used.
+  void collect(const std::vector<stream_view>& used) const
+  {
+    nvtx_range const phase("collect");
+    std::vector<order_token> done;
+    for (stream_view s : used) done.push_back(ctx_.events().record(s));
+    for (order_token t : done) {
+      ctx_.events().synchronize(t);
+      ctx_.events().release(t);
+    }
   }
 
   int grid_blocks_;
   std::size_t job_cap_;
+  bool two_phase_;
   std::string name_;
   mutable gpu_context ctx_;
 };

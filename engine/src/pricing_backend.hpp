@@ -18,13 +18,17 @@ struct european_outcome {
   std::string error;  // non-empty: this trade could not be priced (e.g. its chunk exceeds the job cap)
 };
 
+struct european_run {
+  std::vector<european_outcome> outcomes;  // per trade, in the order given
+  std::size_t jobs{0};                     // GPU jobs the work was cut into
+};
+
 class pricing_backend {
  public:
   virtual ~pricing_backend() = default;
   // trades[i].first_block must be the running sum of the blocks of trades[0..i).
-  virtual std::vector<european_outcome> run_european(const std::vector<european_gbm_trade>& trades,
-                                                     std::int64_t total_blocks,
-                                                     const progress_callback& progress) const = 0;
+  virtual european_run run_european(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks,
+                                    const progress_callback& progress) const = 0;
   [[nodiscard]] virtual backend_kind kind() const noexcept = 0;
   [[nodiscard]] virtual const std::string& name() const noexcept = 0;
   [[nodiscard]] virtual std::optional<memory_report> memory() const { return std::nullopt; }

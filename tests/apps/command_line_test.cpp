@@ -49,6 +49,8 @@ TEST_CASE("the command line maps onto engine options")
   CHECK(mem.engine.pool_limit_bytes == 2147483648ULL);
   CHECK(mem.memory_report);
   CHECK_THROWS_AS(parse({"b.csv", "--allocator", "tcmalloc"}), configuration_error);
+  CHECK(parse({"b.csv", "--route", "two-phase"}).engine.route == kernel_route::two_phase);
+  CHECK_THROWS_AS(parse({"b.csv", "--route", "scenic"}), configuration_error);
   CHECK_FALSE(parse({"b.csv", "--antithetic", "off"}).engine.antithetic);
   CHECK_THROWS_AS(parse({"b.csv", "--antithetic", "maybe"}), configuration_error);
   CHECK(parse({"--portfolio", "b.csv", "--format", "csv", "--out", "x.json"}).format == output_format::csv);

@@ -149,3 +149,38 @@ TEST_CASE("a job cap too small for one chunk fails the trade clearly; the engine
   fine.trim_memory();
   CHECK(fine.memory()->scratch->reserved == 0);
 }
+
+TEST_CASE("the two-phase route gives the fused route's bits", "[gpu]")
+{
+  auto const book = reference_book();
+  for (bool antithetic : {true, false}) {
+    engine_options o;
+    o.backend = backend_choice::gpu;
+    o.paths = 9'000'001;
+    o.antithetic = antithetic;
+    o.route = kernel_route::fused;
+    auto const fused = engine(test_market(), o).price(book);
+    o.route = kernel_route::two_phase;
+    o.job_cap_bytes = std::size_t{64} << 20;  // path and payoff scratch: 48 KiB a block
+    auto const two_phase = engine(test_market(), o).price(book);
+    INFO("antithetic " << antithetic);
+    CHECK(same_bits(fused, two_phase));
+    CHECK(two_phase.summary.jobs > 1);
+  }
+}
+
+TEST_CASE("results do not depend on the number of streams", "[gpu]")
+{
+  auto const book = reference_book();
+  engine_options o;
+  o.backend = backend_choice::gpu;
+  o.paths = 9'000'001;
+  o.streams = 1;
+  auto const one = engine(test_market(), o).price(book);
+  CHECK(one.summary.jobs > 1);
+  for (int streams : {2, 3, 5, 8}) {
+    o.streams = streams;
+    INFO(streams << " streams");
+    CHECK(same_bits(one, engine(test_market(), o).price(book)));
+  }
+}

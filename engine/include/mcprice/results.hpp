@@ -28,6 +28,12 @@ struct run_summary {
   double wall_seconds{0.0};
   backend_kind backend{backend_kind::cpu};
   std::string device_name;  // GPU name, or the CPU backend's thread count
+  // Where the wall time went: checking trades and building the kernel's trade table; the
+  // backend (plan, upload, jobs, collect); turning sums into results.
+  double prepare_seconds{0.0};
+  double price_seconds{0.0};
+  double results_seconds{0.0};
+  std::size_t jobs{0};  // GPU jobs the request was cut into (0 on the CPU)
 };
 
 struct pricing_run {

@@ -10,6 +10,10 @@ enum class backend_choice { automatic, gpu, cpu };
 // Where per-job GPU scratch comes from (docs/memory.md): cudaMalloc per request, the device's
 // default pool, an explicit pool of our own, or the bucketed scratch pool over it (default).
 enum class allocator_kind { malloc, async_default, pool, bucketed };
+// How a GPU job prices: fused (simulate and pay off in registers) or two-phase (paths stored in
+// path scratch, payoffs in payoff scratch, then reduced). Both give the same bits; automatic
+// picks fused where no product needs stored paths.
+enum class kernel_route { automatic, fused, two_phase };
 enum class backend_kind { cpu, gpu };
 
 struct engine_options {
@@ -27,6 +31,7 @@ struct engine_options {
   allocator_kind allocator{allocator_kind::bucketed};
   std::size_t pool_limit_bytes{0};  // most scratch bytes held from the device; 0 = no limit
   int grid_blocks{0};           // GPU grid override, 0 = tuned
+  kernel_route route{kernel_route::automatic};
 };
 
 // The largest path count one trade may ask for.
