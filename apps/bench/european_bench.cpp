@@ -10,6 +10,7 @@
 #include "mcprice/memory/device_info.hpp"
 #include "mcprice/memory/event.hpp"
 #include "mcprice/memory/cuda_error.hpp"
+#include "synthetic_book.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -22,31 +23,7 @@
 
 namespace {
 
-struct option_spec {
-  double s, k, t;
-};
-
-constexpr double rate = 0.06;
-constexpr double vol = 0.10;
-
-std::vector<option_spec> workload(int n)
-{
-  std::mt19937 gen(123);
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  std::vector<option_spec> v(static_cast<std::size_t>(n));
-  for (auto& o : v) {
-    o.s = 5.0 + 45.0 * u(gen);
-    o.k = 10.0 + 15.0 * u(gen);
-    o.t = 1.0 + 4.0 * u(gen);
-  }
-  return v;
-}
-
-double median(std::vector<double> v)
-{
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+using namespace mcprice::bench;
 
 double kernel_only_ms(const std::vector<option_spec>& opts, std::int64_t paths, bool antithetic, int reps)
 {
@@ -91,19 +68,6 @@ double kernel_only_ms(const std::vector<option_spec>& opts, std::int64_t paths, 
   return median(times);
 }
 
-mcprice::market_data bench_market(const std::vector<option_spec>& opts)
-{
-  std::vector<mcprice::asset> assets;
-  for (std::size_t i = 0; i < opts.size(); ++i) {
-    mcprice::asset a;
-    a.name = "S" + std::to_string(i);
-    a.spot = opts[i].s;
-    a.vol = mcprice::vol_curve::flat(vol);
-    assets.push_back(a);
-  }
-  return mcprice::market_data(mcprice::rate_curve::flat(rate), std::move(assets), {}, "bench");
-}
-
 struct accuracy {
   double worst_z{0.0};
   double aggregate_z{0.0};
@@ -138,20 +102,11 @@ accuracy check(const std::vector<option_spec>& opts, const mcprice::pricing_run&
 double engine_ms(const std::vector<option_spec>& opts, std::int64_t paths, bool cpu, bool antithetic, int reps,
                  mcprice::pricing_run& run)
 {
-  mcprice::portfolio book;
-  for (std::size_t i = 0; i < opts.size(); ++i) {
-    mcprice::trade t;
-    t.id = "opt" + std::to_string(i);
-    t.underlyings = {"S" + std::to_string(i)};
-    t.strike = opts[i].k;
-    t.maturity = opts[i].t;
-    t.paths = paths;
-    book.trades.push_back(t);
-  }
+  auto const book = book_for(opts, 0, opts.size(), paths);
   mcprice::engine_options eo;
   eo.backend = cpu ? mcprice::backend_choice::cpu : mcprice::backend_choice::gpu;
   eo.antithetic = antithetic;
-  mcprice::engine const eng(bench_market(opts), eo);
+  mcprice::engine const eng(market_for(opts), eo);
   std::vector<double> wall;
   for (int r = 0; r < reps + 1; ++r) {
     auto const t0 = std::chrono::steady_clock::now();
@@ -176,7 +131,7 @@ int main(int argc, char** argv)
     return 1;
   }
   std::string const device = cpu ? std::string("CPU") : mcprice::query_device(0).name;
-  auto const opts = workload(n);
+  auto const opts = sample_options(n);
   double const total_paths = static_cast<double>(n) * static_cast<double>(paths);
 
   for (bool const antithetic : {false, true}) {

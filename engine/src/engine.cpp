@@ -3,11 +3,13 @@
 #include "european_setup.hpp"
 #include "mcprice/input_error.hpp"
 #include "mcprice/memory/device_info.hpp"
+#include "parallel_for.hpp"
 #include "pricing_backend.hpp"
 #include "result_statistics.hpp"
 #include "trade_validation.hpp"
 
 #include <chrono>
+#include <optional>
 
 namespace mcprice {
 
@@ -67,12 +69,10 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
   pricing_run run;
   run.results.resize(trades.trades.size());
 
-  std::vector<european_gbm_trade> kernel_trades;
-  std::vector<double> scales;
-  std::vector<std::int64_t> paths;
-  std::vector<std::size_t> rows;
-  std::int64_t blocks = 0;
-  for (std::size_t i = 0; i < trades.trades.size(); ++i) {
+  // Checking trades and building their kernel records is independent per trade: large books
+  // do it on several threads. Block numbers are then assigned in input order.
+  std::vector<std::optional<detail::european_job>> jobs(trades.trades.size());
+  detail::parallel_for(trades.trades.size(), [&](std::size_t i) {
     const trade& t = trades.trades[i];
     trade_result& r = run.results[i];
     r.id = t.id;
@@ -83,9 +83,17 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
                   std::to_string(max_paths_per_trade);
     }
     if (r.message.empty()) r.message = detail::unsupported_feature(t, impl_->market);
-    if (!r.message.empty()) continue;
+    if (r.message.empty()) jobs[i] = detail::make_european_job(t, impl_->market, impl_->options);
+  });
 
-    auto job = detail::make_european_job(t, impl_->market, impl_->options);
+  std::vector<european_gbm_trade> kernel_trades;
+  std::vector<double> scales;
+  std::vector<std::int64_t> paths;
+  std::vector<std::size_t> rows;
+  std::int64_t blocks = 0;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    if (!jobs[i]) continue;
+    detail::european_job& job = *jobs[i];
     job.kernel.first_block = blocks;
     blocks += layout::blocks_for(job.kernel.samples, european_normals_per_sample);
     kernel_trades.push_back(job.kernel);
@@ -101,12 +109,12 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
     auto const collected = std::chrono::steady_clock::now();
     run.summary.price_seconds = std::chrono::duration<double>(collected - priced).count();
     run.summary.jobs = outcome.jobs;
-    for (std::size_t k = 0; k < rows.size(); ++k) {
+    detail::parallel_for(rows.size(), [&](std::size_t k) {
       trade_result& r = run.results[rows[k]];
       auto const& o = outcome.outcomes[k];
       if (!o.error.empty()) r.message = "trade " + r.id + ": " + o.error;
       else r = detail::make_result(r.id, o.sums, kernel_trades[k].samples, paths[k], scales[k]);
-    }
+    });
     run.summary.results_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - collected).count();
   }
 

@@ -1,0 +1,70 @@
+#pragma once
+// The benchmarks' synthetic books: the MonteCarloMultiGPU sample's European calls (one asset per
+// option, S in [5,50], K in [10,25], T in [1,5], r = 0.06, sigma = 0.10), seeded, as engine
+// inputs.
+#include "mcprice/market.hpp"
+#include "mcprice/portfolio.hpp"
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace mcprice::bench {
+
+struct option_spec {
+  double s, k, t;
+};
+
+inline constexpr double rate = 0.06;
+inline constexpr double vol = 0.10;
+
+inline std::vector<option_spec> sample_options(int n)
+{
+  std::mt19937 gen(123);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::vector<option_spec> v(static_cast<std::size_t>(n));
+  for (auto& o : v) {
+    o.s = 5.0 + 45.0 * u(gen);
+    o.k = 10.0 + 15.0 * u(gen);
+    o.t = 1.0 + 4.0 * u(gen);
+  }
+  return v;
+}
+
+inline market_data market_for(const std::vector<option_spec>& opts)
+{
+  std::vector<asset> assets;
+  for (std::size_t i = 0; i < opts.size(); ++i) {
+    asset a;
+    a.name = "S" + std::to_string(i);
+    a.spot = opts[i].s;
+    a.vol = vol_curve::flat(vol);
+    assets.push_back(a);
+  }
+  return market_data(rate_curve::flat(rate), std::move(assets), {}, "bench");
+}
+
+// Trades first..first+count of the options, `paths` each.
+inline portfolio book_for(const std::vector<option_spec>& opts, std::size_t first, std::size_t count, std::int64_t paths)
+{
+  portfolio book;
+  for (std::size_t i = first; i < first + count; ++i) {
+    trade t;
+    t.id = "opt" + std::to_string(i);
+    t.underlyings = {"S" + std::to_string(i)};
+    t.strike = opts[i].k;
+    t.maturity = opts[i].t;
+    t.paths = paths;
+    book.trades.push_back(std::move(t));
+  }
+  return book;
+}
+
+inline double median(std::vector<double> v)
+{
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace mcprice::bench

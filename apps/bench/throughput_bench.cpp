@@ -1,0 +1,128 @@
+// Throughput of the engine on books of many small trades: stream counts, concurrent callers
+// and a 100,000-trade request, with where the time goes. A benchmark app, not a test.
+// Usage: mcprice-throughput [streams|concurrency|large|all] [cpu]
+#include "mcprice/engine.hpp"
+#include "mcprice/memory/device_info.hpp"
+#include "synthetic_book.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <future>
+#include <string>
+#include <vector>
+
+using namespace mcprice;
+using namespace mcprice::bench;
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+double seconds_since(clock_type::time_point t0)
+{
+  return std::chrono::duration<double>(clock_type::now() - t0).count();
+}
+
+engine make(const std::vector<option_spec>& opts, bool cpu, int streams)
+{
+  engine_options o;
+  o.backend = cpu ? backend_choice::cpu : backend_choice::gpu;
+  o.streams = streams;
+  return engine(market_for(opts), o);
+}
+
+void print_run(const char* what, int streams, const pricing_run& run, double wall)
+{
+  auto const& s = run.summary;
+  std::printf("{\"bench\":\"%s\",\"streams\":%d,\"trades\":%zu,\"paths\":%lld,\"wall_s\":%.5f,\"trades_per_s\":%.4g,"
+              "\"paths_per_s\":%.4g,\"jobs\":%zu,\"prepare_s\":%.5f,\"price_s\":%.5f,\"results_s\":%.5f}\n",
+              what, streams, s.trades, static_cast<long long>(s.paths), wall, static_cast<double>(s.trades) / wall,
+              static_cast<double>(s.paths) / wall, s.jobs, s.prepare_seconds, s.price_seconds, s.results_seconds);
+  std::fflush(stdout);
+}
+
+// Median of `reps` timed calls after one warm-up.
+template <typename F>
+double timed(int reps, F&& f)
+{
+  f();
+  std::vector<double> t;
+  for (int r = 0; r < reps; ++r) {
+    auto const t0 = clock_type::now();
+    f();
+    t.push_back(seconds_since(t0));
+  }
+  return median(t);
+}
+
+void streams_bench(bool cpu)
+{
+  int const n = cpu ? 1000 : 10000;
+  auto const opts = sample_options(n);
+  auto const book = book_for(opts, 0, opts.size(), 16384);
+  for (int streams : {1, 2, 4, 8}) {
+    auto const eng = make(opts, cpu, streams);
+    pricing_run run;
+    double const wall = timed(5, [&] { run = eng.price(book); });
+    print_run("many_small_trades", streams, run, wall);
+  }
+}
+
+void concurrency_bench(bool cpu)
+{
+  int const n = cpu ? 800 : 8000;
+  int const threads = 8;
+  auto const opts = sample_options(n);
+  auto const eng = make(opts, cpu, 0);
+  auto const whole = book_for(opts, 0, opts.size(), 16384);
+  pricing_run single;
+  double const one = timed(5, [&] { single = eng.price(whole); });
+  print_run("one_thread_all_trades", 0, single, one);
+
+  std::vector<portfolio> parts;
+  std::size_t const per = opts.size() / threads;
+  for (int i = 0; i < threads; ++i) parts.push_back(book_for(opts, per * i, per, 16384));
+  std::vector<pricing_run> runs(threads);
+  double const eight = timed(5, [&] {
+    std::vector<std::future<void>> f;
+    for (int i = 0; i < threads; ++i) f.push_back(std::async(std::launch::async, [&, i] { runs[i] = eng.price(parts[i]); }));
+    for (auto& x : f) x.get();
+  });
+  bool same = true;
+  for (int i = 0; i < threads; ++i) {
+    for (std::size_t k = 0; k < per; ++k) {
+      same = same && std::memcmp(&runs[i].results[k].price, &single.results[per * i + k].price, sizeof(double)) == 0;
+    }
+  }
+  std::printf("{\"bench\":\"eight_threads_share\",\"threads\":%d,\"trades\":%zu,\"wall_s\":%.5f,\"trades_per_s\":%.4g,"
+              "\"vs_one_thread\":%.3f,\"bit_identical_to_one_thread\":%s}\n",
+              threads, opts.size(), eight, static_cast<double>(opts.size()) / eight, one / eight, same ? "true" : "false");
+}
+
+void large_bench(bool cpu)
+{
+  int const n = cpu ? 20000 : 100000;
+  auto const opts = sample_options(n);
+  auto const eng = make(opts, cpu, 0);
+  auto const book = book_for(opts, 0, opts.size(), 4096);
+  pricing_run run;
+  double const wall = timed(3, [&] { run = eng.price(book); });
+  print_run("large_book", eng.options().streams, run, wall);
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+  std::string const mode = argc > 1 ? argv[1] : "all";
+  bool const cpu = argc > 2 && std::string(argv[2]) == "cpu";
+  if (!cpu && usable_device_count() == 0) {
+    std::fprintf(stderr, "mcprice-throughput: no GPU; add 'cpu' to measure the CPU backend\n");
+    return 1;
+  }
+  if (mode == "streams" || mode == "all") streams_bench(cpu);
+  if (mode == "concurrency" || mode == "all") concurrency_bench(cpu);
+  if (mode == "large" || mode == "all") large_bench(cpu);
+  return 0;
+}
