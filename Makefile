@@ -5,7 +5,7 @@ JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
 DEB_PACKAGES := cmake g++ make catch2 nlohmann-json3-dev libboost-program-options-dev libeigen3-dev
 
-.PHONY: all deps configure build run test device-build clean
+.PHONY: all deps configure build run test device-build device-bundle clean
 
 all: build
 
@@ -49,6 +49,14 @@ device-build:
 	@if [ -f $(PEERS)/roofline.cu ]; then mkdir -p build-device/peers && \
 	  PATH="$$PATH:/usr/local/cuda/bin" nvcc -std=c++17 -O3 -arch=sm_90 -o build-device/peers/roofline $(PEERS)/roofline.cu && \
 	  cp $(PEERS)/torch_peers.py build-device/peers/; fi
+
+# What a device run needs, and nothing else (the device tool carries at most 64 MiB).
+device-bundle: device-build
+	rm -rf .devcarry && mkdir -p .devcarry/tests .devcarry/apps
+	cp build-device/tests/mcprice_gpu_tests build-device/tests/mcprice_host_tests .devcarry/tests/
+	cp build-device/apps/price-batch build-device/apps/mcprice-bench build-device/apps/mcprice-throughput \
+	   build-device/apps/mcprice-alloc-bench .devcarry/apps/
+	if [ -d build-device/peers ]; then cp -r build-device/peers .devcarry/; fi
 
 clean:
 	rm -rf $(BUILD) build-device

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One device call: GPU tests, sanitizer, our benchmark and the peers, all in the same run so
 # the figures can be compared. Usage (from the repo root, on the GPU machine):
-#   bash apps/bench/device_run.sh BUILD_DIR PEERS_DIR
+#   bash apps/bench/device_run.sh BUNDLE_DIR PEERS_DIR      (make device-bundle: .devcarry)
 # PEERS_DIR holds roofline (built from shared/peers/roofline.cu) and torch_peers.py.
 set -u
 build=${1:-build-device}
@@ -26,8 +26,13 @@ for tool in memcheck racecheck; do
     compute-sanitizer --tool $tool --error-exitcode 9 "$build/tests/mcprice_gpu_tests" "$t" 2>&1 | tail -2
   done
 done 2>&1 | tee "$out/sanitizer.txt"
+echo "-- memcheck: the two-phase route" | tee -a "$out/sanitizer.txt"
+compute-sanitizer --tool memcheck --error-exitcode 9 "$build/tests/mcprice_gpu_tests" \
+  "the two-phase route gives the fused route's bits" 2>&1 | tail -2 | tee -a "$out/sanitizer.txt"
 log "mcprice-bench (MonteCarloMultiGPU European workload)"
 for i in 1 2; do "$build/apps/mcprice-bench" | tee -a "$out/bench.jsonl"; done
+log "throughput: many small trades on 1-8 streams, concurrent callers, a 100,000-trade book"
+"$build/apps/mcprice-throughput" all | tee "$out/throughput.jsonl"
 log "allocation experiment (2000 mixed jobs)"; "$build/apps/mcprice-alloc-bench" | tee "$out/alloc_bench.txt"
 log "roofline (Philox normals limit)"; "$peers/roofline" | tee "$out/roofline.txt"
 log "price-batch on the sample, GPU"
