@@ -1,6 +1,7 @@
 #include "mcprice/engine.hpp"
 
 #include "european_setup.hpp"
+#include "path_setup.hpp"
 #include "mcprice/input_error.hpp"
 #include "mcprice/memory/device_info.hpp"
 #include "parallel_for.hpp"
@@ -10,6 +11,7 @@
 
 #include <chrono>
 #include <optional>
+#include <variant>
 
 namespace mcprice {
 
@@ -21,6 +23,31 @@ struct engine::impl {
 };
 
 namespace {
+
+// The trades of one kernel family in a request, with what turns their sums into results.
+struct family_base {
+  std::vector<double> scales;
+  std::vector<std::int64_t> paths;
+  std::vector<std::int64_t> samples;
+  std::vector<std::size_t> rows;  // input row of each trade
+};
+
+template <typename Trade>
+struct family : family_base {
+  std::vector<Trade> trades;
+  std::int64_t blocks{0};
+
+  void add(Trade t, std::int64_t trade_blocks, double scale, std::int64_t trade_paths, std::size_t row)
+  {
+    t.first_block = blocks;
+    blocks += trade_blocks;
+    samples.push_back(t.samples);
+    trades.push_back(t);
+    scales.push_back(scale);
+    paths.push_back(trade_paths);
+    rows.push_back(row);
+  }
+};
 
 std::unique_ptr<detail::pricing_backend> choose_backend(const engine_options& opt, const market_data& market,
                                                         std::vector<std::string>& notices)
@@ -70,8 +97,8 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
   run.results.resize(trades.trades.size());
 
   // Checking trades and building their kernel records is independent per trade: large books
-  // do it on several threads. Block numbers are then assigned in input order.
-  std::vector<std::optional<detail::european_job>> jobs(trades.trades.size());
+  // do it on several threads. Block numbers are then assigned in input order, per family.
+  std::vector<std::optional<std::variant<detail::european_job, detail::path_job>>> jobs(trades.trades.size());
   detail::parallel_for(trades.trades.size(), [&](std::size_t i) {
     const trade& t = trades.trades[i];
     trade_result& r = run.results[i];
@@ -83,40 +110,50 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
                   std::to_string(max_paths_per_trade);
     }
     if (r.message.empty()) r.message = detail::unsupported_feature(t, impl_->market);
-    if (r.message.empty()) jobs[i] = detail::make_european_job(t, impl_->market, impl_->options);
+    if (!r.message.empty()) return;
+    if (t.product == product_kind::vanilla || t.product == product_kind::digital) {
+      jobs[i] = detail::make_european_job(t, impl_->market, impl_->options);
+    } else {
+      jobs[i] = detail::make_path_job(t, impl_->market, impl_->options);
+    }
   });
 
-  std::vector<european_gbm_trade> kernel_trades;
-  std::vector<double> scales;
-  std::vector<std::int64_t> paths;
-  std::vector<std::size_t> rows;
-  std::int64_t blocks = 0;
+  family<european_gbm_trade> europeans;
+  family<path_gbm_trade> paths;
+  std::vector<path_step> grid;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     if (!jobs[i]) continue;
-    detail::european_job& job = *jobs[i];
-    job.kernel.first_block = blocks;
-    blocks += layout::blocks_for(job.kernel.samples, european_normals_per_sample);
-    kernel_trades.push_back(job.kernel);
-    scales.push_back(job.scale);
-    paths.push_back(job.paths);
-    rows.push_back(i);
+    if (auto* e = std::get_if<detail::european_job>(&*jobs[i])) {
+      europeans.add(e->kernel, layout::blocks_for(e->kernel.samples, european_normals_per_sample), e->scale, e->paths, i);
+    } else {
+      auto& p = std::get<detail::path_job>(*jobs[i]);
+      p.kernel.first_step = static_cast<std::int32_t>(grid.size());
+      grid.insert(grid.end(), p.steps.begin(), p.steps.end());
+      paths.add(p.kernel, layout::blocks_for(p.kernel.samples, path_normals_per_sample), p.scale, p.paths, i);
+    }
   }
 
   auto const priced = std::chrono::steady_clock::now();
   run.summary.prepare_seconds = std::chrono::duration<double>(priced - start).count();
-  if (!kernel_trades.empty()) {
-    auto const outcome = impl_->backend->run_european(kernel_trades, blocks, progress);
-    auto const collected = std::chrono::steady_clock::now();
-    run.summary.price_seconds = std::chrono::duration<double>(collected - priced).count();
-    run.summary.jobs = outcome.jobs;
-    detail::parallel_for(rows.size(), [&](std::size_t k) {
-      trade_result& r = run.results[rows[k]];
+  std::vector<std::pair<const family_base*, detail::european_run>> outcomes;
+  if (!europeans.trades.empty()) {
+    outcomes.emplace_back(&europeans, impl_->backend->run_european(europeans.trades, europeans.blocks, progress));
+  }
+  if (!paths.trades.empty()) {
+    outcomes.emplace_back(&paths, impl_->backend->run_path(paths.trades, grid, paths.blocks, progress));
+  }
+  auto const collected = std::chrono::steady_clock::now();
+  run.summary.price_seconds = std::chrono::duration<double>(collected - priced).count();
+  for (auto const& [fam, outcome] : outcomes) {
+    run.summary.jobs += outcome.jobs;
+    detail::parallel_for(fam->rows.size(), [&, fam = fam](std::size_t k) {
+      trade_result& r = run.results[fam->rows[k]];
       auto const& o = outcome.outcomes[k];
       if (!o.error.empty()) r.message = "trade " + r.id + ": " + o.error;
-      else r = detail::make_result(r.id, o.sums, kernel_trades[k].samples, paths[k], scales[k]);
+      else r = detail::make_result(r.id, o.sums, fam->samples[k], fam->paths[k], fam->scales[k]);
     });
-    run.summary.results_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - collected).count();
   }
+  run.summary.results_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - collected).count();
 
   run.summary.trades = run.results.size();
   for (auto const& r : run.results) {

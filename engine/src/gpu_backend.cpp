@@ -1,6 +1,7 @@
 #include "gpu_context.hpp"
 #include "mcprice/kernels/european_launcher.hpp"
 #include "mcprice/kernels/european_two_phase.hpp"
+#include "mcprice/kernels/path_launcher.hpp"
 #include "mcprice/memory/cuda_error.hpp"
 #include "mcprice/memory/device_info.hpp"
 #include "mcprice/memory/persistent_arena.hpp"
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 
 namespace mcprice::detail {
 namespace {
@@ -27,16 +29,20 @@ std::size_t cub_temp_bytes(std::size_t segments)
   return temp;
 }
 
-// A request in flight: its plan, its request-lifetime buffers and the streams it has used.
+// A request in flight: its plan and its request-lifetime buffers on both sides.
 struct request_state {
   segment_plan plan;
   job_split split;
-  const european_gbm_trade* d_trades{nullptr};
+  const void* d_trades{nullptr};
+  const void* d_extra{nullptr};  // a family's second table (the path grid)
   const std::int64_t* d_offsets{nullptr};
   moments* h_sums{nullptr};
   int n_trades{0};
   order_token uploaded{0};
 };
+
+// The kernels of a job: (request, blocks [first, end), block moments out, the job's lease, stream).
+using job_kernels = std::function<void(const request_state&, std::int64_t, std::int64_t, moments*, scratch_lease&, stream_view)>;
 
 class gpu_backend final : public pricing_backend {
  public:
@@ -49,14 +55,57 @@ class gpu_backend final : public pricing_backend {
   european_run run_european(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks,
                             const progress_callback& progress) const override
   {
+    std::size_t const per_block = two_phase_ ? sizeof(float) * static_cast<std::size_t>(kernels::path_floats_per_block +
+                                                                                         kernels::payoff_floats_per_block)
+                                             : 0;
+    auto launch_kernels = [this](const request_state& r, std::int64_t first, std::int64_t end, moments* d_blocks,
+                          scratch_lease& lease, stream_view s) {
+      auto const* d_trades = static_cast<const european_gbm_trade*>(r.d_trades);
+      if (!two_phase_) {
+        kernels::launch_european_blocks(d_trades, r.n_trades, first, end, d_blocks, grid_blocks_, s.value());
+        return;
+      }
+      auto const blocks = static_cast<std::size_t>(end - first);
+      auto* const paths = lease.allocate_n<float>(blocks * kernels::path_floats_per_block);
+      auto* const payoffs = lease.allocate_n<float>(blocks * kernels::payoff_floats_per_block);
+      kernels::launch_european_paths(d_trades, r.n_trades, first, end, paths, grid_blocks_, s.value());
+      kernels::launch_european_payoffs(d_trades, r.n_trades, first, end, paths, payoffs, s.value());
+      kernels::launch_payoff_blocks(d_trades, r.n_trades, first, end, payoffs, d_blocks, grid_blocks_, s.value());
+    };
+    return run_family(trades, nullptr, 0, total_blocks, per_block, progress, launch_kernels);
+  }
+
+  // Path-dependent trades run on the fused route (their two-phase route is not built yet).
+  european_run run_path(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
+                        std::int64_t total_blocks, const progress_callback& progress) const override
+  {
+    auto launch_kernels = [this](const request_state& r, std::int64_t first, std::int64_t end, moments* d_blocks,
+                          scratch_lease&, stream_view s) {
+      kernels::launch_path_blocks(static_cast<const path_gbm_trade*>(r.d_trades), r.n_trades,
+                                  static_cast<const path_step*>(r.d_extra), first, end, d_blocks, grid_blocks_, s.value());
+    };
+    return run_family(trades, grid.data(), sizeof(path_step) * grid.size(), total_blocks, 0, progress, launch_kernels);
+  }
+
+  [[nodiscard]] backend_kind kind() const noexcept override { return backend_kind::gpu; }
+  [[nodiscard]] const std::string& name() const noexcept override { return name_; }
+  [[nodiscard]] std::optional<memory_report> memory() const override { return ctx_.report(); }
+  void trim_memory() const override { ctx_.trim(); }
+
+ private:
+  template <typename Trade>
+  european_run run_family(const std::vector<Trade>& trades, const void* extra, std::size_t extra_bytes,
+                          std::int64_t total_blocks, std::size_t scratch_per_block, const progress_callback& progress,
+                          const job_kernels& kernels) const
+  {
     MCPRICE_CUDA_TRY(cudaSetDevice(ctx_.device()));
     request_state r;
     r.n_trades = static_cast<int>(trades.size());
     {
       nvtx_range const phase("plan");
-      r.plan = plan_segments(trades, total_blocks);
-      r.split = plan_jobs(r.plan, job_cap_, job_size(total_blocks), [this](std::int64_t blocks, std::size_t segs) {
-        return scratch_need(blocks, segs);
+      r.plan = plan_segments(first_blocks_of(trades), total_blocks);
+      r.split = plan_jobs(r.plan, job_cap_, job_size(total_blocks), [&](std::int64_t blocks, std::size_t segs) {
+        return scratch_need(blocks, segs) + round256(scratch_per_block * static_cast<std::size_t>(blocks));
       });
     }
     european_run run;
@@ -68,14 +117,14 @@ class gpu_backend final : public pricing_backend {
     }
     if (r.split.jobs.empty()) return run;
 
-    // Request-lifetime data (trade table, segment offsets; never the scratch pool) and the
-    // pinned staging that also receives the segment sums, both cached across requests.
+    // Request-lifetime data (trade table, extra table, segment offsets; never the scratch pool)
+    // and the pinned staging that also receives the segment sums, both cached across requests.
     std::size_t const n_seg = r.plan.segments.size();
-    std::size_t const trade_bytes = sizeof(european_gbm_trade) * trades.size();
+    std::size_t const trade_bytes = sizeof(Trade) * trades.size();
     std::size_t const offset_bytes = sizeof(std::int64_t) * (n_seg + 1);
-    auto device_data = ctx_.request_buffers().acquire(arena_view::footprint({trade_bytes, offset_bytes}));
-    auto staging = ctx_.staging().acquire(trade_bytes + offset_bytes + sizeof(moments) * n_seg);
-    upload(trades, r, device_data.get(), staging.get());
+    auto device_data = ctx_.request_buffers().acquire(arena_view::footprint({trade_bytes, extra_bytes, offset_bytes}));
+    auto staging = ctx_.staging().acquire(trade_bytes + extra_bytes + offset_bytes + sizeof(moments) * n_seg);
+    upload(trades.data(), trade_bytes, extra, extra_bytes, r, device_data.get(), staging.get());
 
     // The request's jobs go round up to stream_count streams of the pool (other requests may
     // share them; stream order and events keep every job's inputs and scratch safe).
@@ -88,7 +137,7 @@ class gpu_backend final : public pricing_backend {
     try {
       for (std::size_t j = 0; j < r.split.jobs.size(); ++j) {
         nvtx_range const phase("job " + std::to_string(j));
-        run_job(r.split.jobs[j], r, streams[j % k], static_cast<int>(j));
+        run_job(r.split.jobs[j], r, streams[j % k], static_cast<int>(j), kernels);
       }
     } catch (...) {
       // Queued work may still read the request's buffers: let it finish before they go back
@@ -111,12 +160,6 @@ class gpu_backend final : public pricing_backend {
     return run;
   }
 
-  [[nodiscard]] backend_kind kind() const noexcept override { return backend_kind::gpu; }
-  [[nodiscard]] const std::string& name() const noexcept override { return name_; }
-  [[nodiscard]] std::optional<memory_report> memory() const override { return ctx_.report(); }
-  void trim_memory() const override { ctx_.trim(); }
-
- private:
   // Enough jobs to keep two per stream in flight, but never below one segment or above the cap.
   [[nodiscard]] std::int64_t job_size(std::int64_t total_blocks) const
   {
@@ -127,44 +170,44 @@ class gpu_backend final : public pricing_backend {
   [[nodiscard]] std::size_t scratch_need(std::int64_t blocks, std::size_t segments) const
   {
     auto const b = static_cast<std::size_t>(blocks);
-    std::size_t need = round256(sizeof(moments) * b) + round256(sizeof(moments) * segments) + round256(cub_temp_bytes(segments));
-    if (two_phase_) {
-      need += round256(sizeof(float) * b * kernels::path_floats_per_block) +
-              round256(sizeof(float) * b * kernels::payoff_floats_per_block);
-    }
-    return need;
+    return round256(sizeof(moments) * b) + round256(sizeof(moments) * segments) + round256(cub_temp_bytes(segments));
   }
 
-  void upload(const std::vector<european_gbm_trade>& trades, request_state& r, device_buffer& device_data,
-              pinned_buffer& staging) const
+  void upload(const void* trades, std::size_t trade_bytes, const void* extra, std::size_t extra_bytes, request_state& r,
+              device_buffer& device_data, pinned_buffer& staging) const
   {
     nvtx_range const phase("upload");
     std::size_t const n_seg = r.plan.segments.size();
-    std::size_t const trade_bytes = sizeof(european_gbm_trade) * trades.size();
     std::size_t const offset_bytes = sizeof(std::int64_t) * (n_seg + 1);
     char* const host = staging.as<char>();
-    std::memcpy(host, trades.data(), trade_bytes);
-    auto* const h_offsets = reinterpret_cast<std::int64_t*>(host + trade_bytes);
+    std::memcpy(host, trades, trade_bytes);
+    if (extra_bytes > 0) std::memcpy(host + trade_bytes, extra, extra_bytes);
+    auto* const h_offsets = reinterpret_cast<std::int64_t*>(host + trade_bytes + extra_bytes);
     for (std::size_t i = 0; i < n_seg; ++i) h_offsets[i] = r.plan.segments[i].first_block;
     h_offsets[n_seg] = r.plan.total_blocks;
-    r.h_sums = reinterpret_cast<moments*>(host + trade_bytes + offset_bytes);
+    r.h_sums = reinterpret_cast<moments*>(host + trade_bytes + extra_bytes + offset_bytes);
 
     arena_view arena(device_data.data(), device_data.size());
-    auto* const d_trades = arena.allocate_n<european_gbm_trade>(trades.size());
+    void* const d_trades = arena.allocate(trade_bytes);
+    void* const d_extra = extra_bytes > 0 ? arena.allocate(extra_bytes) : nullptr;
     auto* const d_offsets = arena.allocate_n<std::int64_t>(n_seg + 1);
     stream_view const u = ctx_.next_stream();
     ctx_.wait_for_market(u);
     MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_trades, host, trade_bytes, cudaMemcpyHostToDevice, u.value()));
+    if (extra_bytes > 0) {
+      MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_extra, host + trade_bytes, extra_bytes, cudaMemcpyHostToDevice, u.value()));
+    }
     MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_offsets, h_offsets, offset_bytes, cudaMemcpyHostToDevice, u.value()));
     r.uploaded = ctx_.events().record(u);
     r.d_trades = d_trades;
+    r.d_extra = d_extra;
     r.d_offsets = d_offsets;
   }
 
-  // One job on stream s: scratch from a capped lease, the route's kernels over the job's
+  // One job on stream s: scratch from a capped lease, the family's kernels over the job's
   // blocks, the fixed-order segment sums, their copy to pinned memory; the lease's frees are
   // queued behind all of it. Nothing here waits on the host.
-  void run_job(const job_range& job, const request_state& r, stream_view s, int job_no) const
+  void run_job(const job_range& job, const request_state& r, stream_view s, int job_no, const job_kernels& kernels) const
   {
     std::int64_t const first = job.first_block(r.plan);
     std::int64_t const end = job.end_block(r.plan);
@@ -175,15 +218,7 @@ class gpu_backend final : public pricing_backend {
     auto* const d_sums = lease.allocate_n<moments>(static_cast<std::size_t>(segs));
     std::size_t temp_bytes = cub_temp_bytes(static_cast<std::size_t>(segs));
     void* const temp = lease.allocate(temp_bytes);
-    if (two_phase_) {
-      auto* const paths = lease.allocate_n<float>(blocks * kernels::path_floats_per_block);
-      auto* const payoffs = lease.allocate_n<float>(blocks * kernels::payoff_floats_per_block);
-      kernels::launch_european_paths(r.d_trades, r.n_trades, first, end, paths, grid_blocks_, s.value());
-      kernels::launch_european_payoffs(r.d_trades, r.n_trades, first, end, paths, payoffs, s.value());
-      kernels::launch_payoff_blocks(r.d_trades, r.n_trades, first, end, payoffs, d_blocks, grid_blocks_, s.value());
-    } else {
-      kernels::launch_european_blocks(r.d_trades, r.n_trades, first, end, d_blocks, grid_blocks_, s.value());
-    }
+    kernels(r, first, end, d_blocks, lease, s);
     {
       nvtx_range const phase("reduce");
       kernels::segmented_moments_sum(temp, temp_bytes, d_blocks, r.d_offsets + job.first_segment, first, segs, d_sums,

@@ -1,10 +1,12 @@
 #pragma once
-// A backend turns European jobs into per-trade moments. Both backends evaluate the same
-// canonical blocks with the same per-path code; they differ only in who runs the blocks.
+// A backend turns a family of trades (Europeans, path-dependent trades) into per-trade moments.
+// Both backends evaluate the same canonical blocks with the same per-path code; they differ
+// only in who runs the blocks.
 #include "mcprice/engine.hpp"
 #include "mcprice/memory_report.hpp"
 #include "mcprice/kernels/european_gbm.hpp"
 #include "mcprice/kernels/moments.hpp"
+#include "mcprice/kernels/path_gbm.hpp"
 
 #include <memory>
 #include <optional>
@@ -29,6 +31,9 @@ class pricing_backend {
   // trades[i].first_block must be the running sum of the blocks of trades[0..i).
   virtual european_run run_european(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks,
                                     const progress_callback& progress) const = 0;
+  // Path-dependent trades; grid holds every trade's steps (trade.first_step, trade.steps).
+  virtual european_run run_path(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
+                                std::int64_t total_blocks, const progress_callback& progress) const = 0;
   [[nodiscard]] virtual backend_kind kind() const noexcept = 0;
   [[nodiscard]] virtual const std::string& name() const noexcept = 0;
   [[nodiscard]] virtual std::optional<memory_report> memory() const { return std::nullopt; }

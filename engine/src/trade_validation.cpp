@@ -77,6 +77,16 @@ std::string check_fields(const trade& t, const market_data& market)
              std::string(to_string(t.product));
     }
   }
+  if (t.barrier && t.barrier_type && !t.underlyings.empty()) {
+    double const spot = market.assets()[*market.find(t.underlyings.front())].spot;
+    barrier_kind const b = *t.barrier_type;
+    bool const up = b == barrier_kind::up || b == barrier_kind::up_in || b == barrier_kind::up_out;
+    if (up ? !(*t.barrier > spot) : !(*t.barrier < spot)) {
+      return "barrier " + show(*t.barrier) + " is " + (up ? "not above" : "not below") + " spot " + show(spot) +
+             " for " + (t.product == product_kind::touch ? "a touch with barrier_kind " : "a barrier of kind ") +
+             std::string(to_string(b));
+    }
+  }
   if (t.exercise == exercise_style::bermudan && !t.exercise_dates) return "exercise_dates is missing for bermudan exercise";
   if (t.exercise_dates && *t.exercise_dates < 1) return "exercise_dates must be >= 1";
   return {};
@@ -93,11 +103,18 @@ std::string validate_trade(const trade& t, const market_data& market)
 std::string unsupported_feature(const trade& t, const market_data& market)
 {
   std::string why;
-  if (t.product != product_kind::vanilla && t.product != product_kind::digital) {
-    why = "product " + std::string(to_string(t.product)) + " is not supported yet";
-  } else if (t.exercise != exercise_style::european) {
+  switch (t.product) {
+    case product_kind::vanilla:
+    case product_kind::digital:
+    case product_kind::asian:
+    case product_kind::barrier:
+    case product_kind::touch: break;
+    default: why = "product " + std::string(to_string(t.product)) + " is not supported yet";
+  }
+  if (why.empty() && t.exercise != exercise_style::european) {
     why = "exercise " + std::string(to_string(t.exercise)) + " is not supported yet";
-  } else {
+  }
+  if (why.empty()) {
     for (auto const& name : t.underlyings) {
       if (market.assets()[*market.find(name)].model != model_kind::gbm) {
         why = "model heston (asset " + name + ") is not supported yet";

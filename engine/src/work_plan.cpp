@@ -1,17 +1,19 @@
 #include "work_plan.hpp"
 
+#include "mcprice/kernels/canonical_layout.hpp"
+
 #include <algorithm>
 
 namespace mcprice::detail {
 
-segment_plan plan_segments(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks)
+segment_plan plan_segments(const std::vector<std::int64_t>& first_blocks, std::int64_t total_blocks)
 {
   segment_plan p;
   p.total_blocks = total_blocks;
-  for (std::size_t i = 0; i < trades.size(); ++i) {
+  for (std::size_t i = 0; i < first_blocks.size(); ++i) {
     p.first_segment_of.push_back(p.segments.size());
-    std::int64_t const end = i + 1 < trades.size() ? trades[i + 1].first_block : total_blocks;
-    for (std::int64_t b = trades[i].first_block; b < end; b += layout::blocks_per_segment) {
+    std::int64_t const end = i + 1 < first_blocks.size() ? first_blocks[i + 1] : total_blocks;
+    for (std::int64_t b = first_blocks[i]; b < end; b += layout::blocks_per_segment) {
       p.segments.push_back({i, b, std::min(layout::blocks_per_segment, end - b)});
     }
   }

@@ -1,7 +1,6 @@
 #pragma once
 // How a request's canonical blocks are grouped into segments (the unit of the fixed-order
 // combine) and split into jobs that fit a scratch cap. Host-only, so it is tested without a GPU.
-#include "mcprice/kernels/european_gbm.hpp"
 #include "mcprice/kernels/moments.hpp"
 
 #include <cstddef>
@@ -23,8 +22,17 @@ struct segment_plan {
   std::int64_t total_blocks{0};
 };
 
-// trades[i].first_block must be the running sum of the blocks of trades[0..i).
-segment_plan plan_segments(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks);
+// first_blocks[i]: the first canonical block of trade i, a running sum of the blocks before it.
+segment_plan plan_segments(const std::vector<std::int64_t>& first_blocks, std::int64_t total_blocks);
+
+template <typename Trade>
+std::vector<std::int64_t> first_blocks_of(const std::vector<Trade>& trades)
+{
+  std::vector<std::int64_t> out;
+  out.reserve(trades.size());
+  for (const Trade& t : trades) out.push_back(t.first_block);
+  return out;
+}
 
 struct job_range {
   std::size_t first_segment;

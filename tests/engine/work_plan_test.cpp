@@ -5,15 +5,15 @@ using namespace mcprice;
 using namespace mcprice::detail;
 
 namespace {
-std::vector<european_gbm_trade> trades_with_blocks(std::vector<std::int64_t> blocks, std::int64_t& total)
+std::vector<std::int64_t> trades_with_blocks(std::vector<std::int64_t> blocks, std::int64_t& total)
 {
-  std::vector<european_gbm_trade> t(blocks.size());
+  std::vector<std::int64_t> first(blocks.size());
   total = 0;
   for (std::size_t i = 0; i < blocks.size(); ++i) {
-    t[i].first_block = total;
+    first[i] = total;
     total += blocks[i];
   }
-  return t;
+  return first;
 }
 std::size_t need(std::int64_t blocks, std::size_t segments) { return 16 * static_cast<std::size_t>(blocks) + 16 * segments + 256; }
 }  // namespace

@@ -1,0 +1,28 @@
+#pragma once
+// From a validated asian / barrier / touch trade on a GBM asset to the path kernel's record and
+// its time grid: the fixing times, plus `steps` equal steps when a barrier is monitored
+// continuously, each step exact under the term structures.
+#include "mcprice/kernels/path_gbm.hpp"
+#include "mcprice/market.hpp"
+#include "mcprice/portfolio.hpp"
+#include "mcprice/settings.hpp"
+
+#include <string>
+#include <vector>
+
+namespace mcprice::detail {
+
+struct path_job {
+  path_gbm_trade kernel;         // first_block and first_step are set by the batcher
+  std::vector<path_step> steps;
+  double scale;                  // P(0,T) x notional
+  std::int64_t paths;
+};
+
+// The fixing times of a trade (fixing_times, else `fixings` equal steps ending at maturity, else
+// `steps` of them); a leading 0 means today's spot is a fixing.
+std::vector<double> fixing_times_of(const trade& t, std::int64_t default_steps);
+
+path_job make_path_job(const trade& t, const market_data& market, const engine_options& opt);
+
+}  // namespace mcprice::detail

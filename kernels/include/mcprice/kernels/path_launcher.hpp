@@ -1,0 +1,14 @@
+#pragma once
+// Host entry point of the path-dependent GBM kernel. Plain C++ header.
+#include "mcprice/kernels/path_gbm.hpp"
+
+#include <cuda_runtime_api.h>
+
+namespace mcprice::kernels {
+
+// Moments of canonical blocks [block_begin, block_end) of a request of path trades (their
+// steps in `grid`), written to block_moments[b - block_begin]. `grid_blocks` = 0: tuned grid.
+void launch_path_blocks(const path_gbm_trade* trades, int num_trades, const path_step* grid, std::int64_t block_begin,
+                        std::int64_t block_end, moments* block_moments, int grid_blocks, cudaStream_t stream);
+
+}  // namespace mcprice::kernels

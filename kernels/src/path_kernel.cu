@@ -1,0 +1,38 @@
+#include "mcprice/kernels/canonical_blocks.cuh"
+#include "mcprice/kernels/device_normal_stream.cuh"
+#include "mcprice/kernels/path_launcher.hpp"
+
+namespace mcprice::kernels {
+namespace {
+
+using policy = tuning::european_policy;
+
+struct path_fused_lane {
+  const path_step* grid;
+  __device__ __forceinline__ moments operator()(const path_gbm_trade& t, std::int64_t block_in_trade, std::int64_t,
+                                                int lane) const
+  {
+    return path_lane<rng::device_normal_stream>(t, grid, block_in_trade, lane);
+  }
+};
+
+__global__ void __launch_bounds__(policy::threads_per_block)
+path_blocks_kernel(const path_gbm_trade* __restrict__ trades, int num_trades, const path_step* __restrict__ grid,
+                   std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ block_moments)
+{
+  detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, block_moments, path_fused_lane{grid});
+}
+
+}  // namespace
+
+void launch_path_blocks(const path_gbm_trade* trades, int num_trades, const path_step* grid, std::int64_t block_begin,
+                        std::int64_t block_end, moments* block_moments, int grid_blocks, cudaStream_t stream)
+{
+  if (num_trades == 0 || block_end <= block_begin) return;
+  grid_blocks = detail::persistent_grid(path_blocks_kernel, policy::threads_per_block, block_end - block_begin, grid_blocks);
+  path_blocks_kernel<<<grid_blocks, policy::threads_per_block, 0, stream>>>(trades, num_trades, grid, block_begin,
+                                                                           block_end, block_moments);
+  MCPRICE_CHECK_LAUNCH("path_blocks_kernel");
+}
+
+}  // namespace mcprice::kernels
