@@ -1,0 +1,90 @@
+#pragma once
+// Closed forms for the path-dependent products, as references for the Monte Carlo tests:
+// discrete geometric Asians under term structures (log S at the fixings is jointly normal),
+// Reiner-Rubinstein barriers by reflection, and touch options (Haug, "The Complete Guide to
+// Option Pricing Formulas", 2nd ed., 4.17-4.19).
+#include "mcprice/black_scholes.hpp"
+#include "mcprice/market.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace mcprice::testing {
+
+inline double ncdf(double x) { return black_scholes::normal_cdf(x); }
+
+// Fixed-strike (floating = false) or floating-strike geometric Asian on asset `a` with fixing
+// times `fix` (0 = today's spot), maturity T, per unit notional.
+inline double geometric_asian(const market_data& m, const asset& a, std::vector<double> fix, double T, double K,
+                              bool call, bool floating)
+{
+  auto const log_fwd = [&](double t) { return (m.discount().zero_rate(t) - a.dividend.zero_rate(t)) * t; };
+  auto const w = [&](double t) { return a.vol.total_variance(t); };
+  double const n = static_cast<double>(fix.size());
+  double mean_g = 0.0;
+  double var_g = 0.0;
+  double cov_gt = 0.0;
+  for (double ti : fix) {
+    mean_g += (std::log(a.spot) + log_fwd(ti) - 0.5 * w(ti)) / n;
+    cov_gt += w(ti) / n;
+    for (double tj : fix) var_g += w(std::min(ti, tj)) / (n * n);
+  }
+  double const df = m.discount().discount(T);
+  double const eg = std::exp(mean_g + 0.5 * var_g);
+  if (!floating) {
+    black_scholes::inputs const in{eg, K, var_g, df};
+    return call ? black_scholes::call(in) : black_scholes::put(in);
+  }
+  // max(S_T - G, 0): an exchange option between two jointly log-normal quantities (Margrabe).
+  double const es = a.spot * std::exp(log_fwd(T));
+  double const v = w(T) + var_g - 2.0 * cov_gt;
+  double const sd = std::sqrt(v);
+  double const d1 = (std::log(es / eg) + 0.5 * v) / sd;
+  double const d2 = d1 - sd;
+  return call ? df * (es * ncdf(d1) - eg * ncdf(d2)) : df * (eg * ncdf(-d2) - es * ncdf(-d1));
+}
+
+struct flat_bs {
+  double s, r, q, vol, T;
+  [[nodiscard]] black_scholes::inputs at(double spot, double K) const
+  {
+    double const df = std::exp(-r * T);
+    return {spot * std::exp(-q * T) / df, K, vol * vol * T, df};
+  }
+};
+
+// Down-and-out call with K >= B, or up-and-out put with K <= B, no rebate: the vanilla less
+// its reflection (B/S)^(2(r-q)/vol^2 - 1) V(B^2/S, K).
+inline double knock_out_by_reflection(const flat_bs& p, double K, double B, bool call)
+{
+  double const power = std::pow(B / p.s, 2.0 * (p.r - p.q) / (p.vol * p.vol) - 1.0);
+  double const reflected = B * B / p.s;
+  if (call) return black_scholes::call(p.at(p.s, K)) - power * black_scholes::call(p.at(reflected, K));
+  return black_scholes::put(p.at(p.s, K)) - power * black_scholes::put(p.at(reflected, K));
+}
+
+// Cash 1 paid at the first touch of B (Haug's F term; down: eta = 1, up: eta = -1).
+inline double one_touch_at_hit(const flat_bs& p, double B, bool down)
+{
+  double const eta = down ? 1.0 : -1.0;
+  double const sd = p.vol * std::sqrt(p.T);
+  double const mu = (p.r - p.q - 0.5 * p.vol * p.vol) / (p.vol * p.vol);
+  double const lambda = std::sqrt(mu * mu + 2.0 * p.r / (p.vol * p.vol));
+  double const z = std::log(B / p.s) / sd + lambda * sd;
+  return std::pow(B / p.s, mu + lambda) * ncdf(eta * z) + std::pow(B / p.s, mu - lambda) * ncdf(eta * z - 2.0 * eta * lambda * sd);
+}
+
+// Cash 1 paid at T if B was touched: the discounted probability of touching.
+inline double one_touch_at_expiry(const flat_bs& p, double B, bool down)
+{
+  double const sd = p.vol * std::sqrt(p.T);
+  double const m = (p.r - p.q - 0.5 * p.vol * p.vol) * p.T;
+  double const h = std::log(B / p.s);
+  double const power = std::pow(B / p.s, 2.0 * (p.r - p.q - 0.5 * p.vol * p.vol) / (p.vol * p.vol));
+  double const prob = down ? ncdf((h - m) / sd) + power * ncdf((h + m) / sd)
+                           : ncdf((m - h) / sd) + power * ncdf((-h - m) / sd);
+  return std::exp(-p.r * p.T) * prob;
+}
+
+}  // namespace mcprice::testing
