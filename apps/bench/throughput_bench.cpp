@@ -1,7 +1,8 @@
 // Throughput of the engine on books of many small trades: stream counts, concurrent callers
 // and a 100,000-trade request, with where the time goes. A benchmark app, not a test.
-// Usage: mcprice-throughput [streams|concurrency|large|all] [cpu]
+// Usage: mcprice-throughput [streams|concurrency|large|paths|all] [cpu]
 #include "mcprice/engine.hpp"
+#include "mcprice/market_reader.hpp"
 #include "mcprice/memory/device_info.hpp"
 #include "synthetic_book.hpp"
 
@@ -100,6 +101,48 @@ void concurrency_bench(bool cpu)
               threads, opts.size(), eight, static_cast<double>(opts.size()) / eight, one / eight, same ? "true" : "false");
 }
 
+// One arithmetic Asian with 252 fixings (the roofline's fused Asian and the PyTorch peers'
+// workload), and a continuous down-and-out call on 64 steps: path-steps per second.
+void path_bench(bool cpu)
+{
+  auto const market = parse_market(R"({"rate": 0.05, "assets": {"X": {"spot": 100, "vol": 0.2}}})", "bench");
+  trade asian;
+  asian.id = "asian252";
+  asian.product = product_kind::asian;
+  asian.type = option_type::call;
+  asian.underlyings = {"X"};
+  asian.strike = 100.0;
+  asian.maturity = 1.0;
+  asian.fixings = 252;
+  trade barrier = asian;
+  barrier.id = "down-out-64";
+  barrier.product = product_kind::barrier;
+  barrier.fixings.reset();
+  barrier.barrier = 85.0;
+  barrier.barrier_type = barrier_kind::down_out;
+  barrier.steps = 64;
+  for (bool antithetic : {false, true}) {
+    for (const trade& t : {asian, barrier}) {
+      engine_options o;
+      o.backend = cpu ? backend_choice::cpu : backend_choice::gpu;
+      o.antithetic = antithetic;
+      o.paths = cpu ? (1 << 16) : (1 << 22);
+      portfolio book;
+      book.trades = {t};
+      engine const eng(market, o);
+      pricing_run run;
+      double const wall = timed(5, [&] { run = eng.price(book); });
+      double const steps = t.product == product_kind::asian ? 252.0 : 64.0;
+      auto const& r = run.results[0];
+      std::printf("{\"bench\":\"%s\",\"antithetic\":%s,\"paths\":%lld,\"wall_s\":%.5f,\"price_s\":%.5f,"
+                  "\"path_steps_per_s\":%.4g,\"price\":%.6f,\"std_error\":%.6f}\n",
+                  t.id.c_str(), antithetic ? "true" : "false", static_cast<long long>(r.paths), wall,
+                  run.summary.price_seconds, static_cast<double>(r.paths) * steps / wall, r.price, r.std_error);
+      std::fflush(stdout);
+    }
+  }
+}
+
 void large_bench(bool cpu)
 {
   int const n = cpu ? 20000 : 100000;
@@ -124,5 +167,6 @@ int main(int argc, char** argv)
   if (mode == "streams" || mode == "all") streams_bench(cpu);
   if (mode == "concurrency" || mode == "all") concurrency_bench(cpu);
   if (mode == "large" || mode == "all") large_bench(cpu);
+  if (mode == "paths" || mode == "all") path_bench(cpu);
   return 0;
 }

@@ -1,5 +1,7 @@
 #include "catch.hpp"
 #include "mcprice/engine.hpp"
+#include "mcprice/market_reader.hpp"
+#include "path_references.hpp"
 #include "pricing_cases.hpp"
 
 #include <cmath>
@@ -183,4 +185,67 @@ TEST_CASE("results do not depend on the number of streams", "[gpu]")
     INFO(streams << " streams");
     CHECK(same_bits(one, engine(test_market(), o).price(book)));
   }
+}
+
+TEST_CASE("GPU path products: closed forms, CPU agreement and reproducible bits", "[gpu]")
+{
+  auto const m = parse_market(R"({"rate": 0.05, "assets": {"X": {"spot": 100, "dividend_yield": 0.02, "vol": 0.25}}})", "flat");
+  trade doc;
+  doc.id = "do-call";
+  doc.product = product_kind::barrier;
+  doc.type = option_type::call;
+  doc.underlyings = {"X"};
+  doc.maturity = 1.0;
+  doc.strike = 100.0;
+  doc.barrier = 85.0;
+  doc.barrier_type = barrier_kind::down_out;
+  trade geo = doc;
+  geo.id = "geo";
+  geo.product = product_kind::asian;
+  geo.averaging = averaging_kind::geometric;
+  geo.barrier.reset();
+  geo.barrier_type.reset();
+  geo.fixings = 12;
+  trade touch = doc;
+  touch.id = "touch";
+  touch.product = product_kind::touch;
+  touch.type = option_type::one_touch;
+  touch.barrier = 80.0;
+  touch.barrier_type = barrier_kind::down;
+  touch.pay_at = payment_time::hit;
+  portfolio book;
+  book.trades = {doc, geo, touch};
+
+  engine_options o;
+  o.backend = backend_choice::gpu;
+  o.paths = 2'000'000;
+  o.steps = 64;
+  auto const gpu = engine(m, o).price(book);
+  constexpr flat_bs flat{100.0, 0.05, 0.02, 0.25, 1.0};
+  std::vector<double> fix;
+  for (int i = 1; i <= 12; ++i) fix.push_back(i / 12.0);
+  double const refs[3] = {knock_out_by_reflection(flat, 100.0, 85.0, true),
+                          geometric_asian(m, m.assets()[0], fix, 1.0, 100.0, true, false),
+                          one_touch_at_hit(flat, 80.0, true)};
+  for (int i = 0; i < 3; ++i) {
+    auto const& r = gpu.results[static_cast<std::size_t>(i)];
+    INFO(r.id << ": gpu " << r.price << " +- " << r.std_error << ", reference " << refs[i] << " " << r.message);
+    REQUIRE(r.status == trade_status::ok);
+    CHECK(std::abs(r.price - refs[i]) <= price_tolerance(r.std_error, refs[i]));
+  }
+
+  o.paths = 200'000;
+  auto const g = engine(m, o).price(book);
+  o.backend = backend_choice::cpu;
+  auto const c = engine(m, o).price(book);
+  for (int i = 0; i < 3; ++i) {
+    double const a = g.results[static_cast<std::size_t>(i)].price;
+    double const b = c.results[static_cast<std::size_t>(i)].price;
+    INFO(book.trades[static_cast<std::size_t>(i)].id << ": gpu " << a << ", cpu " << b);
+    CHECK(std::abs(a - b) <= 2e-5 * std::abs(b) + 1e-9);
+  }
+  o.backend = backend_choice::gpu;
+  o.streams = 1;
+  o.grid_blocks = 7;
+  CHECK(same_bits(g, engine(m, o).price(book)));
 }
