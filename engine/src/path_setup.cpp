@@ -20,7 +20,8 @@ path_job make_path_job(const trade& t, const market_data& market, const engine_o
 {
   const asset& a = market.assets()[*market.find(t.underlyings.front())];
   double const T = t.maturity;
-  bool const barrier_like = t.product == product_kind::barrier || t.product == product_kind::touch;
+  bool const barrier_like = t.product == product_kind::barrier || t.product == product_kind::touch ||
+                            t.product == product_kind::lookback;
   bool const continuous = barrier_like && t.monitoring == monitoring_kind::continuous;
 
   std::vector<double> fixings;
@@ -69,9 +70,10 @@ path_job make_path_job(const trade& t, const market_data& market, const engine_o
   k.strike = static_cast<float>(t.strike.value_or(0.0));
   k.log_barrier = t.barrier ? static_cast<float>(std::log(*t.barrier / a.spot)) : 0.0F;
   k.rebate = static_cast<float>(t.product == product_kind::touch ? t.payout : t.rebate);
-  k.product = t.product == product_kind::asian ? path_product::asian
+  k.product = t.product == product_kind::asian     ? path_product::asian
               : t.product == product_kind::barrier ? path_product::barrier
-                                                   : path_product::touch;
+              : t.product == product_kind::touch   ? path_product::touch
+                                                   : path_product::lookback;
   k.call = (t.type == option_type::call || t.type == option_type::one_touch) ? 1 : 0;
   if (t.barrier_type) {
     barrier_kind const b = *t.barrier_type;
@@ -85,6 +87,11 @@ path_job make_path_job(const trade& t, const market_data& market, const engine_o
   k.floating = t.strike_type == strike_kind::floating ? 1 : 0;
   k.spot_fixing = spot_fixing ? 1 : 0;
   k.fixings = static_cast<std::int32_t>(fixings.size());
+  if (t.product == product_kind::lookback) {
+    bool const floating = t.strike_type == strike_kind::floating;
+    k.track_max = (floating != (t.type == option_type::call)) ? 1 : 0;  // floating put or fixed call
+    k.log_extreme = t.running_extreme ? static_cast<float>(std::log(*t.running_extreme / a.spot)) : 0.0F;
+  }
   job.scale = df_T * t.notional;
   return job;
 }

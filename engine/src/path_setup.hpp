@@ -1,5 +1,5 @@
 #pragma once
-// From a validated asian / barrier / touch trade on a GBM asset to the path kernel's record and
+// From a validated asian / barrier / touch / lookback trade on a GBM asset to the path kernel's record and
 // its time grid: the fixing times, plus `steps` equal steps when a barrier is monitored
 // continuously, each step exact under the term structures.
 #include "mcprice/kernels/path_gbm.hpp"

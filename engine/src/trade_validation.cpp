@@ -87,6 +87,14 @@ std::string check_fields(const trade& t, const market_data& market)
              std::string(to_string(b));
     }
   }
+  if (t.running_extreme && t.product == product_kind::lookback && !t.underlyings.empty()) {
+    double const spot = market.assets()[*market.find(t.underlyings.front())].spot;
+    bool const tracks_max = (t.strike_type == strike_kind::floating) != (t.type == option_type::call);
+    if (!(*t.running_extreme > 0.0) || (tracks_max ? *t.running_extreme < spot : *t.running_extreme > spot)) {
+      return "running_extreme " + show(*t.running_extreme) + " is " + (tracks_max ? "below" : "above") + " spot " +
+             show(spot) + " for a lookback that tracks the " + (tracks_max ? "maximum" : "minimum");
+    }
+  }
   if (t.exercise == exercise_style::bermudan && !t.exercise_dates) return "exercise_dates is missing for bermudan exercise";
   if (t.exercise_dates && *t.exercise_dates < 1) return "exercise_dates must be >= 1";
   return {};
@@ -108,7 +116,8 @@ std::string unsupported_feature(const trade& t, const market_data& market)
     case product_kind::digital:
     case product_kind::asian:
     case product_kind::barrier:
-    case product_kind::touch: break;
+    case product_kind::touch:
+    case product_kind::lookback: break;
     default: why = "product " + std::string(to_string(t.product)) + " is not supported yet";
   }
   if (why.empty() && t.exercise != exercise_style::european) {

@@ -88,3 +88,41 @@ inline double one_touch_at_expiry(const flat_bs& p, double B, bool down)
 }
 
 }  // namespace mcprice::testing
+
+namespace mcprice::testing {
+
+// Continuously monitored lookbacks on a flat market (Haug 4.15-4.16: Goldman-Sosin-Gatto for
+// floating strikes, Conze-Viswanathan for fixed), fresh or seasoned with a running extreme.
+inline double lookback(const flat_bs& p, bool floating, bool call, double K, double extreme)
+{
+  double const S = p.s;
+  double const b = p.r - p.q;
+  double const v2 = p.vol * p.vol;
+  double const sd = p.vol * std::sqrt(p.T);
+  double const dq = std::exp(-p.q * p.T);
+  double const dr = std::exp(-p.r * p.T);
+  auto const d1 = [&](double x) { return (std::log(S / x) + (b + 0.5 * v2) * p.T) / sd; };
+  double const c = 2.0 * b * std::sqrt(p.T) / p.vol;
+  auto const power = [&](double x) { return std::pow(S / x, -2.0 * b / v2); };
+  // The reflection terms of the maximum (up) and the minimum (down) formulas.
+  auto const bracket_up = [&](double x) {
+    return S * dr * v2 / (2.0 * b) * (-power(x) * ncdf(d1(x) - c) + std::exp(b * p.T) * ncdf(d1(x)));
+  };
+  auto const bracket_down = [&](double x) {
+    return S * dr * v2 / (2.0 * b) * (power(x) * ncdf(-d1(x) + c) - std::exp(b * p.T) * ncdf(-d1(x)));
+  };
+  if (floating && call) {  // S_T - min; extreme = running min
+    return S * dq * ncdf(d1(extreme)) - extreme * dr * ncdf(d1(extreme) - sd) + bracket_down(extreme);
+  }
+  if (floating) {  // max - S_T; extreme = running max
+    return extreme * dr * ncdf(-(d1(extreme) - sd)) - S * dq * ncdf(-d1(extreme)) + bracket_up(extreme);
+  }
+  if (call) {  // max(M - K, 0); extreme = running max
+    double const x = std::max(K, extreme);
+    return dr * (x - K) + S * dq * ncdf(d1(x)) - x * dr * ncdf(d1(x) - sd) + bracket_up(x);
+  }
+  double const x = std::min(K, extreme);  // max(K - m, 0); extreme = running min
+  return dr * (K - x) - S * dq * ncdf(-d1(x)) + x * dr * ncdf(-(d1(x) - sd)) + bracket_down(x);
+}
+
+}  // namespace mcprice::testing

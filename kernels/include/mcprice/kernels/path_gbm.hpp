@@ -1,6 +1,6 @@
 #pragma once
 // Path-dependent single-asset payoffs under Black-Scholes with term structures: arithmetic and
-// geometric Asians, barriers with rebates and one-touch / no-touch options. A path steps exactly
+// geometric Asians, barriers with rebates, one-touch / no-touch options and lookbacks. A path steps exactly
 // (log-normal increments) over a per-trade time grid: the fixing times, plus a uniform grid when
 // the barrier is monitored continuously. Between grid points a continuous barrier is handled by
 // the Brownian bridge: the path's value is weighted by its probability of not crossing
@@ -14,15 +14,15 @@
 
 namespace mcprice {
 
-// One step of a trade's grid, from t_{i-1} to t_i.
-struct path_step {
+// One step of a trade's grid, from t_{i-1} to t_i. 16 bytes: one vector load per step.
+struct alignas(16) path_step {
   float drift;      // ln(F(t_i)/F(t_{i-1})) - dw/2
   float vol;        // sqrt(dw), dw the total-variance increment
   float hit_value;  // P(0,t_i)/P(0,T): a payment at t_i in units of one paid at T
   std::uint8_t fixing;  // t_i is an averaging / discrete-monitoring time
 };
 
-enum class path_product : std::uint8_t { asian, barrier, touch };
+enum class path_product : std::uint8_t { asian, barrier, touch, lookback };
 
 // Trivially copyable: the device trade table holds these; steps live in a separate grid table.
 struct path_gbm_trade {
@@ -46,10 +46,21 @@ struct path_gbm_trade {
   std::uint8_t spot_fixing;  // asian: today's spot is one of the fixings (a fixing at t = 0)
   std::uint8_t antithetic;
   std::int32_t fixings;      // asian: number of fixings, the spot fixing included
+  float log_extreme;         // lookback: ln(running extreme / S_0), 0 for a fresh trade
+  std::uint8_t track_max;    // lookback: the maximum (floating put, fixed call), else the minimum
 };
 
 // Every step draws one normal; a path takes a lane group (one subsequence) of its own.
 inline constexpr int path_normals_per_sample = 4;
+
+MCPRICE_HD MCPRICE_INLINE float standard_normal_cdf(float z)
+{
+#if defined(__CUDA_ARCH__)
+  return normcdff(z);
+#else
+  return 0.5F * std::erfc(-z * 0.70710678118654752F);
+#endif
+}
 
 // Probability that a Brownian bridge from x0 to x1 (log spots, both on the safe side of the
 // log barrier b) with variance v touches b.
@@ -66,21 +77,37 @@ struct path_state {
   float log_sum;   // geometric-average accumulator
   float survive;   // probability of no touch so far, given the path
   float hit_paid;  // expected payment made at touches, in units paid at T
+  float extreme;   // lookback: running maximum or minimum of x
 
   MCPRICE_HD MCPRICE_INLINE static path_state start(const path_gbm_trade& t)
   {
     // A fixing at t = 0 contributes S_0 (1 in units of S_0) to the sum and ln 1 = 0 to the log sum.
-    return {0.0F, t.spot_fixing ? 1.0F : 0.0F, 0.0F, 1.0F, 0.0F};
+    return {0.0F, t.spot_fixing ? 1.0F : 0.0F, 0.0F, 1.0F, 0.0F, t.log_extreme};
   }
 
-  MCPRICE_HD MCPRICE_INLINE void advance(const path_gbm_trade& t, float log_b, const path_step& s, float z)
+  // z drives the step; u_normal (lookbacks under continuous monitoring only) places the
+  // extremum of the Brownian bridge between the step's ends: for the maximum,
+  // (x0 + x1 + sqrt((x1 - x0)^2 - 2 v ln U)) / 2 with U = N(u_normal) uniform.
+  template <path_product Product>
+  MCPRICE_HD MCPRICE_INLINE void advance(const path_gbm_trade& t, float log_b, const path_step& s, float z, float u_normal)
   {
     float const x_prev = x;
     x = x + fmaf(s.vol, z, s.drift);
-    if (t.product == path_product::asian) {
+    if constexpr (Product == path_product::lookback) {
+      if (t.continuous) {
+        float const d = x - x_prev;
+        float const reach = 0.5F * sqrtf(fmaxf(d * d - 2.0F * s.vol * s.vol * logf(standard_normal_cdf(u_normal)), 0.0F));
+        float const mid = 0.5F * (x_prev + x);
+        extreme = t.track_max ? fmaxf(extreme, mid + reach) : fminf(extreme, mid - reach);
+      } else if (s.fixing) {
+        extreme = t.track_max ? fmaxf(extreme, x) : fminf(extreme, x);
+      }
+      return;
+    }
+    if constexpr (Product == path_product::asian) {
       if (s.fixing) {
-        sum += expf(x);
-        log_sum += x;
+        if (t.geometric) log_sum += x;
+        else sum += expf(x);
       }
       return;
     }
@@ -92,17 +119,23 @@ struct path_state {
   }
 
   // The payoff in units paid at T.
+  template <path_product Product>
   [[nodiscard]] MCPRICE_HD MCPRICE_INLINE float payoff(const path_gbm_trade& t) const
   {
     float const s_t = t.spot * expf(x);
-    if (t.product == path_product::asian) {
+    if constexpr (Product == path_product::asian) {
       float const n = static_cast<float>(t.fixings);
       float const avg = t.spot * (t.geometric ? expf(log_sum / n) : sum / n);
       if (t.floating) return t.call ? fmaxf(s_t - avg, 0.0F) : fmaxf(avg - s_t, 0.0F);
       return t.call ? fmaxf(avg - t.strike, 0.0F) : fmaxf(t.strike - avg, 0.0F);
     }
+    if constexpr (Product == path_product::lookback) {
+      float const e = t.spot * expf(extreme);
+      if (t.floating) return t.call ? s_t - e : e - s_t;  // call: S_T - min; put: max - S_T
+      return t.call ? fmaxf(e - t.strike, 0.0F) : fmaxf(t.strike - e, 0.0F);
+    }
     // One-touch pays at the hit or at expiry; no-touch pays at expiry if never touched.
-    if (t.product == path_product::touch) return t.call ? t.rebate * hit_paid : t.rebate * survive;
+    if constexpr (Product == path_product::touch) return t.call ? t.rebate * hit_paid : t.rebate * survive;
     float const vanilla = t.call ? fmaxf(s_t - t.strike, 0.0F) : fmaxf(t.strike - s_t, 0.0F);
     // Knock-in: the rebate is paid at expiry if never knocked in; knock-out: at the hit.
     if (t.knock_in) return vanilla * (1.0F - survive) + t.rebate * survive;
@@ -110,44 +143,88 @@ struct path_state {
   }
 };
 
+// Hands out a subsequence's normals one at a time, four drawn at once, in registers.
+template <typename NormalStream>
+struct normal_feeder {
+  NormalStream& rng;
+  float z0{0.0F}, z1{0.0F}, z2{0.0F}, z3{0.0F};
+  int left{0};
+
+  MCPRICE_HD MCPRICE_INLINE float next()
+  {
+    if (left == 0) {
+      auto const q = rng.next4();
+      z0 = q.x;
+      z1 = q.y;
+      z2 = q.z;
+      z3 = q.w;
+      left = 4;
+    }
+    float const v = z0;
+    z0 = z1;
+    z1 = z2;
+    z2 = z3;
+    --left;
+    return v;
+  }
+};
+
 // One sample: the path of normals z_k, and with antithetic sampling also the path of -z_k,
 // stepped side by side so each normal is drawn once. The sample's value is their mean.
-template <typename NormalStream>
+template <typename NormalStream, path_product Product, bool Antithetic>
 MCPRICE_HD MCPRICE_INLINE float path_sample(const path_gbm_trade& t, const path_step* grid, std::uint64_t group)
 {
   NormalStream rng(t.key, group);
+  normal_feeder<NormalStream> normals{rng};
   float const log_b = t.log_barrier;
+  bool const bridge_extremum = Product == path_product::lookback && t.continuous;
   path_state a = path_state::start(t);
   path_state b = a;
   const path_step* steps = grid + t.first_step;
-  for (int k = 0; k < t.steps; k += 4) {
-    auto const z4 = rng.next4();
-    float const zs[4] = {z4.x, z4.y, z4.z, z4.w};
-    MCPRICE_UNROLL
-    for (int j = 0; j < 4; ++j) {
-      if (k + j < t.steps) {
-        a.advance(t, log_b, steps[k + j], zs[j]);
-        if (t.antithetic) b.advance(t, log_b, steps[k + j], -zs[j]);
-      }
-    }
+  for (int k = 0; k < t.steps; ++k) {
+    path_step const s = steps[k];
+    float const z = normals.next();
+    float const u = bridge_extremum ? normals.next() : 0.0F;
+    a.advance<Product>(t, log_b, s, z, u);
+    if constexpr (Antithetic) b.advance<Product>(t, log_b, s, -z, u);
   }
-  float const up = a.payoff(t);
-  return t.antithetic ? 0.5F * (up + b.payoff(t)) : up;
+  float const up = a.payoff<Product>(t);
+  if constexpr (!Antithetic) return up;
+  else return 0.5F * (up + b.payoff<Product>(t));
 }
 
-// Moments of lane `lane` of canonical block `block` (within the trade): one sample per group.
-template <typename NormalStream>
-MCPRICE_HD MCPRICE_INLINE moments path_lane(const path_gbm_trade& t, const path_step* grid, std::int64_t block, int lane)
+template <typename NormalStream, path_product Product, bool Antithetic>
+MCPRICE_HD MCPRICE_INLINE moments path_lane_of(const path_gbm_trade& t, const path_step* grid, std::int64_t block, int lane)
 {
   constexpr int d = path_normals_per_sample;
   moments m{};
   for (int g = 0; g < layout::groups_per_lane(d); ++g) {
     std::int64_t const group = layout::group_index(block, g, lane, d);
     if (group >= t.samples) break;
-    float const x = path_sample<NormalStream>(t, grid, static_cast<std::uint64_t>(group));
-    m.add_group(x, 0.0F, 1);
+    m.add_group(path_sample<NormalStream, Product, Antithetic>(t, grid, static_cast<std::uint64_t>(group)), 0.0F, 1);
   }
   return m;
+}
+
+template <typename NormalStream, bool Antithetic>
+MCPRICE_HD MCPRICE_INLINE moments path_lane_sampled(const path_gbm_trade& t, const path_step* grid, std::int64_t block,
+                                                    int lane)
+{
+  switch (t.product) {
+    case path_product::barrier: return path_lane_of<NormalStream, path_product::barrier, Antithetic>(t, grid, block, lane);
+    case path_product::touch: return path_lane_of<NormalStream, path_product::touch, Antithetic>(t, grid, block, lane);
+    case path_product::lookback: return path_lane_of<NormalStream, path_product::lookback, Antithetic>(t, grid, block, lane);
+    default: return path_lane_of<NormalStream, path_product::asian, Antithetic>(t, grid, block, lane);
+  }
+}
+
+// Moments of lane `lane` of canonical block `block` (within the trade): one sample per group,
+// with the product and the sampling as compile-time constants (one branch per lane).
+template <typename NormalStream>
+MCPRICE_HD MCPRICE_INLINE moments path_lane(const path_gbm_trade& t, const path_step* grid, std::int64_t block, int lane)
+{
+  return t.antithetic ? path_lane_sampled<NormalStream, true>(t, grid, block, lane)
+                      : path_lane_sampled<NormalStream, false>(t, grid, block, lane);
 }
 
 }  // namespace mcprice
