@@ -213,8 +213,15 @@ TEST_CASE("GPU path products: closed forms, CPU agreement and reproducible bits"
   touch.barrier = 80.0;
   touch.barrier_type = barrier_kind::down;
   touch.pay_at = payment_time::hit;
+  trade lb = doc;
+  lb.id = "lookback";
+  lb.product = product_kind::lookback;
+  lb.barrier.reset();
+  lb.barrier_type.reset();
+  lb.strike.reset();
+  lb.strike_type = strike_kind::floating;
   portfolio book;
-  book.trades = {doc, geo, touch};
+  book.trades = {doc, geo, touch, lb};
 
   engine_options o;
   o.backend = backend_choice::gpu;
@@ -224,10 +231,10 @@ TEST_CASE("GPU path products: closed forms, CPU agreement and reproducible bits"
   constexpr flat_bs flat{100.0, 0.05, 0.02, 0.25, 1.0};
   std::vector<double> fix;
   for (int i = 1; i <= 12; ++i) fix.push_back(i / 12.0);
-  double const refs[3] = {knock_out_by_reflection(flat, 100.0, 85.0, true),
+  double const refs[4] = {knock_out_by_reflection(flat, 100.0, 85.0, true),
                           geometric_asian(m, m.assets()[0], fix, 1.0, 100.0, true, false),
-                          one_touch_at_hit(flat, 80.0, true)};
-  for (int i = 0; i < 3; ++i) {
+                          one_touch_at_hit(flat, 80.0, true), lookback(flat, true, true, 0.0, 100.0)};
+  for (int i = 0; i < 4; ++i) {
     auto const& r = gpu.results[static_cast<std::size_t>(i)];
     INFO(r.id << ": gpu " << r.price << " +- " << r.std_error << ", reference " << refs[i] << " " << r.message);
     REQUIRE(r.status == trade_status::ok);
@@ -238,7 +245,7 @@ TEST_CASE("GPU path products: closed forms, CPU agreement and reproducible bits"
   auto const g = engine(m, o).price(book);
   o.backend = backend_choice::cpu;
   auto const c = engine(m, o).price(book);
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < 4; ++i) {
     double const a = g.results[static_cast<std::size_t>(i)].price;
     double const b = c.results[static_cast<std::size_t>(i)].price;
     INFO(book.trades[static_cast<std::size_t>(i)].id << ": gpu " << a << ", cpu " << b);
