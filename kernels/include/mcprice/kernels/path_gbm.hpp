@@ -96,7 +96,9 @@ struct path_state {
     if constexpr (Product == path_product::lookback) {
       if (t.continuous) {
         float const d = x - x_prev;
-        float const reach = 0.5F * sqrtf(fmaxf(d * d - 2.0F * s.vol * s.vol * logf(standard_normal_cdf(u_normal)), 0.0F));
+        // ln U for U = N(u): through the small tail probability, so U near 1 keeps its precision.
+        float const log_u = u_normal > 0.0F ? log1pf(-standard_normal_cdf(-u_normal)) : logf(standard_normal_cdf(u_normal));
+        float const reach = 0.5F * sqrtf(fmaxf(d * d - 2.0F * s.vol * s.vol * log_u, 0.0F));
         float const mid = 0.5F * (x_prev + x);
         extreme = t.track_max ? fmaxf(extreme, mid + reach) : fminf(extreme, mid - reach);
       } else if (s.fixing) {
