@@ -47,21 +47,16 @@ vol_curve vol_curve::flat(double vol)
 vol_curve::vol_curve(std::vector<double> times, std::vector<double> vols)
     : times_(std::move(times)), vols_(std::move(vols))
 {
+  for (std::size_t i = 0; i < times_.size(); ++i) variances_.push_back(vols_[i] * vols_[i] * times_[i]);
 }
 
 double vol_curve::total_variance(double t) const
 {
   if (t <= 0.0) return 0.0;
-  if (times_.empty()) return vols_.front() * vols_.front() * t;
-  if (t <= times_.front()) return vols_.front() * vols_.front() * t;
+  // Flat vol outside the pillars; inside, total variance is linear between the pillars' own.
+  if (times_.empty() || t <= times_.front()) return vols_.front() * vols_.front() * t;
   if (t >= times_.back()) return vols_.back() * vols_.back() * t;
-  auto const hi =
-      static_cast<std::size_t>(std::upper_bound(times_.begin(), times_.end(), t) - times_.begin());
-  std::size_t const lo = hi - 1;
-  double const w_lo = vols_[lo] * vols_[lo] * times_[lo];
-  double const w_hi = vols_[hi] * vols_[hi] * times_[hi];
-  double const a = (t - times_[lo]) / (times_[hi] - times_[lo]);
-  return w_lo + a * (w_hi - w_lo);
+  return interpolate_flat_ends(times_, variances_, t);
 }
 
 double vol_curve::vol(double t) const
@@ -72,10 +67,8 @@ double vol_curve::vol(double t) const
 
 int vol_curve::first_decreasing_pillar() const
 {
-  for (std::size_t i = 1; i < times_.size(); ++i) {
-    if (vols_[i] * vols_[i] * times_[i] < vols_[i - 1] * vols_[i - 1] * times_[i - 1]) {
-      return static_cast<int>(i);
-    }
+  for (std::size_t i = 1; i < variances_.size(); ++i) {
+    if (variances_[i] < variances_[i - 1]) return static_cast<int>(i);
   }
   return -1;
 }

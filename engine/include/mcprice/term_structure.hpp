@@ -42,6 +42,7 @@ class vol_curve {
  private:
   std::vector<double> times_;
   std::vector<double> vols_{0.0};
+  std::vector<double> variances_;  // total variance at each pillar
 };
 
 }  // namespace mcprice
