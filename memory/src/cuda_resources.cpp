@@ -45,6 +45,10 @@ void default_pool_resource::do_deallocate(void* p, std::size_t, stream_view s) n
   MCPRICE_CUDA_TRY_NOTHROW(cudaFreeAsync(p, s.value()));
 }
 
+namespace detail {
+void destroy_pool(cudaMemPool_t p) noexcept { MCPRICE_CUDA_TRY_NOTHROW(cudaMemPoolDestroy(p)); }
+}  // namespace detail
+
 memory_pool::memory_pool(const explicit_pool_options& o)
 {
   cudaMemPoolProps props{};
@@ -53,35 +57,18 @@ memory_pool::memory_pool(const explicit_pool_options& o)
   props.location.type = cudaMemLocationTypeDevice;
   props.location.id = o.device;
   props.maxSize = o.max_size;
-  MCPRICE_CUDA_TRY(cudaMemPoolCreate(&pool_, &props));
+  cudaMemPool_t pool = nullptr;
+  MCPRICE_CUDA_TRY(cudaMemPoolCreate(&pool, &props));
+  pool_ = decltype(pool_)(pool);
   std::uint64_t threshold = o.release_threshold;
-  MCPRICE_CUDA_TRY(cudaMemPoolSetAttribute(pool_, cudaMemPoolAttrReleaseThreshold, &threshold));
+  MCPRICE_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
   int const allow = o.reproducible ? 0 : 1;
   int follow = 1;
   int opportunistic = allow;
   int internal = allow;
-  MCPRICE_CUDA_TRY(cudaMemPoolSetAttribute(pool_, cudaMemPoolReuseFollowEventDependencies, &follow));
-  MCPRICE_CUDA_TRY(cudaMemPoolSetAttribute(pool_, cudaMemPoolReuseAllowOpportunistic, &opportunistic));
-  MCPRICE_CUDA_TRY(cudaMemPoolSetAttribute(pool_, cudaMemPoolReuseAllowInternalDependencies, &internal));
-}
-
-memory_pool::~memory_pool() { reset(); }
-
-memory_pool::memory_pool(memory_pool&& other) noexcept : pool_(std::exchange(other.pool_, nullptr)) {}
-
-memory_pool& memory_pool::operator=(memory_pool&& other) noexcept
-{
-  if (this != &other) {
-    reset();
-    pool_ = std::exchange(other.pool_, nullptr);
-  }
-  return *this;
-}
-
-void memory_pool::reset() noexcept
-{
-  if (pool_ != nullptr) { MCPRICE_CUDA_TRY_NOTHROW(cudaMemPoolDestroy(pool_)); }
-  pool_ = nullptr;
+  MCPRICE_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolReuseFollowEventDependencies, &follow));
+  MCPRICE_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolReuseAllowOpportunistic, &opportunistic));
+  MCPRICE_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolReuseAllowInternalDependencies, &internal));
 }
 
 explicit_pool_resource::explicit_pool_resource(const explicit_pool_options& o) : pool_(o), max_size_(o.max_size) {}

@@ -2,31 +2,19 @@
 
 #include "mcprice/memory/cuda_error.hpp"
 
-#include <utility>
-
 namespace mcprice {
 
 void stream_view::synchronize() const { MCPRICE_CUDA_TRY(cudaStreamSynchronize(stream_)); }
 
-stream::stream() { MCPRICE_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+namespace detail {
+void destroy_stream(cudaStream_t s) noexcept { MCPRICE_CUDA_TRY_NOTHROW(cudaStreamDestroy(s)); }
+}  // namespace detail
 
-stream::~stream() { reset(); }
-
-stream::stream(stream&& other) noexcept : stream_(std::exchange(other.stream_, nullptr)) {}
-
-stream& stream::operator=(stream&& other) noexcept
+stream::stream()
 {
-  if (this != &other) {
-    reset();
-    stream_ = std::exchange(other.stream_, nullptr);
-  }
-  return *this;
-}
-
-void stream::reset() noexcept
-{
-  if (stream_ != nullptr) { MCPRICE_CUDA_TRY_NOTHROW(cudaStreamDestroy(stream_)); }
-  stream_ = nullptr;
+  cudaStream_t s = nullptr;
+  MCPRICE_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  stream_ = decltype(stream_)(s);
 }
 
 }  // namespace mcprice

@@ -7,6 +7,7 @@
 //  - explicit_pool_resource: cudaMallocFromPoolAsync on a pool of our own, with a maximum size,
 //    a release threshold and reuse-policy flags.
 #include "mcprice/memory/memory_resource.hpp"
+#include "mcprice/memory/unique_handle.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -37,20 +38,18 @@ struct explicit_pool_options {
   bool reproducible{true};
 };
 
+namespace detail {
+void destroy_pool(cudaMemPool_t p) noexcept;
+}
+
 // Move-only owner of a cudaMemPool_t.
 class memory_pool {
  public:
   explicit memory_pool(const explicit_pool_options& options);
-  ~memory_pool();
-  memory_pool(memory_pool&& other) noexcept;
-  memory_pool& operator=(memory_pool&& other) noexcept;
-  memory_pool(const memory_pool&) = delete;
-  memory_pool& operator=(const memory_pool&) = delete;
-  [[nodiscard]] cudaMemPool_t value() const noexcept { return pool_; }
+  [[nodiscard]] cudaMemPool_t value() const noexcept { return pool_.get(); }
 
  private:
-  void reset() noexcept;
-  cudaMemPool_t pool_{nullptr};
+  unique_handle<cudaMemPool_t, detail::destroy_pool> pool_;
 };
 
 struct driver_pool_usage {

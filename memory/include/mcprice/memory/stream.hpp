@@ -1,6 +1,8 @@
 #pragma once
 // Move-only owner of a non-blocking CUDA stream, and the non-owning stream_view that every
 // stream-ordered API takes (the RMM convention: the stream is always explicit).
+#include "mcprice/memory/unique_handle.hpp"
+
 #include <cuda_runtime_api.h>
 
 namespace mcprice {
@@ -16,22 +18,20 @@ class stream_view {
   cudaStream_t stream_{nullptr};
 };
 
+namespace detail {
+void destroy_stream(cudaStream_t s) noexcept;
+}
+
 class stream {
  public:
   stream();  // cudaStreamNonBlocking: never implicitly ordered with the legacy default stream
-  ~stream();
-  stream(stream&& other) noexcept;
-  stream& operator=(stream&& other) noexcept;
-  stream(const stream&) = delete;
-  stream& operator=(const stream&) = delete;
 
-  [[nodiscard]] stream_view view() const noexcept { return stream_view{stream_}; }
-  [[nodiscard]] cudaStream_t value() const noexcept { return stream_; }
+  [[nodiscard]] stream_view view() const noexcept { return stream_view{stream_.get()}; }
+  [[nodiscard]] cudaStream_t value() const noexcept { return stream_.get(); }
   void synchronize() const { view().synchronize(); }
 
  private:
-  void reset() noexcept;
-  cudaStream_t stream_{nullptr};
+  unique_handle<cudaStream_t, detail::destroy_stream> stream_;
 };
 
 }  // namespace mcprice
