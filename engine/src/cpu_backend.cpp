@@ -13,7 +13,7 @@ namespace {
 
 // Threads take whole segments; each segment is summed block by block in order, so the result
 // does not depend on which thread did what.
-class cpu_backend final : public pricing_backend {
+class cpu_backend final : public cpu_pricing_backend {
  public:
   explicit cpu_backend(unsigned threads)
       : threads_(threads != 0 ? threads : std::max(1U, std::thread::hardware_concurrency())),
@@ -40,6 +40,19 @@ class cpu_backend final : public pricing_backend {
       moments m{};
       for (int lane = 0; lane < layout::lanes_per_block; ++lane) {
         m = m + path_lane<rng::host_normal_stream>(trades[i], grid.data(), block, lane);
+      }
+      return m;
+    });
+  }
+
+  european_run run_basket(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
+                          const std::vector<float>& factors, std::int64_t total_blocks,
+                          const progress_callback& progress) const override
+  {
+    return run_blocks(trades, total_blocks, progress, [&](std::size_t i, std::int64_t block) {
+      moments m{};
+      for (int lane = 0; lane < layout::lanes_per_block; ++lane) {
+        m = m + basket_lane<rng::host_normal_stream>(trades[i], assets.data(), factors.data(), block, lane);
       }
       return m;
     });
@@ -93,7 +106,7 @@ class cpu_backend final : public pricing_backend {
 
 }  // namespace
 
-std::unique_ptr<pricing_backend> make_cpu_backend(unsigned threads)
+std::unique_ptr<cpu_pricing_backend> make_cpu_backend(unsigned threads)
 {
   return std::make_unique<cpu_backend>(threads);
 }

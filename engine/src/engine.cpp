@@ -1,5 +1,6 @@
 #include "mcprice/engine.hpp"
 
+#include "basket_setup.hpp"
 #include "european_setup.hpp"
 #include "path_setup.hpp"
 #include "mcprice/input_error.hpp"
@@ -19,6 +20,9 @@ struct engine::impl {
   market_data market;
   engine_options options;
   std::unique_ptr<detail::pricing_backend> backend;
+  // Prices the families the GPU backend does not have yet (multi-asset Europeans); it is the
+  // backend itself on the CPU.
+  std::unique_ptr<detail::cpu_pricing_backend> host;
   std::vector<std::string> notices;
 };
 
@@ -77,6 +81,7 @@ engine::engine(market_data market, engine_options options) : impl_(std::make_uni
   impl_->market = std::move(market);
   impl_->options = options;
   impl_->backend = choose_backend(options, impl_->market, impl_->notices);
+  impl_->host = detail::make_cpu_backend(options.threads);
 }
 
 engine::~engine() = default;
@@ -98,7 +103,8 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
 
   // Checking trades and building their kernel records is independent per trade: large books
   // do it on several threads. Block numbers are then assigned in input order, per family.
-  std::vector<std::optional<std::variant<detail::european_job, detail::path_job>>> jobs(trades.trades.size());
+  std::vector<std::optional<std::variant<detail::european_job, detail::path_job, detail::basket_job>>> jobs(
+      trades.trades.size());
   detail::parallel_for(trades.trades.size(), [&](std::size_t i) {
     const trade& t = trades.trades[i];
     trade_result& r = run.results[i];
@@ -111,20 +117,33 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
     }
     if (r.message.empty()) r.message = detail::unsupported_feature(t, impl_->market);
     if (!r.message.empty()) return;
-    if (t.product == product_kind::vanilla || t.product == product_kind::digital) {
-      jobs[i] = detail::make_european_job(t, impl_->market, impl_->options);
-    } else {
-      jobs[i] = detail::make_path_job(t, impl_->market, impl_->options);
+    switch (t.product) {
+      case product_kind::vanilla:
+      case product_kind::digital: jobs[i] = detail::make_european_job(t, impl_->market, impl_->options); break;
+      case product_kind::basket:
+      case product_kind::best_of:
+      case product_kind::worst_of:
+      case product_kind::spread: jobs[i] = detail::make_basket_job(t, impl_->market, impl_->options); break;
+      default: jobs[i] = detail::make_path_job(t, impl_->market, impl_->options);
     }
   });
 
   family<european_gbm_trade> europeans;
   family<path_gbm_trade> paths;
   std::vector<path_step> grid;
+  family<basket_gbm_trade> baskets;
+  std::vector<basket_asset> basket_assets;
+  std::vector<float> factors;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     if (!jobs[i]) continue;
     if (auto* e = std::get_if<detail::european_job>(&*jobs[i])) {
       europeans.add(e->kernel, layout::blocks_for(e->kernel.samples, european_normals_per_sample), e->scale, e->paths, i);
+    } else if (auto* b = std::get_if<detail::basket_job>(&*jobs[i])) {
+      b->kernel.first_asset = static_cast<std::int32_t>(basket_assets.size());
+      b->kernel.first_factor = static_cast<std::int32_t>(factors.size());
+      basket_assets.insert(basket_assets.end(), b->assets.begin(), b->assets.end());
+      factors.insert(factors.end(), b->factor.begin(), b->factor.end());
+      baskets.add(b->kernel, layout::blocks_for(b->kernel.samples, basket_normals_per_sample), b->scale, b->paths, i);
     } else {
       auto& p = std::get<detail::path_job>(*jobs[i]);
       p.kernel.first_step = static_cast<std::int32_t>(grid.size());
@@ -141,6 +160,9 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
   }
   if (!paths.trades.empty()) {
     outcomes.emplace_back(&paths, impl_->backend->run_path(paths.trades, grid, paths.blocks, progress));
+  }
+  if (!baskets.trades.empty()) {
+    outcomes.emplace_back(&baskets, impl_->host->run_basket(baskets.trades, basket_assets, factors, baskets.blocks, progress));
   }
   auto const collected = std::chrono::steady_clock::now();
   run.summary.price_seconds = std::chrono::duration<double>(collected - priced).count();

@@ -4,6 +4,7 @@
 // only in who runs the blocks.
 #include "mcprice/engine.hpp"
 #include "mcprice/memory_report.hpp"
+#include "mcprice/kernels/basket_gbm.hpp"
 #include "mcprice/kernels/european_gbm.hpp"
 #include "mcprice/kernels/moments.hpp"
 #include "mcprice/kernels/path_gbm.hpp"
@@ -40,7 +41,16 @@ class pricing_backend {
   virtual void trim_memory() const {}
 };
 
-std::unique_ptr<pricing_backend> make_cpu_backend(unsigned threads);
+// The CPU backend also prices the families the GPU backend does not have yet.
+class cpu_pricing_backend : public pricing_backend {
+ public:
+  // Multi-asset Europeans: per-asset parameters and correlation factors in their own tables.
+  virtual european_run run_basket(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
+                                  const std::vector<float>& factors, std::int64_t total_blocks,
+                                  const progress_callback& progress) const = 0;
+};
+
+std::unique_ptr<cpu_pricing_backend> make_cpu_backend(unsigned threads);
 std::unique_ptr<pricing_backend> make_gpu_backend(const engine_options& options, const market_data& market,
                                                   std::vector<std::string>& notices);
 

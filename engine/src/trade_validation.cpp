@@ -46,11 +46,12 @@ std::string check_fields(const trade& t, const market_data& market)
   if (t.product == product_kind::spread && t.underlyings.size() != 2) {
     return "underlying lists " + std::to_string(t.underlyings.size()) + " assets but a spread takes two";
   }
-  if (!single_asset(t.product) && t.underlyings.size() < 2) {
-    return "underlying lists one asset but product " + std::string(to_string(t.product)) + " takes several";
-  }
+  // A basket, best-of or worst-of of one asset is that asset's vanilla: allowed.
   for (auto const& name : t.underlyings) {
     if (!market.find(name)) return "underlying '" + name + "' is not in the market file";
+  }
+  if (t.underlyings.size() > 16) {
+    return "underlying lists " + std::to_string(t.underlyings.size()) + " assets; at most 16 are supported";
   }
   if (!t.weights.empty() && t.weights.size() != t.underlyings.size()) {
     return "weights has " + std::to_string(t.weights.size()) + " entries for " +
@@ -117,7 +118,11 @@ std::string unsupported_feature(const trade& t, const market_data& market)
     case product_kind::asian:
     case product_kind::barrier:
     case product_kind::touch:
-    case product_kind::lookback: break;
+    case product_kind::lookback:
+    case product_kind::basket:
+    case product_kind::best_of:
+    case product_kind::worst_of:
+    case product_kind::spread: break;
     default: why = "product " + std::string(to_string(t.product)) + " is not supported yet";
   }
   if (why.empty() && t.exercise != exercise_style::european) {

@@ -97,9 +97,9 @@ TEST_CASE("failed trades are reported in place and the others still price")
   auto book = reference_book();
   book.trades.resize(3);
   trade bad = book.trades[0];
-  bad.id = "basket-1";
-  bad.product = product_kind::basket;
-  bad.underlyings = {"FLAT", "CURVE"};
+  bad.id = "bermudan-1";
+  bad.exercise = exercise_style::bermudan;
+  bad.exercise_dates = 4;
   book.trades.insert(book.trades.begin() + 1, bad);
   trade missing = book.trades[0];
   missing.id = "ghost";
@@ -118,7 +118,7 @@ TEST_CASE("failed trades are reported in place and the others still price")
   REQUIRE(run.results.size() == 7);
   CHECK(run.results[0].status == trade_status::ok);
   CHECK(run.results[1].status == trade_status::error);
-  CHECK(run.results[1].message == "trade basket-1: product basket is not supported yet");
+  CHECK(run.results[1].message == "trade bermudan-1: exercise bermudan is not supported yet");
   CHECK(run.results[2].status == trade_status::ok);
   CHECK(run.results[4].message == "trade ghost: underlying 'NOPE' is not in the market file");
   CHECK(run.results[5].message == "trade expired: maturity -1 must be > 0");

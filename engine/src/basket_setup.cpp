@@ -1,0 +1,58 @@
+#include "basket_setup.hpp"
+
+#include "mcprice/kernels/trade_key.hpp"
+
+#include <Eigen/Eigenvalues>
+
+#include <cmath>
+
+namespace mcprice::detail {
+
+basket_job make_basket_job(const trade& t, const market_data& market, const engine_options& opt)
+{
+  auto const n = static_cast<int>(t.underlyings.size());
+  double const T = t.maturity;
+  basket_job job{};
+  std::vector<std::size_t> idx;
+  for (int i = 0; i < n; ++i) {
+    std::size_t const k = *market.find(t.underlyings[static_cast<std::size_t>(i)]);
+    idx.push_back(k);
+    const asset& a = market.assets()[k];
+    double const w = a.vol.total_variance(T);
+    double const log_fwd = (market.discount().zero_rate(T) - a.dividend.zero_rate(T)) * T;
+    double weight = 1.0;
+    if (!t.weights.empty()) weight = t.weights[static_cast<std::size_t>(i)];
+    else if (t.product == product_kind::basket) weight = 1.0 / n;
+    job.assets.push_back({static_cast<float>(a.spot), static_cast<float>(log_fwd - 0.5 * w),
+                          static_cast<float>(std::sqrt(w)), static_cast<float>(weight)});
+  }
+  // A = V sqrt(D) from C = V D V^T: exact for positive semi-definite C (tiny negative
+  // eigenvalues from rounding are clipped to zero).
+  Eigen::MatrixXd c(n, n);
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) c(i, j) = market.correlation(idx[static_cast<std::size_t>(i)], idx[static_cast<std::size_t>(j)]);
+  }
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(c);
+  Eigen::MatrixXd const a = eig.eigenvectors() * eig.eigenvalues().cwiseMax(0.0).cwiseSqrt().asDiagonal();
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) job.factor.push_back(static_cast<float>(a(i, j)));
+  }
+
+  basket_gbm_trade& k = job.kernel;
+  k.key = rng::trade_key(opt.seed, t.id);
+  std::int64_t const requested = t.paths.value_or(opt.paths);
+  k.antithetic = opt.antithetic ? 1 : 0;
+  k.samples = opt.antithetic ? (requested + 1) / 2 : requested;
+  job.paths = opt.antithetic ? 2 * k.samples : k.samples;
+  k.assets = n;
+  k.strike = static_cast<float>(t.strike.value_or(0.0));
+  k.payoff = t.product == product_kind::basket   ? basket_payoff::basket
+             : t.product == product_kind::best_of ? basket_payoff::best_of
+             : t.product == product_kind::worst_of ? basket_payoff::worst_of
+                                                   : basket_payoff::spread;
+  k.call = t.type == option_type::call ? 1 : 0;
+  job.scale = market.discount().discount(T) * t.notional;
+  return job;
+}
+
+}  // namespace mcprice::detail

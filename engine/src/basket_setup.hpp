@@ -1,0 +1,23 @@
+#pragma once
+// From a validated basket / best_of / worst_of / spread trade on GBM assets to its kernel record,
+// its per-asset parameters and the factor of its assets' correlation matrix.
+#include "mcprice/kernels/basket_gbm.hpp"
+#include "mcprice/market.hpp"
+#include "mcprice/portfolio.hpp"
+#include "mcprice/settings.hpp"
+
+#include <vector>
+
+namespace mcprice::detail {
+
+struct basket_job {
+  basket_gbm_trade kernel;  // first_block, first_factor and first_asset are set by the batcher
+  std::vector<basket_asset> assets;
+  std::vector<float> factor;  // assets x assets, row-major: A with A A^T = the correlation matrix
+  double scale;
+  std::int64_t paths;
+};
+
+basket_job make_basket_job(const trade& t, const market_data& market, const engine_options& opt);
+
+}  // namespace mcprice::detail
