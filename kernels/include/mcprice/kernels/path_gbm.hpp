@@ -22,7 +22,8 @@ struct alignas(16) path_step {
   std::uint8_t fixing;  // t_i is an averaging / discrete-monitoring time
 };
 
-enum class path_product : std::uint8_t { asian, barrier, touch, lookback };
+// european: a vanilla or digital on S_T (the path engine prices them under Heston).
+enum class path_product : std::uint8_t { asian, barrier, touch, lookback, european };
 
 // Trivially copyable: the device trade table holds these; steps live in a separate grid table.
 struct path_gbm_trade {
@@ -48,6 +49,7 @@ struct path_gbm_trade {
   std::int32_t fixings;      // asian: number of fixings, the spot fixing included
   float log_extreme;         // lookback: ln(running extreme / S_0), 0 for a fresh trade
   std::uint8_t track_max;    // lookback: the maximum (floating put, fixed call), else the minimum
+  std::uint8_t digital;      // european: 0 vanilla, 1 cash digital (pays `rebate`), 2 asset digital
 };
 
 // Every step draws one normal; a path takes a lane group (one subsequence) of its own.
@@ -91,32 +93,41 @@ struct path_state {
   template <path_product Product>
   MCPRICE_HD MCPRICE_INLINE void advance(const path_gbm_trade& t, float log_b, const path_step& s, float z, float u_normal)
   {
+    move<Product>(t, log_b, fmaf(s.vol, z, s.drift), s.vol * s.vol, s.fixing != 0, s.hit_value, u_normal);
+  }
+
+  // A step of log-increment dx and (integrated) variance var, whatever the model.
+  template <path_product Product>
+  MCPRICE_HD MCPRICE_INLINE void move(const path_gbm_trade& t, float log_b, float dx, float var, bool fixing,
+                                      float hit_value, float u_normal)
+  {
     float const x_prev = x;
-    x = x + fmaf(s.vol, z, s.drift);
+    x = x + dx;
     if constexpr (Product == path_product::lookback) {
       if (t.continuous) {
         float const d = x - x_prev;
         // ln U for U = N(u): through the small tail probability, so U near 1 keeps its precision.
         float const log_u = u_normal > 0.0F ? log1pf(-standard_normal_cdf(-u_normal)) : logf(standard_normal_cdf(u_normal));
-        float const reach = 0.5F * sqrtf(fmaxf(d * d - 2.0F * s.vol * s.vol * log_u, 0.0F));
+        float const reach = 0.5F * sqrtf(fmaxf(d * d - 2.0F * var * log_u, 0.0F));
         float const mid = 0.5F * (x_prev + x);
         extreme = t.track_max ? fmaxf(extreme, mid + reach) : fminf(extreme, mid - reach);
-      } else if (s.fixing) {
+      } else if (fixing) {
         extreme = t.track_max ? fmaxf(extreme, x) : fminf(extreme, x);
       }
       return;
     }
+    if constexpr (Product == path_product::european) return;
     if constexpr (Product == path_product::asian) {
-      if (s.fixing) {
+      if (fixing) {
         if (t.geometric) log_sum += x;
         else sum += expf(x);
       }
       return;
     }
-    if (survive == 0.0F || !(t.continuous || s.fixing)) return;
+    if (survive == 0.0F || !(t.continuous || fixing)) return;
     bool const beyond = t.up ? x >= log_b : x <= log_b;
-    float const p = beyond ? 1.0F : t.continuous ? bridge_hit_probability(x_prev, x, log_b, s.vol * s.vol) : 0.0F;
-    hit_paid += survive * p * (t.pay_at_hit ? s.hit_value : 1.0F);
+    float const p = beyond ? 1.0F : t.continuous ? bridge_hit_probability(x_prev, x, log_b, var) : 0.0F;
+    hit_paid += survive * p * (t.pay_at_hit ? hit_value : 1.0F);
     survive *= 1.0F - p;
   }
 
@@ -130,6 +141,12 @@ struct path_state {
       float const avg = t.spot * (t.geometric ? expf(log_sum / n) : sum / n);
       if (t.floating) return t.call ? fmaxf(s_t - avg, 0.0F) : fmaxf(avg - s_t, 0.0F);
       return t.call ? fmaxf(avg - t.strike, 0.0F) : fmaxf(t.strike - avg, 0.0F);
+    }
+    if constexpr (Product == path_product::european) {
+      bool const in = t.call ? s_t > t.strike : s_t < t.strike;
+      if (t.digital == 1) return in ? t.rebate : 0.0F;
+      if (t.digital == 2) return in ? s_t : 0.0F;
+      return t.call ? fmaxf(s_t - t.strike, 0.0F) : fmaxf(t.strike - s_t, 0.0F);
     }
     if constexpr (Product == path_product::lookback) {
       float const e = t.spot * expf(extreme);
