@@ -45,6 +45,18 @@ class cpu_backend final : public cpu_pricing_backend {
     });
   }
 
+  european_run run_heston(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
+                          std::int64_t total_blocks, const progress_callback& progress) const override
+  {
+    return run_blocks(trades, total_blocks, progress, [&](std::size_t i, std::int64_t block) {
+      moments m{};
+      for (int lane = 0; lane < layout::lanes_per_block; ++lane) {
+        m = m + heston_lane<rng::host_normal_stream>(trades[i], steps.data(), block, lane);
+      }
+      return m;
+    });
+  }
+
   european_run run_basket(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
                           const std::vector<float>& factors, std::int64_t total_blocks,
                           const progress_callback& progress) const override

@@ -103,8 +103,8 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
 
   // Checking trades and building their kernel records is independent per trade: large books
   // do it on several threads. Block numbers are then assigned in input order, per family.
-  std::vector<std::optional<std::variant<detail::european_job, detail::path_job, detail::basket_job>>> jobs(
-      trades.trades.size());
+  std::vector<std::optional<std::variant<detail::european_job, detail::path_job, detail::basket_job, detail::heston_job>>>
+      jobs(trades.trades.size());
   detail::parallel_for(trades.trades.size(), [&](std::size_t i) {
     const trade& t = trades.trades[i];
     trade_result& r = run.results[i];
@@ -117,6 +117,11 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
     }
     if (r.message.empty()) r.message = detail::unsupported_feature(t, impl_->market);
     if (!r.message.empty()) return;
+    bool const heston = impl_->market.assets()[*impl_->market.find(t.underlyings.front())].model == model_kind::heston;
+    if (heston) {
+      jobs[i] = detail::make_heston_job(t, impl_->market, impl_->options);
+      return;
+    }
     switch (t.product) {
       case product_kind::vanilla:
       case product_kind::digital: jobs[i] = detail::make_european_job(t, impl_->market, impl_->options); break;
@@ -132,12 +137,18 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
   family<path_gbm_trade> paths;
   std::vector<path_step> grid;
   family<basket_gbm_trade> baskets;
+  family<heston_trade> hestons;
+  std::vector<heston_step> heston_steps;
   std::vector<basket_asset> basket_assets;
   std::vector<float> factors;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     if (!jobs[i]) continue;
     if (auto* e = std::get_if<detail::european_job>(&*jobs[i])) {
       europeans.add(e->kernel, layout::blocks_for(e->kernel.samples, european_normals_per_sample), e->scale, e->paths, i);
+    } else if (auto* h = std::get_if<detail::heston_job>(&*jobs[i])) {
+      h->kernel.first_step = static_cast<std::int32_t>(heston_steps.size());
+      heston_steps.insert(heston_steps.end(), h->steps.begin(), h->steps.end());
+      hestons.add(h->kernel, layout::blocks_for(h->kernel.samples, path_normals_per_sample), h->scale, h->paths, i);
     } else if (auto* b = std::get_if<detail::basket_job>(&*jobs[i])) {
       b->kernel.first_asset = static_cast<std::int32_t>(basket_assets.size());
       b->kernel.first_factor = static_cast<std::int32_t>(factors.size());
@@ -160,6 +171,9 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
   }
   if (!paths.trades.empty()) {
     outcomes.emplace_back(&paths, impl_->backend->run_path(paths.trades, grid, paths.blocks, progress));
+  }
+  if (!hestons.trades.empty()) {
+    outcomes.emplace_back(&hestons, impl_->host->run_heston(hestons.trades, heston_steps, hestons.blocks, progress));
   }
   if (!baskets.trades.empty()) {
     outcomes.emplace_back(&baskets, impl_->host->run_basket(baskets.trades, basket_assets, factors, baskets.blocks, progress));

@@ -2,6 +2,7 @@
 // From a validated asian / barrier / touch / lookback trade on a GBM asset to the path kernel's record and
 // its time grid: the fixing times, plus `steps` equal steps when a barrier is monitored
 // continuously, each step exact under the term structures.
+#include "mcprice/kernels/heston_path.hpp"
 #include "mcprice/kernels/path_gbm.hpp"
 #include "mcprice/market.hpp"
 #include "mcprice/portfolio.hpp"
@@ -19,10 +20,32 @@ struct path_job {
   std::int64_t paths;
 };
 
+struct heston_job {
+  heston_trade kernel;  // first_block and first_step are set by the batcher
+  std::vector<heston_step> steps;
+  double scale;
+  std::int64_t paths;
+};
+
+// A path trade's time grid: the positive fixing times, `steps` equal steps when a barrier is
+// monitored continuously (or always, for Heston), and maturity.
+struct path_grid {
+  std::vector<double> fixings;  // as the trade defines them, a leading 0 included
+  bool spot_fixing{false};
+  std::vector<double> times;
+  std::vector<bool> is_fixing;
+};
+
+path_grid make_path_grid(const trade& t, const engine_options& opt, bool uniform_steps);
+path_gbm_trade make_path_record(const trade& t, const asset& a, const path_grid& g, const engine_options& opt,
+                                std::int64_t& paths);
+
 // The fixing times of a trade (fixing_times, else `fixings` equal steps ending at maturity, else
 // `steps` of them); a leading 0 means today's spot is a fixing.
 std::vector<double> fixing_times_of(const trade& t, std::int64_t default_steps);
 
 path_job make_path_job(const trade& t, const market_data& market, const engine_options& opt);
+// Any single-asset product on a Heston asset: the path record on a uniform grid.
+heston_job make_heston_job(const trade& t, const market_data& market, const engine_options& opt);
 
 }  // namespace mcprice::detail

@@ -6,6 +6,7 @@
 #include "mcprice/memory_report.hpp"
 #include "mcprice/kernels/basket_gbm.hpp"
 #include "mcprice/kernels/european_gbm.hpp"
+#include "mcprice/kernels/heston_path.hpp"
 #include "mcprice/kernels/moments.hpp"
 #include "mcprice/kernels/path_gbm.hpp"
 
@@ -45,6 +46,9 @@ class pricing_backend {
 class cpu_pricing_backend : public pricing_backend {
  public:
   // Multi-asset Europeans: per-asset parameters and correlation factors in their own tables.
+  // Single-asset products on Heston assets; steps of every trade in one table.
+  virtual european_run run_heston(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
+                                  std::int64_t total_blocks, const progress_callback& progress) const = 0;
   virtual european_run run_basket(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
                                   const std::vector<float>& factors, std::int64_t total_blocks,
                                   const progress_callback& progress) const = 0;

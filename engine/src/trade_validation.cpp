@@ -129,9 +129,11 @@ std::string unsupported_feature(const trade& t, const market_data& market)
     why = "exercise " + std::string(to_string(t.exercise)) + " is not supported yet";
   }
   if (why.empty()) {
+    bool const multi = t.product == product_kind::basket || t.product == product_kind::best_of ||
+                       t.product == product_kind::worst_of || t.product == product_kind::spread;
     for (auto const& name : t.underlyings) {
-      if (market.assets()[*market.find(name)].model != model_kind::gbm) {
-        why = "model heston (asset " + name + ") is not supported yet";
+      if (multi && market.assets()[*market.find(name)].model != model_kind::gbm) {
+        why = "model heston (asset " + name + ") is not supported yet for multi-asset products";
       }
     }
   }

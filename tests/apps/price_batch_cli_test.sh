@@ -21,10 +21,10 @@ expect_text "version names the engine" "$tmp/version" "mcprice"
   --out "$tmp/sample.csv" 2> "$tmp/sample.err"
 check "sample portfolio (one row not supported yet)" 2 $?
 expect_text "sample rows in input order" "$tmp/sample.csv" "ABC-C100-1Y,ok,"
-expect_text "unsupported product says so" "$tmp/sample.csv" "model heston (asset GHI) is not supported yet"
+expect_text "unsupported product says so" "$tmp/sample.csv" "model heston (asset GHI) is not supported yet for multi-asset products"
 expect_text "barriers price" "$tmp/sample.csv" "ABC-UO-CALL,ok,"
 expect_text "summary line" "$tmp/sample.err" "backend cpu"
-[ "$(wc -l < "$tmp/sample.csv")" = 15 ]; check "one row per trade plus header" 0 $?
+[ "$(wc -l < "$tmp/sample.csv")" = 16 ]; check "one row per trade plus header" 0 $?
 
 "$bin" "$data/sample_portfolio.csv" --backend cpu --paths 2e4 --threads 1 --quiet > "$tmp/t1.csv"
 "$bin" "$data/sample_portfolio.csv" --backend cpu --paths 2e4 --threads 2 --quiet > "$tmp/t2.csv"
