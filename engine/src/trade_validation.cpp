@@ -68,6 +68,14 @@ std::string check_fields(const trade& t, const market_data& market)
       return "fixing_times entry " + show(ft) + " must be ascending within [0, maturity]";
     }
   }
+  bool const needs_fixings =
+      t.product == product_kind::asian ||
+      ((t.product == product_kind::barrier || touch || t.product == product_kind::lookback) &&
+       t.monitoring == monitoring_kind::discrete);
+  if (needs_fixings && !t.fixings && t.fixing_times.empty()) {
+    return std::string(t.product == product_kind::asian ? "an asian" : "discrete monitoring") +
+           " needs fixings or fixing_times";
+  }
   if ((t.product == product_kind::barrier || touch) && !t.barrier) return "barrier is missing";
   if (t.barrier && !(*t.barrier > 0.0)) return "barrier " + show(*t.barrier) + " must be > 0";
   if ((t.product == product_kind::barrier || touch) && !t.barrier_type) return "barrier_kind is missing";

@@ -230,3 +230,22 @@ TEST_CASE("a discretely monitored lookback is worth less than the continuous one
   CHECK(d1000.results[0].price < c.results[0].price);
   CHECK(c.results[0].price - d1000.results[0].price < 0.05 * c.results[0].price);
 }
+
+TEST_CASE("path products without their fixings are clear per-trade errors")
+{
+  auto const m = flat_market();
+  trade asian = path_trade("no-fixings", product_kind::asian, option_type::call, "X", 1.0);
+  asian.strike = 100.0;
+  trade discrete = path_trade("no-monitoring-times", product_kind::barrier, option_type::call, "X", 1.0);
+  discrete.strike = 100.0;
+  discrete.barrier = 120.0;
+  discrete.barrier_type = barrier_kind::up_out;
+  discrete.monitoring = monitoring_kind::discrete;
+  trade times = asian;
+  times.id = "with-times";
+  times.fixing_times = {0.5, 1.0};
+  auto const run = price(m, {asian, discrete, times}, 1000);
+  CHECK(run.results[0].message == "trade no-fixings: an asian needs fixings or fixing_times");
+  CHECK(run.results[1].message == "trade no-monitoring-times: discrete monitoring needs fixings or fixing_times");
+  CHECK(run.results[2].status == trade_status::ok);
+}
