@@ -1,5 +1,6 @@
 // Heston (QE scheme) on the CPU backend against the semi-analytic price and exact identities.
 #include "catch.hpp"
+#include "cpu_pricing.hpp"
 #include "heston_reference.hpp"
 #include "mcprice/black_scholes.hpp"
 #include "mcprice/engine.hpp"
@@ -39,13 +40,7 @@ trade heston_trade_of(std::string id, product_kind p, option_type type, double s
 
 pricing_run price(const market_data& m, std::vector<trade> trades, std::int64_t paths, std::int64_t steps)
 {
-  engine_options o;
-  o.backend = backend_choice::cpu;
-  o.paths = paths;
-  o.steps = steps;
-  portfolio book;
-  book.trades = std::move(trades);
-  return engine(m, o).price(book);
+  return price_on_cpu(m, std::move(trades), paths, steps);
 }
 
 // QE with the martingale correction: a bias of a few 1e-3 at 100 steps on these cases.

@@ -1,5 +1,6 @@
 // Path-dependent products on the CPU backend against closed forms and exact identities.
 #include "catch.hpp"
+#include "cpu_pricing.hpp"
 #include "mcprice/engine.hpp"
 #include "mcprice/market_reader.hpp"
 #include "path_references.hpp"
@@ -33,13 +34,7 @@ trade path_trade(std::string id, product_kind p, option_type type, std::string a
 
 pricing_run price(const market_data& m, std::vector<trade> trades, std::int64_t paths = 400'000, std::int64_t steps = 64)
 {
-  engine_options o;
-  o.backend = backend_choice::cpu;
-  o.paths = paths;
-  o.steps = steps;
-  portfolio book;
-  book.trades = std::move(trades);
-  return engine(m, o).price(book);
+  return price_on_cpu(m, std::move(trades), paths, steps);
 }
 
 void check_close(const trade_result& r, double reference, double allowance = 0.0)

@@ -5,6 +5,7 @@
 // eigen-decomposition, so positive semi-definite matrices work too).
 #include "mcprice/kernels/canonical_layout.hpp"
 #include "mcprice/kernels/moments.hpp"
+#include "mcprice/kernels/sample_lanes.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -71,22 +72,15 @@ MCPRICE_HD MCPRICE_INLINE float basket_sample(const basket_gbm_trade& t, const b
 }
 
 // A sample takes a subsequence of its own (as path trades do).
-inline constexpr int basket_normals_per_sample = 4;
+inline constexpr int basket_normals_per_sample = own_subsequence_normals;
 
 template <typename NormalStream>
 MCPRICE_HD MCPRICE_INLINE moments basket_lane(const basket_gbm_trade& t, const basket_asset* assets, const float* factors,
                                               std::int64_t block, int lane)
 {
-  constexpr int d = basket_normals_per_sample;
-  moments m{};
-  for (int g = 0; g < layout::groups_per_lane(d); ++g) {
-    std::int64_t const group = layout::group_index(block, g, lane, d);
-    if (group >= t.samples) break;
-    float const x = basket_sample<NormalStream>(t, assets + t.first_asset, factors + t.first_factor,
-                                                static_cast<std::uint64_t>(group));
-    m.add_group(x, 0.0F, 1);
-  }
-  return m;
+  return own_subsequence_lane(t.samples, block, lane, [&](std::uint64_t subsequence) {
+    return basket_sample<NormalStream>(t, assets + t.first_asset, factors + t.first_factor, subsequence);
+  });
 }
 
 }  // namespace mcprice

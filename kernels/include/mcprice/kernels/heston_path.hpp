@@ -115,17 +115,10 @@ MCPRICE_HD MCPRICE_INLINE float heston_sample_of(const heston_trade& h, const he
 template <typename NormalStream>
 MCPRICE_HD MCPRICE_INLINE moments heston_lane(const heston_trade& h, const heston_step* grid, std::int64_t block, int lane)
 {
-  constexpr int d = path_normals_per_sample;
-  moments m{};
-  for (int g = 0; g < layout::groups_per_lane(d); ++g) {
-    std::int64_t const group = layout::group_index(block, g, lane, d);
-    if (group >= h.samples) break;
-    auto const subsequence = static_cast<std::uint64_t>(group);
-    float const x = h.antithetic ? heston_sample_of<NormalStream, true>(h, grid, subsequence)
-                                      : heston_sample_of<NormalStream, false>(h, grid, subsequence);
-    m.add_group(x, 0.0F, 1);
-  }
-  return m;
+  return own_subsequence_lane(h.samples, block, lane, [&](std::uint64_t subsequence) {
+    return h.antithetic ? heston_sample_of<NormalStream, true>(h, grid, subsequence)
+                        : heston_sample_of<NormalStream, false>(h, grid, subsequence);
+  });
 }
 
 }  // namespace mcprice

@@ -8,6 +8,7 @@
 // and needs no extra random numbers.
 #include "mcprice/kernels/canonical_layout.hpp"
 #include "mcprice/kernels/moments.hpp"
+#include "mcprice/kernels/sample_lanes.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -52,8 +53,8 @@ struct path_gbm_trade {
   std::uint8_t digital;      // european: 0 vanilla, 1 cash digital (pays `rebate`), 2 asset digital
 };
 
-// Every step draws one normal; a path takes a lane group (one subsequence) of its own.
-inline constexpr int path_normals_per_sample = 4;
+// A path takes a lane group (one subsequence) of its own.
+inline constexpr int path_normals_per_sample = own_subsequence_normals;
 
 MCPRICE_HD MCPRICE_INLINE float standard_normal_cdf(float z)
 {
@@ -215,14 +216,9 @@ MCPRICE_HD MCPRICE_INLINE float path_sample(const path_gbm_trade& t, const path_
 template <typename NormalStream, path_product Product, bool Antithetic>
 MCPRICE_HD MCPRICE_INLINE moments path_lane_of(const path_gbm_trade& t, const path_step* grid, std::int64_t block, int lane)
 {
-  constexpr int d = path_normals_per_sample;
-  moments m{};
-  for (int g = 0; g < layout::groups_per_lane(d); ++g) {
-    std::int64_t const group = layout::group_index(block, g, lane, d);
-    if (group >= t.samples) break;
-    m.add_group(path_sample<NormalStream, Product, Antithetic>(t, grid, static_cast<std::uint64_t>(group)), 0.0F, 1);
-  }
-  return m;
+  return own_subsequence_lane(t.samples, block, lane, [&](std::uint64_t subsequence) {
+    return path_sample<NormalStream, Product, Antithetic>(t, grid, subsequence);
+  });
 }
 
 template <typename NormalStream, bool Antithetic>
