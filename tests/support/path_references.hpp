@@ -4,6 +4,7 @@
 // Reiner-Rubinstein barriers by reflection, and touch options (Haug, "The Complete Guide to
 // Option Pricing Formulas", 2nd ed., 4.17-4.19).
 #include "mcprice/black_scholes.hpp"
+#include "mcprice/geometric_asian.hpp"
 #include "mcprice/market.hpp"
 
 #include <algorithm>
@@ -14,35 +15,12 @@ namespace mcprice::testing {
 
 inline double ncdf(double x) { return black_scholes::normal_cdf(x); }
 
-// Fixed-strike (floating = false) or floating-strike geometric Asian on asset `a` with fixing
-// times `fix` (0 = today's spot), maturity T, per unit notional.
-inline double geometric_asian(const market_data& m, const asset& a, std::vector<double> fix, double T, double K,
-                              bool call, bool floating)
+// Geometric Asians: the engine's own closed form (mcprice/geometric_asian.hpp), checked in
+// path_pricing_test against Monte Carlo.
+inline double geometric_asian(const market_data& m, const asset& a, std::vector<double> fix, double T, double K, bool call,
+                              bool floating)
 {
-  auto const log_fwd = [&](double t) { return (m.discount().zero_rate(t) - a.dividend.zero_rate(t)) * t; };
-  auto const w = [&](double t) { return a.vol.total_variance(t); };
-  double const n = static_cast<double>(fix.size());
-  double mean_g = 0.0;
-  double var_g = 0.0;
-  double cov_gt = 0.0;
-  for (double ti : fix) {
-    mean_g += (std::log(a.spot) + log_fwd(ti) - 0.5 * w(ti)) / n;
-    cov_gt += w(ti) / n;
-    for (double tj : fix) var_g += w(std::min(ti, tj)) / (n * n);
-  }
-  double const df = m.discount().discount(T);
-  double const eg = std::exp(mean_g + 0.5 * var_g);
-  if (!floating) {
-    black_scholes::inputs const in{eg, K, var_g, df};
-    return call ? black_scholes::call(in) : black_scholes::put(in);
-  }
-  // max(S_T - G, 0): an exchange option between two jointly log-normal quantities (Margrabe).
-  double const es = a.spot * std::exp(log_fwd(T));
-  double const v = w(T) + var_g - 2.0 * cov_gt;
-  double const sd = std::sqrt(v);
-  double const d1 = (std::log(es / eg) + 0.5 * v) / sd;
-  double const d2 = d1 - sd;
-  return call ? df * (es * ncdf(d1) - eg * ncdf(d2)) : df * (eg * ncdf(-d2) - es * ncdf(-d1));
+  return geometric_asian_price(m, a, fix, T, K, call, floating);
 }
 
 struct flat_bs {
