@@ -126,6 +126,7 @@ void path_bench(bool cpu)
       engine_options o;
       o.backend = cpu ? backend_choice::cpu : backend_choice::gpu;
       o.antithetic = antithetic;
+      o.control_variates = false;  // the same estimator as the peers and the roofline
       o.paths = cpu ? (1 << 16) : (1 << 22);
       portfolio book;
       book.trades = {t};

@@ -26,6 +26,7 @@ po::options_description visible_options()
       ("steps", po::value<std::string>(), "time steps for path-dependent products (default 252)")
       ("seed", po::value<std::string>(), "run seed (default 42)")
       ("antithetic", po::value<std::string>(), "on | off: price Z and -Z paths as pairs (default on)")
+      ("control-variates", po::value<std::string>(), "on | off: geometric control for arithmetic Asians (default on)")
       ("backend", po::value<std::string>()->default_value("auto"), "auto | gpu | cpu")
       ("threads", po::value<std::string>(), "CPU backend threads (default: all cores)")
       ("device", po::value<std::string>(), "GPU ordinal (default 0)")
@@ -140,6 +141,11 @@ command_line parse_command_line(int argc, const char* const argv[])
     std::string const a = get("antithetic");
     if (a != "on" && a != "off") throw configuration_error("--antithetic " + a + ": expected on or off");
     e.antithetic = a == "on";
+  }
+  if (vm.count("control-variates")) {
+    std::string const c = get("control-variates");
+    if (c != "on" && c != "off") throw configuration_error("--control-variates " + c + ": expected on or off");
+    e.control_variates = c == "on";
   }
   e.backend = parse_backend(get("backend"));
   if (vm.count("threads")) e.threads = static_cast<unsigned>(parse_count(get("threads"), "--threads"));

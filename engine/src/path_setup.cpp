@@ -1,5 +1,6 @@
 #include "path_setup.hpp"
 
+#include "mcprice/geometric_asian.hpp"
 #include "mcprice/kernels/trade_key.hpp"
 
 #include <algorithm>
@@ -119,6 +120,13 @@ path_job make_path_job(const trade& t, const market_data& market, const engine_o
   }
   job.kernel = make_path_record(t, a, g, opt, job.paths);
   job.scale = df_T * t.notional;
+  if (opt.control_variates && t.product == product_kind::asian && t.averaging == averaging_kind::arithmetic) {
+    job.kernel.control = 1;
+    job.kernel.control_value = static_cast<float>(
+        geometric_asian_price(market, a, g.fixings, t.maturity, t.strike.value_or(0.0), t.type == option_type::call,
+                              t.strike_type == strike_kind::floating) /
+        df_T);
+  }
   return job;
 }
 

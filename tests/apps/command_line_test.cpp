@@ -43,6 +43,8 @@ TEST_CASE("the command line maps onto engine options")
   CHECK(cl.engine.job_cap_bytes == 64ULL << 20);
   CHECK(cl.format == output_format::json);
   CHECK(cl.engine.antithetic);
+  CHECK(cl.engine.control_variates);
+  CHECK_FALSE(parse({"b.csv", "--control-variates", "off"}).engine.control_variates);
   CHECK(cl.engine.allocator == allocator_kind::bucketed);
   auto const mem = parse({"b.csv", "--allocator", "async-default", "--pool-limit", "2GiB", "--memory-report"});
   CHECK(mem.engine.allocator == allocator_kind::async_default);

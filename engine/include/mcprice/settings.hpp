@@ -22,6 +22,7 @@ struct engine_options {
   std::int64_t steps{252};        // path-dependent products; europeans step exactly to T
   std::uint64_t seed{42};
   bool antithetic{true};  // each normal draw prices the paths of Z and -Z; std errors use pairs
+  bool control_variates{true};  // arithmetic Asians under GBM: the geometric-average control
   // Never change the numbers:
   backend_choice backend{backend_choice::automatic};
   unsigned threads{0};          // CPU backend: 0 = all cores

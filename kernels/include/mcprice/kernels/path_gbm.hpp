@@ -51,6 +51,11 @@ struct path_gbm_trade {
   float log_extreme;         // lookback: ln(running extreme / S_0), 0 for a fresh trade
   std::uint8_t track_max;    // lookback: the maximum (floating put, fixed call), else the minimum
   std::uint8_t digital;      // european: 0 vanilla, 1 cash digital (pays `rebate`), 2 asset digital
+  // Arithmetic asian: the geometric-average control variate. A sample's value is then
+  // arithmetic payoff - geometric payoff + control_value, the geometric payoff's expectation
+  // (in units paid at T, from the closed form), so its mean is unchanged and its variance small.
+  std::uint8_t control;
+  float control_value;
 };
 
 // A path takes a lane group (one subsequence) of its own.
@@ -120,8 +125,8 @@ struct path_state {
     if constexpr (Product == path_product::european) return;
     if constexpr (Product == path_product::asian) {
       if (fixing) {
-        if (t.geometric) log_sum += x;
-        else sum += expf(x);
+        if (t.geometric || t.control) log_sum += x;
+        if (!t.geometric) sum += expf(x);
       }
       return;
     }
@@ -139,9 +144,13 @@ struct path_state {
     float const s_t = t.spot * expf(x);
     if constexpr (Product == path_product::asian) {
       float const n = static_cast<float>(t.fixings);
+      auto const pay = [&](float avg) {
+        if (t.floating) return t.call ? fmaxf(s_t - avg, 0.0F) : fmaxf(avg - s_t, 0.0F);
+        return t.call ? fmaxf(avg - t.strike, 0.0F) : fmaxf(t.strike - avg, 0.0F);
+      };
       float const avg = t.spot * (t.geometric ? expf(log_sum / n) : sum / n);
-      if (t.floating) return t.call ? fmaxf(s_t - avg, 0.0F) : fmaxf(avg - s_t, 0.0F);
-      return t.call ? fmaxf(avg - t.strike, 0.0F) : fmaxf(t.strike - avg, 0.0F);
+      if (!t.control) return pay(avg);
+      return pay(avg) - pay(t.spot * expf(log_sum / n)) + t.control_value;
     }
     if constexpr (Product == path_product::european) {
       bool const in = t.call ? s_t > t.strike : s_t < t.strike;
