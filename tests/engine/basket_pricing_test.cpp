@@ -105,3 +105,30 @@ TEST_CASE("basket weights default to equal and scale the assets; a spread needs 
   CHECK(run.results[0].price == run.results[1].price);  // same id, so the same paths: equal weights are 1/2
   CHECK(run.results[2].message == "trade sp3: underlying lists 3 assets but a spread takes two");
 }
+
+TEST_CASE("a three-asset basket with a singular correlation matrix prices its forward exactly in mean")
+{
+  // A,B,C with rho(A,B) = 1: the matrix is positive semi-definite but singular; the eigen factor
+  // must still reproduce it, and a zero-strike basket call is the discounted basket forward.
+  auto const m = parse_market(R"({"rate": 0.03, "assets": {
+      "A": {"spot": 100, "dividend_yield": 0.01, "vol": 0.3},
+      "B": {"spot": 80, "vol": 0.2},
+      "C": {"spot": 60, "dividend_yield": 0.02, "vol": 0.25}},
+      "correlation": {"A,B": 1.0, "A,C": 0.4, "B,C": 0.4}})", "three");
+  trade basket = multi("b3", product_kind::basket, option_type::call, {"A", "B", "C"}, 0.0);
+  basket.weights = {0.5, 0.3, 0.2};
+  trade spread = multi("ab", product_kind::spread, option_type::call, {"A", "B"}, 0.0);
+  engine_options o;
+  o.backend = backend_choice::cpu;
+  o.paths = 200'000;
+  portfolio p;
+  p.trades = {basket, spread};
+  auto const run = engine(m, o).price(p);
+  double const T = 1.5;
+  double const df = std::exp(-0.03 * T);
+  double const fwd = 0.5 * 100 * std::exp(-0.01 * T) + 0.3 * 80 + 0.2 * 60 * std::exp(-0.02 * T);
+  check_close(run.results[0], fwd);  // sum of w S e^{-qT}: the discounted basket forward
+  // Perfectly correlated A and B: the exchange option has variance (0.3 - 0.2)^2 T.
+  black_scholes::inputs const in{100 * std::exp(-0.01 * T) / df, 80 / df, 0.01 * T, df};
+  check_close(run.results[1], black_scholes::call(in));
+}
