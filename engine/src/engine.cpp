@@ -172,6 +172,7 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
   if (!paths.trades.empty()) {
     outcomes.emplace_back(&paths, impl_->backend->run_path(paths.trades, grid, paths.blocks, progress));
   }
+  if (impl_->backend->kind() == backend_kind::gpu) run.summary.host_priced = hestons.trades.size() + baskets.trades.size();
   if (!hestons.trades.empty()) {
     outcomes.emplace_back(&hestons, impl_->host->run_heston(hestons.trades, heston_steps, hestons.blocks, progress));
   }
