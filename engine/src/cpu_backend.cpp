@@ -11,6 +11,15 @@
 namespace mcprice::detail {
 namespace {
 
+// A canonical block on the CPU: its lanes in order (the GPU reduces the same lanes in a tree).
+template <typename LaneMoments>
+moments over_lanes(LaneMoments lane_moments)
+{
+  moments m{};
+  for (int lane = 0; lane < layout::lanes_per_block; ++lane) m = m + lane_moments(lane);
+  return m;
+}
+
 // Threads take whole segments; each segment is summed block by block in order, so the result
 // does not depend on which thread did what.
 class cpu_backend final : public cpu_pricing_backend {
@@ -25,11 +34,7 @@ class cpu_backend final : public cpu_pricing_backend {
                             const progress_callback& progress) const override
   {
     return run_blocks(trades, total_blocks, progress, [&](std::size_t i, std::int64_t block) {
-      moments m{};
-      for (int lane = 0; lane < layout::lanes_per_block; ++lane) {
-        m = m + european_lane<rng::host_normal_stream>(trades[i], block, lane);
-      }
-      return m;
+      return over_lanes([&](int lane) { return european_lane<rng::host_normal_stream>(trades[i], block, lane); });
     });
   }
 
@@ -37,11 +42,7 @@ class cpu_backend final : public cpu_pricing_backend {
                         std::int64_t total_blocks, const progress_callback& progress) const override
   {
     return run_blocks(trades, total_blocks, progress, [&](std::size_t i, std::int64_t block) {
-      moments m{};
-      for (int lane = 0; lane < layout::lanes_per_block; ++lane) {
-        m = m + path_lane<rng::host_normal_stream>(trades[i], grid.data(), block, lane);
-      }
-      return m;
+      return over_lanes([&](int lane) { return path_lane<rng::host_normal_stream>(trades[i], grid.data(), block, lane); });
     });
   }
 
@@ -49,11 +50,7 @@ class cpu_backend final : public cpu_pricing_backend {
                           std::int64_t total_blocks, const progress_callback& progress) const override
   {
     return run_blocks(trades, total_blocks, progress, [&](std::size_t i, std::int64_t block) {
-      moments m{};
-      for (int lane = 0; lane < layout::lanes_per_block; ++lane) {
-        m = m + heston_lane<rng::host_normal_stream>(trades[i], steps.data(), block, lane);
-      }
-      return m;
+      return over_lanes([&](int lane) { return heston_lane<rng::host_normal_stream>(trades[i], steps.data(), block, lane); });
     });
   }
 
@@ -62,11 +59,8 @@ class cpu_backend final : public cpu_pricing_backend {
                           const progress_callback& progress) const override
   {
     return run_blocks(trades, total_blocks, progress, [&](std::size_t i, std::int64_t block) {
-      moments m{};
-      for (int lane = 0; lane < layout::lanes_per_block; ++lane) {
-        m = m + basket_lane<rng::host_normal_stream>(trades[i], assets.data(), factors.data(), block, lane);
-      }
-      return m;
+      return over_lanes(
+          [&](int lane) { return basket_lane<rng::host_normal_stream>(trades[i], assets.data(), factors.data(), block, lane); });
     });
   }
 
