@@ -19,7 +19,7 @@ basket_job make_basket_job(const trade& t, const market_data& market, const engi
     idx.push_back(k);
     const asset& a = market.assets()[k];
     double const w = a.vol.total_variance(T);
-    double const log_fwd = (market.discount().zero_rate(T) - a.dividend.zero_rate(T)) * T;
+    double const log_fwd = market.log_forward(a, T);
     double weight = 1.0;
     if (!t.weights.empty()) weight = t.weights[static_cast<std::size_t>(i)];
     else if (t.product == product_kind::basket) weight = 1.0 / n;

@@ -30,7 +30,7 @@ class cpu_backend final : public cpu_pricing_backend {
   {
   }
 
-  european_run run_european(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks,
+  family_run run_european(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks,
                             const progress_callback& progress) const override
   {
     return run_blocks(trades, total_blocks, progress, [&](std::size_t i, std::int64_t block) {
@@ -38,7 +38,7 @@ class cpu_backend final : public cpu_pricing_backend {
     });
   }
 
-  european_run run_path(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
+  family_run run_path(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
                         std::int64_t total_blocks, const progress_callback& progress) const override
   {
     return run_blocks(trades, total_blocks, progress, [&](std::size_t i, std::int64_t block) {
@@ -46,7 +46,7 @@ class cpu_backend final : public cpu_pricing_backend {
     });
   }
 
-  european_run run_heston(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
+  family_run run_heston(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
                           std::int64_t total_blocks, const progress_callback& progress) const override
   {
     return run_blocks(trades, total_blocks, progress, [&](std::size_t i, std::int64_t block) {
@@ -54,7 +54,7 @@ class cpu_backend final : public cpu_pricing_backend {
     });
   }
 
-  european_run run_basket(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
+  family_run run_basket(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
                           const std::vector<float>& factors, std::int64_t total_blocks,
                           const progress_callback& progress) const override
   {
@@ -70,7 +70,7 @@ class cpu_backend final : public cpu_pricing_backend {
  private:
   // block_moments(trade index, block within the trade) -> moments of that canonical block.
   template <typename Trade, typename BlockMoments>
-  european_run run_blocks(const std::vector<Trade>& trades, std::int64_t total_blocks, const progress_callback& progress,
+  family_run run_blocks(const std::vector<Trade>& trades, std::int64_t total_blocks, const progress_callback& progress,
                           BlockMoments block_moments) const
   {
     segment_plan const plan = plan_segments(first_blocks_of(trades), total_blocks);
@@ -100,7 +100,7 @@ class cpu_backend final : public cpu_pricing_backend {
     if (progress) progress(total, total);
 
     auto const totals = combine_segments(plan, sums, trades.size());
-    european_run run;
+    family_run run;
     run.outcomes.resize(trades.size());
     for (std::size_t i = 0; i < trades.size(); ++i) run.outcomes[i].sums = totals[i];
     return run;

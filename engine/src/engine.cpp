@@ -165,7 +165,7 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
 
   auto const priced = std::chrono::steady_clock::now();
   run.summary.prepare_seconds = std::chrono::duration<double>(priced - start).count();
-  std::vector<std::pair<const family_base*, detail::european_run>> outcomes;
+  std::vector<std::pair<const family_base*, detail::family_run>> outcomes;
   if (!europeans.trades.empty()) {
     outcomes.emplace_back(&europeans, impl_->backend->run_european(europeans.trades, europeans.blocks, progress));
   }

@@ -26,7 +26,7 @@ european_job make_european_job(const trade& t, const market_data& market, const 
   double const df = market.discount().discount(T);
   double const w = a.vol.total_variance(T);
   // ln(F/S0) = (r(T) - q(T)) T, from the zero rates directly rather than a ratio of discounts.
-  double const log_fwd = (market.discount().zero_rate(T) - a.dividend.zero_rate(T)) * T;
+  double const log_fwd = market.log_forward(a, T);
 
   european_job job{};
   job.kernel.key = rng::trade_key(opt.seed, t.id);

@@ -52,7 +52,7 @@ class gpu_backend final : public pricing_backend {
   {
   }
 
-  european_run run_european(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks,
+  family_run run_european(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks,
                             const progress_callback& progress) const override
   {
     std::size_t const per_block = two_phase_ ? sizeof(float) * static_cast<std::size_t>(kernels::path_floats_per_block +
@@ -76,7 +76,7 @@ class gpu_backend final : public pricing_backend {
   }
 
   // Path-dependent trades run on the fused route (their two-phase route is not built yet).
-  european_run run_path(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
+  family_run run_path(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
                         std::int64_t total_blocks, const progress_callback& progress) const override
   {
     auto launch_kernels = [this](const request_state& r, std::int64_t first, std::int64_t end, moments* d_blocks,
@@ -94,7 +94,7 @@ class gpu_backend final : public pricing_backend {
 
  private:
   template <typename Trade>
-  european_run run_family(const std::vector<Trade>& trades, const void* extra, std::size_t extra_bytes,
+  family_run run_family(const std::vector<Trade>& trades, const void* extra, std::size_t extra_bytes,
                           std::int64_t total_blocks, std::size_t scratch_per_block, const progress_callback& progress,
                           const job_kernels& kernels) const
   {
@@ -108,7 +108,7 @@ class gpu_backend final : public pricing_backend {
         return scratch_need(blocks, segs) + round256(scratch_per_block * static_cast<std::size_t>(blocks));
       });
     }
-    european_run run;
+    family_run run;
     run.outcomes.resize(trades.size());
     run.jobs = r.split.jobs.size();
     for (std::size_t t : r.split.trades_too_large) {

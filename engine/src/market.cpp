@@ -19,6 +19,11 @@ std::optional<std::size_t> market_data::find(const std::string& name) const
   return it->second;
 }
 
+double market_data::log_forward(const asset& a, double t) const
+{
+  return (discount_.zero_rate(t) - a.dividend.zero_rate(t)) * t;
+}
+
 double market_data::correlation(std::size_t i, std::size_t j) const
 {
   if (correlation_.empty()) return i == j ? 1.0 : 0.0;

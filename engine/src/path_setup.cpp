@@ -101,9 +101,7 @@ path_job make_path_job(const trade& t, const market_data& market, const engine_o
 {
   const asset& a = market.assets()[*market.find(t.underlyings.front())];
   path_grid const g = make_path_grid(t, opt, false);
-  auto const log_forward = [&](double time) {
-    return (market.discount().zero_rate(time) - a.dividend.zero_rate(time)) * time;
-  };
+  auto const log_forward = [&](double time) { return market.log_forward(a, time); };
   double const df_T = market.discount().discount(t.maturity);
   path_job job{};
   double t_prev = 0.0;
@@ -134,9 +132,7 @@ heston_job make_heston_job(const trade& t, const market_data& market, const engi
 {
   const asset& a = market.assets()[*market.find(t.underlyings.front())];
   path_grid const g = make_path_grid(t, opt, true);
-  auto const log_forward = [&](double time) {
-    return (market.discount().zero_rate(time) - a.dividend.zero_rate(time)) * time;
-  };
+  auto const log_forward = [&](double time) { return market.log_forward(a, time); };
   double const df_T = market.discount().discount(t.maturity);
   heston_job job{};
   double t_prev = 0.0;

@@ -22,7 +22,7 @@ struct european_outcome {
   std::string error;  // non-empty: this trade could not be priced (e.g. its chunk exceeds the job cap)
 };
 
-struct european_run {
+struct family_run {
   std::vector<european_outcome> outcomes;  // per trade, in the order given
   std::size_t jobs{0};                     // GPU jobs the work was cut into
 };
@@ -31,10 +31,10 @@ class pricing_backend {
  public:
   virtual ~pricing_backend() = default;
   // trades[i].first_block must be the running sum of the blocks of trades[0..i).
-  virtual european_run run_european(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks,
+  virtual family_run run_european(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks,
                                     const progress_callback& progress) const = 0;
   // Path-dependent trades; grid holds every trade's steps (trade.first_step, trade.steps).
-  virtual european_run run_path(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
+  virtual family_run run_path(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
                                 std::int64_t total_blocks, const progress_callback& progress) const = 0;
   [[nodiscard]] virtual backend_kind kind() const noexcept = 0;
   [[nodiscard]] virtual const std::string& name() const noexcept = 0;
@@ -47,9 +47,9 @@ class cpu_pricing_backend : public pricing_backend {
  public:
   // Multi-asset Europeans: per-asset parameters and correlation factors in their own tables.
   // Single-asset products on Heston assets; steps of every trade in one table.
-  virtual european_run run_heston(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
+  virtual family_run run_heston(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
                                   std::int64_t total_blocks, const progress_callback& progress) const = 0;
-  virtual european_run run_basket(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
+  virtual family_run run_basket(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
                                   const std::vector<float>& factors, std::int64_t total_blocks,
                                   const progress_callback& progress) const = 0;
 };

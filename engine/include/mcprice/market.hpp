@@ -39,6 +39,8 @@ class market_data {
   [[nodiscard]] const std::vector<asset>& assets() const noexcept { return assets_; }
   [[nodiscard]] std::optional<std::size_t> find(const std::string& name) const;
   [[nodiscard]] double correlation(std::size_t i, std::size_t j) const;
+  // ln(F(t) / S_0) of an asset: (r(t) - q(t)) t from the discount and dividend curves.
+  [[nodiscard]] double log_forward(const asset& a, double t) const;
   [[nodiscard]] const std::string& source() const noexcept { return source_; }
 
  private:
