@@ -35,8 +35,8 @@ double kernel_only_ms(const std::vector<option_spec>& opts, std::int64_t paths, 
   for (std::size_t i = 0; i < opts.size(); ++i) {
     double const w = vol * vol * opts[i].t;
     trades[i] = {rng::trade_key(42, "opt" + std::to_string(i)), samples, static_cast<std::int64_t>(i) * per,
-                 static_cast<float>(opts[i].s), static_cast<float>(rate * opts[i].t - 0.5 * w),
-                 static_cast<float>(std::sqrt(w)), {terminal_payoff::call, static_cast<float>(opts[i].k), 1.0F},
+                 static_cast<float>(opts[i].s * std::exp(rate * opts[i].t - 0.5 * w)),
+                 static_cast<float>(std::sqrt(w) / std::log(2.0)), {terminal_payoff::call, static_cast<float>(opts[i].k), 1.0F},
                  static_cast<std::uint8_t>(antithetic ? 1 : 0)};
     offsets[i] = trades[i].first_block;
   }

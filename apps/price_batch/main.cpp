@@ -25,7 +25,6 @@ void print_summary(const mcprice::run_summary& s)
   std::fprintf(stderr, "price-batch: %zu trades (%zu ok, %zu failed), %.4g paths, %.3f s, backend %s (%s)",
                s.trades, s.trades - s.failed, s.failed, static_cast<double>(s.paths), s.wall_seconds,
                s.backend == mcprice::backend_kind::gpu ? "gpu" : "cpu", s.device_name.c_str());
-  if (s.host_priced > 0) std::fprintf(stderr, "; %zu multi-asset or Heston trades on the CPU", s.host_priced);
   std::fprintf(stderr, "\n");
 }
 

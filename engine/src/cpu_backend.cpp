@@ -22,7 +22,7 @@ moments over_lanes(LaneMoments lane_moments)
 
 // Threads take whole segments; each segment is summed block by block in order, so the result
 // does not depend on which thread did what.
-class cpu_backend final : public cpu_pricing_backend {
+class cpu_backend final : public pricing_backend {
  public:
   explicit cpu_backend(unsigned threads)
       : threads_(threads != 0 ? threads : std::max(1U, std::thread::hardware_concurrency())),
@@ -112,7 +112,7 @@ class cpu_backend final : public cpu_pricing_backend {
 
 }  // namespace
 
-std::unique_ptr<cpu_pricing_backend> make_cpu_backend(unsigned threads)
+std::unique_ptr<pricing_backend> make_cpu_backend(unsigned threads)
 {
   return std::make_unique<cpu_backend>(threads);
 }

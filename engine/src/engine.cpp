@@ -20,9 +20,6 @@ struct engine::impl {
   market_data market;
   engine_options options;
   std::unique_ptr<detail::pricing_backend> backend;
-  // Prices the families the GPU backend does not have yet (multi-asset Europeans); it is the
-  // backend itself on the CPU.
-  std::unique_ptr<detail::cpu_pricing_backend> host;
   std::vector<std::string> notices;
 };
 
@@ -81,7 +78,6 @@ engine::engine(market_data market, engine_options options) : impl_(std::make_uni
   impl_->market = std::move(market);
   impl_->options = options;
   impl_->backend = choose_backend(options, impl_->market, impl_->notices);
-  impl_->host = detail::make_cpu_backend(options.threads);
 }
 
 engine::~engine() = default;
@@ -172,12 +168,11 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
   if (!paths.trades.empty()) {
     outcomes.emplace_back(&paths, impl_->backend->run_path(paths.trades, grid, paths.blocks, progress));
   }
-  if (impl_->backend->kind() == backend_kind::gpu) run.summary.host_priced = hestons.trades.size() + baskets.trades.size();
   if (!hestons.trades.empty()) {
-    outcomes.emplace_back(&hestons, impl_->host->run_heston(hestons.trades, heston_steps, hestons.blocks, progress));
+    outcomes.emplace_back(&hestons, impl_->backend->run_heston(hestons.trades, heston_steps, hestons.blocks, progress));
   }
   if (!baskets.trades.empty()) {
-    outcomes.emplace_back(&baskets, impl_->host->run_basket(baskets.trades, basket_assets, factors, baskets.blocks, progress));
+    outcomes.emplace_back(&baskets, impl_->backend->run_basket(baskets.trades, basket_assets, factors, baskets.blocks, progress));
   }
   auto const collected = std::chrono::steady_clock::now();
   run.summary.price_seconds = std::chrono::duration<double>(collected - priced).count();

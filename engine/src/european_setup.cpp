@@ -34,9 +34,8 @@ european_job make_european_job(const trade& t, const market_data& market, const 
   job.kernel.antithetic = opt.antithetic ? 1 : 0;
   job.kernel.samples = opt.antithetic ? (requested + 1) / 2 : requested;
   job.paths = opt.antithetic ? 2 * job.kernel.samples : job.kernel.samples;
-  job.kernel.spot = static_cast<float>(a.spot);
-  job.kernel.drift = static_cast<float>(log_fwd - 0.5 * w);
-  job.kernel.stdev = static_cast<float>(std::sqrt(w));
+  job.kernel.median = static_cast<float>(a.spot * std::exp(log_fwd - 0.5 * w));
+  job.kernel.log2_stdev = static_cast<float>(std::sqrt(w) / std::log(2.0));
   job.kernel.payoff = {payoff_of(t), static_cast<float>(t.strike.value_or(0.0)), 1.0F};
   job.scale = df * t.notional;
   if (t.product == product_kind::digital && t.digital == digital_kind::cash) job.scale *= t.payout;

@@ -1,6 +1,8 @@
 #include "gpu_context.hpp"
+#include "mcprice/kernels/basket_launcher.hpp"
 #include "mcprice/kernels/european_launcher.hpp"
 #include "mcprice/kernels/european_two_phase.hpp"
+#include "mcprice/kernels/heston_launcher.hpp"
 #include "mcprice/kernels/path_launcher.hpp"
 #include "mcprice/memory/cuda_error.hpp"
 #include "mcprice/memory/device_info.hpp"
@@ -34,7 +36,7 @@ struct request_state {
   segment_plan plan;
   job_split split;
   const void* d_trades{nullptr};
-  const void* d_extra{nullptr};  // a family's second table (the path grid)
+  const void* d_extra{nullptr};  // a family's second table (path steps; basket assets and factors)
   const std::int64_t* d_offsets{nullptr};
   moments* h_sums{nullptr};
   int n_trades{0};
@@ -85,6 +87,39 @@ class gpu_backend final : public pricing_backend {
                                   static_cast<const path_step*>(r.d_extra), first, end, d_blocks, grid_blocks_, s.value());
     };
     return run_family(trades, grid.data(), sizeof(path_step) * grid.size(), total_blocks, 0, progress, launch_kernels);
+  }
+
+  family_run run_heston(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
+                          std::int64_t total_blocks, const progress_callback& progress) const override
+  {
+    auto launch_kernels = [this](const request_state& r, std::int64_t first, std::int64_t end, moments* d_blocks,
+                          scratch_lease&, stream_view s) {
+      kernels::launch_heston_blocks(static_cast<const heston_trade*>(r.d_trades), r.n_trades,
+                                    static_cast<const heston_step*>(r.d_extra), first, end, d_blocks, grid_blocks_,
+                                    s.value());
+    };
+    return run_family(trades, steps.data(), sizeof(heston_step) * steps.size(), total_blocks, 0, progress, launch_kernels);
+  }
+
+  // The asset table and the factor table travel as one upload: assets, then factors from an
+  // aligned offset.
+  family_run run_basket(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
+                          const std::vector<float>& factors, std::int64_t total_blocks,
+                          const progress_callback& progress) const override
+  {
+    std::size_t const factor_offset = round256(sizeof(basket_asset) * assets.size());
+    std::vector<unsigned char> tables(factor_offset + sizeof(float) * factors.size());
+    if (!assets.empty()) std::memcpy(tables.data(), assets.data(), sizeof(basket_asset) * assets.size());
+    if (!factors.empty()) std::memcpy(tables.data() + factor_offset, factors.data(), sizeof(float) * factors.size());
+    auto launch_kernels = [this, factor_offset](const request_state& r, std::int64_t first, std::int64_t end,
+                                                moments* d_blocks, scratch_lease&, stream_view s) {
+      auto const* base = static_cast<const unsigned char*>(r.d_extra);
+      kernels::launch_basket_blocks(static_cast<const basket_gbm_trade*>(r.d_trades), r.n_trades,
+                                    reinterpret_cast<const basket_asset*>(base),
+                                    reinterpret_cast<const float*>(base + factor_offset), first, end, d_blocks,
+                                    grid_blocks_, s.value());
+    };
+    return run_family(trades, tables.data(), tables.size(), total_blocks, 0, progress, launch_kernels);
   }
 
   [[nodiscard]] backend_kind kind() const noexcept override { return backend_kind::gpu; }

@@ -1,5 +1,6 @@
 #pragma once
-// A backend turns a family of trades (Europeans, path-dependent trades) into per-trade moments.
+// A backend turns a family of trades (Europeans, GBM path trades, Heston trades, multi-asset
+// Europeans) into per-trade moments.
 // Both backends evaluate the same canonical blocks with the same per-path code; they differ
 // only in who runs the blocks.
 #include "mcprice/engine.hpp"
@@ -36,25 +37,20 @@ class pricing_backend {
   // Path-dependent trades; grid holds every trade's steps (trade.first_step, trade.steps).
   virtual family_run run_path(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
                                 std::int64_t total_blocks, const progress_callback& progress) const = 0;
+  // Single-asset products on Heston assets; steps of every trade in one table.
+  virtual family_run run_heston(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
+                                  std::int64_t total_blocks, const progress_callback& progress) const = 0;
+  // Multi-asset Europeans: per-asset parameters and correlation factors in their own tables.
+  virtual family_run run_basket(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
+                                  const std::vector<float>& factors, std::int64_t total_blocks,
+                                  const progress_callback& progress) const = 0;
   [[nodiscard]] virtual backend_kind kind() const noexcept = 0;
   [[nodiscard]] virtual const std::string& name() const noexcept = 0;
   [[nodiscard]] virtual std::optional<memory_report> memory() const { return std::nullopt; }
   virtual void trim_memory() const {}
 };
 
-// The CPU backend also prices the families the GPU backend does not have yet.
-class cpu_pricing_backend : public pricing_backend {
- public:
-  // Multi-asset Europeans: per-asset parameters and correlation factors in their own tables.
-  // Single-asset products on Heston assets; steps of every trade in one table.
-  virtual family_run run_heston(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
-                                  std::int64_t total_blocks, const progress_callback& progress) const = 0;
-  virtual family_run run_basket(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
-                                  const std::vector<float>& factors, std::int64_t total_blocks,
-                                  const progress_callback& progress) const = 0;
-};
-
-std::unique_ptr<cpu_pricing_backend> make_cpu_backend(unsigned threads);
+std::unique_ptr<pricing_backend> make_cpu_backend(unsigned threads);
 std::unique_ptr<pricing_backend> make_gpu_backend(const engine_options& options, const market_data& market,
                                                   std::vector<std::string>& notices);
 

@@ -71,8 +71,7 @@ void write_results_json(std::ostream& out, const pricing_run& run)
                     {"paths", s.paths},
                     {"wall_seconds", s.wall_seconds},
                     {"backend", s.backend == backend_kind::gpu ? "gpu" : "cpu"},
-                    {"device", s.device_name},
-                    {"host_priced_trades", s.host_priced}};
+                    {"device", s.device_name}};
   out << doc.dump(2) << '\n';
 }
 

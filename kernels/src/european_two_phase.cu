@@ -77,7 +77,7 @@ __global__ void european_payoffs_kernel(const european_gbm_trade* __restrict__ t
   for (std::int64_t s = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; s < slots;
        s += std::int64_t{gridDim.x} * blockDim.x) {
     std::int64_t const b = block_begin + s / payoff_floats_per_block;
-    european_gbm_trade const& t = trades[detail::trade_of_block(trades, num_trades, b)];
+    european_gbm_trade const& t = trades[detail::trade_of_block_by_thread(trades, num_trades, b)];
     std::int64_t const sample = (b - t.first_block) * payoff_floats_per_block + s % payoff_floats_per_block;
     float value = 0.0F;
     if (sample < t.samples) {

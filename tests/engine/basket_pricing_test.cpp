@@ -5,6 +5,7 @@
 #include "mcprice/engine.hpp"
 #include "mcprice/market_reader.hpp"
 #include "pricing_cases.hpp"
+#include "stulz_reference.hpp"
 
 #include <cmath>
 
@@ -131,4 +132,47 @@ TEST_CASE("a three-asset basket with a singular correlation matrix prices its fo
   // Perfectly correlated A and B: the exchange option has variance (0.3 - 0.2)^2 T.
   black_scholes::inputs const in{100 * std::exp(-0.01 * T) / df, 80 / df, 0.01 * T, df};
   check_close(run.results[1], black_scholes::call(in));
+}
+
+TEST_CASE("best-of and worst-of calls and puts on two assets match Stulz's closed form")
+{
+  // Flat curves, so the closed form applies; strikes around the money and both signs of rho.
+  for (double rho : {0.5, -0.4}) {
+    auto const m = parse_market(R"({"rate": 0.04, "assets": {
+        "A": {"spot": 100, "dividend_yield": 0.01, "vol": 0.3},
+        "B": {"spot": 95, "dividend_yield": 0.02, "vol": 0.2}},
+        "correlation": {"A,B": )" + std::to_string(rho) + "}}", "stulz");
+    two_assets const p{100, 95, 0.01, 0.02, 0.3, 0.2, rho, 0.04, 1.5};
+    std::vector<trade> book;
+    std::vector<double> refs;
+    for (double K : {90.0, 105.0}) {
+      for (bool max : {true, false}) {
+        product_kind const kind = max ? product_kind::best_of : product_kind::worst_of;
+        book.push_back(multi((max ? "best-call-" : "worst-call-") + std::to_string(K), kind, option_type::call, {"A", "B"}, K));
+        refs.push_back(stulz_call(p, K, max));
+        book.push_back(multi((max ? "best-put-" : "worst-put-") + std::to_string(K), kind, option_type::put, {"A", "B"}, K));
+        refs.push_back(stulz_put(p, K, max));
+      }
+    }
+    engine_options o;
+    o.backend = backend_choice::cpu;
+    o.paths = 400'000;
+    portfolio port;
+    port.trades = book;
+    auto const run = engine(m, o).price(port);
+    INFO("rho " << rho);
+    for (std::size_t i = 0; i < book.size(); ++i) check_close(run.results[i], refs[i]);
+  }
+}
+
+TEST_CASE("the Stulz reference itself: max + min calls are the two vanillas")
+{
+  two_assets const p{100, 95, 0.01, 0.02, 0.3, 0.2, 0.5, 0.04, 1.5};
+  double const df = std::exp(-p.r * p.T);
+  for (double K : {80.0, 100.0, 120.0}) {
+    double const v1 = black_scholes::call({p.s1 * std::exp(-p.q1 * p.T) / df, K, p.vol1 * p.vol1 * p.T, df});
+    double const v2 = black_scholes::call({p.s2 * std::exp(-p.q2 * p.T) / df, K, p.vol2 * p.vol2 * p.T, df});
+    CHECK(std::abs(stulz_call(p, K, true) + stulz_call(p, K, false) - v1 - v2) < 1e-9);
+  }
+  CHECK(std::abs(bivariate_normal_cdf(0.0, 0.0, 0.5) - (0.25 + std::asin(0.5) / (2.0 * M_PI))) < 1e-12);
 }

@@ -16,28 +16,6 @@ using namespace mcprice::testing;
 
 namespace {
 
-market_data heston_market(const heston_case& c)
-{
-  std::ostringstream m;
-  m.precision(17);
-  m << R"({"rate": )" << c.r << R"(, "assets": {"H": {"spot": )" << c.s << R"(, "dividend_yield": )" << c.q
-    << R"(, "model": "heston", "heston": {"v0": )" << c.v0 << R"(, "kappa": )" << c.kappa << R"(, "theta": )" << c.theta
-    << R"(, "xi": )" << c.xi << R"(, "rho": )" << c.rho << "}}}}";
-  return parse_market(m.str(), "heston");
-}
-
-trade heston_trade_of(std::string id, product_kind p, option_type type, double strike, double maturity)
-{
-  trade t;
-  t.id = std::move(id);
-  t.product = p;
-  t.type = type;
-  t.underlyings = {"H"};
-  t.strike = strike;
-  t.maturity = maturity;
-  return t;
-}
-
 pricing_run price(const market_data& m, std::vector<trade> trades, std::int64_t paths, std::int64_t steps)
 {
   return price_on_cpu(m, std::move(trades), paths, steps);

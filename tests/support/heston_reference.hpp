@@ -1,8 +1,14 @@
 #pragma once
 // Heston's semi-analytic European call (Heston 1993), with the characteristic function in the
 // "little trap" form of Albrecher, Mayer, Schoutens and Tistaert (2007), integrated numerically.
+#include "mcprice/market_reader.hpp"
+#include "mcprice/portfolio.hpp"
+
 #include <cmath>
 #include <complex>
+#include <sstream>
+#include <string>
+#include <utility>
 
 namespace mcprice::testing {
 
@@ -47,6 +53,29 @@ inline double heston_call(const heston_case& c)
 inline double heston_put(const heston_case& c)
 {
   return heston_call(c) - c.s * std::exp(-c.q * c.t) + c.k * std::exp(-c.r * c.t);
+}
+
+// A one-asset market "H" with the case's Heston parameters, and a trade on it.
+inline market_data heston_market(const heston_case& c)
+{
+  std::ostringstream m;
+  m.precision(17);
+  m << R"({"rate": )" << c.r << R"(, "assets": {"H": {"spot": )" << c.s << R"(, "dividend_yield": )" << c.q
+    << R"(, "model": "heston", "heston": {"v0": )" << c.v0 << R"(, "kappa": )" << c.kappa << R"(, "theta": )" << c.theta
+    << R"(, "xi": )" << c.xi << R"(, "rho": )" << c.rho << "}}}}";
+  return parse_market(m.str(), "heston");
+}
+
+inline trade heston_trade_of(std::string id, product_kind p, option_type type, double strike, double maturity)
+{
+  trade t;
+  t.id = std::move(id);
+  t.product = p;
+  t.type = type;
+  t.underlyings = {"H"};
+  t.strike = strike;
+  t.maturity = maturity;
+  return t;
 }
 
 }  // namespace mcprice::testing

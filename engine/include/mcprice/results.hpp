@@ -34,9 +34,6 @@ struct run_summary {
   double price_seconds{0.0};
   double results_seconds{0.0};
   std::size_t jobs{0};  // GPU jobs the request was cut into (0 on the CPU)
-  // Trades of families the GPU backend does not have yet (multi-asset, Heston), priced on the
-  // CPU although the backend is the GPU; 0 on the CPU backend.
-  std::size_t host_priced{0};
 };
 
 struct pricing_run {

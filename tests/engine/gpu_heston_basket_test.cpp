@@ -1,0 +1,105 @@
+// Heston and multi-asset trades on the GPU backend: closed forms, agreement with the CPU
+// backend for the same seed, and bits that do not depend on streams or grid size.
+#include "catch.hpp"
+#include "heston_reference.hpp"
+#include "mcprice/engine.hpp"
+#include "mcprice/market_reader.hpp"
+#include "stulz_reference.hpp"
+
+#include <cmath>
+#include <cstring>
+
+using namespace mcprice;
+using namespace mcprice::testing;
+
+namespace {
+
+pricing_run price_with(const market_data& m, const std::vector<trade>& trades, backend_choice b, std::int64_t paths,
+                       std::int64_t steps, int streams = 0, int grid = 0)
+{
+  engine_options o;
+  o.backend = b;
+  o.paths = paths;
+  o.steps = steps;
+  if (streams > 0) o.streams = streams;
+  o.grid_blocks = grid;
+  portfolio book;
+  book.trades = trades;
+  return engine(m, o).price(book);
+}
+
+bool same_bits(const pricing_run& a, const pricing_run& b)
+{
+  for (std::size_t i = 0; i < a.results.size(); ++i) {
+    if (std::memcmp(&a.results[i].price, &b.results[i].price, sizeof(double)) != 0) return false;
+    if (std::memcmp(&a.results[i].std_error, &b.results[i].std_error, sizeof(double)) != 0) return false;
+  }
+  return a.results.size() == b.results.size();
+}
+
+// GPU and CPU evaluate the same paths; float rounding of exp/log may differ by an ulp, and a
+// path near a branch (QE's psi switch, a strike) may land on the other side. Far below 1 std error.
+void check_agree(const trade_result& g, const trade_result& c)
+{
+  INFO(g.id << ": gpu " << g.price << " +- " << g.std_error << ", cpu " << c.price << " " << g.message << c.message);
+  REQUIRE(g.status == trade_status::ok);
+  REQUIRE(c.status == trade_status::ok);
+  CHECK(std::abs(g.price - c.price) <= 0.05 * c.std_error + 1e-5 * std::abs(c.price));
+}
+
+void check_reference(const trade_result& r, double reference, double allowance)
+{
+  INFO(r.id << ": gpu " << r.price << " +- " << r.std_error << ", reference " << reference << " " << r.message);
+  REQUIRE(r.status == trade_status::ok);
+  CHECK(std::abs(r.price - reference) <= 4.0 * r.std_error + allowance);
+}
+
+}  // namespace
+
+TEST_CASE("GPU Heston (QE): semi-analytic prices, CPU agreement and reproducible bits", "[gpu]")
+{
+  heston_case const c{100, 100, 1, 0, 0, 0.0175, 1.5768, 0.0398, 0.5751, -0.5711};
+  auto const m = heston_market(c);
+  std::vector<trade> const book = {heston_trade_of("call", product_kind::vanilla, option_type::call, 100, 1),
+                                   heston_trade_of("put", product_kind::vanilla, option_type::put, 100, 1)};
+  auto const gpu = price_with(m, book, backend_choice::gpu, 2'000'000, 100);
+  constexpr double qe_allowance = 0.01;  // QE's bias at 100 steps, as in the host suite
+  check_reference(gpu.results[0], heston_call(c), qe_allowance);
+  check_reference(gpu.results[1], heston_put(c), qe_allowance);
+
+  auto const g = price_with(m, book, backend_choice::gpu, 100'000, 100);
+  auto const cpu = price_with(m, book, backend_choice::cpu, 100'000, 100);
+  for (std::size_t i = 0; i < book.size(); ++i) check_agree(g.results[i], cpu.results[i]);
+  CHECK(same_bits(g, price_with(m, book, backend_choice::gpu, 100'000, 100, 1, 7)));
+}
+
+TEST_CASE("GPU best-of and worst-of: Stulz's closed form, CPU agreement and reproducible bits", "[gpu]")
+{
+  auto const m = parse_market(R"({"rate": 0.04, "assets": {
+      "A": {"spot": 100, "dividend_yield": 0.01, "vol": 0.3},
+      "B": {"spot": 95, "dividend_yield": 0.02, "vol": 0.2}},
+      "correlation": {"A,B": -0.4}})", "stulz");
+  two_assets const p{100, 95, 0.01, 0.02, 0.3, 0.2, -0.4, 0.04, 1.5};
+  std::vector<trade> book;
+  std::vector<double> refs;
+  for (bool max : {true, false}) {
+    for (option_type type : {option_type::call, option_type::put}) {
+      trade t;
+      t.id = std::string(max ? "best" : "worst") + (type == option_type::call ? "-call" : "-put");
+      t.product = max ? product_kind::best_of : product_kind::worst_of;
+      t.type = type;
+      t.underlyings = {"A", "B"};
+      t.strike = 100.0;
+      t.maturity = 1.5;
+      book.push_back(t);
+      refs.push_back(type == option_type::call ? stulz_call(p, 100.0, max) : stulz_put(p, 100.0, max));
+    }
+  }
+  auto const gpu = price_with(m, book, backend_choice::gpu, 4'000'000, 1);
+  for (std::size_t i = 0; i < book.size(); ++i) check_reference(gpu.results[i], refs[i], 1e-6 * refs[i]);
+
+  auto const g = price_with(m, book, backend_choice::gpu, 200'000, 1);
+  auto const cpu = price_with(m, book, backend_choice::cpu, 200'000, 1);
+  for (std::size_t i = 0; i < book.size(); ++i) check_agree(g.results[i], cpu.results[i]);
+  CHECK(same_bits(g, price_with(m, book, backend_choice::gpu, 200'000, 1, 1, 7)));
+}
