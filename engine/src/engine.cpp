@@ -11,6 +11,9 @@
 #include "trade_validation.hpp"
 
 #include <chrono>
+#include <future>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <variant>
 
@@ -91,103 +94,212 @@ const std::vector<std::string>& engine::notices() const noexcept { return impl_-
 std::optional<memory_report> engine::memory() const { return impl_->backend->memory(); }
 void engine::trim_memory() const { impl_->backend->trim_memory(); }
 
-pricing_run engine::price(const portfolio& trades, const progress_callback& progress) const
-{
-  auto const start = std::chrono::steady_clock::now();
-  pricing_run run;
-  run.results.resize(trades.trades.size());
+namespace {
 
-  // Checking trades and building their kernel records is independent per trade: large books
-  // do it on several threads. Block numbers are then assigned in input order, per family.
-  std::vector<std::optional<std::variant<detail::european_job, detail::path_job, detail::basket_job, detail::heston_job>>>
-      jobs(trades.trades.size());
-  detail::parallel_for(trades.trades.size(), [&](std::size_t i) {
-    const trade& t = trades.trades[i];
-    trade_result& r = run.results[i];
-    r.id = t.id;
-    r.message = t.row_error;
-    if (r.message.empty()) r.message = detail::validate_trade(t, impl_->market);
-    if (r.message.empty() && t.paths && *t.paths > max_paths_per_trade) {
-      r.message = "trade " + t.id + ": paths " + std::to_string(*t.paths) + " exceeds the limit " +
-                  std::to_string(max_paths_per_trade);
-    }
-    if (r.message.empty()) r.message = detail::unsupported_feature(t, impl_->market);
-    if (!r.message.empty()) return;
-    bool const heston = impl_->market.assets()[*impl_->market.find(t.underlyings.front())].model == model_kind::heston;
-    if (heston) {
-      jobs[i] = detail::make_heston_job(t, impl_->market, impl_->options);
-      return;
-    }
-    switch (t.product) {
-      case product_kind::vanilla:
-      case product_kind::digital: jobs[i] = detail::make_european_job(t, impl_->market, impl_->options); break;
-      case product_kind::basket:
-      case product_kind::best_of:
-      case product_kind::worst_of:
-      case product_kind::spread: jobs[i] = detail::make_basket_job(t, impl_->market, impl_->options); break;
-      default: jobs[i] = detail::make_path_job(t, impl_->market, impl_->options);
-    }
-  });
-
+// The trades of one chunk of a request, by kernel family, with their tables.
+struct request_families {
   family<european_gbm_trade> europeans;
   family<path_gbm_trade> paths;
   std::vector<path_step> grid;
   family<basket_gbm_trade> baskets;
-  family<heston_trade> hestons;
-  std::vector<heston_step> heston_steps;
   std::vector<basket_asset> basket_assets;
   std::vector<float> factors;
-  for (std::size_t i = 0; i < jobs.size(); ++i) {
-    if (!jobs[i]) continue;
-    if (auto* e = std::get_if<detail::european_job>(&*jobs[i])) {
-      europeans.add(e->kernel, layout::blocks_for(e->kernel.samples, european_normals_per_sample), e->scale, e->paths, i);
-    } else if (auto* h = std::get_if<detail::heston_job>(&*jobs[i])) {
-      h->kernel.first_step = static_cast<std::int32_t>(heston_steps.size());
-      heston_steps.insert(heston_steps.end(), h->steps.begin(), h->steps.end());
-      hestons.add(h->kernel, layout::blocks_for(h->kernel.samples, path_normals_per_sample), h->scale, h->paths, i);
-    } else if (auto* b = std::get_if<detail::basket_job>(&*jobs[i])) {
-      b->kernel.first_asset = static_cast<std::int32_t>(basket_assets.size());
-      b->kernel.first_factor = static_cast<std::int32_t>(factors.size());
-      basket_assets.insert(basket_assets.end(), b->assets.begin(), b->assets.end());
-      factors.insert(factors.end(), b->factor.begin(), b->factor.end());
-      baskets.add(b->kernel, layout::blocks_for(b->kernel.samples, basket_normals_per_sample), b->scale, b->paths, i);
+  family<heston_trade> hestons;
+  std::vector<heston_step> heston_steps;
+};
+
+using trade_job = std::variant<detail::european_job, detail::path_job, detail::basket_job, detail::heston_job>;
+
+std::optional<trade_job> check_and_build(const trade& t, trade_result& r, const market_data& market,
+                                         const engine_options& options)
+{
+  r.id = t.id;
+  r.message = t.row_error;
+  if (r.message.empty()) r.message = detail::validate_trade(t, market);
+  if (r.message.empty() && t.paths && *t.paths > max_paths_per_trade) {
+    r.message = "trade " + t.id + ": paths " + std::to_string(*t.paths) + " exceeds the limit " +
+                std::to_string(max_paths_per_trade);
+  }
+  if (r.message.empty()) r.message = detail::unsupported_feature(t, market);
+  if (!r.message.empty()) return std::nullopt;
+  if (market.assets()[*market.find(t.underlyings.front())].model == model_kind::heston) {
+    return detail::make_heston_job(t, market, options);
+  }
+  switch (t.product) {
+    case product_kind::vanilla:
+    case product_kind::digital: return detail::make_european_job(t, market, options);
+    case product_kind::basket:
+    case product_kind::best_of:
+    case product_kind::worst_of:
+    case product_kind::spread: return detail::make_basket_job(t, market, options);
+    default: return detail::make_path_job(t, market, options);
+  }
+}
+
+// Checks rows [begin, end) and builds their kernel records (independent per trade: several
+// threads on large books), then numbers their blocks in input order, per family.
+request_families prepare_rows(const portfolio& trades, std::size_t begin, std::size_t end, std::vector<trade_result>& results,
+                              const market_data& market, const engine_options& options)
+{
+  std::vector<std::optional<trade_job>> jobs(end - begin);
+  detail::parallel_for(end - begin, [&](std::size_t k) {
+    jobs[k] = check_and_build(trades.trades[begin + k], results[begin + k], market, options);
+  });
+  request_families f;
+  for (std::size_t k = 0; k < jobs.size(); ++k) {
+    if (!jobs[k]) continue;
+    std::size_t const i = begin + k;
+    if (auto* e = std::get_if<detail::european_job>(&*jobs[k])) {
+      f.europeans.add(e->kernel, layout::blocks_for(e->kernel.samples, european_normals_per_sample), e->scale, e->paths, i);
+    } else if (auto* h = std::get_if<detail::heston_job>(&*jobs[k])) {
+      h->kernel.first_step = static_cast<std::int32_t>(f.heston_steps.size());
+      f.heston_steps.insert(f.heston_steps.end(), h->steps.begin(), h->steps.end());
+      f.hestons.add(h->kernel, layout::blocks_for(h->kernel.samples, path_normals_per_sample), h->scale, h->paths, i);
+    } else if (auto* b = std::get_if<detail::basket_job>(&*jobs[k])) {
+      b->kernel.first_asset = static_cast<std::int32_t>(f.basket_assets.size());
+      b->kernel.first_factor = static_cast<std::int32_t>(f.factors.size());
+      f.basket_assets.insert(f.basket_assets.end(), b->assets.begin(), b->assets.end());
+      f.factors.insert(f.factors.end(), b->factor.begin(), b->factor.end());
+      f.baskets.add(b->kernel, layout::blocks_for(b->kernel.samples, basket_normals_per_sample), b->scale, b->paths, i);
     } else {
-      auto& p = std::get<detail::path_job>(*jobs[i]);
-      p.kernel.first_step = static_cast<std::int32_t>(grid.size());
-      grid.insert(grid.end(), p.steps.begin(), p.steps.end());
-      paths.add(p.kernel, layout::blocks_for(p.kernel.samples, path_normals_per_sample), p.scale, p.paths, i);
+      auto& p = std::get<detail::path_job>(*jobs[k]);
+      p.kernel.first_step = static_cast<std::int32_t>(f.grid.size());
+      f.grid.insert(f.grid.end(), p.steps.begin(), p.steps.end());
+      f.paths.add(p.kernel, layout::blocks_for(p.kernel.samples, path_normals_per_sample), p.scale, p.paths, i);
     }
   }
+  return f;
+}
 
-  auto const priced = std::chrono::steady_clock::now();
-  run.summary.prepare_seconds = std::chrono::duration<double>(priced - start).count();
+struct chunk_timing {
+  double price_seconds{0.0};
+  double results_seconds{0.0};
+  std::size_t jobs{0};
+};
+
+// Prices a chunk's families and turns their sums into its rows of results.
+chunk_timing price_families(const detail::pricing_backend& backend, const request_families& f,
+                            std::vector<trade_result>& results, const progress_callback& progress)
+{
+  auto const start = std::chrono::steady_clock::now();
   std::vector<std::pair<const family_base*, detail::family_run>> outcomes;
-  if (!europeans.trades.empty()) {
-    outcomes.emplace_back(&europeans, impl_->backend->run_european(europeans.trades, europeans.blocks, progress));
+  if (!f.europeans.trades.empty()) {
+    outcomes.emplace_back(&f.europeans, backend.run_european(f.europeans.trades, f.europeans.blocks, progress));
   }
-  if (!paths.trades.empty()) {
-    outcomes.emplace_back(&paths, impl_->backend->run_path(paths.trades, grid, paths.blocks, progress));
+  if (!f.paths.trades.empty()) {
+    outcomes.emplace_back(&f.paths, backend.run_path(f.paths.trades, f.grid, f.paths.blocks, progress));
   }
-  if (!hestons.trades.empty()) {
-    outcomes.emplace_back(&hestons, impl_->backend->run_heston(hestons.trades, heston_steps, hestons.blocks, progress));
+  if (!f.hestons.trades.empty()) {
+    outcomes.emplace_back(&f.hestons, backend.run_heston(f.hestons.trades, f.heston_steps, f.hestons.blocks, progress));
   }
-  if (!baskets.trades.empty()) {
-    outcomes.emplace_back(&baskets, impl_->backend->run_basket(baskets.trades, basket_assets, factors, baskets.blocks, progress));
+  if (!f.baskets.trades.empty()) {
+    outcomes.emplace_back(&f.baskets,
+                          backend.run_basket(f.baskets.trades, f.basket_assets, f.factors, f.baskets.blocks, progress));
   }
   auto const collected = std::chrono::steady_clock::now();
-  run.summary.price_seconds = std::chrono::duration<double>(collected - priced).count();
+  chunk_timing timing;
+  timing.price_seconds = std::chrono::duration<double>(collected - start).count();
   for (auto const& [fam, outcome] : outcomes) {
-    run.summary.jobs += outcome.jobs;
+    timing.jobs += outcome.jobs;
     detail::parallel_for(fam->rows.size(), [&, fam = fam](std::size_t k) {
-      trade_result& r = run.results[fam->rows[k]];
+      trade_result& r = results[fam->rows[k]];
       auto const& o = outcome.outcomes[k];
       if (!o.error.empty()) r.message = "trade " + r.id + ": " + o.error;
       else r = detail::make_result(r.id, o.sums, fam->samples[k], fam->paths[k], fam->scales[k]);
     });
   }
-  run.summary.results_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - collected).count();
+  timing.results_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - collected).count();
+  return timing;
+}
 
-  run.summary.trades = run.results.size();
+// Progress of several chunks in flight, summed for the caller (who may see totals grow as
+// chunks are submitted), one report at a time.
+class progress_sum {
+ public:
+  explicit progress_sum(const progress_callback& user) : user_(user) {}
+  progress_callback for_chunk(std::size_t chunk)
+  {
+    if (!user_) return {};
+    std::lock_guard<std::mutex> const lock(mutex_);
+    if (parts_.size() <= chunk) parts_.resize(chunk + 1);
+    return [this, chunk](std::int64_t done, std::int64_t total) {
+      std::lock_guard<std::mutex> const guard(mutex_);
+      parts_[chunk] = {done, total};
+      std::int64_t d = 0;
+      std::int64_t t = 0;
+      for (auto const& [pd, pt] : parts_) {
+        d += pd;
+        t += pt;
+      }
+      user_(d, t);
+    };
+  }
+
+ private:
+  const progress_callback& user_;
+  std::mutex mutex_;
+  std::vector<std::pair<std::int64_t, std::int64_t>> parts_;
+};
+
+// Large books on the GPU go as a pipeline of chunks: the host checks and prepares chunk k+1
+// while the GPU prices chunk k, and turns chunk k's sums into results while it prices later
+// ones. A trade's numbers depend only on its own blocks, so chunking never changes them.
+constexpr std::size_t min_chunk_trades = 2048;
+constexpr std::size_t max_chunks = 8;
+
+std::vector<std::size_t> chunk_bounds(std::size_t n, bool pipelined)
+{
+  std::size_t chunks = pipelined ? std::min(max_chunks, n / min_chunk_trades) : 1;
+  chunks = std::max<std::size_t>(chunks, 1);
+  std::vector<std::size_t> bounds;
+  for (std::size_t c = 0; c <= chunks; ++c) bounds.push_back(n * c / chunks);
+  return bounds;
+}
+
+}  // namespace
+
+pricing_run engine::price(const portfolio& trades, const progress_callback& progress) const
+{
+  auto const start = std::chrono::steady_clock::now();
+  pricing_run run;
+  std::size_t const n = trades.trades.size();
+  run.results.resize(n);
+
+  auto const bounds = chunk_bounds(n, impl_->backend->kind() == backend_kind::gpu);
+  std::size_t const chunks = bounds.size() - 1;
+  progress_sum sums(progress);
+  std::vector<std::future<chunk_timing>> in_flight;
+  std::exception_ptr failure;
+  for (std::size_t c = 0; c < chunks && !failure; ++c) {
+    auto const prep_start = std::chrono::steady_clock::now();
+    try {
+      auto f = std::make_shared<request_families>(
+          prepare_rows(trades, bounds[c], bounds[c + 1], run.results, impl_->market, impl_->options));
+      run.summary.prepare_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - prep_start).count();
+      auto job = [this, f, &run, report = sums.for_chunk(c)] {
+        return price_families(*impl_->backend, *f, run.results, report);
+      };
+      // The last (or only) chunk runs on this thread: nothing is left to prepare meanwhile.
+      if (c + 1 == chunks) in_flight.push_back(std::async(std::launch::deferred, job));
+      else in_flight.push_back(std::async(std::launch::async, job));
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  }
+  // Every chunk is waited for, even after a failure: they write into run.results.
+  for (auto& f : in_flight) {
+    try {
+      chunk_timing const t = f.get();
+      run.summary.price_seconds += t.price_seconds;
+      run.summary.results_seconds += t.results_seconds;
+      run.summary.jobs += t.jobs;
+    } catch (...) {
+      if (!failure) failure = std::current_exception();
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+
+  run.summary.trades = n;
   for (auto const& r : run.results) {
     if (r.status == trade_status::error) ++run.summary.failed;
     else run.summary.paths += r.paths;

@@ -94,6 +94,30 @@ TEST_CASE("GPU: a trade priced alone has the same bits as in a book", "[gpu]")
   CHECK(std::memcmp(&all.results[3].price, &single.results[0].price, sizeof(double)) == 0);
 }
 
+TEST_CASE("GPU: a large book, priced as a pipeline of chunks, gives every trade its bits alone", "[gpu]")
+{
+  // 10,000 trades (the reference book repeated under new ids, so every trade has its own
+  // stream) go as several chunks; mixed families ride in every chunk.
+  auto const base = reference_book();
+  portfolio big;
+  for (std::size_t i = 0; big.trades.size() < 10'000; ++i) {
+    trade t = base.trades[i % base.trades.size()];
+    t.id += "-" + std::to_string(i);
+    big.trades.push_back(t);
+  }
+  auto const eng = make_engine(backend_choice::gpu, 4'096);
+  auto const all = eng.price(big);
+  REQUIRE(all.summary.failed == 0);
+  for (std::size_t i : {std::size_t{0}, std::size_t{2'047}, std::size_t{5'000}, std::size_t{9'999}}) {
+    portfolio alone;
+    alone.trades = {big.trades[i]};
+    auto const single = eng.price(alone);
+    INFO(big.trades[i].id);
+    CHECK(std::memcmp(&all.results[i].price, &single.results[0].price, sizeof(double)) == 0);
+    CHECK(std::memcmp(&all.results[i].std_error, &single.results[0].std_error, sizeof(double)) == 0);
+  }
+}
+
 TEST_CASE("concurrent callers on one engine get the single-caller bits", "[gpu]")
 {
   auto const book = reference_book();

@@ -28,8 +28,10 @@ struct run_summary {
   double wall_seconds{0.0};
   backend_kind backend{backend_kind::cpu};
   std::string device_name;  // GPU name, or the CPU backend's thread count
-  // Where the wall time went: checking trades and building the kernel's trade table; the
-  // backend (plan, upload, jobs, collect); turning sums into results.
+  // Where the time went: checking trades and building the kernel's trade table; the backend
+  // (plan, upload, jobs, collect); turning sums into results. A large book on the GPU is a
+  // pipeline of chunks whose phases overlap: each figure is then summed over the chunks, and
+  // together they may exceed wall_seconds.
   double prepare_seconds{0.0};
   double price_seconds{0.0};
   double results_seconds{0.0};
