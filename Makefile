@@ -50,13 +50,16 @@ device-build:
 	  PATH="$$PATH:/usr/local/cuda/bin" nvcc -std=c++17 -O3 -arch=sm_90 -o build-device/peers/roofline $(PEERS)/roofline.cu && \
 	  cp $(PEERS)/torch_peers.py build-device/peers/; fi
 
-# What a device run needs, and nothing else (the device tool carries at most 64 MiB).
+# What a device run needs, and nothing else, as one gzipped tarball (the device tool carries at
+# most 64 MiB). On the GPU machine: tar xzf .devcarry/bundle.tgz -C /tmp, then run
+# apps/bench/device_run.sh /tmp/bundle /tmp/bundle/peers.
 device-bundle: device-build
-	rm -rf .devcarry && mkdir -p .devcarry/tests .devcarry/apps
-	cp build-device/tests/mcprice_gpu_tests build-device/tests/mcprice_host_tests .devcarry/tests/
+	rm -rf .devcarry build-device/bundle && mkdir -p .devcarry build-device/bundle/tests build-device/bundle/apps
+	cp build-device/tests/mcprice_gpu_tests build-device/tests/mcprice_host_tests build-device/bundle/tests/
 	cp build-device/apps/price-batch build-device/apps/mcprice-bench build-device/apps/mcprice-throughput \
-	   build-device/apps/mcprice-alloc-bench .devcarry/apps/
-	if [ -d build-device/peers ]; then cp -r build-device/peers .devcarry/; fi
+	   build-device/apps/mcprice-alloc-bench build-device/bundle/apps/
+	if [ -d build-device/peers ]; then cp -r build-device/peers build-device/bundle/; fi
+	tar czf .devcarry/bundle.tgz -C build-device bundle
 
 clean:
 	rm -rf $(BUILD) build-device

@@ -29,6 +29,11 @@ done 2>&1 | tee "$out/sanitizer.txt"
 echo "-- memcheck: path products" | tee -a "$out/sanitizer.txt"
 compute-sanitizer --tool memcheck --error-exitcode 9 "$build/tests/mcprice_gpu_tests" \
   "GPU path products: closed forms, CPU agreement and reproducible bits" 2>&1 | tail -2 | tee -a "$out/sanitizer.txt"
+for t in "GPU Heston (QE): semi-analytic prices, CPU agreement and reproducible bits" \
+         "GPU best-of and worst-of: Stulz's closed form, CPU agreement and reproducible bits"; do
+  echo "-- memcheck: $t" | tee -a "$out/sanitizer.txt"
+  compute-sanitizer --tool memcheck --error-exitcode 9 "$build/tests/mcprice_gpu_tests" "$t" 2>&1 | tail -2 | tee -a "$out/sanitizer.txt"
+done
 echo "-- memcheck: the two-phase route" | tee -a "$out/sanitizer.txt"
 compute-sanitizer --tool memcheck --error-exitcode 9 "$build/tests/mcprice_gpu_tests" \
   "the two-phase route gives the fused route's bits" 2>&1 | tail -2 | tee -a "$out/sanitizer.txt"

@@ -1,6 +1,6 @@
 // Throughput of the engine on books of many small trades: stream counts, concurrent callers
 // and a 100,000-trade request, with where the time goes. A benchmark app, not a test.
-// Usage: mcprice-throughput [streams|concurrency|large|paths|all] [cpu]
+// Usage: mcprice-throughput [streams|concurrency|large|paths|models|all] [cpu]
 #include "mcprice/engine.hpp"
 #include "mcprice/market_reader.hpp"
 #include "mcprice/memory/device_info.hpp"
@@ -144,6 +144,50 @@ void path_bench(bool cpu)
   }
 }
 
+// The PyTorch peers' Heston case (a European call, 252 steps; QE here, full-truncation Euler
+// there) and a two-asset best-of call: path-steps (asset-steps for the best-of) per second.
+void model_bench(bool cpu)
+{
+  auto const heston_market = parse_market(R"({"rate": 0.0, "assets": {"H": {"spot": 100, "model": "heston",
+      "heston": {"v0": 0.0175, "kappa": 1.5768, "theta": 0.0398, "xi": 0.5751, "rho": -0.5711}}}})", "heston");
+  auto const pair_market = parse_market(R"({"rate": 0.04, "assets": {"A": {"spot": 100, "vol": 0.3},
+      "B": {"spot": 95, "vol": 0.2}}, "correlation": {"A,B": 0.5}})", "pair");
+  trade heston;
+  heston.id = "heston252";
+  heston.product = product_kind::vanilla;
+  heston.type = option_type::call;
+  heston.underlyings = {"H"};
+  heston.strike = 100.0;
+  heston.maturity = 1.0;
+  trade best = heston;
+  best.id = "best-of-2";
+  best.product = product_kind::best_of;
+  best.underlyings = {"A", "B"};
+  for (bool antithetic : {false, true}) {
+    for (const trade& t : {heston, best}) {
+      bool const is_heston = t.id == heston.id;
+      engine_options o;
+      o.backend = cpu ? backend_choice::cpu : backend_choice::gpu;
+      o.antithetic = antithetic;
+      o.steps = 252;
+      o.paths = cpu ? (1 << 14) : (is_heston ? (1 << 21) : (1 << 24));
+      portfolio book;
+      book.trades = {t};
+      engine const eng(is_heston ? heston_market : pair_market, o);
+      pricing_run run;
+      double const wall = timed(5, [&] { run = eng.price(book); });
+      double const steps = is_heston ? 252.0 : 2.0;
+      auto const& r = run.results[0];
+      std::printf("{\"bench\":\"%s\",\"antithetic\":%s,\"paths\":%lld,\"wall_s\":%.5f,\"price_s\":%.5f,"
+                  "\"%s\":%.4g,\"price\":%.6f,\"std_error\":%.6f}\n",
+                  t.id.c_str(), antithetic ? "true" : "false", static_cast<long long>(r.paths), wall,
+                  run.summary.price_seconds, is_heston ? "path_steps_per_s" : "asset_paths_per_s",
+                  static_cast<double>(r.paths) * steps / wall, r.price, r.std_error);
+      std::fflush(stdout);
+    }
+  }
+}
+
 void large_bench(bool cpu)
 {
   int const n = cpu ? 20000 : 100000;
@@ -169,5 +213,6 @@ int main(int argc, char** argv)
   if (mode == "concurrency" || mode == "all") concurrency_bench(cpu);
   if (mode == "large" || mode == "all") large_bench(cpu);
   if (mode == "paths" || mode == "all") path_bench(cpu);
+  if (mode == "models" || mode == "all") model_bench(cpu);
   return 0;
 }

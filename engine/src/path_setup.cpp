@@ -138,12 +138,9 @@ heston_job make_heston_job(const trade& t, const market_data& market, const engi
   double t_prev = 0.0;
   for (std::size_t i = 0; i < g.times.size(); ++i) {
     double const ti = g.times[i];
-    heston_step s{};
-    s.dt = static_cast<float>(ti - t_prev);
-    s.log_forward = static_cast<float>(log_forward(ti) - log_forward(t_prev));
-    s.hit_value = static_cast<float>(market.discount().discount(ti) / df_T);
-    s.fixing = g.is_fixing[i] ? 1 : 0;
-    job.steps.push_back(s);
+    job.steps.push_back(make_heston_step(ti - t_prev, log_forward(ti) - log_forward(t_prev),
+                                         market.discount().discount(ti) / df_T, g.is_fixing[i], a.heston.kappa,
+                                         a.heston.theta, a.heston.xi, a.heston.rho));
     t_prev = ti;
   }
   static_cast<path_gbm_trade&>(job.kernel) = make_path_record(t, a, g, opt, job.paths);

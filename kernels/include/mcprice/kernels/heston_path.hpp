@@ -6,14 +6,62 @@
 // lookback extremes) is the GBM path engine's.
 #include "mcprice/kernels/path_gbm.hpp"
 
+#include <cmath>
+
 namespace mcprice {
 
-struct heston_step {
+// Below this vol of vol the variance is taken as deterministic (its mean).
+inline constexpr double heston_min_xi = 1e-6;
+
+// One step of a Heston trade's grid. Everything that depends only on the step (its length and
+// the model's parameters) is worked out once on the host, in double (make_heston_step), so a
+// path's step is a few multiply-adds, two square roots and a logarithm.
+struct alignas(16) heston_step {
   float dt;
   float log_forward;  // ln(F(t_i) / F(t_{i-1})): the rates' and dividends' drift of the step
   float hit_value;    // P(0,t_i)/P(0,T)
+  float e;            // exp(-kappa dt)
+  float m0;           // theta (1 - e): E[v'] = m0 + e v
+  float s2_v;         // xi^2 e (1 - e) / kappa: Var[v'] = s2_v v + s2_0
+  float s2_0;         // theta xi^2 (1 - e)^2 / (2 kappa)
+  float k1, k2, k3;   // Andersen's K1, K2, K3 (gamma1 = gamma2 = 1/2); K4 = K3
+  float a;            // A = K2 + K3/2, the exponent of the martingale correction
+  float k1k3;         // K1 + K3/2
+  float k0_fallback;  // -rho kappa theta dt / xi: the uncorrected K0 where E[exp(A v')] diverges
   std::uint8_t fixing;
 };
+
+// The step's coefficients in double; kappa -> 0 takes the limits (1 - e)/kappa -> dt.
+inline heston_step make_heston_step(double dt, double log_forward, double hit_value, bool fixing, double kappa,
+                                    double theta, double xi, double rho)
+{
+  double const kdt = kappa * dt;
+  double const e = std::exp(-kdt);
+  // (1 - e)/kappa and (1 - e)^2/(2 kappa), by series where kappa dt is tiny.
+  double const one_minus_e_over_kappa = kdt > 1e-6 ? -std::expm1(-kdt) / kappa : dt * (1.0 - 0.5 * kdt);
+  double const sq_over_2kappa = kdt > 1e-6 ? std::expm1(-kdt) * std::expm1(-kdt) / (2.0 * kappa) : 0.5 * kappa * dt * dt;
+  heston_step s{};
+  s.dt = static_cast<float>(dt);
+  s.log_forward = static_cast<float>(log_forward);
+  s.hit_value = static_cast<float>(hit_value);
+  s.e = static_cast<float>(e);
+  s.m0 = static_cast<float>(-theta * std::expm1(-kdt));
+  s.s2_v = static_cast<float>(xi * xi * e * one_minus_e_over_kappa);
+  s.s2_0 = static_cast<float>(theta * xi * xi * sq_over_2kappa);
+  if (xi > heston_min_xi) {
+    double const k1 = 0.5 * dt * (kappa * rho / xi - 0.5) - rho / xi;
+    double const k2 = 0.5 * dt * (kappa * rho / xi - 0.5) + rho / xi;
+    double const k3 = 0.5 * dt * (1.0 - rho * rho);
+    s.k1 = static_cast<float>(k1);
+    s.k2 = static_cast<float>(k2);
+    s.k3 = static_cast<float>(k3);
+    s.a = static_cast<float>(k2 + 0.5 * k3);
+    s.k1k3 = static_cast<float>(k1 + 0.5 * k3);
+    s.k0_fallback = static_cast<float>(-rho * kappa * theta * dt / xi);
+  }
+  s.fixing = fixing ? 1 : 0;
+  return s;
+}
 
 // The path record (product, payoff; first_step and steps index the heston_step table) and the
 // asset's Heston parameters.
@@ -24,48 +72,52 @@ struct heston_trade : path_gbm_trade {
 // The psi threshold between the quadratic and the exponential branch (Andersen's 1.5).
 inline constexpr float qe_psi_switch = 1.5F;
 
+// Quotients whose operands stay far from float's range limits: one reciprocal and a product on
+// the GPU (about 2 ulp) instead of an IEEE division's dozen instructions.
+MCPRICE_HD MCPRICE_INLINE float quick_divide(float a, float b)
+{
+#if defined(__CUDA_ARCH__)
+  return __fdividef(a, b);
+#else
+  return a / b;
+#endif
+}
+
 // One QE step of the variance and the matching log-spot increment.
 MCPRICE_HD MCPRICE_INLINE void heston_qe_step(const heston_trade& h, const heston_step& s, float& v, float z_v, float z_x,
                                               float& dx, float& integrated_variance)
 {
-  float const dt = s.dt;
-  float const e = expf(-h.kappa * dt);
-  float const m = h.theta + (v - h.theta) * e;
+  float const m = fmaf(v, s.e, s.m0);
   float v_next = m;
-  float k0 = 0.0F;
-  float const xi = h.xi;
-  if (xi > 1e-6F) {
-    float const s2 = v * xi * xi * e * (1.0F - e) / h.kappa + h.theta * xi * xi * (1.0F - e) * (1.0F - e) / (2.0F * h.kappa);
-    float const psi = s2 / (m * m);
-    float const k1 = 0.5F * dt * (h.kappa * h.rho / xi - 0.5F) - h.rho / xi;
-    float const k2 = 0.5F * dt * (h.kappa * h.rho / xi - 0.5F) + h.rho / xi;
-    float const k3 = 0.5F * dt * (1.0F - h.rho * h.rho);
-    float const a_coef = k2 + 0.5F * k3;  // A of the martingale correction (K4 = K3)
-    if (psi <= qe_psi_switch) {
-      float const inv = 2.0F / psi;
-      float const b2 = inv - 1.0F + sqrtf(inv) * sqrtf(fmaxf(inv - 1.0F, 0.0F));
-      float const a = m / (1.0F + b2);
+  if (h.xi > static_cast<float>(heston_min_xi) && m > 0.0F) {
+    float const s2 = fmaf(v, s.s2_v, s.s2_0);
+    float const m2 = m * m;
+    float k0 = 0.0F;
+    if (s2 <= qe_psi_switch * m2) {
+      // Quadratic branch: v' = a (b + Z)^2, with E[exp(A v')] in closed form for the correction.
+      float const inv = quick_divide(2.0F * m2, s2);  // 2 / psi
+      float const b2 = inv - 1.0F + sqrtf(inv * fmaxf(inv - 1.0F, 0.0F));
+      float const a = quick_divide(m, 1.0F + b2);
       float const b = sqrtf(b2);
       v_next = a * (b + z_v) * (b + z_v);
-      // E[exp(A v')] for the quadratic branch; the correction keeps E[S_{t+dt}] = F ratio.
-      k0 = (2.0F * a_coef * a < 1.0F)
-               ? -a_coef * b2 * a / (1.0F - 2.0F * a_coef * a) + 0.5F * logf(1.0F - 2.0F * a_coef * a) - (k1 + 0.5F * k3) * v
-               : -h.rho * h.kappa * h.theta * dt / xi;
+      float const q = 1.0F - 2.0F * s.a * a;
+      k0 = q > 0.0F ? -quick_divide(s.a * b2 * a, q) + 0.5F * logf(q) - s.k1k3 * v : s.k0_fallback;
     } else {
-      float const p = (psi - 1.0F) / (psi + 1.0F);
-      float const beta = (1.0F - p) / m;
+      // Exponential branch: a mass p at zero and an exponential tail of rate beta.
+      float const p = quick_divide(s2 - m2, s2 + m2);  // (psi - 1) / (psi + 1)
+      float const beta = quick_divide(1.0F - p, m);
       float const u = standard_normal_cdf(z_v);
-      v_next = u <= p ? 0.0F : logf((1.0F - p) / (1.0F - u)) / beta;
-      k0 = (a_coef < beta) ? -logf(p + beta * (1.0F - p) / (beta - a_coef)) - (k1 + 0.5F * k3) * v
-                           : -h.rho * h.kappa * h.theta * dt / xi;
+      v_next = u <= p ? 0.0F : quick_divide(logf(quick_divide(1.0F - p, 1.0F - u)), beta);
+      k0 = s.a < beta ? -logf(p + quick_divide(beta * (1.0F - p), beta - s.a)) - s.k1k3 * v : s.k0_fallback;
     }
-    dx = s.log_forward + k0 + k1 * v + k2 * v_next + sqrtf(fmaxf(k3 * (v + v_next), 0.0F)) * z_x;
+    dx = s.log_forward + k0 + s.k1 * v + s.k2 * v_next + sqrtf(fmaxf(s.k3 * (v + v_next), 0.0F)) * z_x;
   } else {
-    // No vol of vol: the variance follows its mean; the step is log-normal.
-    float const var = 0.5F * (v + v_next) * dt;
+    // No vol of vol (or a variance absorbed at zero): the variance follows its mean and the
+    // step is log-normal.
+    float const var = 0.5F * (v + v_next) * s.dt;
     dx = s.log_forward - 0.5F * var + sqrtf(fmaxf(var, 0.0F)) * z_x;
   }
-  integrated_variance = 0.5F * (v + v_next) * dt;
+  integrated_variance = 0.5F * (v + v_next) * s.dt;
   v = v_next;
 }
 
@@ -74,18 +126,13 @@ MCPRICE_HD MCPRICE_INLINE float heston_sample(const heston_trade& h, const hesto
 {
   const path_gbm_trade& t = h;
   NormalStream rng(t.key, group);
-  normal_feeder<NormalStream> normals{rng};
-  bool const bridge_extremum = Product == path_product::lookback && t.continuous;
   path_state a = path_state::start(t);
   path_state b = a;
   float va = h.v0;
   float vb = h.v0;
   const heston_step* steps = grid + t.first_step;
-  for (int k = 0; k < t.steps; ++k) {
+  auto const step = [&](int k, float z_v, float z_x, float u) {
     heston_step const s = steps[k];
-    float const z_v = normals.next();
-    float const z_x = normals.next();
-    float const u = bridge_extremum ? normals.next() : 0.0F;
     float dx = 0.0F;
     float var = 0.0F;
     heston_qe_step(h, s, va, z_v, z_x, dx, var);
@@ -94,6 +141,17 @@ MCPRICE_HD MCPRICE_INLINE float heston_sample(const heston_trade& h, const hesto
       heston_qe_step(h, s, vb, -z_v, -z_x, dx, var);
       b.move<Product>(t, t.log_barrier, dx, var, s.fixing != 0, s.hit_value, u);
     }
+  };
+  if (Product == path_product::lookback && t.continuous) {
+    // Three normals a step (variance, log spot, the bridge's extremum): handed out one by one.
+    normal_feeder<NormalStream> normals{rng};
+    for (int k = 0; k < t.steps; ++k) {
+      float const z_v = normals.next();
+      float const z_x = normals.next();
+      step(k, z_v, z_x, normals.next());
+    }
+  } else {
+    for_step_normal_pairs(rng, t.steps, [&](int k, float z_v, float z_x) { step(k, z_v, z_x, 0.0F); });
   }
   float const up = a.payoff<Product>(t);
   if constexpr (!Antithetic) return up;
