@@ -45,7 +45,7 @@ double kernel_only_ms(const std::vector<option_spec>& opts, std::int64_t paths, 
   offsets[opts.size()] = blocks;
   device_buffer d_trades(sizeof(european_gbm_trade) * opts.size());
   device_buffer d_offsets(sizeof(std::int64_t) * offsets.size());
-  device_buffer d_blocks(sizeof(moments) * static_cast<std::size_t>(blocks));
+  device_buffer d_blocks(sizeof(moments) * layout::partials_per_block * static_cast<std::size_t>(blocks));
   device_buffer d_sums(sizeof(moments) * opts.size());
   MCPRICE_CUDA_TRY(cudaMemcpy(d_trades.data(), trades.data(), d_trades.size(), cudaMemcpyHostToDevice));
   MCPRICE_CUDA_TRY(cudaMemcpy(d_offsets.data(), offsets.data(), d_offsets.size(), cudaMemcpyHostToDevice));
@@ -142,10 +142,12 @@ int main(int argc, char** argv)
     std::printf("{\"bench\":\"european_montecarlomultigpu\",\"device\":\"%s\",\"antithetic\":%s,\"options\":%d,"
                 "\"paths_per_option\":%lld,\"kernel_ms\":%.4f,\"kernel_options_per_s\":%.4g,"
                 "\"kernel_paths_per_s\":%.4g,\"engine_ms\":%.4f,\"engine_paths_per_s\":%.4g,"
+                "\"engine_prepare_ms\":%.3f,\"engine_price_ms\":%.3f,\"engine_results_ms\":%.3f,\"jobs\":%zu,"
                 "\"worst_abs_z\":%.2f,\"aggregate_z\":%.3f,\"options_with_no_paths_in_the_money\":%d}\n",
                 device.c_str(), antithetic ? "true" : "false", n, static_cast<long long>(paths), kernel,
                 kernel > 0 ? n / (kernel * 1e-3) : 0.0, kernel > 0 ? total_paths / (kernel * 1e-3) : 0.0, end_to_end,
-                total_paths / (end_to_end * 1e-3), acc.worst_z, acc.aggregate_z, acc.zero_hit);
+                total_paths / (end_to_end * 1e-3), run.summary.prepare_seconds * 1e3, run.summary.price_seconds * 1e3,
+                run.summary.results_seconds * 1e3, run.summary.jobs, acc.worst_z, acc.aggregate_z, acc.zero_hit);
     std::fflush(stdout);
   }
   return 0;

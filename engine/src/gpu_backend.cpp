@@ -19,8 +19,8 @@
 namespace mcprice::detail {
 namespace {
 
-// Without a cap a job still stops at this many blocks (16 bytes of moments each: 64 MiB).
-constexpr std::int64_t max_blocks_per_job = std::int64_t{1} << 22;
+// Without a cap a job still stops at this many blocks (8 partials of 16 bytes each: 64 MiB).
+constexpr std::int64_t max_blocks_per_job = std::int64_t{1} << 19;
 
 std::size_t round256(std::size_t b) { return scratch_lease::charged(b); }
 
@@ -205,7 +205,8 @@ class gpu_backend final : public pricing_backend {
   [[nodiscard]] std::size_t scratch_need(std::int64_t blocks, std::size_t segments) const
   {
     auto const b = static_cast<std::size_t>(blocks);
-    return round256(sizeof(moments) * b) + round256(sizeof(moments) * segments) + round256(cub_temp_bytes(segments));
+    return round256(sizeof(moments) * layout::partials_per_block * b) + round256(sizeof(moments) * segments) +
+           round256(cub_temp_bytes(segments));
   }
 
   void upload(const void* trades, std::size_t trade_bytes, const void* extra, std::size_t extra_bytes, request_state& r,
@@ -249,7 +250,7 @@ class gpu_backend final : public pricing_backend {
     auto const blocks = static_cast<std::size_t>(end - first);
     auto const segs = static_cast<int>(job.end_segment - job.first_segment);
     scratch_lease lease(ctx_.scratch(), s, job_cap_, "job " + std::to_string(job_no), [this] { ctx_.note_cap_rejection(); });
-    auto* const d_blocks = lease.allocate_n<moments>(blocks);
+    auto* const d_blocks = lease.allocate_n<moments>(blocks * layout::partials_per_block);
     auto* const d_sums = lease.allocate_n<moments>(static_cast<std::size_t>(segs));
     std::size_t temp_bytes = cub_temp_bytes(static_cast<std::size_t>(segs));
     void* const temp = lease.allocate(temp_bytes);

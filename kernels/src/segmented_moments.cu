@@ -7,9 +7,10 @@
 namespace mcprice::kernels {
 namespace {
 
-struct minus_base {
+// A block offset relative to the job's first block, in partials.
+struct partial_offset {
   std::int64_t base;
-  __host__ __device__ std::int64_t operator()(std::int64_t x) const { return x - base; }
+  __host__ __device__ std::int64_t operator()(std::int64_t x) const { return (x - base) * layout::partials_per_block; }
 };
 
 }  // namespace
@@ -17,12 +18,13 @@ struct minus_base {
 // CUB's segmented reduction reads each segment with one thread block in a fixed pattern (no
 // atomics), so a segment's sum depends only on its blocks: the same on every run and whichever
 // job the segment fell in, on the same GPU model.
-void segmented_moments_sum(void* temp, std::size_t& temp_bytes, const moments* block_moments,
+// A segment of blocks [first, end) holds partials [first, end) x partials_per_block.
+void segmented_moments_sum(void* temp, std::size_t& temp_bytes, const moments* partials,
                            const std::int64_t* offsets, std::int64_t base, int num_segments, moments* out,
                            cudaStream_t stream)
 {
-  auto const begin = thrust::make_transform_iterator(offsets, minus_base{base});
-  MCPRICE_CUDA_TRY(cub::DeviceSegmentedReduce::Reduce(temp, temp_bytes, block_moments, out, num_segments, begin,
+  auto const begin = thrust::make_transform_iterator(offsets, partial_offset{base});
+  MCPRICE_CUDA_TRY(cub::DeviceSegmentedReduce::Reduce(temp, temp_bytes, partials, out, num_segments, begin,
                                                       begin + 1, moments_sum{}, moments{}, stream));
 }
 

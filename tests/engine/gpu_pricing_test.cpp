@@ -135,7 +135,8 @@ TEST_CASE("GPU results are bit-identical across job caps, allocators and stream 
   base_options.backend = backend_choice::gpu;
   base_options.paths = 9'000'001;  // two segments per trade (antithetic pairs: 1,099 blocks)
   auto const base = engine(test_market(), base_options).price(book);
-  for (std::size_t cap : {std::size_t{40} << 10, std::size_t{1} << 20}) {
+  // 130 KiB is about the least that holds one full segment (1024 blocks of 8 partials, 128 KiB).
+  for (std::size_t cap : {std::size_t{130} << 10, std::size_t{1} << 20}) {
     engine_options o = base_options;
     o.job_cap_bytes = cap;
     INFO("job cap " << cap);
@@ -155,7 +156,7 @@ TEST_CASE("a job cap too small for one chunk fails the trade clearly; the engine
   engine_options o;
   o.backend = backend_choice::gpu;
   o.paths = 100'000;
-  o.job_cap_bytes = 300;  // one segment needs 256 B of block moments, 256 B of sums and CUB's temporaries
+  o.job_cap_bytes = 300;  // one segment needs at least 256 B of partials, 256 B of sums and CUB's temporaries
   engine const eng(test_market(), o);
   auto const run = eng.price(reference_book());
   REQUIRE(run.results[0].status == trade_status::error);

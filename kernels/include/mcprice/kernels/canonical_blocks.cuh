@@ -2,12 +2,11 @@
 // The canonical-block loop shared by the pricing kernels (Trade: a trivially copyable record with
 // first_block, e.g. european_gbm_trade or path_gbm_trade): a persistent grid
 // walks the request's blocks, finds each block's trade, has every lane compute its moments and
-// reduces them with the fixed 256-lane tree.
+// reduces them per warp in a fixed tree.
 #include "mcprice/kernels/european_gbm.hpp"
 #include "mcprice/kernels/tuning.hpp"
 #include "mcprice/memory/cuda_error.hpp"
 
-#include <cub/block/block_reduce.cuh>
 
 namespace mcprice::kernels::detail {
 
@@ -90,26 +89,40 @@ __device__ __forceinline__ void for_canonical_blocks(const Trade* __restrict__ t
   }
 }
 
+// The moments of the 32 lanes of a warp, summed in a fixed butterfly (the same order on every
+// run); lane 0 holds the total.
+__device__ __forceinline__ moments warp_sum(moments m)
+{
+  MCPRICE_UNROLL
+  for (int offset = layout::lanes_per_partial / 2; offset > 0; offset /= 2) {
+    m.sum += __shfl_down_sync(0xffffffffU, m.sum, offset);
+    m.sum_sq += __shfl_down_sync(0xffffffffU, m.sum_sq, offset);
+  }
+  return m;
+}
+
 // lane_fn(trade, block within the trade, block within the request, lane) -> moments.
+// The work unit is a warp's 32 lanes of a canonical block: unit u is warp u % partials_per_block
+// of block block_begin + u / partials_per_block, and its moments go to partials[u]. Each warp
+// finds its own trade and walks its own units, so there is no barrier in the loop: a warp that
+// finishes early starts its next unit instead of waiting for the block's others.
 template <typename Trade, typename LaneFn>
 __device__ __forceinline__ void reduce_canonical_blocks(const Trade* __restrict__ trades, int num_trades,
                                                         std::int64_t block_begin, std::int64_t block_end,
-                                                        moments* __restrict__ block_moments, LaneFn lane_fn)
+                                                        moments* __restrict__ partials, LaneFn lane_fn)
 {
-  constexpr int threads = tuning::european_policy::threads_per_block;
-  using block_reduce = cub::BlockReduce<moments, threads, cub::BLOCK_REDUCE_WARP_REDUCTIONS>;
-  __shared__ typename block_reduce::TempStorage temp;
-  __shared__ Trade current;
-
-  for (std::int64_t b = block_begin + blockIdx.x; b < block_end; b += gridDim.x) {
-    // One warp finds the canonical block's trade; the others read it from shared memory.
-    stage_trade(trades, num_trades, b, current);
-    __syncthreads();
-    Trade const t = current;
-    moments const m = lane_fn(t, b - t.first_block, b, static_cast<int>(threadIdx.x));
-    moments const total = block_reduce(temp).Reduce(m, moments_sum{});
-    if (threadIdx.x == 0) block_moments[b - block_begin] = total;
-    __syncthreads();  // temp storage and the shared trade are reused by the next canonical block
+  constexpr int per_block = layout::partials_per_block;
+  int const warp = static_cast<int>(threadIdx.x) / layout::lanes_per_partial;
+  int const lane_in_warp = static_cast<int>(threadIdx.x) % layout::lanes_per_partial;
+  std::int64_t const units = (block_end - block_begin) * per_block;
+  std::int64_t const stride = std::int64_t{gridDim.x} * (blockDim.x / layout::lanes_per_partial);
+  for (std::int64_t u = std::int64_t{blockIdx.x} * (blockDim.x / layout::lanes_per_partial) + warp; u < units;
+       u += stride) {
+    std::int64_t const b = block_begin + u / per_block;
+    int const lane = static_cast<int>(u % per_block) * layout::lanes_per_partial + lane_in_warp;
+    Trade const t = trades[trade_of_block(trades, num_trades, b)];
+    moments const total = warp_sum(lane_fn(t, b - t.first_block, b, lane));
+    if (lane_in_warp == 0) partials[u] = total;
   }
 }
 

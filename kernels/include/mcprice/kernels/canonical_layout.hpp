@@ -6,7 +6,7 @@
 // curand_normal4 with 4/d - 1 neighbours (d = 1: four samples per group), so no drawn normal
 // is wasted; a sample that needs more takes a group of its own. A lane evaluates
 // groups_per_lane groups, summing in order; a canonical block is lanes_per_block lanes whose
-// sums are reduced in a fixed tree. A segment is up to blocks_per_segment consecutive blocks
+// sums are reduced in a fixed tree (on the GPU: per warp, then with the segment). A segment is up to blocks_per_segment consecutive blocks
 // of one trade, reduced in a fixed tree; a trade's segments are added front to back. Work is
 // split between jobs only at segment boundaries, so the sums do not depend on job caps, grid
 // size, threads or streams.
@@ -18,6 +18,11 @@ namespace mcprice::layout {
 
 inline constexpr int lanes_per_block = 256;
 inline constexpr std::int64_t blocks_per_segment = 1024;
+// A canonical block's sums leave the GPU kernel as one partial per 32 lanes (a warp), reduced
+// in a fixed butterfly; the segment's reduction adds the partials. Warps then never wait for
+// each other inside a kernel.
+inline constexpr int lanes_per_partial = 32;
+inline constexpr int partials_per_block = lanes_per_block / lanes_per_partial;
 
 MCPRICE_HD MCPRICE_INLINE constexpr int samples_per_group(int normals_per_sample)
 {

@@ -7,7 +7,7 @@
 namespace mcprice::kernels {
 
 // Moments of canonical blocks [block_begin, block_end) of a request of path trades (their
-// steps in `grid`), written to block_moments[b - block_begin]. `grid_blocks` = 0: tuned grid.
+// steps in `grid`), written to the partials of block b - block_begin (layout::partials_per_block each). `grid_blocks` = 0: tuned grid.
 void launch_path_blocks(const path_gbm_trade* trades, int num_trades, const path_step* grid, std::int64_t block_begin,
                         std::int64_t block_end, moments* block_moments, int grid_blocks, cudaStream_t stream);
 
