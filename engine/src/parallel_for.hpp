@@ -10,10 +10,10 @@
 
 namespace mcprice::detail {
 
+// min_per_thread: the least work worth a thread of its own (thread start-up is some 10 us).
 template <typename F>
-void parallel_for(std::size_t n, F&& f)
+void parallel_for(std::size_t n, F&& f, std::size_t min_per_thread = 2048)
 {
-  constexpr std::size_t min_per_thread = 2048;
   std::size_t const hw = std::max(1U, std::thread::hardware_concurrency());
   std::size_t const threads = std::min<std::size_t>({hw, 8, (n + min_per_thread - 1) / min_per_thread});
   if (threads <= 1) {

@@ -133,7 +133,7 @@ TEST_CASE("GPU results are bit-identical across job caps, allocators and stream 
   auto const book = reference_book();
   engine_options base_options;
   base_options.backend = backend_choice::gpu;
-  base_options.paths = 9'000'001;  // two segments per trade (antithetic pairs: 1,099 blocks)
+  base_options.paths = 18'000'001;  // two segments per trade (antithetic pairs: 1,099 blocks)
   auto const base = engine(test_market(), base_options).price(book);
   // 130 KiB is about the least that holds one full segment (1024 blocks of 8 partials, 128 KiB).
   for (std::size_t cap : {std::size_t{130} << 10, std::size_t{1} << 20}) {
@@ -188,7 +188,7 @@ TEST_CASE("the two-phase route gives the fused route's bits", "[gpu]")
     o.route = kernel_route::fused;
     auto const fused = engine(test_market(), o).price(book);
     o.route = kernel_route::two_phase;
-    o.job_cap_bytes = std::size_t{64} << 20;  // path and payoff scratch: 48 KiB a block
+    o.job_cap_bytes = std::size_t{128} << 20;  // path and payoff scratch: 96 KiB a block, 1024 blocks a segment
     auto const two_phase = engine(test_market(), o).price(book);
     INFO("antithetic " << antithetic);
     CHECK(same_bits(fused, two_phase));

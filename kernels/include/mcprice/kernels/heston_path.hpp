@@ -83,6 +83,17 @@ MCPRICE_HD MCPRICE_INLINE float quick_divide(float a, float b)
 #endif
 }
 
+// sqrt(x) for x >= 0 as x / sqrt(x) from the hardware reciprocal root (about 2 ulp) instead of
+// the correctly rounded root's refinement steps.
+MCPRICE_HD MCPRICE_INLINE float quick_sqrt(float x)
+{
+#if defined(__CUDA_ARCH__)
+  return x > 0.0F ? x * rsqrtf(x) : 0.0F;
+#else
+  return x > 0.0F ? std::sqrt(x) : 0.0F;
+#endif
+}
+
 // One QE step of the variance and the matching log-spot increment.
 MCPRICE_HD MCPRICE_INLINE void heston_qe_step(const heston_trade& h, const heston_step& s, float& v, float z_v, float z_x,
                                               float& dx, float& integrated_variance)
@@ -96,9 +107,9 @@ MCPRICE_HD MCPRICE_INLINE void heston_qe_step(const heston_trade& h, const hesto
     if (s2 <= qe_psi_switch * m2) {
       // Quadratic branch: v' = a (b + Z)^2, with E[exp(A v')] in closed form for the correction.
       float const inv = quick_divide(2.0F * m2, s2);  // 2 / psi
-      float const b2 = inv - 1.0F + sqrtf(inv * fmaxf(inv - 1.0F, 0.0F));
+      float const b2 = inv - 1.0F + quick_sqrt(inv * (inv - 1.0F));
       float const a = quick_divide(m, 1.0F + b2);
-      float const b = sqrtf(b2);
+      float const b = quick_sqrt(b2);
       v_next = a * (b + z_v) * (b + z_v);
       float const q = 1.0F - 2.0F * s.a * a;
       k0 = q > 0.0F ? -quick_divide(s.a * b2 * a, q) + 0.5F * logf(q) - s.k1k3 * v : s.k0_fallback;
@@ -106,11 +117,12 @@ MCPRICE_HD MCPRICE_INLINE void heston_qe_step(const heston_trade& h, const hesto
       // Exponential branch: a mass p at zero and an exponential tail of rate beta.
       float const p = quick_divide(s2 - m2, s2 + m2);  // (psi - 1) / (psi + 1)
       float const beta = quick_divide(1.0F - p, m);
-      float const u = standard_normal_cdf(z_v);
-      v_next = u <= p ? 0.0F : quick_divide(logf(quick_divide(1.0F - p, 1.0F - u)), beta);
+      // U = N(z_v); 1 - U = N(-z_v) keeps its precision in the tail, where v' is large.
+      float const upper = standard_normal_cdf(-z_v);
+      v_next = 1.0F - upper <= p ? 0.0F : quick_divide(logf(quick_divide(1.0F - p, upper)), beta);
       k0 = s.a < beta ? -logf(p + quick_divide(beta * (1.0F - p), beta - s.a)) - s.k1k3 * v : s.k0_fallback;
     }
-    dx = s.log_forward + k0 + s.k1 * v + s.k2 * v_next + sqrtf(fmaxf(s.k3 * (v + v_next), 0.0F)) * z_x;
+    dx = s.log_forward + k0 + s.k1 * v + s.k2 * v_next + quick_sqrt(s.k3 * (v + v_next)) * z_x;
   } else {
     // No vol of vol (or a variance absorbed at zero): the variance follows its mean and the
     // step is log-normal.
