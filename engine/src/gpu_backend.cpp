@@ -4,6 +4,7 @@
 #include "mcprice/kernels/european_two_phase.hpp"
 #include "mcprice/kernels/heston_launcher.hpp"
 #include "mcprice/kernels/path_launcher.hpp"
+#include "mcprice/kernels/path_two_phase.hpp"
 #include "mcprice/memory/cuda_error.hpp"
 #include "mcprice/memory/device_info.hpp"
 #include "mcprice/memory/persistent_arena.hpp"
@@ -77,16 +78,33 @@ class gpu_backend final : public pricing_backend {
     return run_family(trades, nullptr, 0, total_blocks, per_block, progress, launch_kernels);
   }
 
-  // Path-dependent trades run on the fused route (their two-phase route is not built yet).
+  // Path-dependent trades; on the two-phase route their scratch is sized for the request's
+  // longest path (rows per sample).
   family_run run_path(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
                         std::int64_t total_blocks, const progress_callback& progress) const override
   {
-    auto launch_kernels = [this](const request_state& r, std::int64_t first, std::int64_t end, moments* d_blocks,
-                          scratch_lease&, stream_view s) {
-      kernels::launch_path_blocks(static_cast<const path_gbm_trade*>(r.d_trades), r.n_trades,
-                                  static_cast<const path_step*>(r.d_extra), first, end, d_blocks, grid_blocks_, s.value());
+    int rows = 0;
+    for (auto const& t : trades) rows = std::max(rows, kernels::path_rows_per_sample(t));
+    auto const lanes = static_cast<std::size_t>(kernels::path_samples_per_block);
+    std::size_t const per_block = two_phase_ ? sizeof(float) * lanes * (static_cast<std::size_t>(rows) + 1) : 0;
+    auto launch_kernels = [this, rows, lanes](const request_state& r, std::int64_t first, std::int64_t end,
+                                              moments* d_blocks, scratch_lease& lease, stream_view s) {
+      auto const* d_trades = static_cast<const path_gbm_trade*>(r.d_trades);
+      auto const* d_grid = static_cast<const path_step*>(r.d_extra);
+      if (!two_phase_) {
+        kernels::launch_path_blocks(d_trades, r.n_trades, d_grid, first, end, d_blocks, grid_blocks_, s.value());
+        return;
+      }
+      auto const blocks = static_cast<std::size_t>(end - first);
+      auto* const paths = lease.allocate_n<float>(blocks * lanes * static_cast<std::size_t>(rows));
+      auto* const payoffs = lease.allocate_n<float>(blocks * lanes);
+      kernels::launch_path_observations(d_trades, r.n_trades, d_grid, first, end, paths, rows, grid_blocks_, s.value());
+      kernels::launch_path_payoffs(d_trades, r.n_trades, d_grid, first, end, paths, rows, payoffs, grid_blocks_,
+                                   s.value());
+      kernels::launch_path_sample_blocks(d_trades, r.n_trades, first, end, payoffs, d_blocks, grid_blocks_, s.value());
     };
-    return run_family(trades, grid.data(), sizeof(path_step) * grid.size(), total_blocks, 0, progress, launch_kernels);
+    return run_family(trades, grid.data(), sizeof(path_step) * grid.size(), total_blocks, per_block, progress,
+                      launch_kernels);
   }
 
   family_run run_heston(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,

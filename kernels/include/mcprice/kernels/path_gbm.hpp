@@ -114,8 +114,17 @@ struct path_state {
   MCPRICE_HD MCPRICE_INLINE void move(const path_gbm_trade& t, float log_b, float dx, float var, bool fixing,
                                       float hit_value, float u_normal)
   {
+    observe<Product>(t, log_b, x + dx, var, fixing, hit_value, u_normal);
+  }
+
+  // A step to the log spot x_next: what move does once the increment is added. The two-phase
+  // route replays stored log spots through it, so both routes do the same float arithmetic.
+  template <path_product Product>
+  MCPRICE_HD MCPRICE_INLINE void observe(const path_gbm_trade& t, float log_b, float x_next, float var, bool fixing,
+                                         float hit_value, float u_normal)
+  {
     float const x_prev = x;
-    x = x + dx;
+    x = x_next;
     if constexpr (Product == path_product::lookback) {
       if (t.continuous) {
         float const d = x - x_prev;

@@ -1,0 +1,190 @@
+#include "mcprice/kernels/canonical_blocks.cuh"
+#include "mcprice/kernels/device_normal_stream.cuh"
+#include "mcprice/kernels/path_two_phase.hpp"
+
+namespace mcprice::kernels {
+namespace {
+
+using policy = tuning::european_policy;
+constexpr std::int64_t lanes = path_samples_per_block;
+
+// Row r of lane `lane` of block j (within the job).
+__device__ __forceinline__ std::int64_t row_index(std::int64_t j, int rows, int r, int lane)
+{
+  return (j * rows + r) * lanes + lane;
+}
+
+// The sample of lane `lane` (one subsequence each, as on the fused route), or -1 past the trade.
+__device__ __forceinline__ std::int64_t sample_of(const path_gbm_trade& t, std::int64_t block_in_trade, int lane)
+{
+  std::int64_t const group = layout::group_index(block_in_trade, 0, lane, path_normals_per_sample);
+  return group < t.samples ? group : -1;
+}
+
+struct observation_lane {
+  const path_step* grid;
+  float* paths;
+  int rows;
+  std::int64_t block_begin;
+
+  __device__ __forceinline__ void operator()(const path_gbm_trade& t, std::int64_t block_in_trade, std::int64_t b,
+                                             int lane) const
+  {
+    std::int64_t const sample = sample_of(t, block_in_trade, lane);
+    if (sample < 0) return;
+    std::int64_t const j = b - block_begin;
+    rng::device_normal_stream rng(t.key, static_cast<std::uint64_t>(sample));
+    const path_step* steps = grid + t.first_step;
+    float xa = 0.0F;
+    float xb = 0.0F;
+    // The increments are formed as path_state::advance forms them.
+    auto const store = [&](int k, float z) {
+      path_step const s = steps[k];
+      xa = xa + fmaf(s.vol, z, s.drift);
+      paths[row_index(j, rows, k, lane)] = xa;
+      if (t.antithetic) {
+        xb = xb + fmaf(s.vol, -z, s.drift);
+        paths[row_index(j, rows, t.steps + k, lane)] = xb;
+      }
+    };
+    if (t.product == path_product::lookback && t.continuous) {
+      int const u_row = t.steps * (t.antithetic ? 2 : 1);
+      for_step_normal_pairs(rng, t.steps, [&](int k, float z, float u) {
+        store(k, z);
+        paths[row_index(j, rows, u_row + k, lane)] = u;
+      });
+    } else {
+      for_step_normals(rng, t.steps, store);
+    }
+  }
+};
+
+template <path_product Product, bool Antithetic>
+__device__ __forceinline__ float replay(const path_gbm_trade& t, const path_step* grid, const float* paths, int rows,
+                                        std::int64_t j, int lane)
+{
+  bool const bridge_normals = Product == path_product::lookback && t.continuous;
+  int const u_row = t.steps * (Antithetic ? 2 : 1);
+  const path_step* steps = grid + t.first_step;
+  path_state a = path_state::start(t);
+  path_state b = a;
+  for (int k = 0; k < t.steps; ++k) {
+    path_step const s = steps[k];
+    float const u = bridge_normals ? paths[row_index(j, rows, u_row + k, lane)] : 0.0F;
+    float const var = s.vol * s.vol;
+    a.observe<Product>(t, t.log_barrier, paths[row_index(j, rows, k, lane)], var, s.fixing != 0, s.hit_value, u);
+    if constexpr (Antithetic) {
+      b.observe<Product>(t, t.log_barrier, paths[row_index(j, rows, t.steps + k, lane)], var, s.fixing != 0,
+                         s.hit_value, u);
+    }
+  }
+  float const up = a.payoff<Product>(t);
+  if constexpr (!Antithetic) return up;
+  else return 0.5F * (up + b.payoff<Product>(t));
+}
+
+template <bool Antithetic>
+__device__ __forceinline__ float replay_of(const path_gbm_trade& t, const path_step* grid, const float* paths, int rows,
+                                           std::int64_t j, int lane)
+{
+  switch (t.product) {
+    case path_product::barrier: return replay<path_product::barrier, Antithetic>(t, grid, paths, rows, j, lane);
+    case path_product::touch: return replay<path_product::touch, Antithetic>(t, grid, paths, rows, j, lane);
+    case path_product::lookback: return replay<path_product::lookback, Antithetic>(t, grid, paths, rows, j, lane);
+    default: return replay<path_product::asian, Antithetic>(t, grid, paths, rows, j, lane);
+  }
+}
+
+struct payoff_lane {
+  const path_step* grid;
+  const float* paths;
+  int rows;
+  float* payoffs;
+  std::int64_t block_begin;
+
+  __device__ __forceinline__ void operator()(const path_gbm_trade& t, std::int64_t block_in_trade, std::int64_t b,
+                                             int lane) const
+  {
+    if (sample_of(t, block_in_trade, lane) < 0) return;
+    std::int64_t const j = b - block_begin;
+    payoffs[j * lanes + lane] = t.antithetic ? replay_of<true>(t, grid, paths, rows, j, lane)
+                                             : replay_of<false>(t, grid, paths, rows, j, lane);
+  }
+};
+
+struct sample_lane {
+  const float* payoffs;
+  std::int64_t block_begin;
+
+  __device__ __forceinline__ moments operator()(const path_gbm_trade& t, std::int64_t block_in_trade, std::int64_t b,
+                                                int lane) const
+  {
+    return own_subsequence_lane(t.samples, block_in_trade, lane,
+                                [&](std::uint64_t) { return payoffs[(b - block_begin) * lanes + lane]; });
+  }
+};
+
+__global__ void __launch_bounds__(policy::threads_per_block)
+path_observations_kernel(const path_gbm_trade* __restrict__ trades, int num_trades, const path_step* __restrict__ grid,
+                         std::int64_t block_begin, std::int64_t block_end, float* __restrict__ paths, int rows)
+{
+  detail::for_canonical_blocks(trades, num_trades, block_begin, block_end,
+                               observation_lane{grid, paths, rows, block_begin});
+}
+
+__global__ void __launch_bounds__(policy::threads_per_block)
+path_payoffs_kernel(const path_gbm_trade* __restrict__ trades, int num_trades, const path_step* __restrict__ grid,
+                    std::int64_t block_begin, std::int64_t block_end, const float* __restrict__ paths, int rows,
+                    float* __restrict__ payoffs)
+{
+  detail::for_canonical_blocks(trades, num_trades, block_begin, block_end,
+                               payoff_lane{grid, paths, rows, payoffs, block_begin});
+}
+
+__global__ void __launch_bounds__(policy::threads_per_block)
+path_sample_blocks_kernel(const path_gbm_trade* __restrict__ trades, int num_trades, std::int64_t block_begin,
+                          std::int64_t block_end, const float* __restrict__ payoffs, moments* __restrict__ partials)
+{
+  detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, partials,
+                                  sample_lane{payoffs, block_begin});
+}
+
+}  // namespace
+
+void launch_path_observations(const path_gbm_trade* trades, int num_trades, const path_step* grid,
+                              std::int64_t block_begin, std::int64_t block_end, float* paths, int rows, int grid_blocks,
+                              cudaStream_t stream)
+{
+  if (num_trades == 0 || block_end <= block_begin) return;
+  grid_blocks = detail::persistent_grid(path_observations_kernel, policy::threads_per_block, block_end - block_begin,
+                                        grid_blocks);
+  path_observations_kernel<<<grid_blocks, policy::threads_per_block, 0, stream>>>(trades, num_trades, grid, block_begin,
+                                                                                  block_end, paths, rows);
+  MCPRICE_CHECK_LAUNCH("path_observations_kernel");
+}
+
+void launch_path_payoffs(const path_gbm_trade* trades, int num_trades, const path_step* grid, std::int64_t block_begin,
+                         std::int64_t block_end, const float* paths, int rows, float* payoffs, int grid_blocks,
+                         cudaStream_t stream)
+{
+  if (num_trades == 0 || block_end <= block_begin) return;
+  grid_blocks = detail::persistent_grid(path_payoffs_kernel, policy::threads_per_block, block_end - block_begin,
+                                        grid_blocks);
+  path_payoffs_kernel<<<grid_blocks, policy::threads_per_block, 0, stream>>>(trades, num_trades, grid, block_begin,
+                                                                             block_end, paths, rows, payoffs);
+  MCPRICE_CHECK_LAUNCH("path_payoffs_kernel");
+}
+
+void launch_path_sample_blocks(const path_gbm_trade* trades, int num_trades, std::int64_t block_begin,
+                               std::int64_t block_end, const float* payoffs, moments* partials, int grid_blocks,
+                               cudaStream_t stream)
+{
+  if (num_trades == 0 || block_end <= block_begin) return;
+  grid_blocks = detail::persistent_grid(path_sample_blocks_kernel, policy::threads_per_block, block_end - block_begin,
+                                        grid_blocks);
+  path_sample_blocks_kernel<<<grid_blocks, policy::threads_per_block, 0, stream>>>(trades, num_trades, block_begin,
+                                                                                   block_end, payoffs, partials);
+  MCPRICE_CHECK_LAUNCH("path_sample_blocks_kernel");
+}
+
+}  // namespace mcprice::kernels
