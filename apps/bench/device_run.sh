@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One device call: GPU tests, sanitizer, our benchmark and the peers, all in the same run so
 # the figures can be compared. Usage (from the repo root, on the GPU machine):
-#   bash apps/bench/device_run.sh BUNDLE_DIR PEERS_DIR      (make device-bundle: .devcarry)
+#   tar xzf .devcarry/bundle.tgz -C /tmp                     (make device-bundle, carried)
+#   bash apps/bench/device_run.sh /tmp/bundle /tmp/bundle/peers
 # PEERS_DIR holds roofline (built from shared/peers/roofline.cu) and torch_peers.py.
 set -u
 build=${1:-build-device}
@@ -30,6 +31,7 @@ echo "-- memcheck: path products" | tee -a "$out/sanitizer.txt"
 compute-sanitizer --tool memcheck --error-exitcode 9 "$build/tests/mcprice_gpu_tests" \
   "GPU path products: closed forms, CPU agreement and reproducible bits" 2>&1 | tail -2 | tee -a "$out/sanitizer.txt"
 for t in "GPU Heston (QE): semi-analytic prices, CPU agreement and reproducible bits" \
+         "GPU path products take the two-phase route with the fused route's bits" \
          "GPU best-of and worst-of: Stulz's closed form, CPU agreement and reproducible bits"; do
   echo "-- memcheck: $t" | tee -a "$out/sanitizer.txt"
   compute-sanitizer --tool memcheck --error-exitcode 9 "$build/tests/mcprice_gpu_tests" "$t" 2>&1 | tail -2 | tee -a "$out/sanitizer.txt"

@@ -139,11 +139,9 @@ std::optional<trade_job> check_and_build(const trade& t, trade_result& r, const 
 // Checks rows [begin, end) and builds their kernel records (independent per trade: several
 // threads on large books), then numbers their blocks in input order, per family.
 request_families prepare_rows(const portfolio& trades, std::size_t begin, std::size_t end, std::vector<trade_result>& results,
-                              const market_data& market, const engine_options& options)
+                              const market_data& market, const engine_options& options, std::size_t trades_per_thread)
 {
   std::vector<std::optional<trade_job>> jobs(end - begin);
-  // About 0.3 us a trade: a pipeline's chunks are worth several threads each.
-  constexpr std::size_t trades_per_thread = 256;
   detail::parallel_for(
       end - begin,
       [&](std::size_t k) { jobs[k] = check_and_build(trades.trades[begin + k], results[begin + k], market, options); },
@@ -249,6 +247,8 @@ class progress_sum {
 // ones. The first chunk is small so the GPU starts early. A trade's numbers depend only on its
 // own blocks, so chunking never changes them.
 constexpr std::size_t first_chunk_trades = 1024;
+constexpr std::size_t first_chunk_trades_per_thread = 256;  // checks and records: about 0.3 us a trade
+constexpr std::size_t later_chunk_trades_per_thread = 2048;
 constexpr std::size_t min_chunk_trades = 2048;
 constexpr std::size_t max_chunks = 8;
 
@@ -283,8 +283,11 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
   for (std::size_t c = 0; c < chunks && !failure; ++c) {
     auto const prep_start = std::chrono::steady_clock::now();
     try {
+      // The first chunk is prepared on as many threads as pay (the GPU waits for it); later ones
+      // take a thread per 2048 trades: more measured slower, contending with chunks in flight.
+      std::size_t const per_thread = c == 0 ? first_chunk_trades_per_thread : later_chunk_trades_per_thread;
       auto f = std::make_shared<request_families>(
-          prepare_rows(trades, bounds[c], bounds[c + 1], run.results, impl_->market, impl_->options));
+          prepare_rows(trades, bounds[c], bounds[c + 1], run.results, impl_->market, impl_->options, per_thread));
       run.summary.prepare_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - prep_start).count();
       auto job = [this, f, &run, report = sums.for_chunk(c)] {
         return price_families(*impl_->backend, *f, run.results, report);
