@@ -100,10 +100,9 @@ accuracy check(const std::vector<option_spec>& opts, const mcprice::pricing_run&
 }
 
 double engine_ms(const std::vector<option_spec>& opts, std::int64_t paths, bool cpu, bool antithetic, int reps,
-                 mcprice::pricing_run& run)
+                 mcprice::pricing_run& run, mcprice::engine_options eo)
 {
   auto const book = book_for(opts, 0, opts.size(), paths);
-  mcprice::engine_options eo;
   eo.backend = cpu ? mcprice::backend_choice::cpu : mcprice::backend_choice::gpu;
   eo.antithetic = antithetic;
   mcprice::engine const eng(market_for(opts), eo);
@@ -119,12 +118,16 @@ double engine_ms(const std::vector<option_spec>& opts, std::int64_t paths, bool 
 
 }  // namespace
 
-// Usage: mcprice-bench [OPTIONS=8192] [PATHS=262144] [gpu|cpu]
+// Usage: mcprice-bench [OPTIONS=8192] [PATHS=262144] [gpu|cpu] [STREAMS=0] [PIPELINE_CHUNK=1024]
+// (STREAMS 0: the device's default; PIPELINE_CHUNK 0: one chunk; neither changes results)
 int main(int argc, char** argv)
 {
   int const n = argc > 1 ? std::atoi(argv[1]) : 8192;
   std::int64_t const paths = argc > 2 ? std::atoll(argv[2]) : 262144;
   bool const cpu = argc > 3 && std::string(argv[3]) == "cpu";
+  mcprice::engine_options eo;
+  if (argc > 4) eo.streams = std::atoi(argv[4]);
+  if (argc > 5) eo.pipeline_chunk_trades = static_cast<std::size_t>(std::atoll(argv[5]));
   int const reps = cpu ? 0 : 10;
   if (!cpu && mcprice::usable_device_count() == 0) {
     std::fprintf(stderr, "mcprice-bench: no GPU; run with 'N PATHS cpu' to measure the CPU backend\n");
@@ -137,16 +140,16 @@ int main(int argc, char** argv)
   for (bool const antithetic : {false, true}) {
     double const kernel = cpu ? 0.0 : kernel_only_ms(opts, paths, antithetic, reps);
     mcprice::pricing_run run;
-    double const end_to_end = engine_ms(opts, paths, cpu, antithetic, reps, run);
+    double const end_to_end = engine_ms(opts, paths, cpu, antithetic, reps, run, eo);
     accuracy const acc = check(opts, run);
     std::printf("{\"bench\":\"european_montecarlomultigpu\",\"device\":\"%s\",\"antithetic\":%s,\"options\":%d,"
                 "\"paths_per_option\":%lld,\"kernel_ms\":%.4f,\"kernel_options_per_s\":%.4g,"
                 "\"kernel_paths_per_s\":%.4g,\"engine_ms\":%.4f,\"engine_paths_per_s\":%.4g,"
-                "\"engine_prepare_ms\":%.3f,\"engine_price_ms\":%.3f,\"engine_results_ms\":%.3f,\"jobs\":%zu,"
+                "\"streams\":%d,\"pipeline_chunk\":%zu,\"engine_prepare_ms\":%.3f,\"engine_price_ms\":%.3f,\"engine_results_ms\":%.3f,\"jobs\":%zu,"
                 "\"worst_abs_z\":%.2f,\"aggregate_z\":%.3f,\"options_with_no_paths_in_the_money\":%d}\n",
                 device.c_str(), antithetic ? "true" : "false", n, static_cast<long long>(paths), kernel,
                 kernel > 0 ? n / (kernel * 1e-3) : 0.0, kernel > 0 ? total_paths / (kernel * 1e-3) : 0.0, end_to_end,
-                total_paths / (end_to_end * 1e-3), run.summary.prepare_seconds * 1e3, run.summary.price_seconds * 1e3,
+                total_paths / (end_to_end * 1e-3), eo.streams, eo.pipeline_chunk_trades, run.summary.prepare_seconds * 1e3, run.summary.price_seconds * 1e3,
                 run.summary.results_seconds * 1e3, run.summary.jobs, acc.worst_z, acc.aggregate_z, acc.zero_hit);
     std::fflush(stdout);
   }

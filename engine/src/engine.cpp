@@ -245,21 +245,21 @@ class progress_sum {
 // Large books on the GPU go as a pipeline of chunks: the host checks and prepares chunk k+1
 // while the GPU prices chunk k, and turns chunk k's sums into results while it prices later
 // ones. The first chunk is small so the GPU starts early. A trade's numbers depend only on its
-// own blocks, so chunking never changes them.
-constexpr std::size_t first_chunk_trades = 1024;
+// own blocks, so chunking never changes them (engine_options::pipeline_chunk_trades).
 constexpr std::size_t first_chunk_trades_per_thread = 256;  // checks and records: about 0.3 us a trade
 constexpr std::size_t later_chunk_trades_per_thread = 2048;
-constexpr std::size_t min_chunk_trades = 2048;
 constexpr std::size_t max_chunks = 8;
 
-std::vector<std::size_t> chunk_bounds(std::size_t n, bool pipelined)
+// Chunk boundaries: a first chunk of `first` trades, then up to max_chunks - 1 chunks of at
+// least 2 x first; one chunk when the book is smaller than 3 x first or first is 0.
+std::vector<std::size_t> chunk_bounds(std::size_t n, std::size_t first)
 {
   std::vector<std::size_t> bounds{0};
-  if (pipelined && n >= first_chunk_trades + min_chunk_trades) {
-    bounds.push_back(first_chunk_trades);
-    std::size_t const rest = n - first_chunk_trades;
-    std::size_t const chunks = std::min(max_chunks - 1, rest / min_chunk_trades);
-    for (std::size_t c = 1; c <= chunks; ++c) bounds.push_back(first_chunk_trades + rest * c / chunks);
+  if (first > 0 && n >= 3 * first) {
+    bounds.push_back(first);
+    std::size_t const rest = n - first;
+    std::size_t const chunks = std::min(max_chunks - 1, rest / (2 * first));
+    for (std::size_t c = 1; c <= chunks; ++c) bounds.push_back(first + rest * c / chunks);
   } else {
     bounds.push_back(n);
   }
@@ -275,7 +275,8 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
   std::size_t const n = trades.trades.size();
   run.results.resize(n);
 
-  auto const bounds = chunk_bounds(n, impl_->backend->kind() == backend_kind::gpu);
+  auto const bounds =
+      chunk_bounds(n, impl_->backend->kind() == backend_kind::gpu ? impl_->options.pipeline_chunk_trades : 0);
   std::size_t const chunks = bounds.size() - 1;
   progress_sum sums(progress);
   std::vector<std::future<chunk_timing>> in_flight;

@@ -33,6 +33,9 @@ struct engine_options {
   std::size_t pool_limit_bytes{0};  // most scratch bytes held from the device; 0 = no limit
   int grid_blocks{0};           // GPU grid override, 0 = tuned
   kernel_route route{kernel_route::automatic};
+  // GPU books of at least 3 x this many trades go as a pipeline of chunks (host preparation of
+  // one chunk overlapping the GPU's pricing of the last); 0 = never.
+  std::size_t pipeline_chunk_trades{1024};
 };
 
 // The largest path count one trade may ask for.
