@@ -1,8 +1,10 @@
 #include "gpu_context.hpp"
 #include "mcprice/kernels/basket_launcher.hpp"
+#include "mcprice/kernels/basket_two_phase.hpp"
 #include "mcprice/kernels/european_launcher.hpp"
 #include "mcprice/kernels/european_two_phase.hpp"
 #include "mcprice/kernels/heston_launcher.hpp"
+#include "mcprice/kernels/heston_two_phase.hpp"
 #include "mcprice/kernels/path_launcher.hpp"
 #include "mcprice/kernels/path_two_phase.hpp"
 #include "mcprice/memory/cuda_error.hpp"
@@ -110,13 +112,29 @@ class gpu_backend final : public pricing_backend {
   family_run run_heston(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
                           std::int64_t total_blocks, const progress_callback& progress) const override
   {
-    auto launch_kernels = [this](const request_state& r, std::int64_t first, std::int64_t end, moments* d_blocks,
-                          scratch_lease&, stream_view s) {
-      kernels::launch_heston_blocks(static_cast<const heston_trade*>(r.d_trades), r.n_trades,
-                                    static_cast<const heston_step*>(r.d_extra), first, end, d_blocks, grid_blocks_,
-                                    s.value());
+    int rows = 0;
+    for (auto const& t : trades) rows = std::max(rows, kernels::heston_rows_per_sample(t));
+    auto const lanes = static_cast<std::size_t>(kernels::path_samples_per_block);
+    std::size_t const per_block = two_phase_ ? sizeof(float) * lanes * (static_cast<std::size_t>(rows) + 1) : 0;
+    auto launch_kernels = [this, rows, lanes](const request_state& r, std::int64_t first, std::int64_t end,
+                                              moments* d_blocks, scratch_lease& lease, stream_view s) {
+      auto const* d_trades = static_cast<const heston_trade*>(r.d_trades);
+      auto const* d_steps = static_cast<const heston_step*>(r.d_extra);
+      if (!two_phase_) {
+        kernels::launch_heston_blocks(d_trades, r.n_trades, d_steps, first, end, d_blocks, grid_blocks_, s.value());
+        return;
+      }
+      auto const blocks = static_cast<std::size_t>(end - first);
+      auto* const paths = lease.allocate_n<float>(blocks * lanes * static_cast<std::size_t>(rows));
+      auto* const payoffs = lease.allocate_n<float>(blocks * lanes);
+      kernels::launch_heston_observations(d_trades, r.n_trades, d_steps, first, end, paths, rows, grid_blocks_,
+                                          s.value());
+      kernels::launch_heston_payoffs(d_trades, r.n_trades, d_steps, first, end, paths, rows, payoffs, grid_blocks_,
+                                     s.value());
+      kernels::launch_heston_sample_blocks(d_trades, r.n_trades, first, end, payoffs, d_blocks, grid_blocks_, s.value());
     };
-    return run_family(trades, steps.data(), sizeof(heston_step) * steps.size(), total_blocks, 0, progress, launch_kernels);
+    return run_family(trades, steps.data(), sizeof(heston_step) * steps.size(), total_blocks, per_block, progress,
+                      launch_kernels);
   }
 
   // The asset table and the factor table travel as one upload: assets, then factors from an
@@ -129,15 +147,31 @@ class gpu_backend final : public pricing_backend {
     std::vector<unsigned char> tables(factor_offset + sizeof(float) * factors.size());
     if (!assets.empty()) std::memcpy(tables.data(), assets.data(), sizeof(basket_asset) * assets.size());
     if (!factors.empty()) std::memcpy(tables.data() + factor_offset, factors.data(), sizeof(float) * factors.size());
-    auto launch_kernels = [this, factor_offset](const request_state& r, std::int64_t first, std::int64_t end,
-                                                moments* d_blocks, scratch_lease&, stream_view s) {
+    int rows = 0;
+    for (auto const& t : trades) rows = std::max(rows, kernels::basket_rows_per_sample(t));
+    auto const lanes = static_cast<std::size_t>(kernels::path_samples_per_block);
+    std::size_t const per_block = two_phase_ ? sizeof(float) * lanes * (static_cast<std::size_t>(rows) + 1) : 0;
+    auto launch_kernels = [this, factor_offset, rows, lanes](const request_state& r, std::int64_t first, std::int64_t end,
+                                                             moments* d_blocks, scratch_lease& lease, stream_view s) {
       auto const* base = static_cast<const unsigned char*>(r.d_extra);
-      kernels::launch_basket_blocks(static_cast<const basket_gbm_trade*>(r.d_trades), r.n_trades,
-                                    reinterpret_cast<const basket_asset*>(base),
-                                    reinterpret_cast<const float*>(base + factor_offset), first, end, d_blocks,
-                                    grid_blocks_, s.value());
+      auto const* d_trades = static_cast<const basket_gbm_trade*>(r.d_trades);
+      auto const* d_assets = reinterpret_cast<const basket_asset*>(base);
+      auto const* d_factors = reinterpret_cast<const float*>(base + factor_offset);
+      if (!two_phase_) {
+        kernels::launch_basket_blocks(d_trades, r.n_trades, d_assets, d_factors, first, end, d_blocks, grid_blocks_,
+                                      s.value());
+        return;
+      }
+      auto const blocks = static_cast<std::size_t>(end - first);
+      auto* const paths = lease.allocate_n<float>(blocks * lanes * static_cast<std::size_t>(rows));
+      auto* const payoffs = lease.allocate_n<float>(blocks * lanes);
+      kernels::launch_basket_observations(d_trades, r.n_trades, d_assets, d_factors, first, end, paths, rows, grid_blocks_,
+                                          s.value());
+      kernels::launch_basket_payoffs(d_trades, r.n_trades, d_assets, first, end, paths, rows, payoffs, grid_blocks_,
+                                     s.value());
+      kernels::launch_basket_sample_blocks(d_trades, r.n_trades, first, end, payoffs, d_blocks, grid_blocks_, s.value());
     };
-    return run_family(trades, tables.data(), tables.size(), total_blocks, 0, progress, launch_kernels);
+    return run_family(trades, tables.data(), tables.size(), total_blocks, per_block, progress, launch_kernels);
   }
 
   [[nodiscard]] backend_kind kind() const noexcept override { return backend_kind::gpu; }

@@ -1,25 +1,14 @@
-#include "mcprice/kernels/canonical_blocks.cuh"
 #include "mcprice/kernels/device_normal_stream.cuh"
 #include "mcprice/kernels/path_two_phase.hpp"
+#include "mcprice/kernels/two_phase_rows.cuh"
 
 namespace mcprice::kernels {
 namespace {
 
 using policy = tuning::european_policy;
-constexpr std::int64_t lanes = path_samples_per_block;
-
-// Row r of lane `lane` of block j (within the job).
-__device__ __forceinline__ std::int64_t row_index(std::int64_t j, int rows, int r, int lane)
-{
-  return (j * rows + r) * lanes + lane;
-}
-
-// The sample of lane `lane` (one subsequence each, as on the fused route), or -1 past the trade.
-__device__ __forceinline__ std::int64_t sample_of(const path_gbm_trade& t, std::int64_t block_in_trade, int lane)
-{
-  std::int64_t const group = layout::group_index(block_in_trade, 0, lane, path_normals_per_sample);
-  return group < t.samples ? group : -1;
-}
+using two_phase::lanes;
+using two_phase::row_index;
+using two_phase::sample_of;
 
 struct observation_lane {
   const path_step* grid;
@@ -112,18 +101,6 @@ struct payoff_lane {
   }
 };
 
-struct sample_lane {
-  const float* payoffs;
-  std::int64_t block_begin;
-
-  __device__ __forceinline__ moments operator()(const path_gbm_trade& t, std::int64_t block_in_trade, std::int64_t b,
-                                                int lane) const
-  {
-    return own_subsequence_lane(t.samples, block_in_trade, lane,
-                                [&](std::uint64_t) { return payoffs[(b - block_begin) * lanes + lane]; });
-  }
-};
-
 __global__ void __launch_bounds__(policy::threads_per_block)
 path_observations_kernel(const path_gbm_trade* __restrict__ trades, int num_trades, const path_step* __restrict__ grid,
                          std::int64_t block_begin, std::int64_t block_end, float* __restrict__ paths, int rows)
@@ -146,7 +123,7 @@ path_sample_blocks_kernel(const path_gbm_trade* __restrict__ trades, int num_tra
                           std::int64_t block_end, const float* __restrict__ payoffs, moments* __restrict__ partials)
 {
   detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, partials,
-                                  sample_lane{payoffs, block_begin});
+                                  two_phase::sample_lane{payoffs, block_begin});
 }
 
 }  // namespace

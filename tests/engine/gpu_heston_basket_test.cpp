@@ -103,3 +103,59 @@ TEST_CASE("GPU best-of and worst-of: Stulz's closed form, CPU agreement and repr
   for (std::size_t i = 0; i < book.size(); ++i) check_agree(g.results[i], cpu.results[i]);
   CHECK(same_bits(g, price_with(m, book, backend_choice::gpu, 200'000, 1, 1, 7)));
 }
+
+TEST_CASE("GPU Heston and multi-asset trades take the two-phase route with the fused route's bits", "[gpu]")
+{
+  heston_case const c{100, 100, 1, 0.02, 0.01, 0.04, 1.5, 0.04, 0.6, -0.7};
+  auto const hm = heston_market(c);
+  trade barrier = heston_trade_of("down-out", product_kind::barrier, option_type::call, 100, 1);
+  barrier.barrier = 85.0;
+  barrier.barrier_type = barrier_kind::down_out;
+  trade asian = heston_trade_of("asian", product_kind::asian, option_type::put, 100, 1);
+  asian.fixings = 12;
+  trade lookback = heston_trade_of("lookback", product_kind::lookback, option_type::call, 100, 1);
+  lookback.strike.reset();
+  lookback.strike_type = strike_kind::floating;
+  trade touch = heston_trade_of("touch", product_kind::touch, option_type::one_touch, 100, 1);
+  touch.strike.reset();
+  touch.barrier = 120.0;
+  touch.barrier_type = barrier_kind::up;
+  touch.pay_at = payment_time::hit;
+  std::vector<trade> const heston_book = {heston_trade_of("call", product_kind::vanilla, option_type::call, 100, 1),
+                                          barrier, asian, lookback, touch};
+
+  auto const bm = parse_market(R"({"rate": 0.03, "assets": {"A": {"spot": 100, "vol": 0.3}, "B": {"spot": 90, "vol": 0.2},
+      "C": {"spot": 80, "dividend_yield": 0.02, "vol": 0.25}}, "correlation": {"A,B": 0.5, "A,C": 0.2, "B,C": -0.1}})", "abc");
+  std::vector<trade> basket_book;
+  for (product_kind p : {product_kind::basket, product_kind::best_of, product_kind::worst_of, product_kind::spread}) {
+    trade t;
+    t.id = "multi-" + std::to_string(static_cast<int>(p));
+    t.product = p;
+    t.type = option_type::call;
+    t.underlyings = p == product_kind::spread ? std::vector<std::string>{"A", "B"} : std::vector<std::string>{"A", "B", "C"};
+    t.strike = p == product_kind::spread ? 5.0 : 90.0;
+    t.maturity = 1.0;
+    basket_book.push_back(t);
+  }
+  for (bool antithetic : {true, false}) {
+    for (int book = 0; book < 2; ++book) {
+      engine_options o;
+      o.backend = backend_choice::gpu;
+      o.paths = 100'001;
+      o.steps = 48;
+      o.antithetic = antithetic;
+      portfolio p;
+      p.trades = book == 0 ? heston_book : basket_book;
+      auto const& m = book == 0 ? hm : bm;
+      auto const fused = engine(m, o).price(p);
+      o.route = kernel_route::two_phase;
+      auto const two_phase = engine(m, o).price(p);
+      INFO((book == 0 ? "heston" : "multi-asset") << ", antithetic " << antithetic);
+      for (auto const& r : two_phase.results) {
+        INFO(r.id << " " << r.message);
+        CHECK(r.status == trade_status::ok);
+      }
+      CHECK(same_bits(fused, two_phase));
+    }
+  }
+}

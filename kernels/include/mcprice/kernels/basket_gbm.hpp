@@ -36,23 +36,49 @@ struct basket_asset {
   float weight;  // basket weight, or the scale of S_i for best/worst-of
 };
 
-// One path: correlated terminal spots from `normals` (one per asset), times `sign`.
-MCPRICE_HD MCPRICE_INLINE float basket_path(const basket_gbm_trade& t, const basket_asset* assets, const float* factor,
-                                            const float* normals, float sign)
+// Asset i's terminal spot on the path of `normals` (one per asset, correlated by the factor),
+// times `sign` (-1: the antithetic path).
+MCPRICE_HD MCPRICE_INLINE float basket_terminal_spot(const basket_gbm_trade& t, const basket_asset* assets,
+                                                     const float* factor, const float* normals, float sign, int i)
+{
+  float y = 0.0F;
+  for (int j = 0; j < t.assets; ++j) y = fmaf(factor[i * t.assets + j], normals[j], y);
+  const basket_asset& a = assets[i];
+  return a.spot * expf(fmaf(a.stdev, sign * y, a.drift));
+}
+
+// The payoff of the terminal spots spot(i): the weighted basket, the spread, or the best or
+// worst of the scaled spots, against the strike.
+template <typename SpotAt>
+MCPRICE_HD MCPRICE_INLINE float basket_payoff(const basket_gbm_trade& t, const basket_asset* assets, SpotAt&& spot)
 {
   float agg = 0.0F;
   for (int i = 0; i < t.assets; ++i) {
-    float y = 0.0F;
-    for (int j = 0; j < t.assets; ++j) y = fmaf(factor[i * t.assets + j], normals[j], y);
-    const basket_asset& a = assets[i];
-    float const s = a.spot * expf(fmaf(a.stdev, sign * y, a.drift));
-    float const v = a.weight * s;
+    float const v = assets[i].weight * spot(i);
     if (t.payoff == basket_payoff::basket) agg += v;
     else if (t.payoff == basket_payoff::spread) agg += i == 0 ? v : -v;
     else if (i == 0) agg = v;
     else agg = t.payoff == basket_payoff::best_of ? fmaxf(agg, v) : fminf(agg, v);
   }
   return t.call ? fmaxf(agg - t.strike, 0.0F) : fmaxf(t.strike - agg, 0.0F);
+}
+
+// One path: correlated terminal spots from `normals` (one per asset), times `sign`.
+MCPRICE_HD MCPRICE_INLINE float basket_path(const basket_gbm_trade& t, const basket_asset* assets, const float* factor,
+                                            const float* normals, float sign)
+{
+  return basket_payoff(t, assets, [&](int i) { return basket_terminal_spot(t, assets, factor, normals, sign, i); });
+}
+
+// The normals of one sample: assets of them, from the first draws of its subsequence.
+template <typename NormalStream>
+MCPRICE_HD MCPRICE_INLINE void basket_normals(const basket_gbm_trade& t, NormalStream& rng, float* z)
+{
+  for (int i = 0; i < t.assets; i += 4) {
+    auto const q = rng.next4();
+    float const four[4] = {q.x, q.y, q.z, q.w};
+    for (int j = 0; j < 4 && i + j < t.assets; ++j) z[i + j] = four[j];
+  }
 }
 
 // One sample (one path, or an antithetic pair), from its own subsequence.
@@ -62,11 +88,7 @@ MCPRICE_HD MCPRICE_INLINE float basket_sample(const basket_gbm_trade& t, const b
 {
   NormalStream rng(t.key, subsequence);
   float z[max_basket_assets];
-  for (int i = 0; i < t.assets; i += 4) {
-    auto const q = rng.next4();
-    float const four[4] = {q.x, q.y, q.z, q.w};
-    for (int j = 0; j < 4 && i + j < t.assets; ++j) z[i + j] = four[j];
-  }
+  basket_normals(t, rng, z);
   float const up = basket_path(t, assets, factor, z, 1.0F);
   return t.antithetic ? 0.5F * (up + basket_path(t, assets, factor, z, -1.0F)) : up;
 }

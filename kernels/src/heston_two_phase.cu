@@ -1,0 +1,195 @@
+#include "mcprice/kernels/device_normal_stream.cuh"
+#include "mcprice/kernels/heston_two_phase.hpp"
+#include "mcprice/kernels/two_phase_rows.cuh"
+
+namespace mcprice::kernels {
+namespace {
+
+using policy = tuning::european_policy;
+using two_phase::lanes;
+using two_phase::row_index;
+using two_phase::sample_of;
+
+// Rows of a sample: log spots of path a, then of path b (antithetic); the integrated variances
+// in the same order; then the bridge normals.
+struct heston_rows {
+  int steps;
+  int paths;
+  __device__ __forceinline__ int x(int path, int k) const { return path * steps + k; }
+  __device__ __forceinline__ int var(int path, int k) const { return (paths + path) * steps + k; }
+  __device__ __forceinline__ int u(int k) const { return 2 * paths * steps + k; }
+};
+
+__device__ __forceinline__ heston_rows rows_of(const heston_trade& t)
+{
+  return {t.steps, t.antithetic ? 2 : 1};
+}
+
+struct observation_lane {
+  const heston_step* grid;
+  float* paths;
+  int rows;
+  std::int64_t block_begin;
+
+  __device__ __forceinline__ void operator()(const heston_trade& h, std::int64_t block_in_trade, std::int64_t b,
+                                             int lane) const
+  {
+    std::int64_t const sample = sample_of(h, block_in_trade, lane);
+    if (sample < 0) return;
+    std::int64_t const j = b - block_begin;
+    heston_rows const r = rows_of(h);
+    rng::device_normal_stream rng(h.key, static_cast<std::uint64_t>(sample));
+    const heston_step* steps = grid + h.first_step;
+    float va = h.v0;
+    float vb = h.v0;
+    float xa = 0.0F;
+    float xb = 0.0F;
+    // The steps are formed as heston_sample forms them.
+    auto const step = [&](int k, float z_v, float z_x) {
+      heston_step const s = steps[k];
+      float dx = 0.0F;
+      float var = 0.0F;
+      heston_qe_step(h, s, va, z_v, z_x, dx, var);
+      xa = xa + dx;
+      paths[row_index(j, rows, r.x(0, k), lane)] = xa;
+      paths[row_index(j, rows, r.var(0, k), lane)] = var;
+      if (h.antithetic) {
+        heston_qe_step(h, s, vb, -z_v, -z_x, dx, var);
+        xb = xb + dx;
+        paths[row_index(j, rows, r.x(1, k), lane)] = xb;
+        paths[row_index(j, rows, r.var(1, k), lane)] = var;
+      }
+    };
+    if (h.product == path_product::lookback && h.continuous) {
+      normal_feeder<rng::device_normal_stream> normals{rng};
+      for (int k = 0; k < h.steps; ++k) {
+        float const z_v = normals.next();
+        float const z_x = normals.next();
+        step(k, z_v, z_x);
+        paths[row_index(j, rows, r.u(k), lane)] = normals.next();
+      }
+    } else {
+      for_step_normal_pairs(rng, h.steps, step);
+    }
+  }
+};
+
+template <path_product Product, bool Antithetic>
+__device__ __forceinline__ float replay(const heston_trade& h, const heston_step* grid, const float* paths, int rows,
+                                        std::int64_t j, int lane)
+{
+  const path_gbm_trade& t = h;
+  bool const bridge_normals = Product == path_product::lookback && t.continuous;
+  heston_rows const r = rows_of(h);
+  const heston_step* steps = grid + t.first_step;
+  path_state a = path_state::start(t);
+  path_state b = a;
+  for (int k = 0; k < t.steps; ++k) {
+    heston_step const s = steps[k];
+    float const u = bridge_normals ? paths[row_index(j, rows, r.u(k), lane)] : 0.0F;
+    a.observe<Product>(t, t.log_barrier, paths[row_index(j, rows, r.x(0, k), lane)],
+                       paths[row_index(j, rows, r.var(0, k), lane)], s.fixing != 0, s.hit_value, u);
+    if constexpr (Antithetic) {
+      b.observe<Product>(t, t.log_barrier, paths[row_index(j, rows, r.x(1, k), lane)],
+                         paths[row_index(j, rows, r.var(1, k), lane)], s.fixing != 0, s.hit_value, u);
+    }
+  }
+  float const up = a.payoff<Product>(t);
+  if constexpr (!Antithetic) return up;
+  else return 0.5F * (up + b.payoff<Product>(t));
+}
+
+template <bool Antithetic>
+__device__ __forceinline__ float replay_of(const heston_trade& h, const heston_step* grid, const float* paths, int rows,
+                                           std::int64_t j, int lane)
+{
+  switch (h.product) {
+    case path_product::asian: return replay<path_product::asian, Antithetic>(h, grid, paths, rows, j, lane);
+    case path_product::barrier: return replay<path_product::barrier, Antithetic>(h, grid, paths, rows, j, lane);
+    case path_product::touch: return replay<path_product::touch, Antithetic>(h, grid, paths, rows, j, lane);
+    case path_product::lookback: return replay<path_product::lookback, Antithetic>(h, grid, paths, rows, j, lane);
+    default: return replay<path_product::european, Antithetic>(h, grid, paths, rows, j, lane);
+  }
+}
+
+struct payoff_lane {
+  const heston_step* grid;
+  const float* paths;
+  int rows;
+  float* payoffs;
+  std::int64_t block_begin;
+
+  __device__ __forceinline__ void operator()(const heston_trade& h, std::int64_t block_in_trade, std::int64_t b,
+                                             int lane) const
+  {
+    if (sample_of(h, block_in_trade, lane) < 0) return;
+    std::int64_t const j = b - block_begin;
+    payoffs[j * lanes + lane] = h.antithetic ? replay_of<true>(h, grid, paths, rows, j, lane)
+                                             : replay_of<false>(h, grid, paths, rows, j, lane);
+  }
+};
+
+__global__ void __launch_bounds__(policy::threads_per_block)
+heston_observations_kernel(const heston_trade* __restrict__ trades, int num_trades, const heston_step* __restrict__ grid,
+                           std::int64_t block_begin, std::int64_t block_end, float* __restrict__ paths, int rows)
+{
+  detail::for_canonical_blocks(trades, num_trades, block_begin, block_end,
+                               observation_lane{grid, paths, rows, block_begin});
+}
+
+__global__ void __launch_bounds__(policy::threads_per_block)
+heston_payoffs_kernel(const heston_trade* __restrict__ trades, int num_trades, const heston_step* __restrict__ grid,
+                      std::int64_t block_begin, std::int64_t block_end, const float* __restrict__ paths, int rows,
+                      float* __restrict__ payoffs)
+{
+  detail::for_canonical_blocks(trades, num_trades, block_begin, block_end,
+                               payoff_lane{grid, paths, rows, payoffs, block_begin});
+}
+
+__global__ void __launch_bounds__(policy::threads_per_block)
+heston_sample_blocks_kernel(const heston_trade* __restrict__ trades, int num_trades, std::int64_t block_begin,
+                            std::int64_t block_end, const float* __restrict__ payoffs, moments* __restrict__ partials)
+{
+  detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, partials,
+                                  two_phase::sample_lane{payoffs, block_begin});
+}
+
+}  // namespace
+
+void launch_heston_observations(const heston_trade* trades, int num_trades, const heston_step* steps,
+                                std::int64_t block_begin, std::int64_t block_end, float* paths, int rows,
+                                int grid_blocks, cudaStream_t stream)
+{
+  if (num_trades == 0 || block_end <= block_begin) return;
+  grid_blocks = detail::persistent_grid(heston_observations_kernel, policy::threads_per_block, block_end - block_begin,
+                                        grid_blocks);
+  heston_observations_kernel<<<grid_blocks, policy::threads_per_block, 0, stream>>>(trades, num_trades, steps,
+                                                                                    block_begin, block_end, paths, rows);
+  MCPRICE_CHECK_LAUNCH("heston_observations_kernel");
+}
+
+void launch_heston_payoffs(const heston_trade* trades, int num_trades, const heston_step* steps,
+                           std::int64_t block_begin, std::int64_t block_end, const float* paths, int rows,
+                           float* payoffs, int grid_blocks, cudaStream_t stream)
+{
+  if (num_trades == 0 || block_end <= block_begin) return;
+  grid_blocks = detail::persistent_grid(heston_payoffs_kernel, policy::threads_per_block, block_end - block_begin,
+                                        grid_blocks);
+  heston_payoffs_kernel<<<grid_blocks, policy::threads_per_block, 0, stream>>>(trades, num_trades, steps, block_begin,
+                                                                               block_end, paths, rows, payoffs);
+  MCPRICE_CHECK_LAUNCH("heston_payoffs_kernel");
+}
+
+void launch_heston_sample_blocks(const heston_trade* trades, int num_trades, std::int64_t block_begin,
+                                 std::int64_t block_end, const float* payoffs, moments* partials, int grid_blocks,
+                                 cudaStream_t stream)
+{
+  if (num_trades == 0 || block_end <= block_begin) return;
+  grid_blocks = detail::persistent_grid(heston_sample_blocks_kernel, policy::threads_per_block, block_end - block_begin,
+                                        grid_blocks);
+  heston_sample_blocks_kernel<<<grid_blocks, policy::threads_per_block, 0, stream>>>(trades, num_trades, block_begin,
+                                                                                     block_end, payoffs, partials);
+  MCPRICE_CHECK_LAUNCH("heston_sample_blocks_kernel");
+}
+
+}  // namespace mcprice::kernels
