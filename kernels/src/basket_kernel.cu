@@ -32,11 +32,9 @@ void launch_basket_blocks(const basket_gbm_trade* trades, int num_trades, const 
                           std::int64_t block_begin, std::int64_t block_end, moments* block_moments, int grid_blocks,
                           cudaStream_t stream)
 {
-  if (num_trades == 0 || block_end <= block_begin) return;
-  grid_blocks = detail::persistent_grid(basket_blocks_kernel, policy::threads_per_block, block_end - block_begin, grid_blocks);
-  basket_blocks_kernel<<<grid_blocks, policy::threads_per_block, 0, stream>>>(trades, num_trades, assets, factors,
-                                                                             block_begin, block_end, block_moments);
-  MCPRICE_CHECK_LAUNCH("basket_blocks_kernel");
+  if (num_trades == 0) return;
+  detail::launch_persistent(basket_blocks_kernel, "basket_blocks_kernel", block_end - block_begin, grid_blocks,
+                            stream, trades, num_trades, assets, factors, block_begin, block_end, block_moments);
 }
 
 }  // namespace mcprice::kernels

@@ -88,36 +88,28 @@ void launch_basket_observations(const basket_gbm_trade* trades, int num_trades, 
                                 const float* factors, std::int64_t block_begin, std::int64_t block_end, float* paths,
                                 int rows, int grid_blocks, cudaStream_t stream)
 {
-  if (num_trades == 0 || block_end <= block_begin) return;
-  grid_blocks = detail::persistent_grid(basket_observations_kernel, policy::threads_per_block, block_end - block_begin,
-                                        grid_blocks);
-  basket_observations_kernel<<<grid_blocks, policy::threads_per_block, 0, stream>>>(
-      trades, num_trades, assets, factors, block_begin, block_end, paths, rows);
-  MCPRICE_CHECK_LAUNCH("basket_observations_kernel");
+  if (num_trades == 0) return;
+  detail::launch_persistent(basket_observations_kernel, "basket_observations_kernel", block_end - block_begin,
+                            grid_blocks, stream, trades, num_trades, assets, factors, block_begin, block_end, paths,
+                            rows);
 }
 
 void launch_basket_payoffs(const basket_gbm_trade* trades, int num_trades, const basket_asset* assets,
                            std::int64_t block_begin, std::int64_t block_end, const float* paths, int rows,
                            float* payoffs, int grid_blocks, cudaStream_t stream)
 {
-  if (num_trades == 0 || block_end <= block_begin) return;
-  grid_blocks = detail::persistent_grid(basket_payoffs_kernel, policy::threads_per_block, block_end - block_begin,
-                                        grid_blocks);
-  basket_payoffs_kernel<<<grid_blocks, policy::threads_per_block, 0, stream>>>(trades, num_trades, assets, block_begin,
-                                                                               block_end, paths, rows, payoffs);
-  MCPRICE_CHECK_LAUNCH("basket_payoffs_kernel");
+  if (num_trades == 0) return;
+  detail::launch_persistent(basket_payoffs_kernel, "basket_payoffs_kernel", block_end - block_begin, grid_blocks,
+                            stream, trades, num_trades, assets, block_begin, block_end, paths, rows, payoffs);
 }
 
 void launch_basket_sample_blocks(const basket_gbm_trade* trades, int num_trades, std::int64_t block_begin,
                                  std::int64_t block_end, const float* payoffs, moments* partials, int grid_blocks,
                                  cudaStream_t stream)
 {
-  if (num_trades == 0 || block_end <= block_begin) return;
-  grid_blocks = detail::persistent_grid(basket_sample_blocks_kernel, policy::threads_per_block, block_end - block_begin,
-                                        grid_blocks);
-  basket_sample_blocks_kernel<<<grid_blocks, policy::threads_per_block, 0, stream>>>(trades, num_trades, block_begin,
-                                                                                     block_end, payoffs, partials);
-  MCPRICE_CHECK_LAUNCH("basket_sample_blocks_kernel");
+  if (num_trades == 0) return;
+  detail::launch_persistent(basket_sample_blocks_kernel, "basket_sample_blocks_kernel", block_end - block_begin,
+                            grid_blocks, stream, trades, num_trades, block_begin, block_end, payoffs, partials);
 }
 
 }  // namespace mcprice::kernels

@@ -27,12 +27,9 @@ european_blocks_kernel(const european_gbm_trade* __restrict__ trades, int num_tr
 void launch_european_blocks(const european_gbm_trade* trades, int num_trades, std::int64_t block_begin,
                             std::int64_t block_end, moments* block_moments, int grid_blocks, cudaStream_t stream)
 {
-  std::int64_t const total_blocks = block_end - block_begin;
-  if (num_trades == 0 || total_blocks <= 0) return;
-  grid_blocks = detail::persistent_grid(european_blocks_kernel, policy::threads_per_block, total_blocks, grid_blocks);
-  european_blocks_kernel<<<grid_blocks, policy::threads_per_block, 0, stream>>>(
-      trades, num_trades, block_begin, block_end, block_moments);
-  MCPRICE_CHECK_LAUNCH("european_blocks_kernel");
+  if (num_trades == 0) return;
+  detail::launch_persistent(european_blocks_kernel, "european_blocks_kernel", block_end - block_begin, grid_blocks,
+                            stream, trades, num_trades, block_begin, block_end, block_moments);
 }
 
 }  // namespace mcprice::kernels

@@ -119,11 +119,9 @@ payoff_blocks_kernel(const european_gbm_trade* __restrict__ trades, int num_trad
 void launch_european_paths(const european_gbm_trade* trades, int num_trades, std::int64_t block_begin,
                            std::int64_t block_end, float* paths, int grid_blocks, cudaStream_t stream)
 {
-  if (num_trades == 0 || block_end <= block_begin) return;
-  grid_blocks = detail::persistent_grid(european_paths_kernel, policy::threads_per_block, block_end - block_begin, grid_blocks);
-  european_paths_kernel<<<grid_blocks, policy::threads_per_block, 0, stream>>>(trades, num_trades, block_begin,
-                                                                               block_end, paths);
-  MCPRICE_CHECK_LAUNCH("european_paths_kernel");
+  if (num_trades == 0) return;
+  detail::launch_persistent(european_paths_kernel, "european_paths_kernel", block_end - block_begin, grid_blocks,
+                            stream, trades, num_trades, block_begin, block_end, paths);
 }
 
 void launch_european_payoffs(const european_gbm_trade* trades, int num_trades, std::int64_t block_begin,
@@ -141,11 +139,9 @@ void launch_payoff_blocks(const european_gbm_trade* trades, int num_trades, std:
                           std::int64_t block_end, const float* payoffs, moments* block_moments, int grid_blocks,
                           cudaStream_t stream)
 {
-  if (num_trades == 0 || block_end <= block_begin) return;
-  grid_blocks = detail::persistent_grid(payoff_blocks_kernel, policy::threads_per_block, block_end - block_begin, grid_blocks);
-  payoff_blocks_kernel<<<grid_blocks, policy::threads_per_block, 0, stream>>>(trades, num_trades, block_begin, block_end,
-                                                                              payoffs, block_moments);
-  MCPRICE_CHECK_LAUNCH("payoff_blocks_kernel");
+  if (num_trades == 0) return;
+  detail::launch_persistent(payoff_blocks_kernel, "payoff_blocks_kernel", block_end - block_begin, grid_blocks,
+                            stream, trades, num_trades, block_begin, block_end, payoffs, block_moments);
 }
 
 }  // namespace mcprice::kernels

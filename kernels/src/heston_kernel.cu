@@ -28,11 +28,9 @@ heston_blocks_kernel(const heston_trade* __restrict__ trades, int num_trades, co
 void launch_heston_blocks(const heston_trade* trades, int num_trades, const heston_step* steps, std::int64_t block_begin,
                           std::int64_t block_end, moments* block_moments, int grid_blocks, cudaStream_t stream)
 {
-  if (num_trades == 0 || block_end <= block_begin) return;
-  grid_blocks = detail::persistent_grid(heston_blocks_kernel, policy::threads_per_block, block_end - block_begin, grid_blocks);
-  heston_blocks_kernel<<<grid_blocks, policy::threads_per_block, 0, stream>>>(trades, num_trades, steps, block_begin,
-                                                                             block_end, block_moments);
-  MCPRICE_CHECK_LAUNCH("heston_blocks_kernel");
+  if (num_trades == 0) return;
+  detail::launch_persistent(heston_blocks_kernel, "heston_blocks_kernel", block_end - block_begin, grid_blocks,
+                            stream, trades, num_trades, steps, block_begin, block_end, block_moments);
 }
 
 }  // namespace mcprice::kernels

@@ -103,13 +103,9 @@ template <bool Antithetic>
 __device__ __forceinline__ float replay_of(const heston_trade& h, const heston_step* grid, const float* paths, int rows,
                                            std::int64_t j, int lane)
 {
-  switch (h.product) {
-    case path_product::asian: return replay<path_product::asian, Antithetic>(h, grid, paths, rows, j, lane);
-    case path_product::barrier: return replay<path_product::barrier, Antithetic>(h, grid, paths, rows, j, lane);
-    case path_product::touch: return replay<path_product::touch, Antithetic>(h, grid, paths, rows, j, lane);
-    case path_product::lookback: return replay<path_product::lookback, Antithetic>(h, grid, paths, rows, j, lane);
-    default: return replay<path_product::european, Antithetic>(h, grid, paths, rows, j, lane);
-  }
+  return with_path_product(h.product, [&](auto product) {
+    return replay<decltype(product)::value, Antithetic>(h, grid, paths, rows, j, lane);
+  });
 }
 
 struct payoff_lane {
@@ -160,36 +156,27 @@ void launch_heston_observations(const heston_trade* trades, int num_trades, cons
                                 std::int64_t block_begin, std::int64_t block_end, float* paths, int rows,
                                 int grid_blocks, cudaStream_t stream)
 {
-  if (num_trades == 0 || block_end <= block_begin) return;
-  grid_blocks = detail::persistent_grid(heston_observations_kernel, policy::threads_per_block, block_end - block_begin,
-                                        grid_blocks);
-  heston_observations_kernel<<<grid_blocks, policy::threads_per_block, 0, stream>>>(trades, num_trades, steps,
-                                                                                    block_begin, block_end, paths, rows);
-  MCPRICE_CHECK_LAUNCH("heston_observations_kernel");
+  if (num_trades == 0) return;
+  detail::launch_persistent(heston_observations_kernel, "heston_observations_kernel", block_end - block_begin,
+                            grid_blocks, stream, trades, num_trades, steps, block_begin, block_end, paths, rows);
 }
 
 void launch_heston_payoffs(const heston_trade* trades, int num_trades, const heston_step* steps,
                            std::int64_t block_begin, std::int64_t block_end, const float* paths, int rows,
                            float* payoffs, int grid_blocks, cudaStream_t stream)
 {
-  if (num_trades == 0 || block_end <= block_begin) return;
-  grid_blocks = detail::persistent_grid(heston_payoffs_kernel, policy::threads_per_block, block_end - block_begin,
-                                        grid_blocks);
-  heston_payoffs_kernel<<<grid_blocks, policy::threads_per_block, 0, stream>>>(trades, num_trades, steps, block_begin,
-                                                                               block_end, paths, rows, payoffs);
-  MCPRICE_CHECK_LAUNCH("heston_payoffs_kernel");
+  if (num_trades == 0) return;
+  detail::launch_persistent(heston_payoffs_kernel, "heston_payoffs_kernel", block_end - block_begin, grid_blocks,
+                            stream, trades, num_trades, steps, block_begin, block_end, paths, rows, payoffs);
 }
 
 void launch_heston_sample_blocks(const heston_trade* trades, int num_trades, std::int64_t block_begin,
                                  std::int64_t block_end, const float* payoffs, moments* partials, int grid_blocks,
                                  cudaStream_t stream)
 {
-  if (num_trades == 0 || block_end <= block_begin) return;
-  grid_blocks = detail::persistent_grid(heston_sample_blocks_kernel, policy::threads_per_block, block_end - block_begin,
-                                        grid_blocks);
-  heston_sample_blocks_kernel<<<grid_blocks, policy::threads_per_block, 0, stream>>>(trades, num_trades, block_begin,
-                                                                                     block_end, payoffs, partials);
-  MCPRICE_CHECK_LAUNCH("heston_sample_blocks_kernel");
+  if (num_trades == 0) return;
+  detail::launch_persistent(heston_sample_blocks_kernel, "heston_sample_blocks_kernel", block_end - block_begin,
+                            grid_blocks, stream, trades, num_trades, block_begin, block_end, payoffs, partials);
 }
 
 }  // namespace mcprice::kernels

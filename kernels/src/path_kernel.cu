@@ -28,11 +28,9 @@ path_blocks_kernel(const path_gbm_trade* __restrict__ trades, int num_trades, co
 void launch_path_blocks(const path_gbm_trade* trades, int num_trades, const path_step* grid, std::int64_t block_begin,
                         std::int64_t block_end, moments* block_moments, int grid_blocks, cudaStream_t stream)
 {
-  if (num_trades == 0 || block_end <= block_begin) return;
-  grid_blocks = detail::persistent_grid(path_blocks_kernel, policy::threads_per_block, block_end - block_begin, grid_blocks);
-  path_blocks_kernel<<<grid_blocks, policy::threads_per_block, 0, stream>>>(trades, num_trades, grid, block_begin,
-                                                                           block_end, block_moments);
-  MCPRICE_CHECK_LAUNCH("path_blocks_kernel");
+  if (num_trades == 0) return;
+  detail::launch_persistent(path_blocks_kernel, "path_blocks_kernel", block_end - block_begin, grid_blocks, stream,
+                            trades, num_trades, grid, block_begin, block_end, block_moments);
 }
 
 }  // namespace mcprice::kernels

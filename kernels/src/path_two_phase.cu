@@ -76,12 +76,9 @@ template <bool Antithetic>
 __device__ __forceinline__ float replay_of(const path_gbm_trade& t, const path_step* grid, const float* paths, int rows,
                                            std::int64_t j, int lane)
 {
-  switch (t.product) {
-    case path_product::barrier: return replay<path_product::barrier, Antithetic>(t, grid, paths, rows, j, lane);
-    case path_product::touch: return replay<path_product::touch, Antithetic>(t, grid, paths, rows, j, lane);
-    case path_product::lookback: return replay<path_product::lookback, Antithetic>(t, grid, paths, rows, j, lane);
-    default: return replay<path_product::asian, Antithetic>(t, grid, paths, rows, j, lane);
-  }
+  return with_path_product<false>(t.product, [&](auto product) {
+    return replay<decltype(product)::value, Antithetic>(t, grid, paths, rows, j, lane);
+  });
 }
 
 struct payoff_lane {
@@ -132,36 +129,27 @@ void launch_path_observations(const path_gbm_trade* trades, int num_trades, cons
                               std::int64_t block_begin, std::int64_t block_end, float* paths, int rows, int grid_blocks,
                               cudaStream_t stream)
 {
-  if (num_trades == 0 || block_end <= block_begin) return;
-  grid_blocks = detail::persistent_grid(path_observations_kernel, policy::threads_per_block, block_end - block_begin,
-                                        grid_blocks);
-  path_observations_kernel<<<grid_blocks, policy::threads_per_block, 0, stream>>>(trades, num_trades, grid, block_begin,
-                                                                                  block_end, paths, rows);
-  MCPRICE_CHECK_LAUNCH("path_observations_kernel");
+  if (num_trades == 0) return;
+  detail::launch_persistent(path_observations_kernel, "path_observations_kernel", block_end - block_begin,
+                            grid_blocks, stream, trades, num_trades, grid, block_begin, block_end, paths, rows);
 }
 
 void launch_path_payoffs(const path_gbm_trade* trades, int num_trades, const path_step* grid, std::int64_t block_begin,
                          std::int64_t block_end, const float* paths, int rows, float* payoffs, int grid_blocks,
                          cudaStream_t stream)
 {
-  if (num_trades == 0 || block_end <= block_begin) return;
-  grid_blocks = detail::persistent_grid(path_payoffs_kernel, policy::threads_per_block, block_end - block_begin,
-                                        grid_blocks);
-  path_payoffs_kernel<<<grid_blocks, policy::threads_per_block, 0, stream>>>(trades, num_trades, grid, block_begin,
-                                                                             block_end, paths, rows, payoffs);
-  MCPRICE_CHECK_LAUNCH("path_payoffs_kernel");
+  if (num_trades == 0) return;
+  detail::launch_persistent(path_payoffs_kernel, "path_payoffs_kernel", block_end - block_begin, grid_blocks, stream,
+                            trades, num_trades, grid, block_begin, block_end, paths, rows, payoffs);
 }
 
 void launch_path_sample_blocks(const path_gbm_trade* trades, int num_trades, std::int64_t block_begin,
                                std::int64_t block_end, const float* payoffs, moments* partials, int grid_blocks,
                                cudaStream_t stream)
 {
-  if (num_trades == 0 || block_end <= block_begin) return;
-  grid_blocks = detail::persistent_grid(path_sample_blocks_kernel, policy::threads_per_block, block_end - block_begin,
-                                        grid_blocks);
-  path_sample_blocks_kernel<<<grid_blocks, policy::threads_per_block, 0, stream>>>(trades, num_trades, block_begin,
-                                                                                   block_end, payoffs, partials);
-  MCPRICE_CHECK_LAUNCH("path_sample_blocks_kernel");
+  if (num_trades == 0) return;
+  detail::launch_persistent(path_sample_blocks_kernel, "path_sample_blocks_kernel", block_end - block_begin,
+                            grid_blocks, stream, trades, num_trades, block_begin, block_end, payoffs, partials);
 }
 
 }  // namespace mcprice::kernels

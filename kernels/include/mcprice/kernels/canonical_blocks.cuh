@@ -73,6 +73,20 @@ int persistent_grid(Kernel kernel, int threads, std::int64_t work_blocks, int re
   return static_cast<int>(work_blocks < full ? work_blocks : full);
 }
 
+// Launches `kernel` (a canonical-block kernel of the tuned block size) over `work_blocks`
+// canonical blocks with a persistent grid; `what` names it in a launch error ("launch of what").
+template <typename... Params, typename... Args>
+void launch_persistent(void (*kernel)(Params...), const char* what, std::int64_t work_blocks, int requested_grid,
+                       cudaStream_t stream, Args... args)
+{
+  if (work_blocks <= 0) return;
+  constexpr int threads = tuning::european_policy::threads_per_block;
+  int const grid = persistent_grid(kernel, threads, work_blocks, requested_grid);
+  kernel<<<grid, threads, 0, stream>>>(args...);
+  cudaError_t const status = cudaGetLastError();
+  if (status != cudaSuccess) throw cuda_error(status, what, __FILE__, __LINE__);
+}
+
 // Visits the request's canonical blocks [block_begin, block_end) with a persistent grid:
 // visit(trade, block within the trade, block within the request, lane) for every lane.
 template <typename Trade, typename Visit>

@@ -173,13 +173,9 @@ MCPRICE_HD MCPRICE_INLINE float heston_sample(const heston_trade& h, const hesto
 template <typename NormalStream, bool Antithetic>
 MCPRICE_HD MCPRICE_INLINE float heston_sample_of(const heston_trade& h, const heston_step* grid, std::uint64_t group)
 {
-  switch (h.product) {
-    case path_product::asian: return heston_sample<NormalStream, path_product::asian, Antithetic>(h, grid, group);
-    case path_product::barrier: return heston_sample<NormalStream, path_product::barrier, Antithetic>(h, grid, group);
-    case path_product::touch: return heston_sample<NormalStream, path_product::touch, Antithetic>(h, grid, group);
-    case path_product::lookback: return heston_sample<NormalStream, path_product::lookback, Antithetic>(h, grid, group);
-    default: return heston_sample<NormalStream, path_product::european, Antithetic>(h, grid, group);
-  }
+  return with_path_product(h.product, [&](auto product) {
+    return heston_sample<NormalStream, decltype(product)::value, Antithetic>(h, grid, group);
+  });
 }
 
 template <typename NormalStream>

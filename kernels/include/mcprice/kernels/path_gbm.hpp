@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 namespace mcprice {
 
@@ -25,6 +26,26 @@ struct alignas(16) path_step {
 
 // european: a vanilla or digital on S_T (the path engine prices them under Heston).
 enum class path_product : std::uint8_t { asian, barrier, touch, lookback, european };
+
+template <path_product P>
+using product_tag = std::integral_constant<path_product, P>;
+
+// Calls f(product_tag<P>{}) with the trade's product as a compile-time constant: kernels branch
+// once per lane, uniformly across a canonical block, and run the product's code straight-line.
+// Europeans occur only under Heston (GBM prices them exactly): GBM kernels leave them out.
+template <bool WithEuropean = true, typename F>
+MCPRICE_HD MCPRICE_INLINE decltype(auto) with_path_product(path_product p, F&& f)
+{
+  if constexpr (WithEuropean) {
+    if (p == path_product::european) return f(product_tag<path_product::european>{});
+  }
+  switch (p) {
+    case path_product::barrier: return f(product_tag<path_product::barrier>{});
+    case path_product::touch: return f(product_tag<path_product::touch>{});
+    case path_product::lookback: return f(product_tag<path_product::lookback>{});
+    default: return f(product_tag<path_product::asian>{});
+  }
+}
 
 // Trivially copyable: the device trade table holds these; steps live in a separate grid table.
 struct path_gbm_trade {
@@ -293,12 +314,9 @@ template <typename NormalStream, bool Antithetic>
 MCPRICE_HD MCPRICE_INLINE moments path_lane_sampled(const path_gbm_trade& t, const path_step* grid, std::int64_t block,
                                                     int lane)
 {
-  switch (t.product) {
-    case path_product::barrier: return path_lane_of<NormalStream, path_product::barrier, Antithetic>(t, grid, block, lane);
-    case path_product::touch: return path_lane_of<NormalStream, path_product::touch, Antithetic>(t, grid, block, lane);
-    case path_product::lookback: return path_lane_of<NormalStream, path_product::lookback, Antithetic>(t, grid, block, lane);
-    default: return path_lane_of<NormalStream, path_product::asian, Antithetic>(t, grid, block, lane);
-  }
+  return with_path_product<false>(t.product, [&](auto product) {
+    return path_lane_of<NormalStream, decltype(product)::value, Antithetic>(t, grid, block, lane);
+  });
 }
 
 // Moments of lane `lane` of canonical block `block` (within the trade): one sample per group,
