@@ -10,19 +10,9 @@ using two_phase::lanes;
 using two_phase::row_index;
 using two_phase::sample_of;
 
-// Rows of a sample: log spots of path a, then of path b (antithetic); the integrated variances
-// in the same order; then the bridge normals.
-struct heston_rows {
-  int steps;
-  int paths;
-  __device__ __forceinline__ int x(int path, int k) const { return path * steps + k; }
-  __device__ __forceinline__ int var(int path, int k) const { return (paths + path) * steps + k; }
-  __device__ __forceinline__ int u(int k) const { return 2 * paths * steps + k; }
-};
-
-__device__ __forceinline__ heston_rows rows_of(const heston_trade& t)
+__device__ __forceinline__ two_phase::sample_rows rows_of(const heston_trade& t)
 {
-  return {t.steps, t.antithetic ? 2 : 1};
+  return {t.steps, t.antithetic ? 2 : 1, true};
 }
 
 struct observation_lane {
@@ -37,7 +27,7 @@ struct observation_lane {
     std::int64_t const sample = sample_of(h, block_in_trade, lane);
     if (sample < 0) return;
     std::int64_t const j = b - block_begin;
-    heston_rows const r = rows_of(h);
+    two_phase::sample_rows const r = rows_of(h);
     rng::device_normal_stream rng(h.key, static_cast<std::uint64_t>(sample));
     const heston_step* steps = grid + h.first_step;
     float va = h.v0;
@@ -74,57 +64,6 @@ struct observation_lane {
   }
 };
 
-template <path_product Product, bool Antithetic>
-__device__ __forceinline__ float replay(const heston_trade& h, const heston_step* grid, const float* paths, int rows,
-                                        std::int64_t j, int lane)
-{
-  const path_gbm_trade& t = h;
-  bool const bridge_normals = Product == path_product::lookback && t.continuous;
-  heston_rows const r = rows_of(h);
-  const heston_step* steps = grid + t.first_step;
-  path_state a = path_state::start(t);
-  path_state b = a;
-  for (int k = 0; k < t.steps; ++k) {
-    heston_step const s = steps[k];
-    float const u = bridge_normals ? paths[row_index(j, rows, r.u(k), lane)] : 0.0F;
-    a.observe<Product>(t, t.log_barrier, paths[row_index(j, rows, r.x(0, k), lane)],
-                       paths[row_index(j, rows, r.var(0, k), lane)], s.fixing != 0, s.hit_value, u);
-    if constexpr (Antithetic) {
-      b.observe<Product>(t, t.log_barrier, paths[row_index(j, rows, r.x(1, k), lane)],
-                         paths[row_index(j, rows, r.var(1, k), lane)], s.fixing != 0, s.hit_value, u);
-    }
-  }
-  float const up = a.payoff<Product>(t);
-  if constexpr (!Antithetic) return up;
-  else return 0.5F * (up + b.payoff<Product>(t));
-}
-
-template <bool Antithetic>
-__device__ __forceinline__ float replay_of(const heston_trade& h, const heston_step* grid, const float* paths, int rows,
-                                           std::int64_t j, int lane)
-{
-  return with_path_product(h.product, [&](auto product) {
-    return replay<decltype(product)::value, Antithetic>(h, grid, paths, rows, j, lane);
-  });
-}
-
-struct payoff_lane {
-  const heston_step* grid;
-  const float* paths;
-  int rows;
-  float* payoffs;
-  std::int64_t block_begin;
-
-  __device__ __forceinline__ void operator()(const heston_trade& h, std::int64_t block_in_trade, std::int64_t b,
-                                             int lane) const
-  {
-    if (sample_of(h, block_in_trade, lane) < 0) return;
-    std::int64_t const j = b - block_begin;
-    payoffs[j * lanes + lane] = h.antithetic ? replay_of<true>(h, grid, paths, rows, j, lane)
-                                             : replay_of<false>(h, grid, paths, rows, j, lane);
-  }
-};
-
 __global__ void __launch_bounds__(policy::threads_per_block)
 heston_observations_kernel(const heston_trade* __restrict__ trades, int num_trades, const heston_step* __restrict__ grid,
                            std::int64_t block_begin, std::int64_t block_end, float* __restrict__ paths, int rows)
@@ -138,8 +77,8 @@ heston_payoffs_kernel(const heston_trade* __restrict__ trades, int num_trades, c
                       std::int64_t block_begin, std::int64_t block_end, const float* __restrict__ paths, int rows,
                       float* __restrict__ payoffs)
 {
-  detail::for_canonical_blocks(trades, num_trades, block_begin, block_end,
-                               payoff_lane{grid, paths, rows, payoffs, block_begin});
+  using lane = two_phase::replay_lane<two_phase::stored_replay<heston_step>, heston_step>;
+  detail::for_canonical_blocks(trades, num_trades, block_begin, block_end, lane{grid, paths, rows, payoffs, block_begin});
 }
 
 __global__ void __launch_bounds__(policy::threads_per_block)

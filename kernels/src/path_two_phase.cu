@@ -37,64 +37,14 @@ struct observation_lane {
       }
     };
     if (t.product == path_product::lookback && t.continuous) {
-      int const u_row = t.steps * (t.antithetic ? 2 : 1);
+      two_phase::sample_rows const r{t.steps, t.antithetic ? 2 : 1, false};
       for_step_normal_pairs(rng, t.steps, [&](int k, float z, float u) {
         store(k, z);
-        paths[row_index(j, rows, u_row + k, lane)] = u;
+        paths[row_index(j, rows, r.u(k), lane)] = u;
       });
     } else {
       for_step_normals(rng, t.steps, store);
     }
-  }
-};
-
-template <path_product Product, bool Antithetic>
-__device__ __forceinline__ float replay(const path_gbm_trade& t, const path_step* grid, const float* paths, int rows,
-                                        std::int64_t j, int lane)
-{
-  bool const bridge_normals = Product == path_product::lookback && t.continuous;
-  int const u_row = t.steps * (Antithetic ? 2 : 1);
-  const path_step* steps = grid + t.first_step;
-  path_state a = path_state::start(t);
-  path_state b = a;
-  for (int k = 0; k < t.steps; ++k) {
-    path_step const s = steps[k];
-    float const u = bridge_normals ? paths[row_index(j, rows, u_row + k, lane)] : 0.0F;
-    float const var = s.vol * s.vol;
-    a.observe<Product>(t, t.log_barrier, paths[row_index(j, rows, k, lane)], var, s.fixing != 0, s.hit_value, u);
-    if constexpr (Antithetic) {
-      b.observe<Product>(t, t.log_barrier, paths[row_index(j, rows, t.steps + k, lane)], var, s.fixing != 0,
-                         s.hit_value, u);
-    }
-  }
-  float const up = a.payoff<Product>(t);
-  if constexpr (!Antithetic) return up;
-  else return 0.5F * (up + b.payoff<Product>(t));
-}
-
-template <bool Antithetic>
-__device__ __forceinline__ float replay_of(const path_gbm_trade& t, const path_step* grid, const float* paths, int rows,
-                                           std::int64_t j, int lane)
-{
-  return with_path_product<false>(t.product, [&](auto product) {
-    return replay<decltype(product)::value, Antithetic>(t, grid, paths, rows, j, lane);
-  });
-}
-
-struct payoff_lane {
-  const path_step* grid;
-  const float* paths;
-  int rows;
-  float* payoffs;
-  std::int64_t block_begin;
-
-  __device__ __forceinline__ void operator()(const path_gbm_trade& t, std::int64_t block_in_trade, std::int64_t b,
-                                             int lane) const
-  {
-    if (sample_of(t, block_in_trade, lane) < 0) return;
-    std::int64_t const j = b - block_begin;
-    payoffs[j * lanes + lane] = t.antithetic ? replay_of<true>(t, grid, paths, rows, j, lane)
-                                             : replay_of<false>(t, grid, paths, rows, j, lane);
   }
 };
 
@@ -111,8 +61,8 @@ path_payoffs_kernel(const path_gbm_trade* __restrict__ trades, int num_trades, c
                     std::int64_t block_begin, std::int64_t block_end, const float* __restrict__ paths, int rows,
                     float* __restrict__ payoffs)
 {
-  detail::for_canonical_blocks(trades, num_trades, block_begin, block_end,
-                               payoff_lane{grid, paths, rows, payoffs, block_begin});
+  using lane = two_phase::replay_lane<two_phase::gbm_replay, path_step>;
+  detail::for_canonical_blocks(trades, num_trades, block_begin, block_end, lane{grid, paths, rows, payoffs, block_begin});
 }
 
 __global__ void __launch_bounds__(policy::threads_per_block)

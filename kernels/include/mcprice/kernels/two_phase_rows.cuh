@@ -1,8 +1,10 @@
 #pragma once
 // Path scratch of the two-phase routes of the one-sample-per-lane families (GBM path trades,
-// Heston trades): block-major, then row, then lane, so a row is written and read coalesced; and
-// the block kernel that turns the payoff scratch into canonical-block partials.
+// Heston trades, multi-asset trades): block-major, then row, then lane, so a row is written and
+// read coalesced; the replay of stored paths through the fused route's path state; and the lane
+// that turns payoff scratch into canonical-block moments.
 #include "mcprice/kernels/canonical_blocks.cuh"
+#include "mcprice/kernels/path_gbm.hpp"
 #include "mcprice/kernels/sample_lanes.hpp"
 
 namespace mcprice::kernels::two_phase {
@@ -22,6 +24,79 @@ __device__ __forceinline__ std::int64_t sample_of(const Trade& t, std::int64_t b
   std::int64_t const group = layout::group_index(block_in_trade, 0, lane, own_subsequence_normals);
   return group < t.samples ? group : -1;
 }
+
+// Rows of a path sample: the log spots after each step of path a, then of path b (antithetic);
+// the steps' integrated variances in the same order where the model makes them path-dependent
+// (Heston); then the bridge normals of a continuously monitored lookback.
+struct sample_rows {
+  int steps;
+  int paths;
+  bool stored_variance;
+  __device__ __forceinline__ int x(int path, int k) const { return path * steps + k; }
+  __device__ __forceinline__ int var(int path, int k) const { return (paths + path) * steps + k; }
+  __device__ __forceinline__ int u(int k) const { return (stored_variance ? 2 : 1) * paths * steps + k; }
+};
+
+// Model policies of the replay: where a step's variance comes from, and whether Europeans occur.
+struct gbm_replay {
+  static constexpr bool stored_variance = false;
+  static constexpr bool europeans = false;
+  __device__ __forceinline__ static float variance(const path_step& s, const float*, std::int64_t) { return s.vol * s.vol; }
+};
+template <typename Step>
+struct stored_replay {
+  static constexpr bool stored_variance = true;
+  static constexpr bool europeans = true;
+  __device__ __forceinline__ static float variance(const Step&, const float* paths, std::int64_t at) { return paths[at]; }
+};
+
+// A sample's value from its stored rows, with the fused route's float operations.
+template <path_product Product, bool Antithetic, typename Model, typename Step>
+__device__ __forceinline__ float replay(const path_gbm_trade& t, const Step* grid, const float* paths, int rows,
+                                        std::int64_t j, int lane)
+{
+  bool const bridge_normals = Product == path_product::lookback && t.continuous;
+  sample_rows const r{t.steps, Antithetic ? 2 : 1, Model::stored_variance};
+  const Step* steps = grid + t.first_step;
+  path_state a = path_state::start(t);
+  path_state b = a;
+  for (int k = 0; k < t.steps; ++k) {
+    Step const s = steps[k];
+    float const u = bridge_normals ? paths[row_index(j, rows, r.u(k), lane)] : 0.0F;
+    a.observe<Product>(t, t.log_barrier, paths[row_index(j, rows, r.x(0, k), lane)],
+                       Model::variance(s, paths, row_index(j, rows, r.var(0, k), lane)), s.fixing != 0, s.hit_value, u);
+    if constexpr (Antithetic) {
+      b.observe<Product>(t, t.log_barrier, paths[row_index(j, rows, r.x(1, k), lane)],
+                         Model::variance(s, paths, row_index(j, rows, r.var(1, k), lane)), s.fixing != 0, s.hit_value,
+                         u);
+    }
+  }
+  float const up = a.payoff<Product>(t);
+  if constexpr (!Antithetic) return up;
+  else return 0.5F * (up + b.payoff<Product>(t));
+}
+
+// Phase 2 for path samples: each lane's value from its rows into payoff scratch.
+template <typename Model, typename Step>
+struct replay_lane {
+  const Step* grid;
+  const float* paths;
+  int rows;
+  float* payoffs;
+  std::int64_t block_begin;
+
+  template <typename Trade>
+  __device__ __forceinline__ void operator()(const Trade& t, std::int64_t block_in_trade, std::int64_t b, int lane) const
+  {
+    if (sample_of(t, block_in_trade, lane) < 0) return;
+    std::int64_t const j = b - block_begin;
+    payoffs[j * lanes + lane] = with_path_product<Model::europeans>(t.product, [&](auto product) {
+      constexpr path_product p = decltype(product)::value;
+      return t.antithetic ? replay<p, true, Model>(t, grid, paths, rows, j, lane)
+                          : replay<p, false, Model>(t, grid, paths, rows, j, lane);
+    });
+  }
+};
 
 // The lane's moments from payoff scratch, summed as the fused route sums its sample.
 struct sample_lane {
