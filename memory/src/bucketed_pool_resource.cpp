@@ -67,15 +67,29 @@ void* bucketed_pool_resource::take_cached(int cls, stream_view s)
   auto& list = cached_[static_cast<std::size_t>(cls)];
   auto& c = stats_.classes[static_cast<std::size_t>(cls)];
   if (list.empty()) return nullptr;
-  // Prefer a block this stream freed: stream order alone makes its reuse safe.
+  // Prefer a block this stream freed: stream order alone makes its reuse safe. Next, one whose
+  // free the device has already passed (a poll of its mark): safe with no wait. Only then make
+  // this stream wait on another's mark, which would tie the two streams' jobs together.
   auto it = std::find_if(list.rbegin(), list.rend(), [&](const cached_block& b) { return b.freed_on.value() == s.value(); });
   bool const same_stream = it != list.rend();
-  cached_block const block = same_stream ? *it : list.back();
-  if (same_stream) list.erase(std::next(it).base());
-  else list.pop_back();
+  bool passed = false;
   if (!same_stream) {
+    constexpr int polls = 4;  // the newest frees are the likeliest still pending: look from the front
+    int n = 0;
+    for (auto f = list.begin(); f != list.end() && n < polls && !passed; ++f, ++n) {
+      if (ordering_.passed(f->mark)) {
+        passed = true;
+        it = std::make_reverse_iterator(std::next(f));
+      }
+    }
+  }
+  bool const take_found = same_stream || passed;
+  cached_block const block = take_found ? *it : list.back();
+  if (take_found) list.erase(std::next(it).base());
+  else list.pop_back();
+  if (!same_stream) ++stats_.cross_stream_reuses;
+  if (!take_found) {
     ordering_.wait(s, block.mark);
-    ++stats_.cross_stream_reuses;
     ++stats_.event_waits;
   }
   ordering_.release(block.mark);

@@ -34,6 +34,14 @@ void cuda_event_ordering::synchronize(order_token t)
   MCPRICE_CUDA_TRY(cudaEventSynchronize(reinterpret_cast<cudaEvent_t>(t)));
 }
 
+bool cuda_event_ordering::passed(order_token t)
+{
+  cudaError_t const status = cudaEventQuery(reinterpret_cast<cudaEvent_t>(t));
+  if (status == cudaErrorNotReady) return false;
+  MCPRICE_CUDA_TRY(status);
+  return true;
+}
+
 void cuda_event_ordering::release(order_token t) noexcept
 {
   // Re-recording a released event later is safe: waits already enqueued keep the old capture.

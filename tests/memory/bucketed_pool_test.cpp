@@ -71,6 +71,26 @@ TEST_CASE("reuse on another stream waits on the freeing stream's mark")
   CHECK(s.event_waits == 1);
 }
 
+TEST_CASE("reuse on another stream skips the wait when the device has passed the free")
+{
+  fake_upstream up;
+  fake_ordering ord;
+  bucketed_pool_resource pool(up, ord, small_classes());
+  void* a = pool.allocate(3 << 20, fake_stream(1));
+  void* b = pool.allocate(3 << 20, fake_stream(1));
+  pool.deallocate(a, 3 << 20, fake_stream(1));  // mark 1
+  pool.deallocate(b, 3 << 20, fake_stream(1));  // mark 2
+  ord.passed_marks = {1};                       // a's free is done on the device, b's is not
+  CHECK(pool.allocate(3 << 20, fake_stream(2)) == a);
+  CHECK(ord.waits.empty());
+  CHECK(pool.allocate(3 << 20, fake_stream(2)) == b);  // only a pending block is left: wait on it
+  REQUIRE(ord.waits.size() == 1);
+  CHECK(ord.waits[0].second == 2);
+  auto const s = pool.statistics();
+  CHECK(s.cross_stream_reuses == 2);
+  CHECK(s.event_waits == 1);
+}
+
 TEST_CASE("requests above the largest class bypass the cache")
 {
   fake_upstream up;

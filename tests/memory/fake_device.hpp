@@ -6,6 +6,7 @@
 #include "mcprice/memory/memory_resource.hpp"
 #include "mcprice/memory/stream_ordering.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <set>
 #include <utility>
@@ -47,11 +48,16 @@ class fake_ordering final : public stream_ordering {
   std::size_t recorded{0};
   std::size_t released{0};
   std::size_t synchronized{0};
+  std::vector<order_token> passed_marks;  // marks the fake device has passed
 
   order_token record(stream_view) override { return ++recorded; }
   void wait(stream_view waiter, order_token t) override { waits.emplace_back(waiter.value(), t); }
   void release(order_token) noexcept override { ++released; }
   void synchronize(order_token) override { ++synchronized; }
+  bool passed(order_token t) override
+  {
+    return std::find(passed_marks.begin(), passed_marks.end(), t) != passed_marks.end();
+  }
 };
 
 inline stream_view fake_stream(int i) { return stream_view{reinterpret_cast<cudaStream_t>(static_cast<std::uintptr_t>(0x1000 * i))}; }

@@ -24,6 +24,7 @@ class no_ordering final : public stream_ordering {
   void wait(stream_view, order_token) override {}
   void release(order_token) noexcept override {}
   void synchronize(order_token) override { MCPRICE_CUDA_TRY(cudaDeviceSynchronize()); }
+  bool passed(order_token) override { return false; }
 };
 
 // Two streams hand one block back and forth; each stream writes its tag and then checks it

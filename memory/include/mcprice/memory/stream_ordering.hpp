@@ -22,6 +22,9 @@ class stream_ordering {
   virtual void wait(stream_view waiter, order_token t) = 0;   // waiter's later work runs after the mark
   virtual void release(order_token t) noexcept = 0;           // the mark is no longer needed
   virtual void synchronize(order_token t) = 0;                // the host waits for the mark
+  // Whether the device has already passed the mark (a poll, never a wait): a block freed
+  // behind a passed mark can go to any stream with no wait at all.
+  virtual bool passed(order_token t) = 0;
 };
 
 class cuda_event_ordering final : public stream_ordering {
@@ -35,6 +38,7 @@ class cuda_event_ordering final : public stream_ordering {
   void wait(stream_view waiter, order_token t) override;
   void release(order_token t) noexcept override;
   void synchronize(order_token t) override;
+  bool passed(order_token t) override;
 
  private:
   std::mutex mutex_;
