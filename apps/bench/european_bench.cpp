@@ -145,12 +145,14 @@ int main(int argc, char** argv)
     std::printf("{\"bench\":\"european_montecarlomultigpu\",\"device\":\"%s\",\"antithetic\":%s,\"options\":%d,"
                 "\"paths_per_option\":%lld,\"kernel_ms\":%.4f,\"kernel_options_per_s\":%.4g,"
                 "\"kernel_paths_per_s\":%.4g,\"engine_ms\":%.4f,\"engine_paths_per_s\":%.4g,"
-                "\"streams\":%d,\"pipeline_chunk\":%zu,\"engine_prepare_ms\":%.3f,\"engine_price_ms\":%.3f,\"engine_results_ms\":%.3f,\"jobs\":%zu,"
+                "\"streams\":%d,\"pipeline_chunk\":%zu,\"engine_prepare_ms\":%.3f,\"engine_price_ms\":%.3f,"
+                "\"engine_results_ms\":%.3f,\"jobs\":%zu,\"chunks\":%zu,"
                 "\"worst_abs_z\":%.2f,\"aggregate_z\":%.3f,\"options_with_no_paths_in_the_money\":%d}\n",
                 device.c_str(), antithetic ? "true" : "false", n, static_cast<long long>(paths), kernel,
                 kernel > 0 ? n / (kernel * 1e-3) : 0.0, kernel > 0 ? total_paths / (kernel * 1e-3) : 0.0, end_to_end,
                 total_paths / (end_to_end * 1e-3), eo.streams, eo.pipeline_chunk_trades, run.summary.prepare_seconds * 1e3, run.summary.price_seconds * 1e3,
-                run.summary.results_seconds * 1e3, run.summary.jobs, acc.worst_z, acc.aggregate_z, acc.zero_hit);
+                run.summary.results_seconds * 1e3, run.summary.jobs, run.summary.chunks, acc.worst_z, acc.aggregate_z,
+                acc.zero_hit);
     std::fflush(stdout);
   }
   return 0;

@@ -37,9 +37,9 @@ void print_run(const char* what, int streams, const pricing_run& run, double wal
 {
   auto const& s = run.summary;
   std::printf("{\"bench\":\"%s\",\"streams\":%d,\"trades\":%zu,\"paths\":%lld,\"wall_s\":%.5f,\"trades_per_s\":%.4g,"
-              "\"paths_per_s\":%.4g,\"jobs\":%zu,\"prepare_s\":%.5f,\"price_s\":%.5f,\"results_s\":%.5f}\n",
+              "\"paths_per_s\":%.4g,\"jobs\":%zu,\"chunks\":%zu,\"prepare_s\":%.5f,\"price_s\":%.5f,\"results_s\":%.5f}\n",
               what, streams, s.trades, static_cast<long long>(s.paths), wall, static_cast<double>(s.trades) / wall,
-              static_cast<double>(s.paths) / wall, s.jobs, s.prepare_seconds, s.price_seconds, s.results_seconds);
+              static_cast<double>(s.paths) / wall, s.jobs, s.chunks, s.prepare_seconds, s.price_seconds, s.results_seconds);
   std::fflush(stdout);
 }
 

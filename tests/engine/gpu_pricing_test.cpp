@@ -105,9 +105,10 @@ TEST_CASE("GPU: a large book, priced as a pipeline of chunks, gives every trade 
     t.id += "-" + std::to_string(i);
     big.trades.push_back(t);
   }
-  auto const eng = make_engine(backend_choice::gpu, 4'096);
+  auto const eng = make_engine(backend_choice::gpu, 131'072);  // enough GPU work per trade for a pipeline
   auto const all = eng.price(big);
   REQUIRE(all.summary.failed == 0);
+  CHECK(all.summary.chunks > 1);
   for (std::size_t i : {std::size_t{0}, std::size_t{2'047}, std::size_t{5'000}, std::size_t{9'999}}) {
     portfolio alone;
     alone.trades = {big.trades[i]};

@@ -35,7 +35,8 @@ struct run_summary {
   double prepare_seconds{0.0};
   double price_seconds{0.0};
   double results_seconds{0.0};
-  std::size_t jobs{0};  // GPU jobs the request was cut into (0 on the CPU)
+  std::size_t jobs{0};    // GPU jobs the request was cut into (0 on the CPU)
+  std::size_t chunks{1};  // pipeline chunks the book was prepared and priced in
 };
 
 struct pricing_run {

@@ -36,6 +36,16 @@ struct basket_asset {
   float weight;  // basket weight, or the scale of S_i for best/worst-of
 };
 
+// a * b rounded to float, never contracted into a following addition.
+MCPRICE_HD MCPRICE_INLINE float rounded_product(float a, float b)
+{
+#if defined(__CUDA_ARCH__)
+  return __fmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+
 // Asset i's terminal spot on the path of `normals` (one per asset, correlated by the factor),
 // times `sign` (-1: the antithetic path).
 MCPRICE_HD MCPRICE_INLINE float basket_terminal_spot(const basket_gbm_trade& t, const basket_asset* assets,
@@ -54,7 +64,9 @@ MCPRICE_HD MCPRICE_INLINE float basket_payoff(const basket_gbm_trade& t, const b
 {
   float agg = 0.0F;
   for (int i = 0; i < t.assets; ++i) {
-    float const v = assets[i].weight * spot(i);
+    // Rounded before it is added: a multiply-add contracted in one kernel and not in another
+    // would make the two routes differ in the last bit.
+    float const v = rounded_product(assets[i].weight, spot(i));
     if (t.payoff == basket_payoff::basket) agg += v;
     else if (t.payoff == basket_payoff::spread) agg += i == 0 ? v : -v;
     else if (i == 0) agg = v;
