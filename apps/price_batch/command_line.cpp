@@ -37,7 +37,8 @@ po::options_description visible_options()
       ("memory-report", "print the GPU memory statistics to stderr after pricing")
       ("route", po::value<std::string>(), "GPU kernels: auto | fused | two-phase (same results; for checks)")
       ("grid-blocks", po::value<std::string>(), "GPU grid size override; never changes results")
-      ("greeks", "also compute delta, gamma, vega, theta, rho")
+      ("greeks", "also compute delta, gamma, vega, theta, rho (not in this release: refused)")
+      ("precision", po::value<std::string>(), "path arithmetic: float (default; double accumulation) | double (not in this release: refused)")
       ("quiet,q", "no progress or summary on stderr")
       ("help,h", "this help")
       ("version", "engine version and commit");
@@ -164,6 +165,11 @@ command_line parse_command_line(int argc, const char* const argv[])
   }
   if (vm.count("grid-blocks")) e.grid_blocks = static_cast<int>(parse_count(get("grid-blocks"), "--grid-blocks"));
   cl.greeks = vm.count("greeks") > 0;
+  if (vm.count("precision")) {
+    std::string const p = get("precision");
+    if (p == "double") throw configuration_error("--precision double: path arithmetic in double is not available in this release yet");
+    if (p != "float") throw configuration_error("--precision " + p + ": expected float or double");
+  }
   cl.quiet = vm.count("quiet") > 0;
   return cl;
 }

@@ -49,6 +49,8 @@ expect_text "market error position" "$tmp/market.err" "bad_market.json:2:"
 "$bin" "$tmp/does-not-exist.csv" --backend cpu 2> "$tmp/missing.err"; check "missing file" 1 $?
 "$bin" "$data/sample_portfolio.csv" --paths lots 2>/dev/null; check "bad --paths" 1 $?
 "$bin" "$data/sample_portfolio.csv" --greeks --backend cpu 2>/dev/null; check "--greeks not yet available" 1 $?
+"$bin" "$data/sample_portfolio.csv" --precision double --backend cpu 2>/dev/null; check "--precision double not yet available" 1 $?
+"$bin" "$data/sample_portfolio.csv" --precision half --backend cpu 2>/dev/null; check "--precision half is not a precision" 1 $?
 
 echo "$(( 20 - failures )) passed, $failures failed"
 [ "$failures" = 0 ]
