@@ -11,6 +11,7 @@
 #include "trade_validation.hpp"
 
 #include <chrono>
+#include <functional>
 #include <future>
 #include <memory>
 #include <mutex>
@@ -172,53 +173,12 @@ request_families prepare_rows(const portfolio& trades, std::size_t begin, std::s
   return f;
 }
 
-struct chunk_timing {
-  double price_seconds{0.0};
-  double results_seconds{0.0};
-  std::size_t jobs{0};
-};
-
-// Prices a chunk's families and turns their sums into its rows of results.
-chunk_timing price_families(const detail::pricing_backend& backend, const request_families& f,
-                            std::vector<trade_result>& results, const progress_callback& progress)
-{
-  auto const start = std::chrono::steady_clock::now();
-  std::vector<std::pair<const family_base*, detail::family_run>> outcomes;
-  if (!f.europeans.trades.empty()) {
-    outcomes.emplace_back(&f.europeans, backend.run_european(f.europeans.trades, f.europeans.blocks, progress));
-  }
-  if (!f.paths.trades.empty()) {
-    outcomes.emplace_back(&f.paths, backend.run_path(f.paths.trades, f.grid, f.paths.blocks, progress));
-  }
-  if (!f.hestons.trades.empty()) {
-    outcomes.emplace_back(&f.hestons, backend.run_heston(f.hestons.trades, f.heston_steps, f.hestons.blocks, progress));
-  }
-  if (!f.baskets.trades.empty()) {
-    outcomes.emplace_back(&f.baskets,
-                          backend.run_basket(f.baskets.trades, f.basket_assets, f.factors, f.baskets.blocks, progress));
-  }
-  auto const collected = std::chrono::steady_clock::now();
-  chunk_timing timing;
-  timing.price_seconds = std::chrono::duration<double>(collected - start).count();
-  for (auto const& [fam, outcome] : outcomes) {
-    timing.jobs += outcome.jobs;
-    detail::parallel_for(fam->rows.size(), [&, fam = fam](std::size_t k) {
-      trade_result& r = results[fam->rows[k]];
-      auto const& o = outcome.outcomes[k];
-      if (!o.error.empty()) r.message = "trade " + r.id + ": " + o.error;
-      else r = detail::make_result(r.id, o.sums, fam->samples[k], fam->paths[k], fam->scales[k]);
-    });
-  }
-  timing.results_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - collected).count();
-  return timing;
-}
-
-// Progress of several chunks in flight, summed for the caller (who may see totals grow as
-// chunks are submitted), one report at a time.
+// Progress of several families and chunks in flight, summed for the caller (who may see totals
+// grow as chunks are submitted), one report at a time.
 class progress_sum {
  public:
   explicit progress_sum(const progress_callback& user) : user_(user) {}
-  progress_callback for_chunk(std::size_t chunk)
+  progress_callback for_slot(std::size_t chunk)
   {
     if (!user_) return {};
     std::lock_guard<std::mutex> const lock(mutex_);
@@ -249,6 +209,81 @@ class progress_sum {
 constexpr std::size_t first_chunk_trades_per_thread = 256;  // checks and records: about 0.3 us a trade
 constexpr std::size_t later_chunk_trades_per_thread = 2048;
 constexpr std::size_t max_chunks = 8;
+
+struct chunk_timing {
+  double price_seconds{0.0};
+  double results_seconds{0.0};
+  std::size_t jobs{0};
+};
+
+// Prices a chunk's families and turns their sums into its rows of results. On the GPU the
+// families run side by side (each is a request of its own on the shared stream pool), so one
+// family's kernels fill the GPU while another's are planned, uploaded or collected.
+chunk_timing price_families(const detail::pricing_backend& backend, const request_families& f,
+                            std::vector<trade_result>& results, progress_sum& progress, std::size_t chunk)
+{
+  auto const start = std::chrono::steady_clock::now();
+  constexpr std::size_t families = 4;
+  std::vector<std::pair<const family_base*, std::function<detail::family_run(const progress_callback&)>>> runs;
+  if (!f.europeans.trades.empty()) {
+    runs.emplace_back(&f.europeans, [&](const progress_callback& p) {
+      return backend.run_european(f.europeans.trades, f.europeans.blocks, p);
+    });
+  }
+  if (!f.paths.trades.empty()) {
+    runs.emplace_back(&f.paths, [&](const progress_callback& p) {
+      return backend.run_path(f.paths.trades, f.grid, f.paths.blocks, p);
+    });
+  }
+  if (!f.hestons.trades.empty()) {
+    runs.emplace_back(&f.hestons, [&](const progress_callback& p) {
+      return backend.run_heston(f.hestons.trades, f.heston_steps, f.hestons.blocks, p);
+    });
+  }
+  if (!f.baskets.trades.empty()) {
+    runs.emplace_back(&f.baskets, [&](const progress_callback& p) {
+      return backend.run_basket(f.baskets.trades, f.basket_assets, f.factors, f.baskets.blocks, p);
+    });
+  }
+  bool const side_by_side = backend.kind() == backend_kind::gpu;
+  std::vector<std::future<detail::family_run>> pending;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    // The last family runs on this thread; on the CPU each family uses every core already.
+    auto const policy = side_by_side && i + 1 < runs.size() ? std::launch::async : std::launch::deferred;
+    pending.push_back(std::async(policy, runs[i].second, progress.for_slot(chunk * families + i)));
+  }
+  std::vector<std::pair<const family_base*, detail::family_run>> outcomes(runs.size());
+  std::exception_ptr failure;
+  // Deferred runs first (on this thread, while the helpers' families are on the GPU), then the
+  // helpers: every family is waited for, even after a failure, since they share `f`.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      if (!pending[i].valid()) continue;  // taken in the first pass
+      bool const deferred = pending[i].wait_for(std::chrono::seconds(0)) == std::future_status::deferred;
+      if (deferred != (pass == 0)) continue;
+      try {
+        outcomes[i] = {runs[i].first, pending[i].get()};
+      } catch (...) {
+        if (!failure) failure = std::current_exception();
+      }
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+  auto const collected = std::chrono::steady_clock::now();
+  chunk_timing timing;
+  timing.price_seconds = std::chrono::duration<double>(collected - start).count();
+  for (auto const& [fam, outcome] : outcomes) {
+    timing.jobs += outcome.jobs;
+    detail::parallel_for(fam->rows.size(), [&, fam = fam](std::size_t k) {
+      trade_result& r = results[fam->rows[k]];
+      auto const& o = outcome.outcomes[k];
+      if (!o.error.empty()) r.message = "trade " + r.id + ": " + o.error;
+      else r = detail::make_result(r.id, o.sums, fam->samples[k], fam->paths[k], fam->scales[k]);
+    });
+  }
+  timing.results_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - collected).count();
+  return timing;
+}
 
 // A pipeline pays when the GPU's work per trade outlasts the host's preparation of it (about
 // 0.25 us a trade on one core, against some 0.4 us of GPU time for 262,144 European paths).
@@ -311,9 +346,7 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
       auto f = std::make_shared<request_families>(
           prepare_rows(trades, bounds[c], bounds[c + 1], run.results, impl_->market, impl_->options, per_thread));
       run.summary.prepare_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - prep_start).count();
-      auto job = [this, f, &run, report = sums.for_chunk(c)] {
-        return price_families(*impl_->backend, *f, run.results, report);
-      };
+      auto job = [this, f, &run, &sums, c] { return price_families(*impl_->backend, *f, run.results, sums, c); };
       // The last (or only) chunk runs on this thread: nothing is left to prepare meanwhile.
       if (c + 1 == chunks) in_flight.push_back(std::async(std::launch::deferred, job));
       else in_flight.push_back(std::async(std::launch::async, job));
