@@ -123,17 +123,17 @@ std::optional<trade_job> check_and_build(const trade& t, trade_result& r, const 
   }
   if (r.message.empty()) r.message = detail::unsupported_feature(t, market);
   if (!r.message.empty()) return std::nullopt;
-  if (market.assets()[*market.find(t.underlyings.front())].model == model_kind::heston) {
-    return detail::make_heston_job(t, market, options);
-  }
+  // One lookup of the underlying serves the model check and the kernel record.
+  const asset& a = market.assets()[*market.find(t.underlyings.front())];
+  if (a.model == model_kind::heston) return detail::make_heston_job(t, a, market, options);
   switch (t.product) {
     case product_kind::vanilla:
-    case product_kind::digital: return detail::make_european_job(t, market, options);
+    case product_kind::digital: return detail::make_european_job(t, a, market, options);
     case product_kind::basket:
     case product_kind::best_of:
     case product_kind::worst_of:
     case product_kind::spread: return detail::make_basket_job(t, market, options);
-    default: return detail::make_path_job(t, market, options);
+    default: return detail::make_path_job(t, a, market, options);
   }
 }
 
@@ -206,7 +206,7 @@ class progress_sum {
 // while the GPU prices chunk k, and turns chunk k's sums into results while it prices later
 // ones. The first chunk is small so the GPU starts early. A trade's numbers depend only on its
 // own blocks, so chunking never changes them (engine_options::pipeline_chunk_trades).
-constexpr std::size_t first_chunk_trades_per_thread = 256;  // checks and records: about 0.3 us a trade
+constexpr std::size_t first_chunk_trades_per_thread = 128;  // checks and records: about 0.3 us a trade
 constexpr std::size_t later_chunk_trades_per_thread = 2048;
 constexpr std::size_t max_chunks = 8;
 

@@ -19,9 +19,8 @@ terminal_payoff payoff_of(const trade& t)
 
 }  // namespace
 
-european_job make_european_job(const trade& t, const market_data& market, const engine_options& opt)
+european_job make_european_job(const trade& t, const asset& a, const market_data& market, const engine_options& opt)
 {
-  const asset& a = market.assets()[*market.find(t.underlyings.front())];
   double const T = t.maturity;
   double const df = market.discount().discount(T);
   double const w = a.vol.total_variance(T);

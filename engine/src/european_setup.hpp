@@ -14,6 +14,7 @@ struct european_job {
   std::int64_t paths;         // paths simulated: samples, or twice that with antithetic pairs
 };
 
-european_job make_european_job(const trade& t, const market_data& market, const engine_options& opt);
+// `a` is the trade's underlying, already looked up in `market`.
+european_job make_european_job(const trade& t, const asset& a, const market_data& market, const engine_options& opt);
 
 }  // namespace mcprice::detail

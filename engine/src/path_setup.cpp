@@ -97,9 +97,8 @@ path_gbm_trade make_path_record(const trade& t, const asset& a, const path_grid&
   return k;
 }
 
-path_job make_path_job(const trade& t, const market_data& market, const engine_options& opt)
+path_job make_path_job(const trade& t, const asset& a, const market_data& market, const engine_options& opt)
 {
-  const asset& a = market.assets()[*market.find(t.underlyings.front())];
   path_grid const g = make_path_grid(t, opt, false);
   auto const log_forward = [&](double time) { return market.log_forward(a, time); };
   double const df_T = market.discount().discount(t.maturity);
@@ -128,9 +127,8 @@ path_job make_path_job(const trade& t, const market_data& market, const engine_o
   return job;
 }
 
-heston_job make_heston_job(const trade& t, const market_data& market, const engine_options& opt)
+heston_job make_heston_job(const trade& t, const asset& a, const market_data& market, const engine_options& opt)
 {
-  const asset& a = market.assets()[*market.find(t.underlyings.front())];
   path_grid const g = make_path_grid(t, opt, true);
   auto const log_forward = [&](double time) { return market.log_forward(a, time); };
   double const df_T = market.discount().discount(t.maturity);

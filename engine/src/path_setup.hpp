@@ -44,8 +44,9 @@ path_gbm_trade make_path_record(const trade& t, const asset& a, const path_grid&
 // `steps` of them); a leading 0 means today's spot is a fixing.
 std::vector<double> fixing_times_of(const trade& t, std::int64_t default_steps);
 
-path_job make_path_job(const trade& t, const market_data& market, const engine_options& opt);
+// `a` is the trade's underlying, already looked up in `market`.
+path_job make_path_job(const trade& t, const asset& a, const market_data& market, const engine_options& opt);
 // Any single-asset product on a Heston asset: the path record on a uniform grid.
-heston_job make_heston_job(const trade& t, const market_data& market, const engine_options& opt);
+heston_job make_heston_job(const trade& t, const asset& a, const market_data& market, const engine_options& opt);
 
 }  // namespace mcprice::detail

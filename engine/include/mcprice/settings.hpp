@@ -35,7 +35,7 @@ struct engine_options {
   kernel_route route{kernel_route::automatic};
   // GPU books of at least 3 x this many trades go as a pipeline of chunks (host preparation of
   // one chunk overlapping the GPU's pricing of the last); 0 = never.
-  std::size_t pipeline_chunk_trades{1024};
+  std::size_t pipeline_chunk_trades{256};
 };
 
 // The largest path count one trade may ask for.
