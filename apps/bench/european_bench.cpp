@@ -9,6 +9,7 @@
 #include "mcprice/memory/device_buffer.hpp"
 #include "mcprice/memory/device_info.hpp"
 #include "mcprice/memory/event.hpp"
+#include "mcprice/memory/stream.hpp"
 #include "mcprice/memory/cuda_error.hpp"
 #include "synthetic_book.hpp"
 
@@ -25,7 +26,7 @@ namespace {
 
 using namespace mcprice::bench;
 
-double kernel_only_ms(const std::vector<option_spec>& opts, std::int64_t paths, bool antithetic, int reps)
+double kernel_only_ms(const std::vector<option_spec>& opts, std::int64_t paths, bool antithetic, int reps, int slices)
 {
   using namespace mcprice;
   std::vector<european_gbm_trade> trades(opts.size());
@@ -64,6 +65,34 @@ double kernel_only_ms(const std::vector<option_spec>& opts, std::int64_t paths, 
     stop.record(stream_view{});
     stop.synchronize();
     if (r >= 2) times.push_back(event::elapsed_ms(start, stop));
+  }
+  if (slices > 1) {
+    // The same blocks as `slices` launches round the engine's default 4 streams, with nothing
+    // else in between: what cutting the work into jobs costs the GPU alone (launch tails).
+    std::vector<stream> streams(4);
+    std::vector<event> joined(streams.size());
+    std::vector<double> sliced;
+    for (int r = 0; r < reps + 2; ++r) {
+      start.record(stream_view{});
+      for (auto& st : streams) start.make_wait(st.view());
+      for (int k = 0; k < slices; ++k) {
+        std::int64_t const b0 = blocks * k / slices;
+        std::int64_t const b1 = blocks * (k + 1) / slices;
+        kernels::launch_european_blocks(d_trades.as<european_gbm_trade>(), n, b0, b1,
+                                        d_blocks.as<moments>() + b0 * layout::partials_per_block, 0,
+                                        streams[static_cast<std::size_t>(k) % streams.size()].view().value());
+      }
+      for (std::size_t i = 0; i < streams.size(); ++i) {
+        joined[i].record(streams[i].view());
+        joined[i].make_wait(stream_view{});
+      }
+      stop.record(stream_view{});
+      stop.synchronize();
+      if (r >= 2) sliced.push_back(event::elapsed_ms(start, stop));
+    }
+    std::printf("{\"bench\":\"european_kernel_slices\",\"antithetic\":%s,\"slices\":%d,\"streams\":4,"
+                "\"sliced_ms\":%.4f,\"one_launch_with_reduction_ms\":%.4f}\n",
+                antithetic ? "true" : "false", slices, median(sliced), median(times));
   }
   return median(times);
 }
@@ -118,8 +147,9 @@ double engine_ms(const std::vector<option_spec>& opts, std::int64_t paths, bool 
 
 }  // namespace
 
-// Usage: mcprice-bench [OPTIONS=8192] [PATHS=262144] [gpu|cpu] [STREAMS=0] [PIPELINE_CHUNK=1024]
-// (STREAMS 0: the device's default; PIPELINE_CHUNK 0: one chunk; neither changes results)
+// Usage: mcprice-bench [OPTIONS=8192] [PATHS=262144] [gpu|cpu] [STREAMS=0] [PIPELINE_CHUNK=256] [SLICES=0]
+// (STREAMS 0: the device's default; PIPELINE_CHUNK 0: one chunk; neither changes results;
+// SLICES > 1 also times the kernel cut into that many launches over 4 streams)
 int main(int argc, char** argv)
 {
   int const n = argc > 1 ? std::atoi(argv[1]) : 8192;
@@ -128,6 +158,7 @@ int main(int argc, char** argv)
   mcprice::engine_options eo;
   if (argc > 4) eo.streams = std::atoi(argv[4]);
   if (argc > 5) eo.pipeline_chunk_trades = static_cast<std::size_t>(std::atoll(argv[5]));
+  int const slices = argc > 6 ? std::atoi(argv[6]) : 0;
   int const reps = cpu ? 0 : 10;
   if (!cpu && mcprice::usable_device_count() == 0) {
     std::fprintf(stderr, "mcprice-bench: no GPU; run with 'N PATHS cpu' to measure the CPU backend\n");
@@ -138,7 +169,7 @@ int main(int argc, char** argv)
   double const total_paths = static_cast<double>(n) * static_cast<double>(paths);
 
   for (bool const antithetic : {false, true}) {
-    double const kernel = cpu ? 0.0 : kernel_only_ms(opts, paths, antithetic, reps);
+    double const kernel = cpu ? 0.0 : kernel_only_ms(opts, paths, antithetic, reps, slices);
     mcprice::pricing_run run;
     double const end_to_end = engine_ms(opts, paths, cpu, antithetic, reps, run, eo);
     accuracy const acc = check(opts, run);
