@@ -71,6 +71,22 @@ TEST_CASE("GPU Heston (QE): semi-analytic prices, CPU agreement and reproducible
   auto const cpu = price_with(m, book, backend_choice::cpu, 100'000, 100);
   for (std::size_t i = 0; i < book.size(); ++i) check_agree(g.results[i], cpu.results[i]);
   CHECK(same_bits(g, price_with(m, book, backend_choice::gpu, 100'000, 100, 1, 7)));
+
+  // The parameter edges of the host suite, where the GPU's quick divisions and roots meet the
+  // QE step's limits (kappa = 0, theta = 0, v0 = 0, rho = +-1, huge vol of vol, short maturity).
+  heston_case const edges[] = {{100, 100, 1, 0.02, 0.0, 0.04, 0.0, 0.04, 0.5, -0.7},
+                               {100, 100, 1, 0.02, 0.0, 0.04, 2.0, 0.0, 0.5, -0.7},
+                               {100, 100, 1, 0.02, 0.0, 0.0, 2.0, 0.04, 0.5, -0.7},
+                               {100, 100, 1, 0.02, 0.0, 0.04, 2.0, 0.04, 0.5, 1.0},
+                               {100, 100, 1, 0.02, 0.0, 0.04, 2.0, 0.04, 0.5, -1.0},
+                               {100, 100, 5, 0.02, 0.0, 0.09, 0.5, 0.09, 2.0, -0.9},
+                               {100, 80, 0.1, 0.02, 0.0, 0.04, 10.0, 0.04, 1.0, -0.5}};
+  for (auto const& e : edges) {
+    auto const r = price_with(heston_market(e), {heston_trade_of("call", product_kind::vanilla, option_type::call, e.k, e.t)},
+                              backend_choice::gpu, 1'000'000, 100);
+    INFO("kappa " << e.kappa << " theta " << e.theta << " v0 " << e.v0 << " rho " << e.rho << " T " << e.t);
+    check_reference(r.results[0], heston_call(e), qe_allowance);
+  }
 }
 
 TEST_CASE("GPU best-of and worst-of: Stulz's closed form, CPU agreement and reproducible bits", "[gpu]")

@@ -128,3 +128,27 @@ TEST_CASE("at 50 steps the QE bias is well below full-truncation Euler's on a hi
   CHECK(euler_bias > 4.0 * euler_se);                                      // Euler's bias is visible
   CHECK(qe_bias <= 4.0 * qe.results[0].std_error + 0.25 * euler_bias);    // QE's is far smaller
 }
+
+TEST_CASE("Heston QE at the parameter edges matches the semi-analytic value")
+{
+  // kappa = 0 (no mean reversion), theta = 0 (variance drifts to zero), v0 = 0 (starts at
+  // zero), rho = +1 and -1 (perfect correlation), a huge vol of vol over five years, and a short
+  // maturity with fast mean reversion: the step's limits and both QE branches.
+  heston_case const cases[] = {{100, 100, 1, 0.02, 0.0, 0.04, 0.0, 0.04, 0.5, -0.7},
+                               {100, 100, 1, 0.02, 0.0, 0.04, 2.0, 0.0, 0.5, -0.7},
+                               {100, 100, 1, 0.02, 0.0, 0.0, 2.0, 0.04, 0.5, -0.7},
+                               {100, 100, 1, 0.02, 0.0, 0.04, 2.0, 0.04, 0.5, 1.0},
+                               {100, 100, 1, 0.02, 0.0, 0.04, 2.0, 0.04, 0.5, -1.0},
+                               {100, 100, 5, 0.02, 0.0, 0.09, 0.5, 0.09, 2.0, -0.9},
+                               {100, 80, 0.1, 0.02, 0.0, 0.04, 10.0, 0.04, 1.0, -0.5}};
+  for (auto const& c : cases) {
+    auto const run = price(heston_market(c), {heston_trade_of("call", product_kind::vanilla, option_type::call, c.k, c.t)},
+                           400'000, 100);
+    double const ref = heston_call(c);
+    auto const& r = run.results[0];
+    INFO("kappa " << c.kappa << " theta " << c.theta << " v0 " << c.v0 << " xi " << c.xi << " rho " << c.rho << " T "
+                  << c.t << ": mc " << r.price << " +- " << r.std_error << ", reference " << ref << " " << r.message);
+    REQUIRE(r.status == trade_status::ok);
+    CHECK(std::abs(r.price - ref) <= 4.0 * r.std_error + qe_allowance);
+  }
+}
