@@ -116,15 +116,15 @@ std::optional<trade_job> check_and_build(const trade& t, trade_result& r, const 
 {
   r.id = t.id;
   r.message = t.row_error;
-  if (r.message.empty()) r.message = detail::validate_trade(t, market);
+  std::size_t first_underlying = 0;  // found by the checks: the one market lookup of a vanilla
+  if (r.message.empty()) r.message = detail::validate_trade(t, market, &first_underlying);
   if (r.message.empty() && t.paths && *t.paths > max_paths_per_trade) {
     r.message = "trade " + t.id + ": paths " + std::to_string(*t.paths) + " exceeds the limit " +
                 std::to_string(max_paths_per_trade);
   }
   if (r.message.empty()) r.message = detail::unsupported_feature(t, market);
   if (!r.message.empty()) return std::nullopt;
-  // One lookup of the underlying serves the model check and the kernel record.
-  const asset& a = market.assets()[*market.find(t.underlyings.front())];
+  const asset& a = market.assets()[first_underlying];
   if (a.model == model_kind::heston) return detail::make_heston_job(t, a, market, options);
   switch (t.product) {
     case product_kind::vanilla:

@@ -29,7 +29,8 @@ bool needs_strike(const trade& t)
   }
 }
 
-std::string check_fields(const trade& t, const market_data& market)
+// `first` receives the market index of the first underlying once it is known to exist.
+std::string check_fields(const trade& t, const market_data& market, std::size_t& first)
 {
   if (!(t.maturity > 0.0)) return "maturity " + show(t.maturity) + " must be > 0";
   bool const touch = t.product == product_kind::touch;
@@ -48,7 +49,9 @@ std::string check_fields(const trade& t, const market_data& market)
   }
   // A basket, best-of or worst-of of one asset is that asset's vanilla: allowed.
   for (auto const& name : t.underlyings) {
-    if (!market.find(name)) return "underlying '" + name + "' is not in the market file";
+    auto const index = market.find(name);
+    if (!index) return "underlying '" + name + "' is not in the market file";
+    if (&name == &t.underlyings.front()) first = *index;
   }
   if (t.underlyings.size() > 16) {
     return "underlying lists " + std::to_string(t.underlyings.size()) + " assets; at most 16 are supported";
@@ -87,7 +90,7 @@ std::string check_fields(const trade& t, const market_data& market)
     }
   }
   if (t.barrier && t.barrier_type && !t.underlyings.empty()) {
-    double const spot = market.assets()[*market.find(t.underlyings.front())].spot;
+    double const spot = market.assets()[first].spot;
     barrier_kind const b = *t.barrier_type;
     bool const up = b == barrier_kind::up || b == barrier_kind::up_in || b == barrier_kind::up_out;
     if (up ? !(*t.barrier > spot) : !(*t.barrier < spot)) {
@@ -97,7 +100,7 @@ std::string check_fields(const trade& t, const market_data& market)
     }
   }
   if (t.running_extreme && t.product == product_kind::lookback && !t.underlyings.empty()) {
-    double const spot = market.assets()[*market.find(t.underlyings.front())].spot;
+    double const spot = market.assets()[first].spot;
     bool const tracks_max = (t.strike_type == strike_kind::floating) != (t.type == option_type::call);
     if (!(*t.running_extreme > 0.0) || (tracks_max ? *t.running_extreme < spot : *t.running_extreme > spot)) {
       return "running_extreme " + show(*t.running_extreme) + " is " + (tracks_max ? "below" : "above") + " spot " +
@@ -111,9 +114,11 @@ std::string check_fields(const trade& t, const market_data& market)
 
 }  // namespace
 
-std::string validate_trade(const trade& t, const market_data& market)
+std::string validate_trade(const trade& t, const market_data& market, std::size_t* first_underlying)
 {
-  std::string const why = check_fields(t, market);
+  std::size_t first = 0;
+  std::string const why = check_fields(t, market, first);
+  if (why.empty() && first_underlying != nullptr) *first_underlying = first;
   return why.empty() ? why : "trade " + t.id + ": " + why;
 }
 

@@ -4,12 +4,14 @@
 #include "mcprice/market.hpp"
 #include "mcprice/portfolio.hpp"
 
+#include <cstddef>
 #include <string>
 
 namespace mcprice::detail {
 
-// Empty when the trade is well formed; otherwise why not.
-std::string validate_trade(const trade& t, const market_data& market);
+// Empty when the trade is well formed; otherwise why not. When it is, *first_underlying (if
+// given) receives the market index of its first underlying, so callers need not look it up.
+std::string validate_trade(const trade& t, const market_data& market, std::size_t* first_underlying = nullptr);
 
 // Empty when this release can price the (valid) trade; otherwise what is missing.
 std::string unsupported_feature(const trade& t, const market_data& market);
