@@ -37,6 +37,9 @@ po::options_description visible_options()
       ("memory-report", "print the GPU memory statistics to stderr after pricing")
       ("route", po::value<std::string>(), "GPU kernels: auto | fused | two-phase (same results; for checks)")
       ("grid-blocks", po::value<std::string>(), "GPU grid size override; never changes results")
+      ("manifest", po::value<std::string>(), "also write a run manifest (input and result digests, settings, engine, device, host) to FILE")
+      ("rerun", po::value<std::string>(), "rerun the run a manifest describes and compare its results bit for bit (exit 3: they differ; 4: inputs changed)")
+      ("allow-input-change", "with --rerun: run even if an input's digest changed")
       ("greeks", "also compute delta, gamma, vega, theta, rho (not in this release: refused)")
       ("precision", po::value<std::string>(), "path arithmetic: float (default; double accumulation) | double (not in this release: refused)")
       ("quiet,q", "no progress or summary on stderr")
@@ -115,6 +118,19 @@ command_line parse_command_line(int argc, const char* const argv[])
   if (cl.show_help || cl.show_version) return cl;
 
   auto const get = [&](const char* k) { return vm[k].as<std::string>(); };
+  for (auto const& [name, value] : vm) {
+    if (!value.defaulted() && name != "positional") cl.given.push_back(name);
+  }
+  if (vm.count("manifest")) cl.manifest = get("manifest");
+  cl.allow_input_change = vm.count("allow-input-change") > 0;
+  if (vm.count("rerun")) {
+    cl.rerun = get("rerun");
+    if (vm.count("positional") || vm.count("portfolio") || vm.count("market")) {
+      throw configuration_error("--rerun takes the portfolio and the market from the manifest; give neither");
+    }
+  } else if (cl.allow_input_change) {
+    throw configuration_error("--allow-input-change goes with --rerun");
+  }
   if (vm.count("positional")) {
     auto const& p = vm["positional"].as<std::vector<std::string>>();
     if (p.size() > 1) throw configuration_error("more than one portfolio given: " + p[0] + ", " + p[1]);
@@ -124,8 +140,8 @@ command_line parse_command_line(int argc, const char* const argv[])
     if (!cl.portfolio.empty()) throw configuration_error("the portfolio is given twice");
     cl.portfolio = get("portfolio");
   }
-  if (cl.portfolio.empty()) throw configuration_error("no portfolio file given (see --help)");
-  cl.market = vm.count("market") ? get("market") : default_market_path();
+  if (cl.portfolio.empty() && cl.rerun.empty()) throw configuration_error("no portfolio file given (see --help)");
+  if (cl.rerun.empty()) cl.market = vm.count("market") ? get("market") : default_market_path();
   if (vm.count("out")) cl.out = get("out");
   if (vm.count("format")) {
     std::string const f = get("format");

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mcprice::cli {
 
@@ -15,6 +16,10 @@ struct command_line {
   std::string out;  // empty = standard output
   output_format format{output_format::csv};
   engine_options engine;
+  std::string manifest;  // --manifest: write a run manifest here
+  std::string rerun;     // --rerun: repeat the run a manifest describes
+  bool allow_input_change{false};
+  std::vector<std::string> given;  // options given explicitly (a rerun's overrides)
   bool greeks{false};
   bool quiet{false};
   bool memory_report{false};

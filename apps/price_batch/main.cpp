@@ -8,7 +8,10 @@
 #include "mcprice/results_writer.hpp"
 #include "mcprice/version.hpp"
 #include "output_file.hpp"
+#include "rerun_report.hpp"
+#include "run_manifest.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -19,6 +22,8 @@ namespace {
 constexpr int exit_all_priced = 0;
 constexpr int exit_nothing_priced = 1;
 constexpr int exit_some_failed = 2;
+constexpr int exit_rerun_differs = 3;         // --rerun: some trade's bits moved
+constexpr int exit_rerun_inputs_changed = 4;  // --rerun: an input's digest moved; nothing was run
 
 void print_summary(const mcprice::run_summary& s)
 {
@@ -26,6 +31,93 @@ void print_summary(const mcprice::run_summary& s)
                s.trades, s.trades - s.failed, s.failed, static_cast<double>(s.paths), s.wall_seconds,
                s.backend == mcprice::backend_kind::gpu ? "gpu" : "cpu", s.device_name.c_str());
   std::fprintf(stderr, "\n");
+}
+
+std::string results_text(const mcprice::pricing_run& run, mcprice::output_format format)
+{
+  std::ostringstream text;
+  mcprice::write_results(text, run, format);
+  return text.str();
+}
+
+// Reads the inputs, prices, writes the results where the command line says (stdout or --out)
+// and the summary and memory report to stderr.
+mcprice::pricing_run price(const std::string& portfolio, const std::string& market_path,
+                           const mcprice::engine_options& options, const mcprice::cli::command_line& cl)
+{
+  auto market = mcprice::read_market_file(market_path);
+  auto const book = mcprice::read_portfolio_file(portfolio);
+  mcprice::engine const engine(std::move(market), options);
+  for (auto const& notice : engine.notices()) std::fprintf(stderr, "price-batch: %s\n", notice.c_str());
+
+  bool const show_progress = !cl.quiet && ::isatty(STDERR_FILENO) == 1;
+  auto progress = [](std::int64_t done, std::int64_t total) {
+    std::fprintf(stderr, "\rpricing: %5.1f%% of %.4g paths", 100.0 * static_cast<double>(done) / static_cast<double>(total),
+                 static_cast<double>(total));
+    std::fflush(stderr);
+  };
+  auto const result = engine.price(book, show_progress ? mcprice::progress_callback(progress) : nullptr);
+  if (show_progress) std::fprintf(stderr, "\n");
+
+  if (!cl.out.empty()) mcprice::cli::write_file_atomically(cl.out, results_text(result, cl.format));
+  else if (cl.rerun.empty()) std::cout << results_text(result, cl.format) << std::flush;
+
+  if (!cl.quiet) print_summary(result.summary);
+  if (cl.memory_report) {
+    if (auto const report = engine.memory()) {
+      std::ostringstream r;
+      mcprice::print_report(r, *report);
+      std::fputs(r.str().c_str(), stderr);
+    } else {
+      std::fputs("price-batch: --memory-report: the CPU backend uses no GPU memory\n", stderr);
+    }
+  }
+  return result;
+}
+
+// --rerun: the manifest's inputs (checked against their digests) and settings, with any
+// settings given on this command line overriding them; the new results compared bit for bit.
+int rerun(const mcprice::cli::command_line& cl)
+{
+  using namespace mcprice::cli;
+  run_manifest const recorded = read_manifest(cl.rerun);
+  auto const inputs_changed = changed_inputs(recorded);
+  if (!inputs_changed.empty() && !cl.allow_input_change) {
+    rerun_report r;
+    r.inputs_changed = inputs_changed;
+    print_rerun_report(std::cout, r, cl.rerun);
+    std::cout << "  not rerun: the inputs changed (--allow-input-change reruns anyway)\n";
+    return exit_rerun_inputs_changed;
+  }
+  mcprice::engine_options options = recorded.settings;
+  options.backend = recorded.backend == "gpu" ? mcprice::backend_choice::gpu : mcprice::backend_choice::cpu;
+  auto const given = [&](const char* name) { return std::find(cl.given.begin(), cl.given.end(), name) != cl.given.end(); };
+  mcprice::engine_options const& o = cl.engine;
+  if (given("paths")) options.paths = o.paths;
+  if (given("steps")) options.steps = o.steps;
+  if (given("seed")) options.seed = o.seed;
+  if (given("antithetic")) options.antithetic = o.antithetic;
+  if (given("control-variates")) options.control_variates = o.control_variates;
+  if (given("backend")) options.backend = o.backend;
+  if (given("threads")) options.threads = o.threads;
+  if (given("device")) options.device = o.device;
+  if (given("streams")) options.streams = o.streams;
+  if (given("job-cap")) options.job_cap_bytes = o.job_cap_bytes;
+  if (given("allocator")) options.allocator = o.allocator;
+  if (given("pool-limit")) options.pool_limit_bytes = o.pool_limit_bytes;
+  if (given("route")) options.route = o.route;
+  if (given("grid-blocks")) options.grid_blocks = o.grid_blocks;
+  auto const format = recorded.results_format == "json" ? mcprice::output_format::json : mcprice::output_format::csv;
+  mcprice::cli::command_line out = cl;
+  out.format = format;
+  auto const result = price(recorded.portfolio.path, recorded.market.path, options, out);
+  auto const now = make_manifest(recorded.portfolio.path, recorded.market.path, cl.out, format, options, result,
+                                 results_text(result, format));
+  rerun_report r = compare_runs(recorded, now);
+  r.inputs_changed = inputs_changed;
+  print_rerun_report(std::cout, r, cl.rerun);
+  if (!cl.manifest.empty()) write_file_atomically(cl.manifest, to_json(now).dump(2) + "\n");
+  return r.identical() ? exit_all_priced : exit_rerun_differs;
 }
 
 int run(int argc, const char* const argv[])
@@ -43,34 +135,12 @@ int run(int argc, const char* const argv[])
     throw mcprice::configuration_error("--greeks: Greeks are not available in this release yet");
   }
 
-  auto market = mcprice::read_market_file(cl.market);
-  auto const book = mcprice::read_portfolio_file(cl.portfolio);
-  mcprice::engine const engine(std::move(market), cl.engine);
-  for (auto const& notice : engine.notices()) std::fprintf(stderr, "price-batch: %s\n", notice.c_str());
-
-  bool const show_progress = !cl.quiet && ::isatty(STDERR_FILENO) == 1;
-  auto progress = [](std::int64_t done, std::int64_t total) {
-    std::fprintf(stderr, "\rpricing: %5.1f%% of %.4g paths", 100.0 * static_cast<double>(done) / static_cast<double>(total),
-                 static_cast<double>(total));
-    std::fflush(stderr);
-  };
-  auto const result = engine.price(book, show_progress ? mcprice::progress_callback(progress) : nullptr);
-  if (show_progress) std::fprintf(stderr, "\n");
-
-  std::ostringstream text;
-  mcprice::write_results(text, result, cl.format);
-  if (cl.out.empty()) std::cout << text.str() << std::flush;
-  else mcprice::cli::write_file_atomically(cl.out, text.str());
-
-  if (!cl.quiet) print_summary(result.summary);
-  if (cl.memory_report) {
-    if (auto const report = engine.memory()) {
-      std::ostringstream r;
-      mcprice::print_report(r, *report);
-      std::fputs(r.str().c_str(), stderr);
-    } else {
-      std::fputs("price-batch: --memory-report: the CPU backend uses no GPU memory\n", stderr);
-    }
+  if (!cl.rerun.empty()) return rerun(cl);
+  auto const result = price(cl.portfolio, cl.market, cl.engine, cl);
+  std::string const text = results_text(result, cl.format);
+  if (!cl.manifest.empty()) {
+    auto const m = mcprice::cli::make_manifest(cl.portfolio, cl.market, cl.out, cl.format, cl.engine, result, text);
+    mcprice::cli::write_file_atomically(cl.manifest, mcprice::cli::to_json(m).dump(2) + "\n");
   }
   return result.summary.failed > 0 ? exit_some_failed : exit_all_priced;
 }

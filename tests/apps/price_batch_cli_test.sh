@@ -5,11 +5,12 @@ bin=$1 data=$2 cases=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0
+passes=0
 check() {  # check NAME EXPECTED_RC ACTUAL_RC
-  if [ "$2" != "$3" ]; then echo "FAIL $1: exit $3, expected $2"; failures=$((failures + 1)); else echo "ok   $1"; fi
+  if [ "$2" != "$3" ]; then echo "FAIL $1: exit $3, expected $2"; failures=$((failures + 1)); else echo "ok   $1"; passes=$((passes + 1)); fi
 }
 expect_text() {  # expect_text NAME FILE TEXT
-  if grep -qF -- "$3" "$2"; then echo "ok   $1"; else echo "FAIL $1: '$3' not in $2:"; cat "$2"; failures=$((failures + 1)); fi
+  if grep -qF -- "$3" "$2"; then echo "ok   $1"; passes=$((passes + 1)); else echo "FAIL $1: '$3' not in $2:"; cat "$2"; failures=$((failures + 1)); fi
 }
 
 "$bin" --help > "$tmp/help" ; check "--help" 0 $?
@@ -52,5 +53,26 @@ expect_text "market error position" "$tmp/market.err" "bad_market.json:2:"
 "$bin" "$data/sample_portfolio.csv" --precision double --backend cpu 2>/dev/null; check "--precision double not yet available" 1 $?
 "$bin" "$data/sample_portfolio.csv" --precision half --backend cpu 2>/dev/null; check "--precision half is not a precision" 1 $?
 
-echo "$(( 20 - failures )) passed, $failures failed"
+# Run manifests and reruns.
+cp "$data/sample_portfolio.csv" "$tmp/book.csv"
+"$bin" "$tmp/book.csv" --market "$data/sample_market.json" --backend cpu --paths 2e4 --out "$tmp/run.csv" \
+  --manifest "$tmp/run.json" --quiet
+check "a run with --manifest" 2 $?
+expect_text "manifest records the portfolio digest" "$tmp/run.json" "\"sha256\": \"$(sha256sum "$tmp/book.csv" | cut -d' ' -f1)\""
+expect_text "manifest records the results digest" "$tmp/run.json" "\"sha256\": \"$(sha256sum "$tmp/run.csv" | cut -d' ' -f1)\""
+"$bin" --rerun "$tmp/run.json" --threads 1 --quiet > "$tmp/rerun.txt"; check "rerun with other threads" 0 $?
+expect_text "rerun is bit-identical" "$tmp/rerun.txt" "15 trades compared, all bit-identical"
+expect_text "rerun names the execution setting" "$tmp/rerun.txt" "changed, never changes results: setting threads 0 -> 1"
+"$bin" --rerun "$tmp/run.json" --seed 7 --quiet > "$tmp/reseed.txt"; check "rerun with another seed differs" 3 $?
+expect_text "rerun names the seed" "$tmp/reseed.txt" "changed, may change results: setting seed 42 -> 7"
+echo "# edited" >> "$tmp/book.csv"
+"$bin" --rerun "$tmp/run.json" --quiet > "$tmp/tampered.txt"; check "rerun refuses changed inputs" 4 $?
+expect_text "rerun names the changed input" "$tmp/tampered.txt" "input changed: $tmp/book.csv: sha256"
+"$bin" --rerun "$tmp/run.json" --allow-input-change --quiet > "$tmp/allowed.txt"; check "--allow-input-change reruns" 0 $?
+"$bin" --rerun "$tmp/run.json" "$tmp/book.csv" 2>/dev/null; check "--rerun with a portfolio" 1 $?
+echo '{"not": "a manifest"}' > "$tmp/bad.json"
+"$bin" --rerun "$tmp/bad.json" 2> "$tmp/bad.err"; check "a bad manifest" 1 $?
+expect_text "a bad manifest says so" "$tmp/bad.err" "not an mcprice run manifest"
+
+echo "$passes passed, $failures failed"
 [ "$failures" = 0 ]

@@ -1,0 +1,270 @@
+#include "run_manifest.hpp"
+
+#include "mcprice/input_error.hpp"
+#include "mcprice/memory/device_info.hpp"
+#include "mcprice/version.hpp"
+#include "sha256.hpp"
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace mcprice::cli {
+namespace {
+
+const char* name_of(backend_choice b)
+{
+  return b == backend_choice::gpu ? "gpu" : b == backend_choice::cpu ? "cpu" : "auto";
+}
+const char* name_of(allocator_kind a)
+{
+  switch (a) {
+    case allocator_kind::malloc: return "malloc";
+    case allocator_kind::async_default: return "async-default";
+    case allocator_kind::pool: return "pool";
+    default: return "bucketed";
+  }
+}
+const char* name_of(kernel_route r)
+{
+  return r == kernel_route::fused ? "fused" : r == kernel_route::two_phase ? "two-phase" : "auto";
+}
+
+std::string hex64(std::uint64_t v)
+{
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string s(16, '0');
+  for (int i = 15; i >= 0; --i, v >>= 4) s[static_cast<std::size_t>(i)] = digits[v & 15];
+  return s;
+}
+
+std::string host_name()
+{
+  char buf[256] = {};
+  return ::gethostname(buf, sizeof buf - 1) == 0 ? std::string(buf) : std::string("unknown");
+}
+
+// Reads manifest fields with messages that name the file and the field.
+class field_reader {
+ public:
+  field_reader(const nlohmann::json& root, std::string file) : root_(root), file_(std::move(file)) {}
+
+  const nlohmann::json& at(const nlohmann::json& obj, const char* key, const std::string& where) const
+  {
+    if (!obj.is_object() || !obj.contains(key)) fail(where + "/" + key + " is missing");
+    return obj.at(key);
+  }
+  std::string str(const nlohmann::json& obj, const char* key, const std::string& where) const
+  {
+    auto const& v = at(obj, key, where);
+    if (!v.is_string()) fail(where + "/" + key + " must be a string");
+    return v.get<std::string>();
+  }
+  template <typename T>
+  T num(const nlohmann::json& obj, const char* key, const std::string& where) const
+  {
+    auto const& v = at(obj, key, where);
+    if (!v.is_number()) fail(where + "/" + key + " must be a number");
+    return v.get<T>();
+  }
+  bool flag(const nlohmann::json& obj, const char* key, const std::string& where) const
+  {
+    auto const& v = at(obj, key, where);
+    if (!v.is_boolean()) fail(where + "/" + key + " must be true or false");
+    return v.get<bool>();
+  }
+  [[noreturn]] void fail(const std::string& what) const
+  {
+    throw configuration_error("manifest " + file_ + ": " + what);
+  }
+  const nlohmann::json& root() const { return root_; }
+
+ private:
+  const nlohmann::json& root_;
+  std::string file_;
+};
+
+std::uint64_t parse_hex64(const std::string& s, const field_reader& r, const std::string& where)
+{
+  if (s.size() != 16) r.fail(where + " must be 16 hex digits");
+  std::uint64_t v = 0;
+  for (char c : s) {
+    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+    if (d < 0) r.fail(where + " must be 16 hex digits");
+    v = (v << 4) | static_cast<std::uint64_t>(d);
+  }
+  return v;
+}
+
+}  // namespace
+
+std::uint64_t bits_of(double x)
+{
+  std::uint64_t b = 0;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+}
+
+double double_of(std::uint64_t bits)
+{
+  double x = 0.0;
+  std::memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
+run_manifest make_manifest(const std::string& portfolio_path, const std::string& market_path, const std::string& out_path,
+                           output_format format, const engine_options& settings, const pricing_run& run,
+                           const std::string& results_text)
+{
+  run_manifest m;
+  m.engine_version = mcprice::version;
+  m.engine_commit = mcprice::git_commit;
+  // Absolute paths, so a rerun from another directory finds the same files.
+  m.portfolio = {std::filesystem::absolute(portfolio_path).string(), sha256_of_file(portfolio_path)};
+  m.market = {std::filesystem::absolute(market_path).string(), sha256_of_file(market_path)};
+  m.results = {out_path, sha256_hex(results_text)};
+  m.results_format = format == output_format::json ? "json" : "csv";
+  m.settings = settings;
+  m.backend = run.summary.backend == backend_kind::gpu ? "gpu" : "cpu";
+  m.device = run.summary.device_name;
+  if (run.summary.backend == backend_kind::gpu) {
+    device_info const d = query_device(settings.device);
+    m.compute_capability = std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor);
+    m.driver_version = d.driver_version;
+    m.runtime_version = d.runtime_version;
+  }
+  m.host = host_name();
+  for (auto const& r : run.results) {
+    bool const ok = r.status == trade_status::ok;
+    m.trades.push_back({r.id, ok, ok ? bits_of(r.price) : 0, ok ? bits_of(r.std_error) : 0});
+  }
+  return m;
+}
+
+nlohmann::json to_json(const run_manifest& m)
+{
+  const engine_options& s = m.settings;
+  nlohmann::json trades = nlohmann::json::array();
+  for (auto const& t : m.trades) {
+    if (t.ok) trades.push_back({{"id", t.id}, {"price", hex64(t.price_bits)}, {"std_error", hex64(t.std_error_bits)}});
+    else trades.push_back({{"id", t.id}, {"price", nullptr}, {"std_error", nullptr}});
+  }
+  return {{"mcprice_run_manifest", m.version},
+          {"engine", {{"version", m.engine_version}, {"commit", m.engine_commit}}},
+          {"inputs",
+           {{"portfolio", {{"path", m.portfolio.path}, {"sha256", m.portfolio.sha256}}},
+            {"market", {{"path", m.market.path}, {"sha256", m.market.sha256}}}}},
+          {"results", {{"path", m.results.path}, {"format", m.results_format}, {"sha256", m.results.sha256}}},
+          {"settings",
+           {{"seed", s.seed},
+            {"paths", s.paths},
+            {"steps", s.steps},
+            {"antithetic", s.antithetic},
+            {"control_variates", s.control_variates},
+            {"precision", "float"},
+            {"backend", m.backend},
+            {"backend_requested", name_of(s.backend)},
+            {"threads", s.threads},
+            {"device", s.device},
+            {"streams", s.streams},
+            {"job_cap_bytes", s.job_cap_bytes},
+            {"allocator", name_of(s.allocator)},
+            {"pool_limit_bytes", s.pool_limit_bytes},
+            {"grid_blocks", s.grid_blocks},
+            {"route", name_of(s.route)},
+            {"pipeline_chunk_trades", s.pipeline_chunk_trades}}},
+          {"environment",
+           {{"device", m.device},
+            {"compute_capability", m.compute_capability},
+            {"driver_version", m.driver_version},
+            {"runtime_version", m.runtime_version},
+            {"host", m.host}}},
+          {"trades", trades}};
+}
+
+run_manifest manifest_from_json(const nlohmann::json& j, const std::string& file)
+{
+  field_reader const r(j, file);
+  run_manifest m;
+  if (!j.is_object() || !j.contains("mcprice_run_manifest")) r.fail("not an mcprice run manifest");
+  m.version = r.num<int>(j, "mcprice_run_manifest", "");
+  if (m.version != 1) r.fail("version " + std::to_string(m.version) + " is not supported (expected 1)");
+  auto const& engine = r.at(j, "engine", "");
+  m.engine_version = r.str(engine, "version", "/engine");
+  m.engine_commit = r.str(engine, "commit", "/engine");
+  auto const& inputs = r.at(j, "inputs", "");
+  auto const& pf = r.at(inputs, "portfolio", "/inputs");
+  m.portfolio = {r.str(pf, "path", "/inputs/portfolio"), r.str(pf, "sha256", "/inputs/portfolio")};
+  auto const& mk = r.at(inputs, "market", "/inputs");
+  m.market = {r.str(mk, "path", "/inputs/market"), r.str(mk, "sha256", "/inputs/market")};
+  auto const& res = r.at(j, "results", "");
+  m.results = {r.str(res, "path", "/results"), r.str(res, "sha256", "/results")};
+  m.results_format = r.str(res, "format", "/results");
+  auto const& s = r.at(j, "settings", "");
+  engine_options& o = m.settings;
+  o.seed = r.num<std::uint64_t>(s, "seed", "/settings");
+  o.paths = r.num<std::int64_t>(s, "paths", "/settings");
+  o.steps = r.num<std::int64_t>(s, "steps", "/settings");
+  o.antithetic = r.flag(s, "antithetic", "/settings");
+  o.control_variates = r.flag(s, "control_variates", "/settings");
+  if (r.str(s, "precision", "/settings") != "float") r.fail("/settings/precision must be float in this release");
+  m.backend = r.str(s, "backend", "/settings");
+  if (m.backend != "cpu" && m.backend != "gpu") r.fail("/settings/backend must be cpu or gpu");
+  std::string const requested = r.str(s, "backend_requested", "/settings");
+  o.backend = requested == "gpu" ? backend_choice::gpu : requested == "cpu" ? backend_choice::cpu : backend_choice::automatic;
+  o.threads = r.num<unsigned>(s, "threads", "/settings");
+  o.device = r.num<int>(s, "device", "/settings");
+  o.streams = r.num<int>(s, "streams", "/settings");
+  o.job_cap_bytes = r.num<std::size_t>(s, "job_cap_bytes", "/settings");
+  std::string const alloc = r.str(s, "allocator", "/settings");
+  o.allocator = alloc == "malloc" ? allocator_kind::malloc
+                : alloc == "async-default" ? allocator_kind::async_default
+                : alloc == "pool" ? allocator_kind::pool
+                                  : allocator_kind::bucketed;
+  o.pool_limit_bytes = r.num<std::size_t>(s, "pool_limit_bytes", "/settings");
+  o.grid_blocks = r.num<int>(s, "grid_blocks", "/settings");
+  std::string const route = r.str(s, "route", "/settings");
+  o.route = route == "fused" ? kernel_route::fused : route == "two-phase" ? kernel_route::two_phase : kernel_route::automatic;
+  o.pipeline_chunk_trades = r.num<std::size_t>(s, "pipeline_chunk_trades", "/settings");
+  auto const& env = r.at(j, "environment", "");
+  m.device = r.str(env, "device", "/environment");
+  m.compute_capability = r.str(env, "compute_capability", "/environment");
+  m.driver_version = r.num<int>(env, "driver_version", "/environment");
+  m.runtime_version = r.num<int>(env, "runtime_version", "/environment");
+  m.host = r.str(env, "host", "/environment");
+  auto const& trades = r.at(j, "trades", "");
+  if (!trades.is_array()) r.fail("/trades must be an array");
+  for (std::size_t i = 0; i < trades.size(); ++i) {
+    std::string const where = "/trades/" + std::to_string(i);
+    auto const& t = trades[i];
+    manifest_trade mt;
+    mt.id = r.str(t, "id", where);
+    auto const& price = r.at(t, "price", where);
+    mt.ok = !price.is_null();
+    if (mt.ok) {
+      mt.price_bits = parse_hex64(r.str(t, "price", where), r, where + "/price");
+      mt.std_error_bits = parse_hex64(r.str(t, "std_error", where), r, where + "/std_error");
+    }
+    m.trades.push_back(mt);
+  }
+  return m;
+}
+
+run_manifest read_manifest(const std::string& path)
+{
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw configuration_error("manifest " + path + ": cannot be read");
+  std::stringstream text;
+  text << in.rdbuf();
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text.str());
+  } catch (const nlohmann::json::parse_error& e) {
+    throw configuration_error("manifest " + path + ": not valid JSON (" + e.what() + ")");
+  }
+  return manifest_from_json(j, path);
+}
+
+}  // namespace mcprice::cli
