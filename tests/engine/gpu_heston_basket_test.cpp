@@ -74,14 +74,7 @@ TEST_CASE("GPU Heston (QE): semi-analytic prices, CPU agreement and reproducible
 
   // The parameter edges of the host suite, where the GPU's quick divisions and roots meet the
   // QE step's limits (kappa = 0, theta = 0, v0 = 0, rho = +-1, huge vol of vol, short maturity).
-  heston_case const edges[] = {{100, 100, 1, 0.02, 0.0, 0.04, 0.0, 0.04, 0.5, -0.7},
-                               {100, 100, 1, 0.02, 0.0, 0.04, 2.0, 0.0, 0.5, -0.7},
-                               {100, 100, 1, 0.02, 0.0, 0.0, 2.0, 0.04, 0.5, -0.7},
-                               {100, 100, 1, 0.02, 0.0, 0.04, 2.0, 0.04, 0.5, 1.0},
-                               {100, 100, 1, 0.02, 0.0, 0.04, 2.0, 0.04, 0.5, -1.0},
-                               {100, 100, 5, 0.02, 0.0, 0.09, 0.5, 0.09, 2.0, -0.9},
-                               {100, 80, 0.1, 0.02, 0.0, 0.04, 10.0, 0.04, 1.0, -0.5}};
-  for (auto const& e : edges) {
+  for (auto const& e : heston_edge_cases()) {
     auto const r = price_with(heston_market(e), {heston_trade_of("call", product_kind::vanilla, option_type::call, e.k, e.t)},
                               backend_choice::gpu, 1'000'000, 100);
     INFO("kappa " << e.kappa << " theta " << e.theta << " v0 " << e.v0 << " rho " << e.rho << " T " << e.t);

@@ -131,17 +131,7 @@ TEST_CASE("at 50 steps the QE bias is well below full-truncation Euler's on a hi
 
 TEST_CASE("Heston QE at the parameter edges matches the semi-analytic value")
 {
-  // kappa = 0 (no mean reversion), theta = 0 (variance drifts to zero), v0 = 0 (starts at
-  // zero), rho = +1 and -1 (perfect correlation), a huge vol of vol over five years, and a short
-  // maturity with fast mean reversion: the step's limits and both QE branches.
-  heston_case const cases[] = {{100, 100, 1, 0.02, 0.0, 0.04, 0.0, 0.04, 0.5, -0.7},
-                               {100, 100, 1, 0.02, 0.0, 0.04, 2.0, 0.0, 0.5, -0.7},
-                               {100, 100, 1, 0.02, 0.0, 0.0, 2.0, 0.04, 0.5, -0.7},
-                               {100, 100, 1, 0.02, 0.0, 0.04, 2.0, 0.04, 0.5, 1.0},
-                               {100, 100, 1, 0.02, 0.0, 0.04, 2.0, 0.04, 0.5, -1.0},
-                               {100, 100, 5, 0.02, 0.0, 0.09, 0.5, 0.09, 2.0, -0.9},
-                               {100, 80, 0.1, 0.02, 0.0, 0.04, 10.0, 0.04, 1.0, -0.5}};
-  for (auto const& c : cases) {
+  for (auto const& c : heston_edge_cases()) {
     auto const run = price(heston_market(c), {heston_trade_of("call", product_kind::vanilla, option_type::call, c.k, c.t)},
                            400'000, 100);
     double const ref = heston_call(c);

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace mcprice::testing {
 
@@ -53,6 +54,20 @@ inline double heston_call(const heston_case& c)
 inline double heston_put(const heston_case& c)
 {
   return heston_call(c) - c.s * std::exp(-c.q * c.t) + c.k * std::exp(-c.r * c.t);
+}
+
+// kappa = 0 (no mean reversion), theta = 0 (variance drifts to zero), v0 = 0 (starts at zero),
+// rho = +1 and -1 (perfect correlation), a huge vol of vol over five years, and a short maturity
+// with fast mean reversion: the QE step's limits and both of its branches.
+inline std::vector<heston_case> heston_edge_cases()
+{
+  return {{100, 100, 1, 0.02, 0.0, 0.04, 0.0, 0.04, 0.5, -0.7},
+          {100, 100, 1, 0.02, 0.0, 0.04, 2.0, 0.0, 0.5, -0.7},
+          {100, 100, 1, 0.02, 0.0, 0.0, 2.0, 0.04, 0.5, -0.7},
+          {100, 100, 1, 0.02, 0.0, 0.04, 2.0, 0.04, 0.5, 1.0},
+          {100, 100, 1, 0.02, 0.0, 0.04, 2.0, 0.04, 0.5, -1.0},
+          {100, 100, 5, 0.02, 0.0, 0.09, 0.5, 0.09, 2.0, -0.9},
+          {100, 80, 0.1, 0.02, 0.0, 0.04, 10.0, 0.04, 1.0, -0.5}};
 }
 
 // A one-asset market "H" with the case's Heston parameters, and a trade on it.
