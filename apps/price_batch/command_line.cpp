@@ -91,10 +91,12 @@ std::string help_text()
     << "\nExamples:\n"
        "  price-batch data/sample_portfolio.csv\n"
        "  price-batch data/sample_portfolio.csv --market data/sample_market.json --paths 1e7 --out prices.csv\n"
-       "  price-batch --portfolio book.csv --backend cpu --threads 8 --seed 7 --format json --out prices.json\n\n"
+       "  price-batch --portfolio book.csv --backend cpu --threads 8 --seed 7 --format json --out prices.json\n"
+       "  price-batch book.csv --out prices.csv --manifest run.json    (then: price-batch --rerun run.json)\n\n"
        "Results: one row per trade in input order (id,status,price,std_error,ci_low,ci_high,paths,message).\n"
        "The same inputs, seed and paths give bit-identical results whatever the threads, grid or streams.\n"
-       "Exit status: 0 every trade priced; 2 some trades failed (their rows say why); 1 nothing priced.\n";
+       "Exit status: 0 every trade priced; 2 some trades failed (their rows say why); 1 nothing priced.\n"
+       "With --rerun: 0 every trade bit-identical to the manifest; 3 some differ; 4 the inputs changed.\n";
   return s.str();
 }
 
