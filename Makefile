@@ -5,7 +5,7 @@ JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
 DEB_PACKAGES := cmake g++ make catch2 nlohmann-json3-dev libboost-program-options-dev libeigen3-dev libssl-dev
 
-.PHONY: all deps configure build run test device-build device-bundle clean
+.PHONY: all deps configure build run test device-build device-bundle sanitize-host sanitize-thread clean
 
 all: build
 
@@ -61,5 +61,17 @@ device-bundle: device-build
 	if [ -d build-device/peers ]; then cp -r build-device/peers build-device/bundle/; fi
 	tar czf .devcarry/bundle.tgz -C build-device bundle
 
+# The host suite under AddressSanitizer + UndefinedBehaviorSanitizer, and the CPU backend's
+# concurrency under ThreadSanitizer: one command each (docs/reliability.md).
+sanitize-host:
+	@$(MAKE) --no-print-directory BUILD=build-asan BUILD_TYPE=RelWithDebInfo \
+	  CMAKE_ARGS="-DMCPRICE_SANITIZE=address,undefined -DMCPRICE_BUILD_APPS=ON" build
+	cd build-asan && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
+	  ./tests/mcprice_host_tests
+
+sanitize-thread:
+	@$(MAKE) --no-print-directory BUILD=build-tsan BUILD_TYPE=RelWithDebInfo CMAKE_ARGS="-DMCPRICE_SANITIZE=thread" build
+	cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ./tests/mcprice_host_tests "[concurrency]"
+
 clean:
-	rm -rf $(BUILD) build-device
+	rm -rf $(BUILD) build-device build-asan build-tsan

@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <future>
+#include <vector>
 
 using namespace mcprice;
 using namespace mcprice::testing;
@@ -53,7 +55,7 @@ TEST_CASE("a trade with no variance prices exactly with a vanishing standard err
   CHECK(std::abs(dead.price - reference_price(book.trades[6], test_market())) < 1e-4);
 }
 
-TEST_CASE("CPU results are bit-identical across reruns and thread counts")
+TEST_CASE("CPU results are bit-identical across reruns and thread counts", "[concurrency]")
 {
   auto const book = reference_book();
   auto const base = cpu_engine(50'001, 1).price(book);
@@ -63,6 +65,24 @@ TEST_CASE("CPU results are bit-identical across reruns and thread counts")
       INFO(book.trades[i].id << " with " << threads << " threads");
       CHECK(same_bits(base.results[i].price, again.results[i].price));
       CHECK(same_bits(base.results[i].std_error, again.results[i].std_error));
+    }
+  }
+}
+
+TEST_CASE("concurrent callers on one CPU engine get the single-caller bits", "[concurrency]")
+{
+  auto const book = reference_book();
+  auto const eng = cpu_engine(20'001, 2);
+  auto const expected = eng.price(book);
+  std::vector<std::future<pricing_run>> callers;
+  for (int c = 0; c < 6; ++c) callers.push_back(std::async(std::launch::async, [&] { return eng.price(book); }));
+  for (auto& f : callers) {
+    auto const run = f.get();
+    REQUIRE(run.results.size() == expected.results.size());
+    for (std::size_t i = 0; i < run.results.size(); ++i) {
+      INFO(book.trades[i].id);
+      CHECK(same_bits(run.results[i].price, expected.results[i].price));
+      CHECK(same_bits(run.results[i].std_error, expected.results[i].std_error));
     }
   }
 }
