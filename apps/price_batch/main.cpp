@@ -40,10 +40,15 @@ std::string results_text(const mcprice::pricing_run& run, mcprice::output_format
   return text.str();
 }
 
-// Reads the inputs, prices, writes the results where the command line says (stdout or --out)
-// and the summary and memory report to stderr.
-mcprice::pricing_run price(const std::string& portfolio, const std::string& market_path,
-                           const mcprice::engine_options& options, const mcprice::cli::command_line& cl)
+struct priced {
+  mcprice::pricing_run run;
+  std::string text;  // the results as written (a manifest digests them)
+};
+
+// Reads the inputs, prices, writes the results where the command line says (--out, else stdout
+// unless rerunning) and the summary and memory report to stderr.
+priced price(const std::string& portfolio, const std::string& market_path, const mcprice::engine_options& options,
+             const mcprice::cli::command_line& cl)
 {
   auto market = mcprice::read_market_file(market_path);
   auto const book = mcprice::read_portfolio_file(portfolio);
@@ -56,11 +61,12 @@ mcprice::pricing_run price(const std::string& portfolio, const std::string& mark
                  static_cast<double>(total));
     std::fflush(stderr);
   };
-  auto const result = engine.price(book, show_progress ? mcprice::progress_callback(progress) : nullptr);
+  auto result = engine.price(book, show_progress ? mcprice::progress_callback(progress) : nullptr);
   if (show_progress) std::fprintf(stderr, "\n");
 
-  if (!cl.out.empty()) mcprice::cli::write_file_atomically(cl.out, results_text(result, cl.format));
-  else if (cl.rerun.empty()) std::cout << results_text(result, cl.format) << std::flush;
+  std::string text = results_text(result, cl.format);
+  if (!cl.out.empty()) mcprice::cli::write_file_atomically(cl.out, text);
+  else if (cl.rerun.empty()) std::cout << text << std::flush;
 
   if (!cl.quiet) print_summary(result.summary);
   if (cl.memory_report) {
@@ -72,7 +78,7 @@ mcprice::pricing_run price(const std::string& portfolio, const std::string& mark
       std::fputs("price-batch: --memory-report: the CPU backend uses no GPU memory\n", stderr);
     }
   }
-  return result;
+  return {std::move(result), std::move(text)};
 }
 
 // --rerun: the manifest's inputs (checked against their digests) and settings, with any
@@ -110,9 +116,8 @@ int rerun(const mcprice::cli::command_line& cl)
   auto const format = recorded.results_format == "json" ? mcprice::output_format::json : mcprice::output_format::csv;
   mcprice::cli::command_line out = cl;
   out.format = format;
-  auto const result = price(recorded.portfolio.path, recorded.market.path, options, out);
-  auto const now = make_manifest(recorded.portfolio.path, recorded.market.path, cl.out, format, options, result,
-                                 results_text(result, format));
+  auto const p = price(recorded.portfolio.path, recorded.market.path, options, out);
+  auto const now = make_manifest(recorded.portfolio.path, recorded.market.path, cl.out, format, options, p.run, p.text);
   rerun_report r = compare_runs(recorded, now);
   r.inputs_changed = inputs_changed;
   print_rerun_report(std::cout, r, cl.rerun);
@@ -136,13 +141,12 @@ int run(int argc, const char* const argv[])
   }
 
   if (!cl.rerun.empty()) return rerun(cl);
-  auto const result = price(cl.portfolio, cl.market, cl.engine, cl);
-  std::string const text = results_text(result, cl.format);
+  auto const p = price(cl.portfolio, cl.market, cl.engine, cl);
   if (!cl.manifest.empty()) {
-    auto const m = mcprice::cli::make_manifest(cl.portfolio, cl.market, cl.out, cl.format, cl.engine, result, text);
+    auto const m = mcprice::cli::make_manifest(cl.portfolio, cl.market, cl.out, cl.format, cl.engine, p.run, p.text);
     mcprice::cli::write_file_atomically(cl.manifest, mcprice::cli::to_json(m).dump(2) + "\n");
   }
-  return result.summary.failed > 0 ? exit_some_failed : exit_all_priced;
+  return p.run.summary.failed > 0 ? exit_some_failed : exit_all_priced;
 }
 
 }  // namespace

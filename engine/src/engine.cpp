@@ -178,14 +178,14 @@ request_families prepare_rows(const portfolio& trades, std::size_t begin, std::s
 class progress_sum {
  public:
   explicit progress_sum(const progress_callback& user) : user_(user) {}
-  progress_callback for_slot(std::size_t chunk)
+  progress_callback for_slot(std::size_t slot)
   {
     if (!user_) return {};
     std::lock_guard<std::mutex> const lock(mutex_);
-    if (parts_.size() <= chunk) parts_.resize(chunk + 1);
-    return [this, chunk](std::int64_t done, std::int64_t total) {
+    if (parts_.size() <= slot) parts_.resize(slot + 1);
+    return [this, slot](std::int64_t done, std::int64_t total) {
       std::lock_guard<std::mutex> const guard(mutex_);
-      parts_[chunk] = {done, total};
+      parts_[slot] = {done, total};
       std::int64_t d = 0;
       std::int64_t t = 0;
       for (auto const& [pd, pt] : parts_) {
@@ -209,6 +209,28 @@ class progress_sum {
 constexpr std::size_t first_chunk_trades_per_thread = 128;  // checks and records: about 0.3 us a trade
 constexpr std::size_t later_chunk_trades_per_thread = 2048;
 constexpr std::size_t max_chunks = 8;
+
+// Waits for every future, running the deferred ones first (they are this thread's share of
+// the work, best started while the helpers' is in flight), and even after one fails (they all
+// write into shared state); then rethrows the first failure. f(i, value) takes each result.
+template <typename T, typename Take>
+void wait_all(std::vector<std::future<T>>& pending, Take&& take)
+{
+  std::exception_ptr failure;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (std::size_t i = 0; i < pending.size(); ++i) {
+      if (!pending[i].valid()) continue;  // taken in the first pass
+      bool const deferred = pending[i].wait_for(std::chrono::seconds(0)) == std::future_status::deferred;
+      if (deferred != (pass == 0)) continue;
+      try {
+        take(i, pending[i].get());
+      } catch (...) {
+        if (!failure) failure = std::current_exception();
+      }
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+}
 
 struct chunk_timing {
   double price_seconds{0.0};
@@ -253,22 +275,7 @@ chunk_timing price_families(const detail::pricing_backend& backend, const reques
     pending.push_back(std::async(policy, runs[i].second, progress.for_slot(chunk * families + i)));
   }
   std::vector<std::pair<const family_base*, detail::family_run>> outcomes(runs.size());
-  std::exception_ptr failure;
-  // Deferred runs first (on this thread, while the helpers' families are on the GPU), then the
-  // helpers: every family is waited for, even after a failure, since they share `f`.
-  for (int pass = 0; pass < 2; ++pass) {
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-      if (!pending[i].valid()) continue;  // taken in the first pass
-      bool const deferred = pending[i].wait_for(std::chrono::seconds(0)) == std::future_status::deferred;
-      if (deferred != (pass == 0)) continue;
-      try {
-        outcomes[i] = {runs[i].first, pending[i].get()};
-      } catch (...) {
-        if (!failure) failure = std::current_exception();
-      }
-    }
-  }
-  if (failure) std::rethrow_exception(failure);
+  wait_all(pending, [&](std::size_t i, detail::family_run r) { outcomes[i] = {runs[i].first, std::move(r)}; });
   auto const collected = std::chrono::steady_clock::now();
   chunk_timing timing;
   timing.price_seconds = std::chrono::duration<double>(collected - start).count();
@@ -295,9 +302,8 @@ bool worth_a_pipeline(const portfolio& book, const engine_options& options)
   if (book.trades.empty()) return false;
   double work = 0.0;
   for (const trade& t : book.trades) {
-    bool const terminal = t.product == product_kind::vanilla || t.product == product_kind::digital ||
-                          t.product == product_kind::basket || t.product == product_kind::best_of ||
-                          t.product == product_kind::worst_of || t.product == product_kind::spread;
+    bool const terminal =
+        t.product == product_kind::vanilla || t.product == product_kind::digital || detail::multi_asset(t.product);
     double const steps = terminal ? 1.0 : static_cast<double>(t.steps.value_or(options.steps));
     work += static_cast<double>(t.paths.value_or(options.paths)) * steps;
   }
@@ -354,16 +360,17 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
       failure = std::current_exception();
     }
   }
-  // Every chunk is waited for, even after a failure: they write into run.results.
-  for (auto& f : in_flight) {
-    try {
-      chunk_timing const t = f.get();
+  // The last chunk (deferred, this thread's) is submitted at once rather than after the helpers'
+  // chunks finish, so its GPU work queues behind theirs; every chunk is waited for, even after
+  // a failure: they write into run.results.
+  try {
+    wait_all(in_flight, [&](std::size_t, chunk_timing t) {
       run.summary.price_seconds += t.price_seconds;
       run.summary.results_seconds += t.results_seconds;
       run.summary.jobs += t.jobs;
-    } catch (...) {
-      if (!failure) failure = std::current_exception();
-    }
+    });
+  } catch (...) {
+    if (!failure) failure = std::current_exception();
   }
   if (failure) std::rethrow_exception(failure);
 

@@ -13,12 +13,6 @@ std::string show(double v)
   return s.str();
 }
 
-bool single_asset(product_kind p)
-{
-  return p == product_kind::vanilla || p == product_kind::digital || p == product_kind::asian ||
-         p == product_kind::barrier || p == product_kind::lookback || p == product_kind::touch;
-}
-
 bool needs_strike(const trade& t)
 {
   switch (t.product) {
@@ -40,7 +34,7 @@ std::string check_fields(const trade& t, const market_data& market, std::size_t&
            std::string(to_string(t.product)) + (touch ? " (use one-touch or no-touch)" : " (use call or put)");
   }
   if (t.underlyings.empty()) return "underlying is missing";
-  if (single_asset(t.product) && t.underlyings.size() != 1) {
+  if (!multi_asset(t.product) && t.underlyings.size() != 1) {
     return "underlying lists " + std::to_string(t.underlyings.size()) + " assets but product " +
            std::string(to_string(t.product)) + " takes one";
   }
@@ -114,6 +108,12 @@ std::string check_fields(const trade& t, const market_data& market, std::size_t&
 
 }  // namespace
 
+bool multi_asset(product_kind p)
+{
+  return p == product_kind::basket || p == product_kind::best_of || p == product_kind::worst_of ||
+         p == product_kind::spread;
+}
+
 std::string validate_trade(const trade& t, const market_data& market, std::size_t* first_underlying)
 {
   std::size_t first = 0;
@@ -142,8 +142,7 @@ std::string unsupported_feature(const trade& t, const market_data& market)
     why = "exercise " + std::string(to_string(t.exercise)) + " is not supported yet";
   }
   if (why.empty()) {
-    bool const multi = t.product == product_kind::basket || t.product == product_kind::best_of ||
-                       t.product == product_kind::worst_of || t.product == product_kind::spread;
+    bool const multi = multi_asset(t.product);
     for (auto const& name : t.underlyings) {
       if (multi && market.assets()[*market.find(name)].model != model_kind::gbm) {
         why = "model heston (asset " + name + ") is not supported yet for multi-asset products";

@@ -9,6 +9,9 @@
 
 namespace mcprice::detail {
 
+// Products on several assets (basket, best_of, worst_of, spread); the others take one.
+bool multi_asset(product_kind p);
+
 // Empty when the trade is well formed; otherwise why not. When it is, *first_underlying (if
 // given) receives the market index of its first underlying, so callers need not look it up.
 std::string validate_trade(const trade& t, const market_data& market, std::size_t* first_underlying = nullptr);
