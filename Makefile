@@ -57,7 +57,7 @@ device-bundle: device-build
 	rm -rf .devcarry build-device/bundle && mkdir -p .devcarry build-device/bundle/tests build-device/bundle/apps
 	cp build-device/tests/mcprice_gpu_tests build-device/tests/mcprice_host_tests build-device/bundle/tests/
 	cp build-device/apps/price-batch build-device/apps/mcprice-bench build-device/apps/mcprice-throughput \
-	   build-device/apps/mcprice-alloc-bench build-device/bundle/apps/
+	   build-device/apps/mcprice-alloc-bench build-device/apps/mcprice-greeks-bench build-device/bundle/apps/
 	if [ -d build-device/peers ]; then cp -r build-device/peers build-device/bundle/; fi
 	tar czf .devcarry/bundle.tgz -C build-device bundle
 

@@ -32,17 +32,24 @@ inline std::vector<option_spec> sample_options(int n)
   return v;
 }
 
-inline market_data market_for(const std::vector<option_spec>& opts)
+// A bumped market for bump-and-reprice comparisons: spots scaled, vol and rate shifted.
+struct market_bump {
+  double spot_scale{1.0};
+  double vol_shift{0.0};
+  double rate_shift{0.0};
+};
+
+inline market_data market_for(const std::vector<option_spec>& opts, const market_bump& bump = {})
 {
   std::vector<asset> assets;
   for (std::size_t i = 0; i < opts.size(); ++i) {
     asset a;
     a.name = "S" + std::to_string(i);
-    a.spot = opts[i].s;
-    a.vol = vol_curve::flat(vol);
+    a.spot = opts[i].s * bump.spot_scale;
+    a.vol = vol_curve::flat(vol + bump.vol_shift);
     assets.push_back(a);
   }
-  return market_data(rate_curve::flat(rate), std::move(assets), {}, "bench");
+  return market_data(rate_curve::flat(rate + bump.rate_shift), std::move(assets), {}, "bench");
 }
 
 // Trades first..first+count of the options, `paths` each.

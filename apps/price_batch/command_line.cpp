@@ -40,7 +40,8 @@ po::options_description visible_options()
       ("manifest", po::value<std::string>(), "also write a run manifest (input and result digests, settings, engine, device, host) to FILE")
       ("rerun", po::value<std::string>(), "rerun the run a manifest describes and compare its results bit for bit (exit 3: they differ; 4: inputs changed)")
       ("allow-input-change", "with --rerun: run even if an input's digest changed")
-      ("greeks", "also compute delta, gamma, vega, theta, rho (not in this release: refused)")
+      ("greeks", "also compute delta, gamma, vega, theta, rho in the same pass (European vanillas and digitals "
+                 "under GBM; other products' Greek cells stay empty); JSON adds each Greek's std error")
       ("precision", po::value<std::string>(), "path arithmetic: float (default; double accumulation) | double (not in this release: refused)")
       ("quiet,q", "no progress or summary on stderr")
       ("help,h", "this help")
@@ -183,6 +184,7 @@ command_line parse_command_line(int argc, const char* const argv[])
   }
   if (vm.count("grid-blocks")) e.grid_blocks = static_cast<int>(parse_count(get("grid-blocks"), "--grid-blocks"));
   cl.greeks = vm.count("greeks") > 0;
+  e.greeks = cl.greeks;
   if (vm.count("precision")) {
     std::string const p = get("precision");
     if (p == "double") throw configuration_error("--precision double: path arithmetic in double is not available in this release yet");

@@ -69,6 +69,12 @@ priced price(const std::string& portfolio, const std::string& market_path, const
   else if (cl.rerun.empty()) std::cout << text << std::flush;
 
   if (!cl.quiet) print_summary(result.summary);
+  if (result.summary.without_greeks > 0) {
+    std::fprintf(stderr,
+                 "price-batch: --greeks: %zu priced trades have no Greeks in this release (only European vanillas "
+                 "and digitals under GBM do; docs/greeks.md): their Greek cells are empty\n",
+                 result.summary.without_greeks);
+  }
   if (cl.memory_report) {
     if (auto const report = engine.memory()) {
       std::ostringstream r;
@@ -104,6 +110,7 @@ int rerun(const mcprice::cli::command_line& cl)
   if (given("seed")) options.seed = o.seed;
   if (given("antithetic")) options.antithetic = o.antithetic;
   if (given("control-variates")) options.control_variates = o.control_variates;
+  if (given("greeks")) options.greeks = o.greeks;
   if (given("backend")) options.backend = o.backend;
   if (given("threads")) options.threads = o.threads;
   if (given("device")) options.device = o.device;
@@ -136,10 +143,6 @@ int run(int argc, const char* const argv[])
     std::cout << "price-batch (mcprice) " << mcprice::version << " (commit " << mcprice::git_commit << ")\n";
     return exit_all_priced;
   }
-  if (cl.greeks) {
-    throw mcprice::configuration_error("--greeks: Greeks are not available in this release yet");
-  }
-
   if (!cl.rerun.empty()) return rerun(cl);
   auto const p = price(cl.portfolio, cl.market, cl.engine, cl);
   if (!cl.manifest.empty()) {

@@ -163,6 +163,7 @@ nlohmann::json to_json(const run_manifest& m)
             {"steps", s.steps},
             {"antithetic", s.antithetic},
             {"control_variates", s.control_variates},
+            {"greeks", s.greeks},
             {"precision", "float"},
             {"backend", m.backend},
             {"backend_requested", name_of(s.backend)},
@@ -209,6 +210,7 @@ run_manifest manifest_from_json(const nlohmann::json& j, const std::string& file
   o.steps = r.num<std::int64_t>(s, "steps", "/settings");
   o.antithetic = r.flag(s, "antithetic", "/settings");
   o.control_variates = r.flag(s, "control_variates", "/settings");
+  o.greeks = s.contains("greeks") && r.flag(s, "greeks", "/settings");  // manifests before Greeks lack it
   if (r.str(s, "precision", "/settings") != "float") r.fail("/settings/precision must be float in this release");
   m.backend = r.str(s, "backend", "/settings");
   if (m.backend != "cpu" && m.backend != "gpu") r.fail("/settings/backend must be cpu or gpu");

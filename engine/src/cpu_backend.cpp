@@ -13,11 +13,18 @@ namespace {
 
 // A canonical block on the CPU: its lanes in order (the GPU reduces the same lanes in a tree).
 template <typename LaneMoments>
-moments over_lanes(LaneMoments lane_moments)
+auto over_lanes(LaneMoments lane_moments)
 {
-  moments m{};
+  decltype(lane_moments(0)) m{};
   for (int lane = 0; lane < layout::lanes_per_block; ++lane) m = m + lane_moments(lane);
   return m;
+}
+
+void keep(european_outcome& o, const moments& m) { o.sums = m; }
+void keep(european_outcome& o, const priced_greeks& m)
+{
+  o.sums = m.price;
+  o.greeks = m.greeks;
 }
 
 // Threads take whole segments; each segment is summed block by block in order, so the result
@@ -35,6 +42,14 @@ class cpu_backend final : public pricing_backend {
   {
     return run_blocks(trades, total_blocks, progress, [&](std::size_t i, std::int64_t block) {
       return over_lanes([&](int lane) { return european_lane<rng::host_normal_stream>(trades[i], block, lane); });
+    });
+  }
+
+  family_run run_european_greeks(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks,
+                                   const progress_callback& progress) const override
+  {
+    return run_blocks(trades, total_blocks, progress, [&](std::size_t i, std::int64_t block) {
+      return over_lanes([&](int lane) { return european_greek_lane<rng::host_normal_stream>(trades[i], block, lane); });
     });
   }
 
@@ -68,20 +83,21 @@ class cpu_backend final : public pricing_backend {
   [[nodiscard]] const std::string& name() const noexcept override { return name_; }
 
  private:
-  // block_moments(trade index, block within the trade) -> moments of that canonical block.
+  // block_moments(trade index, block within the trade) -> the sums of that canonical block.
   template <typename Trade, typename BlockMoments>
   family_run run_blocks(const std::vector<Trade>& trades, std::int64_t total_blocks, const progress_callback& progress,
                           BlockMoments block_moments) const
   {
     segment_plan const plan = plan_segments(first_blocks_of(trades), total_blocks);
-    std::vector<moments> sums(plan.segments.size());
+    using sums_type = decltype(block_moments(std::size_t{0}, std::int64_t{0}));
+    std::vector<sums_type> sums(plan.segments.size());
     std::atomic<std::size_t> next{0};
     std::atomic<std::int64_t> done{0};
     auto worker = [&] {
       for (std::size_t s = next.fetch_add(1); s < plan.segments.size(); s = next.fetch_add(1)) {
         const segment& seg = plan.segments[s];
         std::int64_t const first = trades[seg.trade].first_block;
-        moments m{};
+        sums_type m{};
         for (std::int64_t b = seg.first_block; b < seg.first_block + seg.blocks; ++b) m = m + block_moments(seg.trade, b - first);
         sums[s] = m;
         done.fetch_add(seg.blocks);
@@ -102,7 +118,7 @@ class cpu_backend final : public pricing_backend {
     auto const totals = combine_segments(plan, sums, trades.size());
     family_run run;
     run.outcomes.resize(trades.size());
-    for (std::size_t i = 0; i < trades.size(); ++i) run.outcomes[i].sums = totals[i];
+    for (std::size_t i = 0; i < trades.size(); ++i) keep(run.outcomes[i], totals[i]);
     return run;
   }
 

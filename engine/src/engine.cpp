@@ -2,6 +2,7 @@
 
 #include "basket_setup.hpp"
 #include "european_setup.hpp"
+#include "greek_statistics.hpp"
 #include "path_setup.hpp"
 #include "mcprice/input_error.hpp"
 #include "mcprice/memory/device_info.hpp"
@@ -79,6 +80,9 @@ engine::engine(market_data market, engine_options options) : impl_(std::make_uni
                               std::to_string(max_paths_per_trade) + "]");
   }
   if (options.steps < 1) throw configuration_error("steps must be >= 1");
+  if (options.greeks && options.route == kernel_route::two_phase) {
+    throw configuration_error("--greeks: Greeks are computed on the fused route; --route two-phase cannot give them");
+  }
   impl_->market = std::move(market);
   impl_->options = options;
   impl_->backend = choose_backend(options, impl_->market, impl_->notices);
@@ -100,6 +104,7 @@ namespace {
 // The trades of one chunk of a request, by kernel family, with their tables.
 struct request_families {
   family<european_gbm_trade> europeans;
+  std::vector<detail::greek_inputs> european_greeks;  // with Greeks: per european, in order
   family<path_gbm_trade> paths;
   std::vector<path_step> grid;
   family<basket_gbm_trade> baskets;
@@ -153,6 +158,7 @@ request_families prepare_rows(const portfolio& trades, std::size_t begin, std::s
     std::size_t const i = begin + k;
     if (auto* e = std::get_if<detail::european_job>(&*jobs[k])) {
       f.europeans.add(e->kernel, layout::blocks_for(e->kernel.samples, european_normals_per_sample), e->scale, e->paths, i);
+      if (options.greeks) f.european_greeks.push_back(e->greeks);
     } else if (auto* h = std::get_if<detail::heston_job>(&*jobs[k])) {
       h->kernel.first_step = static_cast<std::int32_t>(f.heston_steps.size());
       f.heston_steps.insert(f.heston_steps.end(), h->steps.begin(), h->steps.end());
@@ -241,7 +247,7 @@ struct chunk_timing {
 // Prices a chunk's families and turns their sums into its rows of results. On the GPU the
 // families run side by side (each is a request of its own on the shared stream pool), so one
 // family's kernels fill the GPU while another's are planned, uploaded or collected.
-chunk_timing price_families(const detail::pricing_backend& backend, const request_families& f,
+chunk_timing price_families(const detail::pricing_backend& backend, const request_families& f, bool greeks,
                             std::vector<trade_result>& results, progress_sum& progress, std::size_t chunk)
 {
   auto const start = std::chrono::steady_clock::now();
@@ -249,6 +255,7 @@ chunk_timing price_families(const detail::pricing_backend& backend, const reques
   std::vector<std::pair<const family_base*, std::function<detail::family_run(const progress_callback&)>>> runs;
   if (!f.europeans.trades.empty()) {
     runs.emplace_back(&f.europeans, [&](const progress_callback& p) {
+      if (greeks) return backend.run_european_greeks(f.europeans.trades, f.europeans.blocks, p);
       return backend.run_european(f.europeans.trades, f.europeans.blocks, p);
     });
   }
@@ -284,8 +291,14 @@ chunk_timing price_families(const detail::pricing_backend& backend, const reques
     detail::parallel_for(fam->rows.size(), [&, fam = fam](std::size_t k) {
       trade_result& r = results[fam->rows[k]];
       auto const& o = outcome.outcomes[k];
-      if (!o.error.empty()) r.message = "trade " + r.id + ": " + o.error;
-      else r = detail::make_result(r.id, o.sums, fam->samples[k], fam->paths[k], fam->scales[k]);
+      if (!o.error.empty()) {
+        r.message = "trade " + r.id + ": " + o.error;
+        return;
+      }
+      r = detail::make_result(r.id, o.sums, fam->samples[k], fam->paths[k], fam->scales[k]);
+      if (greeks && fam == &f.europeans) {
+        r.greeks = detail::make_greeks(o.sums, o.greeks, fam->samples[k], fam->scales[k], f.european_greeks[k]);
+      }
     });
   }
   timing.results_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - collected).count();
@@ -352,7 +365,9 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
       auto f = std::make_shared<request_families>(
           prepare_rows(trades, bounds[c], bounds[c + 1], run.results, impl_->market, impl_->options, per_thread));
       run.summary.prepare_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - prep_start).count();
-      auto job = [this, f, &run, &sums, c] { return price_families(*impl_->backend, *f, run.results, sums, c); };
+      auto job = [this, f, &run, &sums, c] {
+        return price_families(*impl_->backend, *f, impl_->options.greeks, run.results, sums, c);
+      };
       // The last (or only) chunk runs on this thread: nothing is left to prepare meanwhile.
       if (c + 1 == chunks) in_flight.push_back(std::async(std::launch::deferred, job));
       else in_flight.push_back(std::async(std::launch::async, job));
@@ -376,9 +391,11 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
 
   run.summary.trades = n;
   run.summary.chunks = chunks;
+  run.summary.greeks = impl_->options.greeks;
   for (auto const& r : run.results) {
     if (r.status == trade_status::error) ++run.summary.failed;
     else run.summary.paths += r.paths;
+    if (run.summary.greeks && r.status == trade_status::ok && !r.greeks) ++run.summary.without_greeks;
   }
   run.summary.backend = impl_->backend->kind();
   run.summary.device_name = impl_->backend->name();

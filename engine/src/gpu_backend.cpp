@@ -1,6 +1,7 @@
 #include "gpu_context.hpp"
 #include "mcprice/kernels/basket_launcher.hpp"
 #include "mcprice/kernels/basket_two_phase.hpp"
+#include "mcprice/kernels/european_greeks_launcher.hpp"
 #include "mcprice/kernels/european_launcher.hpp"
 #include "mcprice/kernels/european_two_phase.hpp"
 #include "mcprice/kernels/heston_launcher.hpp"
@@ -34,6 +35,13 @@ std::size_t cub_temp_bytes(std::size_t segments)
   return temp;
 }
 
+std::size_t cub_greek_temp_bytes(std::size_t segments)
+{
+  std::size_t temp = 0;
+  kernels::segmented_greek_sum(nullptr, temp, nullptr, nullptr, 0, static_cast<int>(segments), nullptr, nullptr);
+  return temp;
+}
+
 // A request in flight: its plan and its request-lifetime buffers on both sides.
 struct request_state {
   segment_plan plan;
@@ -42,12 +50,15 @@ struct request_state {
   const void* d_extra{nullptr};  // a family's second table (path steps; basket assets and factors)
   const std::int64_t* d_offsets{nullptr};
   moments* h_sums{nullptr};
+  greek_moments* h_greeks{nullptr};  // requests with Greeks: their segment sums
   int n_trades{0};
   order_token uploaded{0};
 };
 
-// The kernels of a job: (request, blocks [first, end), block moments out, the job's lease, stream).
-using job_kernels = std::function<void(const request_state&, std::int64_t, std::int64_t, moments*, scratch_lease&, stream_view)>;
+// The kernels of a job: (request, blocks [first, end), block moments out, block Greek sums out
+// (requests with Greeks), the job's lease, stream).
+using job_kernels = std::function<void(const request_state&, std::int64_t, std::int64_t, moments*, greek_moments*,
+                                       scratch_lease&, stream_view)>;
 
 class gpu_backend final : public pricing_backend {
  public:
@@ -64,7 +75,7 @@ class gpu_backend final : public pricing_backend {
                                                                                          kernels::payoff_floats_per_block)
                                              : 0;
     auto launch_kernels = [this](const request_state& r, std::int64_t first, std::int64_t end, moments* d_blocks,
-                          scratch_lease& lease, stream_view s) {
+                          greek_moments*, scratch_lease& lease, stream_view s) {
       auto const* d_trades = static_cast<const european_gbm_trade*>(r.d_trades);
       if (!two_phase_) {
         kernels::launch_european_blocks(d_trades, r.n_trades, first, end, d_blocks, grid_blocks_, s.value());
@@ -80,6 +91,19 @@ class gpu_backend final : public pricing_backend {
     return run_family(trades, nullptr, 0, total_blocks, per_block, progress, launch_kernels);
   }
 
+  // Greeks take the fused kernel (the two-phase route stores spots, not the normals the
+  // Greek channels need; the engine refuses that combination).
+  family_run run_european_greeks(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks,
+                                   const progress_callback& progress) const override
+  {
+    auto launch_kernels = [this](const request_state& r, std::int64_t first, std::int64_t end, moments* d_blocks,
+                                 greek_moments* d_greeks, scratch_lease&, stream_view s) {
+      kernels::launch_european_greek_blocks(static_cast<const european_gbm_trade*>(r.d_trades), r.n_trades, first, end,
+                                            d_blocks, d_greeks, grid_blocks_, s.value());
+    };
+    return run_family(trades, nullptr, 0, total_blocks, 0, progress, launch_kernels, true);
+  }
+
   // Path-dependent trades; on the two-phase route their scratch is sized for the request's
   // longest path (rows per sample).
   family_run run_path(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
@@ -90,7 +114,8 @@ class gpu_backend final : public pricing_backend {
     auto const lanes = static_cast<std::size_t>(kernels::path_samples_per_block);
     std::size_t const per_block = two_phase_ ? sizeof(float) * lanes * (static_cast<std::size_t>(rows) + 1) : 0;
     auto launch_kernels = [this, rows, lanes](const request_state& r, std::int64_t first, std::int64_t end,
-                                              moments* d_blocks, scratch_lease& lease, stream_view s) {
+                                              moments* d_blocks, greek_moments*, scratch_lease& lease,
+                                              stream_view s) {
       auto const* d_trades = static_cast<const path_gbm_trade*>(r.d_trades);
       auto const* d_grid = static_cast<const path_step*>(r.d_extra);
       if (!two_phase_) {
@@ -117,7 +142,8 @@ class gpu_backend final : public pricing_backend {
     auto const lanes = static_cast<std::size_t>(kernels::path_samples_per_block);
     std::size_t const per_block = two_phase_ ? sizeof(float) * lanes * (static_cast<std::size_t>(rows) + 1) : 0;
     auto launch_kernels = [this, rows, lanes](const request_state& r, std::int64_t first, std::int64_t end,
-                                              moments* d_blocks, scratch_lease& lease, stream_view s) {
+                                              moments* d_blocks, greek_moments*, scratch_lease& lease,
+                                              stream_view s) {
       auto const* d_trades = static_cast<const heston_trade*>(r.d_trades);
       auto const* d_steps = static_cast<const heston_step*>(r.d_extra);
       if (!two_phase_) {
@@ -152,7 +178,8 @@ class gpu_backend final : public pricing_backend {
     auto const lanes = static_cast<std::size_t>(kernels::path_samples_per_block);
     std::size_t const per_block = two_phase_ ? sizeof(float) * lanes * (static_cast<std::size_t>(rows) + 1) : 0;
     auto launch_kernels = [this, factor_offset, rows, lanes](const request_state& r, std::int64_t first, std::int64_t end,
-                                                             moments* d_blocks, scratch_lease& lease, stream_view s) {
+                                                             moments* d_blocks, greek_moments*, scratch_lease& lease,
+                                              stream_view s) {
       auto const* base = static_cast<const unsigned char*>(r.d_extra);
       auto const* d_trades = static_cast<const basket_gbm_trade*>(r.d_trades);
       auto const* d_assets = reinterpret_cast<const basket_asset*>(base);
@@ -183,7 +210,7 @@ class gpu_backend final : public pricing_backend {
   template <typename Trade>
   family_run run_family(const std::vector<Trade>& trades, const void* extra, std::size_t extra_bytes,
                           std::int64_t total_blocks, std::size_t scratch_per_block, const progress_callback& progress,
-                          const job_kernels& kernels) const
+                          const job_kernels& kernels, bool greeks = false) const
   {
     MCPRICE_CUDA_TRY(cudaSetDevice(ctx_.device()));
     request_state r;
@@ -192,7 +219,7 @@ class gpu_backend final : public pricing_backend {
       nvtx_range const phase("plan");
       r.plan = plan_segments(first_blocks_of(trades), total_blocks);
       r.split = plan_jobs(r.plan, job_cap_, job_size(total_blocks), [&](std::int64_t blocks, std::size_t segs) {
-        return scratch_need(blocks, segs) + round256(scratch_per_block * static_cast<std::size_t>(blocks));
+        return scratch_need(blocks, segs, greeks) + round256(scratch_per_block * static_cast<std::size_t>(blocks));
       });
     }
     family_run run;
@@ -210,8 +237,10 @@ class gpu_backend final : public pricing_backend {
     std::size_t const trade_bytes = sizeof(Trade) * trades.size();
     std::size_t const offset_bytes = sizeof(std::int64_t) * (n_seg + 1);
     auto device_data = ctx_.request_buffers().acquire(arena_view::footprint({trade_bytes, extra_bytes, offset_bytes}));
-    auto staging = ctx_.staging().acquire(trade_bytes + extra_bytes + offset_bytes + sizeof(moments) * n_seg);
+    std::size_t const greek_bytes = greeks ? sizeof(greek_moments) * n_seg : 0;
+    auto staging = ctx_.staging().acquire(trade_bytes + extra_bytes + offset_bytes + sizeof(moments) * n_seg + greek_bytes);
     upload(trades.data(), trade_bytes, extra, extra_bytes, r, device_data.get(), staging.get());
+    if (greeks) r.h_greeks = reinterpret_cast<greek_moments*>(r.h_sums + n_seg);
 
     // The request's jobs go round up to stream_count streams of the pool (other requests may
     // share them; stream order and events keep every job's inputs and scratch safe).
@@ -239,6 +268,11 @@ class gpu_backend final : public pricing_backend {
     std::vector<moments> sums(r.h_sums, r.h_sums + n_seg);
     auto const totals = combine_segments(r.plan, sums, trades.size());
     for (std::size_t i = 0; i < trades.size(); ++i) run.outcomes[i].sums = totals[i];
+    if (greeks) {
+      auto const greek_totals =
+          combine_segments(r.plan, std::vector<greek_moments>(r.h_greeks, r.h_greeks + n_seg), trades.size());
+      for (std::size_t i = 0; i < trades.size(); ++i) run.outcomes[i].greeks = greek_totals[i];
+    }
     if (progress) {
       std::int64_t total = 0;
       for (auto const& t : trades) total += t.samples;
@@ -254,11 +288,16 @@ class gpu_backend final : public pricing_backend {
     return std::clamp(share, layout::blocks_per_segment, max_blocks_per_job);
   }
 
-  [[nodiscard]] std::size_t scratch_need(std::int64_t blocks, std::size_t segments) const
+  [[nodiscard]] std::size_t scratch_need(std::int64_t blocks, std::size_t segments, bool greeks) const
   {
     auto const b = static_cast<std::size_t>(blocks);
-    return round256(sizeof(moments) * layout::partials_per_block * b) + round256(sizeof(moments) * segments) +
-           round256(cub_temp_bytes(segments));
+    std::size_t need = round256(sizeof(moments) * layout::partials_per_block * b) + round256(sizeof(moments) * segments) +
+                       round256(cub_temp_bytes(segments));
+    if (greeks) {
+      need += round256(sizeof(greek_moments) * layout::partials_per_block * b) +
+              round256(sizeof(greek_moments) * segments) + round256(cub_greek_temp_bytes(segments));
+    }
+    return need;
   }
 
   void upload(const void* trades, std::size_t trade_bytes, const void* extra, std::size_t extra_bytes, request_state& r,
@@ -306,7 +345,9 @@ class gpu_backend final : public pricing_backend {
     auto* const d_sums = lease.allocate_n<moments>(static_cast<std::size_t>(segs));
     std::size_t temp_bytes = cub_temp_bytes(static_cast<std::size_t>(segs));
     void* const temp = lease.allocate(temp_bytes);
-    kernels(r, first, end, d_blocks, lease, s);
+    greek_moments* d_greek_blocks = nullptr;
+    if (r.h_greeks != nullptr) d_greek_blocks = lease.allocate_n<greek_moments>(blocks * layout::partials_per_block);
+    kernels(r, first, end, d_blocks, d_greek_blocks, lease, s);
     {
       nvtx_range const phase("reduce");
       kernels::segmented_moments_sum(temp, temp_bytes, d_blocks, r.d_offsets + job.first_segment, first, segs, d_sums,
@@ -315,6 +356,16 @@ class gpu_backend final : public pricing_backend {
     nvtx_range const phase("copy-back");
     MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.h_sums + job.first_segment, d_sums, sizeof(moments) * static_cast<std::size_t>(segs),
                                      cudaMemcpyDeviceToHost, s.value()));
+    if (d_greek_blocks != nullptr) {
+      auto* const d_greek_sums = lease.allocate_n<greek_moments>(static_cast<std::size_t>(segs));
+      std::size_t greek_temp_bytes = cub_greek_temp_bytes(static_cast<std::size_t>(segs));
+      void* const greek_temp = lease.allocate(greek_temp_bytes);
+      kernels::segmented_greek_sum(greek_temp, greek_temp_bytes, d_greek_blocks, r.d_offsets + job.first_segment, first,
+                                   segs, d_greek_sums, s.value());
+      MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.h_greeks + job.first_segment, d_greek_sums,
+                                       sizeof(greek_moments) * static_cast<std::size_t>(segs), cudaMemcpyDeviceToHost,
+                                       s.value()));
+    }
   }
 
   // The request's one host wait: an event after the last copy of each stream it used.

@@ -7,6 +7,7 @@
 #include "mcprice/memory_report.hpp"
 #include "mcprice/kernels/basket_gbm.hpp"
 #include "mcprice/kernels/european_gbm.hpp"
+#include "mcprice/kernels/european_greeks.hpp"
 #include "mcprice/kernels/heston_path.hpp"
 #include "mcprice/kernels/moments.hpp"
 #include "mcprice/kernels/path_gbm.hpp"
@@ -20,6 +21,7 @@ namespace mcprice::detail {
 
 struct european_outcome {
   moments sums;
+  greek_moments greeks;  // run_european_greeks only
   std::string error;  // non-empty: this trade could not be priced (e.g. its chunk exceeds the job cap)
 };
 
@@ -34,6 +36,10 @@ class pricing_backend {
   // trades[i].first_block must be the running sum of the blocks of trades[0..i).
   virtual family_run run_european(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks,
                                     const progress_callback& progress) const = 0;
+  // The same, plus the sums of each trade's Greek channels (european_greeks.hpp); the price
+  // sums have the same bits as run_european's.
+  virtual family_run run_european_greeks(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks,
+                                           const progress_callback& progress) const = 0;
   // Path-dependent trades; grid holds every trade's steps (trade.first_step, trade.steps).
   virtual family_run run_path(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
                                 std::int64_t total_blocks, const progress_callback& progress) const = 0;

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <charconv>
 
 namespace mcprice {
@@ -20,6 +21,15 @@ std::string csv_escape(const std::string& s)
 
 const char* status_name(trade_status s) { return s == trade_status::ok ? "ok" : "error"; }
 
+constexpr const char* greek_names[] = {"delta", "gamma", "vega", "theta", "rho"};
+
+std::array<const greek_estimate*, 5> greeks_of(const trade_greeks& g)
+{
+  return {&g.delta, &g.gamma, &g.vega, &g.theta, &g.rho};
+}
+
+const char* method_name(greek_method m) { return m == greek_method::pathwise ? "pathwise" : "likelihood-ratio"; }
+
 }  // namespace
 
 std::string format_double(double v)
@@ -31,7 +41,8 @@ std::string format_double(double v)
 
 void write_results_csv(std::ostream& out, const pricing_run& run)
 {
-  out << "id,status,price,std_error,ci_low,ci_high,paths,message\n";
+  bool const greeks = run.summary.greeks;
+  out << "id,status,price,std_error,ci_low,ci_high,paths," << (greeks ? "delta,gamma,vega,theta,rho," : "") << "message\n";
   for (auto const& r : run.results) {
     out << csv_escape(r.id) << ',' << status_name(r.status) << ',';
     if (r.status == trade_status::ok) {
@@ -39,6 +50,13 @@ void write_results_csv(std::ostream& out, const pricing_run& run)
           << ',' << format_double(r.ci_high) << ',' << r.paths;
     } else {
       out << ",,,,";
+    }
+    // A product without Greeks in this release leaves its cells empty (docs/greeks.md).
+    if (greeks) {
+      for (std::size_t i = 0; i < std::size(greek_names); ++i) {
+        out << ',';
+        if (r.greeks) out << format_double(greeks_of(*r.greeks)[i]->value);
+      }
     }
     out << ',' << csv_escape(r.message) << '\n';
   }
@@ -59,6 +77,16 @@ void write_results_json(std::ostream& out, const pricing_run& run)
       row["paths"] = r.paths;
     } else {
       for (const char* k : {"price", "std_error", "ci_low", "ci_high", "paths"}) row[k] = nullptr;
+    }
+    if (run.summary.greeks) {
+      // Each Greek with its own standard error, and the estimator used.
+      for (std::size_t i = 0; i < std::size(greek_names); ++i) {
+        std::string const name = greek_names[i];
+        row[name] = r.greeks ? nlohmann::ordered_json(greeks_of(*r.greeks)[i]->value) : nlohmann::ordered_json();
+        row[name + "_std_error"] =
+            r.greeks ? nlohmann::ordered_json(greeks_of(*r.greeks)[i]->std_error) : nlohmann::ordered_json();
+      }
+      row["greek_method"] = r.greeks ? nlohmann::ordered_json(method_name(r.greeks->method)) : nlohmann::ordered_json();
     }
     row["message"] = r.message;
     rows.push_back(std::move(row));

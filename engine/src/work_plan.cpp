@@ -58,14 +58,4 @@ job_split plan_jobs(const segment_plan& plan, std::size_t cap, std::int64_t max_
   return out;
 }
 
-std::vector<moments> combine_segments(const segment_plan& plan, const std::vector<moments>& segment_sums,
-                                      std::size_t trades)
-{
-  std::vector<moments> out(trades);
-  for (std::size_t t = 0; t < trades; ++t) {
-    for (std::size_t s = plan.first_segment_of[t]; s < plan.first_segment_of[t + 1]; ++s) out[t] = out[t] + segment_sums[s];
-  }
-  return out;
-}
-
 }  // namespace mcprice::detail

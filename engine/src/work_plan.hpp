@@ -58,8 +58,15 @@ struct job_split {
 // blocks within max_blocks. Segments of trades in `skip` are left out.
 job_split plan_jobs(const segment_plan& plan, std::size_t cap, std::int64_t max_blocks, const scratch_need& need);
 
-// A trade's moments: its segment sums added front to back.
-std::vector<moments> combine_segments(const segment_plan& plan, const std::vector<moments>& segment_sums,
-                                      std::size_t trades);
+// A trade's sums (moments, or Greek sums): its segment sums added front to back.
+template <typename Sums>
+std::vector<Sums> combine_segments(const segment_plan& plan, const std::vector<Sums>& segment_sums, std::size_t trades)
+{
+  std::vector<Sums> out(trades);
+  for (std::size_t t = 0; t < trades; ++t) {
+    for (std::size_t s = plan.first_segment_of[t]; s < plan.first_segment_of[t + 1]; ++s) out[t] = out[t] + segment_sums[s];
+  }
+  return out;
+}
 
 }  // namespace mcprice::detail

@@ -7,6 +7,7 @@
 #include "mcprice/market_reader.hpp"
 #include "mcprice/portfolio.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -78,6 +79,28 @@ inline double reference_price(const trade& t, const market_data& m)
     v = call ? black_scholes::cash_digital_call(in, t.payout) : black_scholes::cash_digital_put(in, t.payout);
   else v = call ? black_scholes::asset_digital_call(in) : black_scholes::asset_digital_put(in);
   return v * t.notional;
+}
+
+// Black-Scholes Greeks with the flat equivalents of the market's curves at the trade's expiry
+// (r(T), q(T), sigma(T) held as time passes: the engine's convention, docs/greeks.md), x notional.
+inline black_scholes::sensitivities reference_greeks(const trade& t, const market_data& m)
+{
+  const asset& a = m.assets()[*m.find(t.underlyings.front())];
+  double const T = t.maturity;
+  // A dead asset is the limit of a vanishing vol.
+  double const vol = std::max(std::sqrt(a.vol.total_variance(T) / T), 1e-9);
+  black_scholes::flat_inputs const in{a.spot, *t.strike, T, -std::log(m.discount().discount(T)) / T,
+                                      -std::log(a.dividend.discount(T)) / T, vol};
+  using K = black_scholes::european_kind;
+  bool const call = t.type == option_type::call;
+  K kind = call ? K::call : K::put;
+  if (t.product == product_kind::digital) {
+    if (t.digital == digital_kind::cash) kind = call ? K::cash_digital_call : K::cash_digital_put;
+    else kind = call ? K::asset_digital_call : K::asset_digital_put;
+  }
+  auto g = black_scholes::greeks(kind, in, t.payout);
+  for (double* x : {&g.price, &g.delta, &g.gamma, &g.vega, &g.theta, &g.rho}) *x *= t.notional;
+  return g;
 }
 
 // |mc - ref| <= 4 se + allowance. Exact log-normal stepping has no discretisation bias; the

@@ -3,12 +3,33 @@
 #include "mcprice/settings.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace mcprice {
 
 enum class trade_status { ok, error };
+
+// A Greek x notional and its Monte Carlo standard error (units in the I/O contract).
+struct greek_estimate {
+  double value{0.0};
+  double std_error{0.0};
+};
+
+// How a trade's Greeks were estimated (docs/greeks.md): pathwise for Lipschitz payoffs,
+// likelihood ratio for discontinuous ones; rho and theta follow exactly from price, delta and
+// gamma.
+enum class greek_method { pathwise, likelihood_ratio };
+
+struct trade_greeks {
+  greek_estimate delta;
+  greek_estimate gamma;
+  greek_estimate vega;
+  greek_estimate theta;
+  greek_estimate rho;
+  greek_method method{greek_method::pathwise};
+};
 
 struct trade_result {
   std::string id;
@@ -19,6 +40,9 @@ struct trade_result {
   double ci_high{0.0};
   std::int64_t paths{0};
   std::string message;    // why it failed; empty when ok
+  // With engine_options::greeks, for the products that have them (docs/greeks.md); empty for
+  // the others and for failed trades.
+  std::optional<trade_greeks> greeks;
 };
 
 struct run_summary {
@@ -37,6 +61,8 @@ struct run_summary {
   double results_seconds{0.0};
   std::size_t jobs{0};    // GPU jobs the request was cut into (0 on the CPU)
   std::size_t chunks{1};  // pipeline chunks the book was prepared and priced in
+  bool greeks{false};            // Greeks were asked for
+  std::size_t without_greeks{0};  // priced trades whose product has no Greeks in this release
 };
 
 struct pricing_run {

@@ -23,6 +23,9 @@ struct engine_options {
   std::uint64_t seed{42};
   bool antithetic{true};  // each normal draw prices the paths of Z and -Z; std errors use pairs
   bool control_variates{true};  // arithmetic Asians under GBM: the geometric-average control
+  // Delta, gamma, vega, theta and rho in the same pass as the price (docs/greeks.md). Prices
+  // keep their bits; Greeks are as reproducible as prices.
+  bool greeks{false};
   // Never change the numbers:
   backend_choice backend{backend_choice::automatic};
   unsigned threads{0};          // CPU backend: 0 = all cores

@@ -3,7 +3,7 @@
 // first_block, e.g. european_gbm_trade or path_gbm_trade): a persistent grid
 // walks the request's blocks, finds each block's trade, has every lane compute its moments and
 // reduces them per warp in a fixed tree.
-#include "mcprice/kernels/european_gbm.hpp"
+#include "mcprice/kernels/european_greeks.hpp"
 #include "mcprice/kernels/tuning.hpp"
 #include "mcprice/memory/cuda_error.hpp"
 
@@ -105,25 +105,41 @@ __device__ __forceinline__ void for_canonical_blocks(const Trade* __restrict__ t
 
 // The moments of the 32 lanes of a warp, summed in a fixed butterfly (the same order on every
 // run); lane 0 holds the total.
-__device__ __forceinline__ moments warp_sum(moments m)
+__device__ __forceinline__ double warp_total(double x)
 {
   MCPRICE_UNROLL
-  for (int offset = layout::lanes_per_partial / 2; offset > 0; offset /= 2) {
-    m.sum += __shfl_down_sync(0xffffffffU, m.sum, offset);
-    m.sum_sq += __shfl_down_sync(0xffffffffU, m.sum_sq, offset);
-  }
-  return m;
+  for (int offset = layout::lanes_per_partial / 2; offset > 0; offset /= 2) x += __shfl_down_sync(0xffffffffU, x, offset);
+  return x;
 }
 
-// lane_fn(trade, block within the trade, block within the request, lane) -> moments.
+__device__ __forceinline__ moments warp_sum(moments m)
+{
+  return {warp_total(m.sum), warp_total(m.sum_sq)};
+}
+
+__device__ __forceinline__ priced_greeks warp_sum(const priced_greeks& m)
+{
+  greek_moments const& g = m.greeks;
+  return {warp_sum(m.price),
+          {warp_total(g.sum_d), warp_total(g.sum_g), warp_total(g.dd), warp_total(g.gg), warp_total(g.pd),
+           warp_total(g.pg), warp_total(g.dg)}};
+}
+
+// Where a warp's total goes: partials[u].
+struct store_moments {
+  moments* partials;
+  __device__ __forceinline__ void operator()(std::int64_t u, const moments& m) const { partials[u] = m; }
+};
+
+// lane_fn(trade, block within the trade, block within the request, lane) -> a lane's sums.
 // The work unit is a warp's 32 lanes of a canonical block: unit u is warp u % partials_per_block
-// of block block_begin + u / partials_per_block, and its moments go to partials[u]. Each warp
-// finds its own trade and walks its own units, so there is no barrier in the loop: a warp that
-// finishes early starts its next unit instead of waiting for the block's others.
-template <typename Trade, typename LaneFn>
-__device__ __forceinline__ void reduce_canonical_blocks(const Trade* __restrict__ trades, int num_trades,
-                                                        std::int64_t block_begin, std::int64_t block_end,
-                                                        moments* __restrict__ partials, LaneFn lane_fn)
+// of block block_begin + u / partials_per_block, and store(u, the warp's total) keeps it. Each
+// warp finds its own trade and walks its own units, so there is no barrier in the loop: a warp
+// that finishes early starts its next unit instead of waiting for the block's others.
+template <typename Trade, typename LaneFn, typename Store>
+__device__ __forceinline__ void reduce_canonical_units(const Trade* __restrict__ trades, int num_trades,
+                                                       std::int64_t block_begin, std::int64_t block_end, Store store,
+                                                       LaneFn lane_fn)
 {
   constexpr int per_block = layout::partials_per_block;
   int const warp = static_cast<int>(threadIdx.x) / layout::lanes_per_partial;
@@ -135,9 +151,18 @@ __device__ __forceinline__ void reduce_canonical_blocks(const Trade* __restrict_
     std::int64_t const b = block_begin + u / per_block;
     int const lane = static_cast<int>(u % per_block) * layout::lanes_per_partial + lane_in_warp;
     Trade const t = trades[trade_of_block(trades, num_trades, b)];
-    moments const total = warp_sum(lane_fn(t, b - t.first_block, b, lane));
-    if (lane_in_warp == 0) partials[u] = total;
+    auto const total = warp_sum(lane_fn(t, b - t.first_block, b, lane));
+    if (lane_in_warp == 0) store(u, total);
   }
+}
+
+// The price-only form: lane_fn returns moments, written to partials[u].
+template <typename Trade, typename LaneFn>
+__device__ __forceinline__ void reduce_canonical_blocks(const Trade* __restrict__ trades, int num_trades,
+                                                        std::int64_t block_begin, std::int64_t block_end,
+                                                        moments* __restrict__ partials, LaneFn lane_fn)
+{
+  reduce_canonical_units(trades, num_trades, block_begin, block_end, store_moments{partials}, lane_fn);
 }
 
 }  // namespace mcprice::kernels::detail

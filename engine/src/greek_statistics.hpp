@@ -1,0 +1,25 @@
+#pragma once
+// From the sums of a European's price, delta and gamma channels (european_greeks.hpp) to its
+// Greeks and their standard errors. Host-only, tested without a GPU.
+#include "mcprice/kernels/european_greeks.hpp"
+#include "mcprice/results.hpp"
+
+#include <cstdint>
+
+namespace mcprice::detail {
+
+// What turns the channels into Greeks: flat equivalents at the trade's expiry.
+struct greek_inputs {
+  double spot{0.0};
+  double maturity{0.0};
+  double rate{0.0};      // r(T): -ln P(0,T) / T
+  double carry{0.0};     // r(T) - q(T): ln(F/S0) / T
+  double log_stdev{0.0}; // a = sqrt(w), exactly as the kernel forms it (float)
+  bool pathwise{true};
+};
+
+// price_sums and greek_sums over `samples` samples; scale as in make_result.
+trade_greeks make_greeks(const moments& price_sums, const greek_moments& greek_sums, std::int64_t samples,
+                         double scale, const greek_inputs& in);
+
+}  // namespace mcprice::detail

@@ -1,0 +1,51 @@
+#include "mcprice/kernels/canonical_blocks.cuh"
+#include "mcprice/kernels/device_normal_stream.cuh"
+#include "mcprice/kernels/european_greeks_launcher.hpp"
+
+namespace mcprice::kernels {
+namespace {
+
+// The Greek channels hold nine double sums a lane: capping registers at 32 (the price kernel's
+// full occupancy) would spill them, so this kernel runs at half occupancy.
+constexpr int greek_min_blocks_per_sm = 4;
+
+struct greek_lane {
+  __device__ __forceinline__ priced_greeks operator()(const european_gbm_trade& t, std::int64_t block_in_trade,
+                                                      std::int64_t, int lane) const
+  {
+    return european_greek_lane<rng::device_normal_stream>(t, block_in_trade, lane);
+  }
+};
+
+struct store_priced_greeks {
+  moments* price;
+  greek_moments* greeks;
+  __device__ __forceinline__ void operator()(std::int64_t u, const priced_greeks& m) const
+  {
+    price[u] = m.price;
+    greeks[u] = m.greeks;
+  }
+};
+
+__global__ void __launch_bounds__(tuning::european_policy::threads_per_block, greek_min_blocks_per_sm)
+european_greek_blocks_kernel(const european_gbm_trade* __restrict__ trades, int num_trades, std::int64_t block_begin,
+                             std::int64_t block_end, moments* __restrict__ price_partials,
+                             greek_moments* __restrict__ greek_partials)
+{
+  detail::reduce_canonical_units(trades, num_trades, block_begin, block_end,
+                                 store_priced_greeks{price_partials, greek_partials}, greek_lane{});
+}
+
+}  // namespace
+
+void launch_european_greek_blocks(const european_gbm_trade* trades, int num_trades, std::int64_t block_begin,
+                                  std::int64_t block_end, moments* price_partials, greek_moments* greek_partials,
+                                  int grid_blocks, cudaStream_t stream)
+{
+  if (num_trades == 0) return;
+  detail::launch_persistent(european_greek_blocks_kernel, "european_greek_blocks_kernel", block_end - block_begin,
+                            grid_blocks, stream, trades, num_trades, block_begin, block_end, price_partials,
+                            greek_partials);
+}
+
+}  // namespace mcprice::kernels

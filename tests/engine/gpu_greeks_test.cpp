@@ -1,0 +1,109 @@
+// Greeks on the GPU: Black-Scholes' analytic values, the CPU's numbers, unchanged prices and
+// bits that do not depend on how the work was scheduled.
+#include "catch.hpp"
+#include "greek_checks.hpp"
+#include "mcprice/engine.hpp"
+#include "pricing_cases.hpp"
+
+#include <cmath>
+#include <cstring>
+
+using namespace mcprice;
+using namespace mcprice::testing;
+
+namespace {
+
+engine_options greek_options(backend_choice b, std::int64_t paths)
+{
+  engine_options o;
+  o.backend = b;
+  o.paths = paths;
+  o.greeks = true;
+  return o;
+}
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+std::vector<std::pair<greek_estimate, const char*>> listed(const trade_greeks& g)
+{
+  return {{g.delta, "delta"}, {g.gamma, "gamma"}, {g.vega, "vega"}, {g.theta, "theta"}, {g.rho, "rho"}};
+}
+
+void check_same_greek_bits(const pricing_run& a, const pricing_run& b)
+{
+  REQUIRE(a.results.size() == b.results.size());
+  for (std::size_t i = 0; i < a.results.size(); ++i) {
+    REQUIRE(a.results[i].greeks);
+    REQUIRE(b.results[i].greeks);
+    auto const x = listed(*a.results[i].greeks);
+    auto const y = listed(*b.results[i].greeks);
+    for (std::size_t k = 0; k < x.size(); ++k) {
+      INFO(a.results[i].id << " " << x[k].second);
+      CHECK(same_bits(x[k].first.value, y[k].first.value));
+      CHECK(same_bits(x[k].first.std_error, y[k].first.std_error));
+    }
+    CHECK(same_bits(a.results[i].price, b.results[i].price));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("GPU Greeks agree with Black-Scholes within 4 standard errors", "[gpu]")
+{
+  auto const book = reference_book();
+  engine const gpu(test_market(), greek_options(backend_choice::gpu, 4'000'000));
+  REQUIRE(gpu.backend() == backend_kind::gpu);
+  check_greeks_against_black_scholes(book, test_market(), gpu.price(book));
+}
+
+TEST_CASE("GPU and CPU Greeks for the same seed agree to a small fraction of their std error", "[gpu]")
+{
+  // The same normals up to the device's sin/cos rounding: a path within rounding of the strike
+  // may flip, which moves an estimate by about 1/sqrt(paths) of its std error.
+  auto const book = reference_book();
+  auto const gpu = engine(test_market(), greek_options(backend_choice::gpu, 300'000)).price(book);
+  auto const cpu = engine(test_market(), greek_options(backend_choice::cpu, 300'000)).price(book);
+  for (std::size_t i = 0; i < book.trades.size(); ++i) {
+    auto const g = listed(*gpu.results[i].greeks);
+    auto const c = listed(*cpu.results[i].greeks);
+    for (std::size_t k = 0; k < g.size(); ++k) {
+      INFO(book.trades[i].id << " " << g[k].second << ": gpu " << g[k].first.value << ", cpu " << c[k].first.value
+                             << " +- " << c[k].first.std_error);
+      CHECK(std::abs(g[k].first.value - c[k].first.value) <=
+            0.05 * c[k].first.std_error + 1e-5 * std::abs(c[k].first.value) + 1e-12);
+    }
+  }
+}
+
+TEST_CASE("GPU: asking for Greeks leaves every price's bits unchanged", "[gpu]")
+{
+  auto const book = reference_book();
+  auto options = greek_options(backend_choice::gpu, 2'000'001);
+  auto const with = engine(test_market(), options).price(book);
+  options.greeks = false;
+  auto const without = engine(test_market(), options).price(book);
+  for (std::size_t i = 0; i < book.trades.size(); ++i) {
+    INFO(book.trades[i].id);
+    CHECK(same_bits(with.results[i].price, without.results[i].price));
+    CHECK(same_bits(with.results[i].std_error, without.results[i].std_error));
+  }
+}
+
+TEST_CASE("GPU Greeks are bit-identical across job caps, streams, grids and reruns", "[gpu]")
+{
+  auto const book = reference_book();
+  auto const base_options = greek_options(backend_choice::gpu, 18'000'001);  // two segments a trade
+  auto const base = engine(test_market(), base_options).price(book);
+  check_same_greek_bits(base, engine(test_market(), base_options).price(book));
+  for (std::size_t cap : {std::size_t{1} << 20, std::size_t{4} << 20}) {
+    auto o = base_options;
+    o.job_cap_bytes = cap;
+    o.streams = 3;
+    INFO("job cap " << cap);
+    check_same_greek_bits(base, engine(test_market(), o).price(book));
+  }
+  auto o = base_options;
+  o.grid_blocks = 7;
+  o.streams = 1;
+  check_same_greek_bits(base, engine(test_market(), o).price(book));
+}
