@@ -38,6 +38,19 @@ std::string describe(const manifest_trade& a, const manifest_trade& b)
     s << buf;
   }
   if (a.std_error_bits != b.std_error_bits) s << "; std_error " << number(se) << " -> " << number(double_of(b.std_error_bits));
+  if (a.greek_bits != b.greek_bits) {
+    if (a.greek_bits.empty() || b.greek_bits.empty()) {
+      s << (a.greek_bits.empty() ? "; Greeks now, none recorded" : "; Greeks recorded, none now");
+    } else {
+      constexpr const char* names[] = {"delta", "gamma", "vega", "theta", "rho"};
+      for (std::size_t k = 0; k < 5; ++k) {
+        if (a.greek_bits[2 * k] != b.greek_bits[2 * k] || a.greek_bits[2 * k + 1] != b.greek_bits[2 * k + 1]) {
+          s << "; " << names[k] << " " << number(double_of(a.greek_bits[2 * k])) << " -> "
+            << number(double_of(b.greek_bits[2 * k]));
+        }
+      }
+    }
+  }
   return s.str();
 }
 
@@ -71,6 +84,7 @@ rerun_report compare_runs(const run_manifest& recorded, const run_manifest& now)
   if (a.paths != b.paths) may.push_back(changed("setting paths", a.paths, b.paths));
   if (a.steps != b.steps) may.push_back(changed("setting steps", a.steps, b.steps));
   if (a.antithetic != b.antithetic) may.push_back(changed("setting antithetic", a.antithetic, b.antithetic));
+  if (a.greeks != b.greeks) may.push_back(changed("setting greeks", a.greeks, b.greeks));
   if (a.control_variates != b.control_variates) {
     may.push_back(changed("setting control_variates", a.control_variates, b.control_variates));
   }
@@ -125,7 +139,8 @@ rerun_report compare_runs(const run_manifest& recorded, const run_manifest& now)
     ++r.trades_compared;
     if (x.id != y.id) {
       r.trades_differing.push_back("row " + std::to_string(i + 1) + ": trade " + x.id + " -> " + y.id);
-    } else if (x.ok != y.ok || x.price_bits != y.price_bits || x.std_error_bits != y.std_error_bits) {
+    } else if (x.ok != y.ok || x.price_bits != y.price_bits || x.std_error_bits != y.std_error_bits ||
+               x.greek_bits != y.greek_bits) {
       r.trades_differing.push_back(x.id + ": " + describe(x, y));
     }
   }

@@ -138,7 +138,14 @@ run_manifest make_manifest(const std::string& portfolio_path, const std::string&
   m.host = host_name();
   for (auto const& r : run.results) {
     bool const ok = r.status == trade_status::ok;
-    m.trades.push_back({r.id, ok, ok ? bits_of(r.price) : 0, ok ? bits_of(r.std_error) : 0});
+    manifest_trade t{r.id, ok, ok ? bits_of(r.price) : 0, ok ? bits_of(r.std_error) : 0, {}};
+    if (ok && r.greeks) {
+      for (auto const* g : {&r.greeks->delta, &r.greeks->gamma, &r.greeks->vega, &r.greeks->theta, &r.greeks->rho}) {
+        t.greek_bits.push_back(bits_of(g->value));
+        t.greek_bits.push_back(bits_of(g->std_error));
+      }
+    }
+    m.trades.push_back(std::move(t));
   }
   return m;
 }
@@ -148,8 +155,16 @@ nlohmann::json to_json(const run_manifest& m)
   const engine_options& s = m.settings;
   nlohmann::json trades = nlohmann::json::array();
   for (auto const& t : m.trades) {
-    if (t.ok) trades.push_back({{"id", t.id}, {"price", hex64(t.price_bits)}, {"std_error", hex64(t.std_error_bits)}});
-    else trades.push_back({{"id", t.id}, {"price", nullptr}, {"std_error", nullptr}});
+    if (t.ok) {
+      nlohmann::json row = {{"id", t.id}, {"price", hex64(t.price_bits)}, {"std_error", hex64(t.std_error_bits)}};
+      if (!t.greek_bits.empty()) {
+        auto& greeks = row["greeks"] = nlohmann::json::array();
+        for (std::uint64_t b : t.greek_bits) greeks.push_back(hex64(b));
+      }
+      trades.push_back(std::move(row));
+    } else {
+      trades.push_back({{"id", t.id}, {"price", nullptr}, {"std_error", nullptr}});
+    }
   }
   return {{"mcprice_run_manifest", m.version},
           {"engine", {{"version", m.engine_version}, {"commit", m.engine_commit}}},
@@ -248,6 +263,15 @@ run_manifest manifest_from_json(const nlohmann::json& j, const std::string& file
     if (mt.ok) {
       mt.price_bits = parse_hex64(r.str(t, "price", where), r, where + "/price");
       mt.std_error_bits = parse_hex64(r.str(t, "std_error", where), r, where + "/std_error");
+      if (t.contains("greeks")) {
+        auto const& greeks = t["greeks"];
+        if (!greeks.is_array() || greeks.size() != 10) r.fail(where + "/greeks must be an array of 10 hex doubles");
+        for (std::size_t k = 0; k < greeks.size(); ++k) {
+          std::string const at = where + "/greeks/" + std::to_string(k);
+          if (!greeks[k].is_string()) r.fail(at + " must be a hex string");
+          mt.greek_bits.push_back(parse_hex64(greeks[k].get<std::string>(), r, at));
+        }
+      }
     }
     m.trades.push_back(mt);
   }

@@ -5,9 +5,7 @@
 namespace mcprice::kernels {
 namespace {
 
-// The Greek channels hold nine double sums a lane: capping registers at 32 (the price kernel's
-// full occupancy) would spill them, so this kernel runs at half occupancy.
-constexpr int greek_min_blocks_per_sm = 4;
+using policy = tuning::european_greek_policy;
 
 struct greek_lane {
   __device__ __forceinline__ priced_greeks operator()(const european_gbm_trade& t, std::int64_t block_in_trade,
@@ -27,7 +25,7 @@ struct store_priced_greeks {
   }
 };
 
-__global__ void __launch_bounds__(tuning::european_policy::threads_per_block, greek_min_blocks_per_sm)
+__global__ void __launch_bounds__(policy::threads_per_block, policy::min_blocks_per_sm)
 european_greek_blocks_kernel(const european_gbm_trade* __restrict__ trades, int num_trades, std::int64_t block_begin,
                              std::int64_t block_end, moments* __restrict__ price_partials,
                              greek_moments* __restrict__ greek_partials)

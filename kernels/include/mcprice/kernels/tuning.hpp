@@ -9,12 +9,23 @@
 #define MCPRICE_EUROPEAN_MIN_BLOCKS_PER_SM 8
 #endif
 
+// The Greek kernel's nine extra double sums a lane need 76 registers: 3 blocks an SM hold them
+// without spilling (4 would cap registers at 64 and spill about 120 bytes a thread).
+#ifndef MCPRICE_GREEK_MIN_BLOCKS_PER_SM
+#define MCPRICE_GREEK_MIN_BLOCKS_PER_SM 3
+#endif
+
 namespace mcprice::tuning {
 
 struct european_policy {
   static constexpr int threads_per_block = layout::lanes_per_block;
   // 8 caps registers at 32 (a full SM of warps); a build may trade occupancy for registers.
   static constexpr int min_blocks_per_sm = MCPRICE_EUROPEAN_MIN_BLOCKS_PER_SM;
+};
+
+struct european_greek_policy {
+  static constexpr int threads_per_block = layout::lanes_per_block;
+  static constexpr int min_blocks_per_sm = MCPRICE_GREEK_MIN_BLOCKS_PER_SM;
 };
 
 }  // namespace mcprice::tuning
