@@ -49,7 +49,16 @@ expect_text "market error position" "$tmp/market.err" "bad_market.json:2:"
 
 "$bin" "$tmp/does-not-exist.csv" --backend cpu 2> "$tmp/missing.err"; check "missing file" 1 $?
 "$bin" "$data/sample_portfolio.csv" --paths lots 2>/dev/null; check "bad --paths" 1 $?
-"$bin" "$data/sample_portfolio.csv" --greeks --backend cpu 2>/dev/null; check "--greeks not yet available" 1 $?
+"$bin" "$data/sample_portfolio.csv" --market "$data/sample_market.json" --backend cpu --paths 2e4 --greeks \
+  --out "$tmp/greeks.csv" 2> "$tmp/greeks.err"
+check "--greeks (one row not supported yet)" 2 $?
+expect_text "--greeks: the contract's columns" "$tmp/greeks.csv" "id,status,price,std_error,ci_low,ci_high,paths,delta,gamma,vega,theta,rho,message"
+expect_text "--greeks: products without Greeks are named" "$tmp/greeks.err" "have no Greeks in this release"
+cut -d, -f1-7 "$tmp/greeks.csv" | tail -n +2 > "$tmp/greeks.prices"
+cut -d, -f1-7 "$tmp/sample.csv" | tail -n +2 > "$tmp/plain.prices"
+cmp -s "$tmp/greeks.prices" "$tmp/plain.prices"; check "--greeks leaves every price's bytes unchanged" 0 $?
+"$bin" "$data/sample_portfolio.csv" --greeks --route two-phase --backend cpu 2>/dev/null
+check "--greeks on the two-phase route is refused" 1 $?
 "$bin" "$data/sample_portfolio.csv" --precision double --backend cpu 2>/dev/null; check "--precision double not yet available" 1 $?
 "$bin" "$data/sample_portfolio.csv" --precision half --backend cpu 2>/dev/null; check "--precision half is not a precision" 1 $?
 
