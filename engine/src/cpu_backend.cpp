@@ -27,6 +27,12 @@ void keep(european_outcome& o, const priced_greeks& m)
   o.greeks = m.greeks;
 }
 
+void keep(european_outcome& o, const priced_path_greeks& m)
+{
+  o.sums = m.price;
+  o.path_greeks = m.greeks;
+}
+
 // Threads take whole segments; each segment is summed block by block in order, so the result
 // does not depend on which thread did what.
 class cpu_backend final : public pricing_backend {
@@ -58,6 +64,17 @@ class cpu_backend final : public pricing_backend {
   {
     return run_blocks(trades, total_blocks, progress, [&](std::size_t i, std::int64_t block) {
       return over_lanes([&](int lane) { return path_lane<rng::host_normal_stream>(trades[i], grid.data(), block, lane); });
+    });
+  }
+
+  family_run run_path_greeks(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
+                               const std::vector<path_greek_step>& greek_grid, std::int64_t total_blocks,
+                               const progress_callback& progress) const override
+  {
+    return run_blocks(trades, total_blocks, progress, [&](std::size_t i, std::int64_t block) {
+      return over_lanes([&](int lane) {
+        return path_greek_lane<rng::host_normal_stream>(trades[i], grid.data(), greek_grid.data(), block, lane);
+      });
     });
   }
 

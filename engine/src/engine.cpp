@@ -107,6 +107,7 @@ struct request_families {
   std::vector<detail::greek_inputs> european_greeks;  // with Greeks: per european, in order
   family<path_gbm_trade> paths;
   std::vector<path_step> grid;
+  std::vector<path_greek_step> path_greek_grid;  // with Greeks: parallel to grid
   family<basket_gbm_trade> baskets;
   std::vector<basket_asset> basket_assets;
   std::vector<float> factors;
@@ -173,6 +174,7 @@ request_families prepare_rows(const portfolio& trades, std::size_t begin, std::s
       auto& p = std::get<detail::path_job>(*jobs[k]);
       p.kernel.first_step = static_cast<std::int32_t>(f.grid.size());
       f.grid.insert(f.grid.end(), p.steps.begin(), p.steps.end());
+      f.path_greek_grid.insert(f.path_greek_grid.end(), p.greek_steps.begin(), p.greek_steps.end());
       f.paths.add(p.kernel, layout::blocks_for(p.kernel.samples, path_normals_per_sample), p.scale, p.paths, i);
     }
   }
@@ -261,6 +263,7 @@ chunk_timing price_families(const detail::pricing_backend& backend, const reques
   }
   if (!f.paths.trades.empty()) {
     runs.emplace_back(&f.paths, [&](const progress_callback& p) {
+      if (greeks) return backend.run_path_greeks(f.paths.trades, f.grid, f.path_greek_grid, f.paths.blocks, p);
       return backend.run_path(f.paths.trades, f.grid, f.paths.blocks, p);
     });
   }
@@ -298,6 +301,8 @@ chunk_timing price_families(const detail::pricing_backend& backend, const reques
       r = detail::make_result(r.id, o.sums, fam->samples[k], fam->paths[k], fam->scales[k]);
       if (greeks && fam == &f.europeans) {
         r.greeks = detail::make_greeks(o.sums, o.greeks, fam->samples[k], fam->scales[k], f.european_greeks[k]);
+      } else if (greeks && fam == &f.paths && f.paths.trades[k].product == path_product::asian) {
+        r.greeks = detail::make_path_greeks(o.path_greeks, fam->samples[k], fam->scales[k]);
       }
     });
   }

@@ -2,6 +2,7 @@
 #include "mcprice/kernels/basket_launcher.hpp"
 #include "mcprice/kernels/basket_two_phase.hpp"
 #include "mcprice/kernels/european_greeks_launcher.hpp"
+#include "mcprice/kernels/path_greeks_launcher.hpp"
 #include "mcprice/kernels/european_launcher.hpp"
 #include "mcprice/kernels/european_two_phase.hpp"
 #include "mcprice/kernels/heston_launcher.hpp"
@@ -19,6 +20,7 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <type_traits>
 
 namespace mcprice::detail {
 namespace {
@@ -35,12 +37,36 @@ std::size_t cub_temp_bytes(std::size_t segments)
   return temp;
 }
 
-std::size_t cub_greek_temp_bytes(std::size_t segments)
+// How a family's Greek sums (European channels, or path Greeks) are summed per segment.
+struct greek_sums_kind {
+  std::size_t bytes;  // one partial, or one segment's sum
+  void (*sum)(void* temp, std::size_t& temp_bytes, const void* partials, const std::int64_t* offsets,
+              std::int64_t base, int segments, void* out, cudaStream_t stream);
+
+  [[nodiscard]] std::size_t temp_bytes(std::size_t segments) const
+  {
+    std::size_t temp = 0;
+    sum(nullptr, temp, nullptr, nullptr, 0, static_cast<int>(segments), nullptr, nullptr);
+    return temp;
+  }
+};
+
+template <typename Sums, void (*Sum)(void*, std::size_t&, const Sums*, const std::int64_t*, std::int64_t, int, Sums*,
+                                     cudaStream_t)>
+constexpr greek_sums_kind greek_sums_of()
 {
-  std::size_t temp = 0;
-  kernels::segmented_greek_sum(nullptr, temp, nullptr, nullptr, 0, static_cast<int>(segments), nullptr, nullptr);
-  return temp;
+  return {sizeof(Sums), [](void* temp, std::size_t& temp_bytes, const void* partials, const std::int64_t* offsets,
+                           std::int64_t base, int segments, void* out, cudaStream_t stream) {
+            Sum(temp, temp_bytes, static_cast<const Sums*>(partials), offsets, base, segments, static_cast<Sums*>(out),
+                stream);
+          }};
 }
+
+constexpr greek_sums_kind european_greek_sums = greek_sums_of<greek_moments, kernels::segmented_greek_sum>();
+constexpr greek_sums_kind path_greek_sums = greek_sums_of<path_greek_moments, kernels::segmented_path_greek_sum>();
+
+void keep_greeks(european_outcome& o, const greek_moments& g) { o.greeks = g; }
+void keep_greeks(european_outcome& o, const path_greek_moments& g) { o.path_greeks = g; }
 
 // A request in flight: its plan and its request-lifetime buffers on both sides.
 struct request_state {
@@ -50,14 +76,15 @@ struct request_state {
   const void* d_extra{nullptr};  // a family's second table (path steps; basket assets and factors)
   const std::int64_t* d_offsets{nullptr};
   moments* h_sums{nullptr};
-  greek_moments* h_greeks{nullptr};  // requests with Greeks: their segment sums
+  const greek_sums_kind* greeks{nullptr};  // requests with Greeks: what their sums are
+  unsigned char* h_greeks{nullptr};        // and their segment sums
   int n_trades{0};
   order_token uploaded{0};
 };
 
 // The kernels of a job: (request, blocks [first, end), block moments out, block Greek sums out
 // (requests with Greeks), the job's lease, stream).
-using job_kernels = std::function<void(const request_state&, std::int64_t, std::int64_t, moments*, greek_moments*,
+using job_kernels = std::function<void(const request_state&, std::int64_t, std::int64_t, moments*, void*,
                                        scratch_lease&, stream_view)>;
 
 class gpu_backend final : public pricing_backend {
@@ -75,7 +102,7 @@ class gpu_backend final : public pricing_backend {
                                                                                          kernels::payoff_floats_per_block)
                                              : 0;
     auto launch_kernels = [this](const request_state& r, std::int64_t first, std::int64_t end, moments* d_blocks,
-                          greek_moments*, scratch_lease& lease, stream_view s) {
+                          void*, scratch_lease& lease, stream_view s) {
       auto const* d_trades = static_cast<const european_gbm_trade*>(r.d_trades);
       if (!two_phase_) {
         kernels::launch_european_blocks(d_trades, r.n_trades, first, end, d_blocks, grid_blocks_, s.value());
@@ -97,11 +124,34 @@ class gpu_backend final : public pricing_backend {
                                    const progress_callback& progress) const override
   {
     auto launch_kernels = [this](const request_state& r, std::int64_t first, std::int64_t end, moments* d_blocks,
-                                 greek_moments* d_greeks, scratch_lease&, stream_view s) {
+                                 void* d_greeks, scratch_lease&, stream_view s) {
       kernels::launch_european_greek_blocks(static_cast<const european_gbm_trade*>(r.d_trades), r.n_trades, first, end,
-                                            d_blocks, d_greeks, grid_blocks_, s.value());
+                                            d_blocks, static_cast<greek_moments*>(d_greeks), grid_blocks_, s.value());
     };
-    return run_family(trades, nullptr, 0, total_blocks, 0, progress, launch_kernels, true);
+    return run_family<greek_moments>(trades, nullptr, 0, total_blocks, 0, progress, launch_kernels, &european_greek_sums);
+  }
+
+  // Asians' Greeks on the fused route; the Greek grid travels after the path grid.
+  family_run run_path_greeks(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
+                               const std::vector<path_greek_step>& greek_grid, std::int64_t total_blocks,
+                               const progress_callback& progress) const override
+  {
+    std::size_t const greek_offset = round256(sizeof(path_step) * grid.size());
+    std::vector<unsigned char> tables(greek_offset + sizeof(path_greek_step) * greek_grid.size());
+    if (!grid.empty()) std::memcpy(tables.data(), grid.data(), sizeof(path_step) * grid.size());
+    if (!greek_grid.empty()) {
+      std::memcpy(tables.data() + greek_offset, greek_grid.data(), sizeof(path_greek_step) * greek_grid.size());
+    }
+    auto launch_kernels = [this, greek_offset](const request_state& r, std::int64_t first, std::int64_t end,
+                                               moments* d_blocks, void* d_greeks, scratch_lease&, stream_view s) {
+      auto const* base = static_cast<const unsigned char*>(r.d_extra);
+      kernels::launch_path_greek_blocks(static_cast<const path_gbm_trade*>(r.d_trades), r.n_trades,
+                                        reinterpret_cast<const path_step*>(base),
+                                        reinterpret_cast<const path_greek_step*>(base + greek_offset), first, end,
+                                        d_blocks, static_cast<path_greek_moments*>(d_greeks), grid_blocks_, s.value());
+    };
+    return run_family<path_greek_moments>(trades, tables.data(), tables.size(), total_blocks, 0, progress,
+                                          launch_kernels, &path_greek_sums);
   }
 
   // Path-dependent trades; on the two-phase route their scratch is sized for the request's
@@ -114,7 +164,7 @@ class gpu_backend final : public pricing_backend {
     auto const lanes = static_cast<std::size_t>(kernels::path_samples_per_block);
     std::size_t const per_block = two_phase_ ? sizeof(float) * lanes * (static_cast<std::size_t>(rows) + 1) : 0;
     auto launch_kernels = [this, rows, lanes](const request_state& r, std::int64_t first, std::int64_t end,
-                                              moments* d_blocks, greek_moments*, scratch_lease& lease,
+                                              moments* d_blocks, void*, scratch_lease& lease,
                                               stream_view s) {
       auto const* d_trades = static_cast<const path_gbm_trade*>(r.d_trades);
       auto const* d_grid = static_cast<const path_step*>(r.d_extra);
@@ -142,7 +192,7 @@ class gpu_backend final : public pricing_backend {
     auto const lanes = static_cast<std::size_t>(kernels::path_samples_per_block);
     std::size_t const per_block = two_phase_ ? sizeof(float) * lanes * (static_cast<std::size_t>(rows) + 1) : 0;
     auto launch_kernels = [this, rows, lanes](const request_state& r, std::int64_t first, std::int64_t end,
-                                              moments* d_blocks, greek_moments*, scratch_lease& lease,
+                                              moments* d_blocks, void*, scratch_lease& lease,
                                               stream_view s) {
       auto const* d_trades = static_cast<const heston_trade*>(r.d_trades);
       auto const* d_steps = static_cast<const heston_step*>(r.d_extra);
@@ -178,7 +228,7 @@ class gpu_backend final : public pricing_backend {
     auto const lanes = static_cast<std::size_t>(kernels::path_samples_per_block);
     std::size_t const per_block = two_phase_ ? sizeof(float) * lanes * (static_cast<std::size_t>(rows) + 1) : 0;
     auto launch_kernels = [this, factor_offset, rows, lanes](const request_state& r, std::int64_t first, std::int64_t end,
-                                                             moments* d_blocks, greek_moments*, scratch_lease& lease,
+                                                             moments* d_blocks, void*, scratch_lease& lease,
                                               stream_view s) {
       auto const* base = static_cast<const unsigned char*>(r.d_extra);
       auto const* d_trades = static_cast<const basket_gbm_trade*>(r.d_trades);
@@ -207,10 +257,11 @@ class gpu_backend final : public pricing_backend {
   void trim_memory() const override { ctx_.trim(); }
 
  private:
-  template <typename Trade>
+  // GreekSums: the family's Greek sums type (void: none), described at run time by `greeks`.
+  template <typename GreekSums = void, typename Trade>
   family_run run_family(const std::vector<Trade>& trades, const void* extra, std::size_t extra_bytes,
                           std::int64_t total_blocks, std::size_t scratch_per_block, const progress_callback& progress,
-                          const job_kernels& kernels, bool greeks = false) const
+                          const job_kernels& kernels, const greek_sums_kind* greeks = nullptr) const
   {
     MCPRICE_CUDA_TRY(cudaSetDevice(ctx_.device()));
     request_state r;
@@ -237,10 +288,13 @@ class gpu_backend final : public pricing_backend {
     std::size_t const trade_bytes = sizeof(Trade) * trades.size();
     std::size_t const offset_bytes = sizeof(std::int64_t) * (n_seg + 1);
     auto device_data = ctx_.request_buffers().acquire(arena_view::footprint({trade_bytes, extra_bytes, offset_bytes}));
-    std::size_t const greek_bytes = greeks ? sizeof(greek_moments) * n_seg : 0;
+    std::size_t const greek_bytes = greeks != nullptr ? greeks->bytes * n_seg : 0;
     auto staging = ctx_.staging().acquire(trade_bytes + extra_bytes + offset_bytes + sizeof(moments) * n_seg + greek_bytes);
     upload(trades.data(), trade_bytes, extra, extra_bytes, r, device_data.get(), staging.get());
-    if (greeks) r.h_greeks = reinterpret_cast<greek_moments*>(r.h_sums + n_seg);
+    if (greeks != nullptr) {
+      r.greeks = greeks;
+      r.h_greeks = reinterpret_cast<unsigned char*>(r.h_sums + n_seg);
+    }
 
     // The request's jobs go round up to stream_count streams of the pool (other requests may
     // share them; stream order and events keep every job's inputs and scratch safe).
@@ -268,10 +322,11 @@ class gpu_backend final : public pricing_backend {
     std::vector<moments> sums(r.h_sums, r.h_sums + n_seg);
     auto const totals = combine_segments(r.plan, sums, trades.size());
     for (std::size_t i = 0; i < trades.size(); ++i) run.outcomes[i].sums = totals[i];
-    if (greeks) {
-      auto const greek_totals =
-          combine_segments(r.plan, std::vector<greek_moments>(r.h_greeks, r.h_greeks + n_seg), trades.size());
-      for (std::size_t i = 0; i < trades.size(); ++i) run.outcomes[i].greeks = greek_totals[i];
+    if constexpr (!std::is_void_v<GreekSums>) {
+      std::vector<GreekSums> segment_greeks(n_seg);
+      std::memcpy(segment_greeks.data(), r.h_greeks, sizeof(GreekSums) * n_seg);
+      auto const greek_totals = combine_segments(r.plan, segment_greeks, trades.size());
+      for (std::size_t i = 0; i < trades.size(); ++i) keep_greeks(run.outcomes[i], greek_totals[i]);
     }
     if (progress) {
       std::int64_t total = 0;
@@ -288,14 +343,14 @@ class gpu_backend final : public pricing_backend {
     return std::clamp(share, layout::blocks_per_segment, max_blocks_per_job);
   }
 
-  [[nodiscard]] std::size_t scratch_need(std::int64_t blocks, std::size_t segments, bool greeks) const
+  [[nodiscard]] std::size_t scratch_need(std::int64_t blocks, std::size_t segments, const greek_sums_kind* greeks) const
   {
     auto const b = static_cast<std::size_t>(blocks);
     std::size_t need = round256(sizeof(moments) * layout::partials_per_block * b) + round256(sizeof(moments) * segments) +
                        round256(cub_temp_bytes(segments));
-    if (greeks) {
-      need += round256(sizeof(greek_moments) * layout::partials_per_block * b) +
-              round256(sizeof(greek_moments) * segments) + round256(cub_greek_temp_bytes(segments));
+    if (greeks != nullptr) {
+      need += round256(greeks->bytes * layout::partials_per_block * b) + round256(greeks->bytes * segments) +
+              round256(greeks->temp_bytes(segments));
     }
     return need;
   }
@@ -345,8 +400,8 @@ class gpu_backend final : public pricing_backend {
     auto* const d_sums = lease.allocate_n<moments>(static_cast<std::size_t>(segs));
     std::size_t temp_bytes = cub_temp_bytes(static_cast<std::size_t>(segs));
     void* const temp = lease.allocate(temp_bytes);
-    greek_moments* d_greek_blocks = nullptr;
-    if (r.h_greeks != nullptr) d_greek_blocks = lease.allocate_n<greek_moments>(blocks * layout::partials_per_block);
+    void* d_greek_blocks = nullptr;
+    if (r.greeks != nullptr) d_greek_blocks = lease.allocate(r.greeks->bytes * blocks * layout::partials_per_block);
     kernels(r, first, end, d_blocks, d_greek_blocks, lease, s);
     {
       nvtx_range const phase("reduce");
@@ -357,13 +412,14 @@ class gpu_backend final : public pricing_backend {
     MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.h_sums + job.first_segment, d_sums, sizeof(moments) * static_cast<std::size_t>(segs),
                                      cudaMemcpyDeviceToHost, s.value()));
     if (d_greek_blocks != nullptr) {
-      auto* const d_greek_sums = lease.allocate_n<greek_moments>(static_cast<std::size_t>(segs));
-      std::size_t greek_temp_bytes = cub_greek_temp_bytes(static_cast<std::size_t>(segs));
+      auto const seg_bytes = r.greeks->bytes * static_cast<std::size_t>(segs);
+      void* const d_greek_sums = lease.allocate(seg_bytes);
+      std::size_t greek_temp_bytes = r.greeks->temp_bytes(static_cast<std::size_t>(segs));
       void* const greek_temp = lease.allocate(greek_temp_bytes);
-      kernels::segmented_greek_sum(greek_temp, greek_temp_bytes, d_greek_blocks, r.d_offsets + job.first_segment, first,
-                                   segs, d_greek_sums, s.value());
-      MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.h_greeks + job.first_segment, d_greek_sums,
-                                       sizeof(greek_moments) * static_cast<std::size_t>(segs), cudaMemcpyDeviceToHost,
+      r.greeks->sum(greek_temp, greek_temp_bytes, d_greek_blocks, r.d_offsets + job.first_segment, first, segs,
+                    d_greek_sums, s.value());
+      MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.h_greeks + r.greeks->bytes * job.first_segment, d_greek_sums, seg_bytes,
+                                       cudaMemcpyDeviceToHost,
                                        s.value()));
     }
   }

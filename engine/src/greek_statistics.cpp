@@ -65,4 +65,22 @@ trade_greeks make_greeks(const moments& price_sums, const greek_moments& greek_s
   return g;
 }
 
+trade_greeks make_path_greeks(const path_greek_moments& sums, std::int64_t samples, double scale)
+{
+  auto const n = static_cast<double>(samples);
+  auto const estimate = [&](const moments& m) {
+    double const mean = m.sum / n;
+    double const var = n > 1.0 ? std::max(0.0, (m.sum_sq - m.sum * mean) / (n - 1.0)) : 0.0;
+    return greek_estimate{scale * mean, std::abs(scale) * std::sqrt(var / n)};
+  };
+  trade_greeks g;
+  g.method = greek_method::pathwise_bumped_gamma;
+  g.delta = estimate(sums.delta);
+  g.gamma = estimate(sums.gamma);
+  g.vega = estimate(sums.vega);
+  g.theta = estimate(sums.theta);
+  g.rho = estimate(sums.rho);
+  return g;
+}
+
 }  // namespace mcprice::detail

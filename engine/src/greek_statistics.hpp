@@ -2,6 +2,7 @@
 // From the sums of a European's price, delta and gamma channels (european_greeks.hpp) to its
 // Greeks and their standard errors. Host-only, tested without a GPU.
 #include "mcprice/kernels/european_greeks.hpp"
+#include "mcprice/kernels/path_greeks.hpp"
 #include "mcprice/results.hpp"
 
 #include <cstdint>
@@ -21,5 +22,8 @@ struct greek_inputs {
 // price_sums and greek_sums over `samples` samples; scale as in make_result.
 trade_greeks make_greeks(const moments& price_sums, const greek_moments& greek_sums, std::int64_t samples,
                          double scale, const greek_inputs& in);
+
+// An Asian's Greeks: each a sample mean of its own channel, times scale.
+trade_greeks make_path_greeks(const path_greek_moments& sums, std::int64_t samples, double scale);
 
 }  // namespace mcprice::detail

@@ -16,6 +16,30 @@ bool monitored_continuously(const trade& t)
   return barrier_like && t.monitoring == monitoring_kind::continuous;
 }
 
+// Per step: how its variance responds to a parallel shift h of the Black vol curve
+// (d dw_k/dh = 2 (sigma(t_k) t_k - sigma(t_{k-1}) t_{k-1}), sigma(t) t = sqrt(w(t) t)), its time
+// and the trade's zero rate to expiry.
+std::vector<path_greek_step> make_greek_steps(const asset& a, const std::vector<double>& times, double rate)
+{
+  std::vector<path_greek_step> out;
+  double prev_sigma_t = 0.0;
+  double t_prev = 0.0;
+  for (double ti : times) {
+    double const sigma_t = std::sqrt(std::max(0.0, a.vol.total_variance(ti) * ti));
+    double const d_dw = 2.0 * (sigma_t - prev_sigma_t);
+    double const vol = std::sqrt(std::max(0.0, a.vol.total_variance(ti) - a.vol.total_variance(t_prev)));
+    path_greek_step g{};
+    g.dvol = vol > 0.0 ? static_cast<float>(d_dw / (2.0 * vol)) : 0.0F;
+    g.ddrift = static_cast<float>(0.5 * d_dw);
+    g.time = static_cast<float>(ti);
+    g.rate = static_cast<float>(rate);
+    out.push_back(g);
+    prev_sigma_t = sigma_t;
+    t_prev = ti;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<double> fixing_times_of(const trade& t, std::int64_t default_steps)
@@ -117,6 +141,7 @@ path_job make_path_job(const trade& t, const asset& a, const market_data& market
   }
   job.kernel = make_path_record(t, a, g, opt, job.paths);
   job.scale = df_T * t.notional;
+  if (opt.greeks) job.greek_steps = make_greek_steps(a, g.times, -std::log(df_T) / t.maturity);
   if (opt.control_variates && t.product == product_kind::asian && t.averaging == averaging_kind::arithmetic) {
     job.kernel.control = 1;
     job.kernel.control_value = static_cast<float>(

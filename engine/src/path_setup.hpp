@@ -4,6 +4,7 @@
 // continuously, each step exact under the term structures.
 #include "mcprice/kernels/heston_path.hpp"
 #include "mcprice/kernels/path_gbm.hpp"
+#include "mcprice/kernels/path_greeks.hpp"
 #include "mcprice/market.hpp"
 #include "mcprice/portfolio.hpp"
 #include "mcprice/settings.hpp"
@@ -16,6 +17,7 @@ namespace mcprice::detail {
 struct path_job {
   path_gbm_trade kernel;         // first_block and first_step are set by the batcher
   std::vector<path_step> steps;
+  std::vector<path_greek_step> greek_steps;  // with Greeks: parallel to steps (Asians' are read)
   double scale;                  // P(0,T) x notional
   std::int64_t paths;
 };

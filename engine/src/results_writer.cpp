@@ -28,7 +28,14 @@ std::array<const greek_estimate*, 5> greeks_of(const trade_greeks& g)
   return {&g.delta, &g.gamma, &g.vega, &g.theta, &g.rho};
 }
 
-const char* method_name(greek_method m) { return m == greek_method::pathwise ? "pathwise" : "likelihood-ratio"; }
+const char* method_name(greek_method m)
+{
+  switch (m) {
+    case greek_method::likelihood_ratio: return "likelihood-ratio";
+    case greek_method::pathwise_bumped_gamma: return "pathwise, gamma by bump";
+    default: return "pathwise";
+  }
+}
 
 }  // namespace
 

@@ -1,5 +1,6 @@
 #include "mcprice/kernels/european_greeks_launcher.hpp"
 #include "mcprice/kernels/european_launcher.hpp"
+#include "mcprice/kernels/path_greeks_launcher.hpp"
 #include "mcprice/memory/cuda_error.hpp"
 
 #include <cub/device/device_segmented_reduce.cuh>
@@ -42,6 +43,14 @@ void segmented_greek_sum(void* temp, std::size_t& temp_bytes, const greek_moment
 {
   segmented_sum<greek_moments, greek_moments_sum>(temp, temp_bytes, partials, offsets, base, num_segments, out,
                                                   stream);
+}
+
+void segmented_path_greek_sum(void* temp, std::size_t& temp_bytes, const path_greek_moments* partials,
+                              const std::int64_t* offsets, std::int64_t base, int num_segments, path_greek_moments* out,
+                              cudaStream_t stream)
+{
+  segmented_sum<path_greek_moments, path_greek_moments_sum>(temp, temp_bytes, partials, offsets, base, num_segments,
+                                                            out, stream);
 }
 
 }  // namespace mcprice::kernels

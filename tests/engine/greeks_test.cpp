@@ -5,6 +5,8 @@
 #include "greek_checks.hpp"
 #include "greek_statistics.hpp"
 #include "mcprice/engine.hpp"
+#include "mcprice/geometric_asian.hpp"
+#include "mcprice/market_reader.hpp"
 #include "mcprice/input_error.hpp"
 #include "mcprice/results_writer.hpp"
 #include "pricing_cases.hpp"
@@ -14,6 +16,7 @@
 #include <cmath>
 #include <cstring>
 #include <sstream>
+#include <tuple>
 
 using namespace mcprice;
 using namespace mcprice::testing;
@@ -141,9 +144,10 @@ TEST_CASE("--greeks output: the contract's columns, empty cells for products wit
 {
   auto book = reference_book();
   book.trades.resize(2);
-  trade asian = make_trade("asian", product_kind::asian, option_type::call, "FLAT", 100, 1);
-  asian.fixings = 12;
-  book.trades.push_back(asian);
+  trade barrier = make_trade("barrier", product_kind::barrier, option_type::call, "FLAT", 100, 1);
+  barrier.barrier = 140;
+  barrier.barrier_type = barrier_kind::up_out;
+  book.trades.push_back(barrier);
   auto const run = greek_engine(2'000).price(book);
   CHECK(run.summary.greeks);
   CHECK(run.summary.without_greeks == 1);
@@ -151,8 +155,8 @@ TEST_CASE("--greeks output: the contract's columns, empty cells for products wit
   write_results_csv(csv, run);
   std::string const text = csv.str();
   CHECK(text.rfind("id,status,price,std_error,ci_low,ci_high,paths,delta,gamma,vega,theta,rho,message\n", 0) == 0);
-  CHECK(text.find("\nasian,ok,") != std::string::npos);
-  CHECK(text.find(",2000,,,,,,\n") != std::string::npos);  // the asian's empty Greek cells
+  CHECK(text.find("\nbarrier,ok,") != std::string::npos);
+  CHECK(text.find(",2000,,,,,,\n") != std::string::npos);  // the barrier's empty Greek cells
   std::ostringstream json;
   write_results_json(json, run);
   auto const doc = nlohmann::json::parse(json.str());
@@ -169,4 +173,175 @@ TEST_CASE("--greeks on the two-phase route is refused with a reason")
   o.greeks = true;
   o.route = kernel_route::two_phase;
   CHECK_THROWS_WITH(engine(test_market(), o), Catch::Contains("fused route"));
+}
+
+// ---- Asians -------------------------------------------------------------------------------
+
+namespace {
+
+// A flat market for bump-and-reprice references.
+market_data flat_market(double spot, double vol, double rate, double dividend = 0.02)
+{
+  return parse_market("{\"rate\": " + std::to_string(rate) + ", \"assets\": {\"X\": {\"spot\": " + std::to_string(spot) +
+                          ", \"dividend_yield\": " + std::to_string(dividend) + ", \"vol\": " + std::to_string(vol) +
+                          "}}}",
+                      "flat");
+}
+
+trade asian_trade(std::string id, option_type type, averaging_kind avg, strike_kind strike, std::int64_t fixings)
+{
+  trade t = make_trade(std::move(id), product_kind::asian, type, "X", 100, 1.0);
+  t.averaging = avg;
+  t.strike_type = strike;
+  if (strike == strike_kind::floating) t.strike.reset();
+  t.fixings = fixings;
+  return t;
+}
+
+// The geometric Asian's closed form, and its derivatives by central differences in double.
+struct geometric_reference {
+  black_scholes::sensitivities exact;
+  double gamma_bump_bias;  // of the engine's gamma: a +-0.5% difference of the pathwise delta
+};
+
+geometric_reference geometric_greeks(const trade& t, double spot, double vol, double rate)
+{
+  auto price = [&](double s, double v, double r, double shift) {
+    auto const m = flat_market(s, v, r);
+    std::vector<double> fix;
+    for (std::int64_t i = 1; i <= *t.fixings; ++i) fix.push_back(t.maturity * static_cast<double>(i) / static_cast<double>(*t.fixings) - shift);
+    return geometric_asian_price(m, m.assets()[0], fix, t.maturity - shift, t.strike.value_or(0.0),
+                                 t.type == option_type::call, t.strike_type == strike_kind::floating);
+  };
+  double const h = 1e-4;
+  auto delta_at = [&](double s) { return (price(s + h * spot, vol, rate, 0) - price(s - h * spot, vol, rate, 0)) / (2 * h * spot); };
+  geometric_reference g{};
+  g.exact.price = price(spot, vol, rate, 0);
+  g.exact.delta = delta_at(spot);
+  double const gh = 1e-3;
+  g.exact.gamma = (delta_at(spot * (1 + gh)) - delta_at(spot * (1 - gh))) / (2 * gh * spot);
+  double const bumped = (delta_at(spot * 1.005) - delta_at(spot * 0.995)) / (0.01 * spot);
+  g.gamma_bump_bias = std::abs(bumped - g.exact.gamma);
+  g.exact.vega = (price(spot, vol + h, rate, 0) - price(spot, vol - h, rate, 0)) / (2 * h);
+  g.exact.rho = (price(spot, vol, rate + h, 0) - price(spot, vol, rate - h, 0)) / (2 * h);
+  g.exact.theta = (price(spot, vol, rate, h) - price(spot, vol, rate, -h)) / (2 * h);
+  return g;
+}
+
+engine asian_engine(const market_data& m, std::int64_t paths, bool greeks = true)
+{
+  engine_options o;
+  o.backend = backend_choice::cpu;
+  o.paths = paths;
+  o.greeks = greeks;
+  return engine(m, o);
+}
+
+}  // namespace
+
+TEST_CASE("CPU Asian Greeks: geometric Asians agree with the closed form's derivatives")
+{
+  // The estimators are pathwise (unbiased) except gamma, whose +-0.5% difference has a bias the
+  // closed form gives exactly; the allowance is that bias plus price_tolerance's float term.
+  portfolio book;
+  book.trades = {asian_trade("geo-call", option_type::call, averaging_kind::geometric, strike_kind::fixed, 12),
+                 asian_trade("geo-put", option_type::put, averaging_kind::geometric, strike_kind::fixed, 24),
+                 asian_trade("geo-float-call", option_type::call, averaging_kind::geometric, strike_kind::floating, 12),
+                 asian_trade("geo-float-put", option_type::put, averaging_kind::geometric, strike_kind::floating, 6)};
+  auto const market = flat_market(100, 0.25, 0.04);
+  auto const run = asian_engine(market, 400'000).price(book);
+  for (std::size_t i = 0; i < book.trades.size(); ++i) {
+    auto const& r = run.results[i];
+    REQUIRE(r.status == trade_status::ok);
+    REQUIRE(r.greeks);
+    CHECK(r.greeks->method == greek_method::pathwise_bumped_gamma);
+    auto const ref = geometric_greeks(book.trades[i], 100, 0.25, 0.04);
+    std::tuple<const char*, greek_estimate, double, double> const rows[] = {
+        {"delta", r.greeks->delta, ref.exact.delta, 0.0},
+        {"gamma", r.greeks->gamma, ref.exact.gamma, ref.gamma_bump_bias},
+        {"vega", r.greeks->vega, ref.exact.vega, 0.0},
+        {"theta", r.greeks->theta, ref.exact.theta, 0.0},
+        {"rho", r.greeks->rho, ref.exact.rho, 0.0}};
+    for (auto const& [name, mc, expected, bias] : rows) {
+      INFO(r.id << " " << name << ": mc " << mc.value << " +- " << mc.std_error << ", closed form " << expected
+                << " (gamma bump bias " << bias << ")");
+      CHECK(std::abs(mc.value - expected) <= price_tolerance(mc.std_error, expected) + bias);
+    }
+  }
+}
+
+TEST_CASE("CPU Asian Greeks: arithmetic Asians agree with finite differences of the engine's own prices")
+{
+  // Central differences of prices with common random numbers (the same seed) at 400,000 paths.
+  // Their own bias (bump^2 terms) and noise are bounded by the stated 0.5% relative allowance
+  // (gamma: 3%, a second difference of noisy prices) on top of 4 std errors.
+  portfolio book;
+  book.trades = {asian_trade("arith-call", option_type::call, averaging_kind::arithmetic, strike_kind::fixed, 24),
+                 asian_trade("arith-float-put", option_type::put, averaging_kind::arithmetic, strike_kind::floating, 24)};
+  double const s = 100;
+  double const vol = 0.25;
+  double const r = 0.04;
+  std::int64_t const paths = 400'000;
+  auto const run = asian_engine(flat_market(s, vol, r), paths).price(book);
+  auto price = [&](double spot, double v, double rate, double shift) {
+    auto b = book;
+    for (auto& t : b.trades) {
+      t.fixing_times.clear();
+      for (int i = 1; i <= 24; ++i) t.fixing_times.push_back(t.maturity * i / 24.0 - shift);
+      t.maturity -= shift;
+      t.fixings.reset();
+    }
+    return asian_engine(flat_market(spot, v, rate), paths, false).price(b);
+  };
+  double const hs = 0.01 * s;
+  auto const up = price(s + hs, vol, r, 0);
+  auto const mid = price(s, vol, r, 0);
+  auto const down = price(s - hs, vol, r, 0);
+  auto const vol_up = price(s, vol + 1e-3, r, 0);
+  auto const vol_down = price(s, vol - 1e-3, r, 0);
+  auto const rate_up = price(s, vol, r + 1e-4, 0);
+  auto const rate_down = price(s, vol, r - 1e-4, 0);
+  auto const later = price(s, vol, r, 1e-3);
+  auto const earlier = price(s, vol, r, -1e-3);
+  for (std::size_t i = 0; i < book.trades.size(); ++i) {
+    auto const& g = *run.results[i].greeks;
+    auto fd = [&](const pricing_run& a, const pricing_run& b, double width) {
+      return (a.results[i].price - b.results[i].price) / width;
+    };
+    std::tuple<const char*, greek_estimate, double, double> const rows[] = {
+        {"delta", g.delta, fd(up, down, 2 * hs), 0.005},
+        {"gamma", g.gamma, (up.results[i].price - 2 * mid.results[i].price + down.results[i].price) / (hs * hs), 0.03},
+        {"vega", g.vega, fd(vol_up, vol_down, 2e-3), 0.005},
+        {"theta", g.theta, fd(later, earlier, 2e-3), 0.005},
+        {"rho", g.rho, fd(rate_up, rate_down, 2e-4), 0.005}};
+    for (auto const& [name, mc, expected, rel] : rows) {
+      INFO(book.trades[i].id << " " << name << ": in pass " << mc.value << " +- " << mc.std_error
+                             << ", finite difference " << expected);
+      CHECK(std::abs(mc.value - expected) <= 4.0 * mc.std_error + rel * std::abs(expected) + 1e-6);
+    }
+  }
+}
+
+TEST_CASE("asking for Greeks leaves Asian and other path prices' bits unchanged")
+{
+  portfolio book;
+  book.trades = {asian_trade("arith", option_type::call, averaging_kind::arithmetic, strike_kind::fixed, 12),
+                 asian_trade("geo-float", option_type::put, averaging_kind::geometric, strike_kind::floating, 7)};
+  trade barrier = make_trade("barrier", product_kind::barrier, option_type::call, "X", 100, 1.0);
+  barrier.barrier = 130;
+  barrier.barrier_type = barrier_kind::up_out;
+  book.trades.push_back(barrier);
+  auto const market = flat_market(100, 0.2, 0.03);
+  auto const with = asian_engine(market, 20'001).price(book);
+  auto const without = asian_engine(market, 20'001, false).price(book);
+  for (std::size_t i = 0; i < book.trades.size(); ++i) {
+    INFO(book.trades[i].id);
+    REQUIRE(with.results[i].status == trade_status::ok);
+    CHECK(same_bits(with.results[i].price, without.results[i].price));
+    CHECK(same_bits(with.results[i].std_error, without.results[i].std_error));
+  }
+  CHECK(with.results[0].greeks.has_value());
+  CHECK(with.results[1].greeks.has_value());
+  CHECK_FALSE(with.results[2].greeks.has_value());  // barriers: not in this release
+  CHECK(with.summary.without_greeks == 1);
 }

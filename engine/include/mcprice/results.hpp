@@ -17,10 +17,10 @@ struct greek_estimate {
   double std_error{0.0};
 };
 
-// How a trade's Greeks were estimated (docs/greeks.md): pathwise for Lipschitz payoffs,
-// likelihood ratio for discontinuous ones; rho and theta follow exactly from price, delta and
-// gamma.
-enum class greek_method { pathwise, likelihood_ratio };
+// How a trade's Greeks were estimated (docs/greeks.md): European vanillas pathwise, digitals
+// by likelihood ratio (rho and theta then follow exactly from price, delta and gamma); Asians
+// pathwise along the path with gamma a common-random-number difference of the pathwise delta.
+enum class greek_method { pathwise, likelihood_ratio, pathwise_bumped_gamma };
 
 struct trade_greeks {
   greek_estimate delta;

@@ -4,6 +4,7 @@
 // walks the request's blocks, finds each block's trade, has every lane compute its moments and
 // reduces them per warp in a fixed tree.
 #include "mcprice/kernels/european_greeks.hpp"
+#include "mcprice/kernels/path_greeks.hpp"
 #include "mcprice/kernels/tuning.hpp"
 #include "mcprice/memory/cuda_error.hpp"
 
@@ -123,6 +124,12 @@ __device__ __forceinline__ priced_greeks warp_sum(const priced_greeks& m)
   return {warp_sum(m.price),
           {warp_total(g.sum_d), warp_total(g.sum_g), warp_total(g.dd), warp_total(g.gg), warp_total(g.pd),
            warp_total(g.pg), warp_total(g.dg)}};
+}
+
+__device__ __forceinline__ priced_path_greeks warp_sum(const priced_path_greeks& m)
+{
+  path_greek_moments const& g = m.greeks;
+  return {warp_sum(m.price), {warp_sum(g.delta), warp_sum(g.gamma), warp_sum(g.vega), warp_sum(g.theta), warp_sum(g.rho)}};
 }
 
 // Where a warp's total goes: partials[u].

@@ -1,0 +1,52 @@
+#include "mcprice/kernels/canonical_blocks.cuh"
+#include "mcprice/kernels/device_normal_stream.cuh"
+#include "mcprice/kernels/path_greeks_launcher.hpp"
+
+namespace mcprice::kernels {
+namespace {
+
+struct path_greek_lane_fn {
+  const path_step* grid;
+  const path_greek_step* greek_grid;
+  __device__ __forceinline__ priced_path_greeks operator()(const path_gbm_trade& t, std::int64_t block_in_trade,
+                                                           std::int64_t, int lane) const
+  {
+    return path_greek_lane<rng::device_normal_stream>(t, grid, greek_grid, block_in_trade, lane);
+  }
+};
+
+struct store_priced_path_greeks {
+  moments* price;
+  path_greek_moments* greeks;
+  __device__ __forceinline__ void operator()(std::int64_t u, const priced_path_greeks& m) const
+  {
+    price[u] = m.price;
+    greeks[u] = m.greeks;
+  }
+};
+
+__global__ void __launch_bounds__(tuning::european_policy::threads_per_block)
+path_greek_blocks_kernel(const path_gbm_trade* __restrict__ trades, int num_trades, const path_step* __restrict__ grid,
+                         const path_greek_step* __restrict__ greek_grid, std::int64_t block_begin,
+                         std::int64_t block_end, moments* __restrict__ price_partials,
+                         path_greek_moments* __restrict__ greek_partials)
+{
+  detail::reduce_canonical_units(trades, num_trades, block_begin, block_end,
+                                 store_priced_path_greeks{price_partials, greek_partials},
+                                 path_greek_lane_fn{grid, greek_grid});
+}
+
+}  // namespace
+
+void launch_path_greek_blocks(const path_gbm_trade* trades, int num_trades, const path_step* grid,
+                              const path_greek_step* greek_grid, std::int64_t block_begin, std::int64_t block_end,
+                              moments* price_partials, path_greek_moments* greek_partials, int grid_blocks,
+                              cudaStream_t stream)
+{
+  if (num_trades == 0) return;
+  detail::launch_persistent(path_greek_blocks_kernel, "path_greek_blocks_kernel", block_end - block_begin, grid_blocks,
+                            stream, trades, num_trades, grid, greek_grid, block_begin, block_end, price_partials,
+                            greek_partials);
+}
+
+}  // namespace mcprice::kernels
