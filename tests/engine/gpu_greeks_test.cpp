@@ -107,3 +107,73 @@ TEST_CASE("GPU Greeks are bit-identical across job caps, streams, grids and reru
   o.streams = 1;
   check_same_greek_bits(base, engine(test_market(), o).price(book));
 }
+
+namespace {
+
+portfolio asian_book()
+{
+  auto asian = [](std::string id, option_type type, averaging_kind avg, strike_kind strike, std::int64_t fixings) {
+    trade t = make_trade(std::move(id), product_kind::asian, type, "FLAT", 100, 1.0);
+    t.averaging = avg;
+    t.strike_type = strike;
+    if (strike == strike_kind::floating) t.strike.reset();
+    t.fixings = fixings;
+    return t;
+  };
+  portfolio book;
+  book.trades = {asian("arith-252", option_type::call, averaging_kind::arithmetic, strike_kind::fixed, 252),
+                 asian("geo-put", option_type::put, averaging_kind::geometric, strike_kind::fixed, 12),
+                 asian("arith-float", option_type::call, averaging_kind::arithmetic, strike_kind::floating, 24)};
+  book.trades[0].fixing_times = {0.0};  // today's spot as a fixing too, then 252 more
+  for (int i = 1; i <= 252; ++i) book.trades[0].fixing_times.push_back(i / 252.0);
+  trade barrier = make_trade("barrier", product_kind::barrier, option_type::call, "CURVE", 50, 1.0);
+  barrier.barrier = 65;
+  barrier.barrier_type = barrier_kind::up_out;
+  book.trades.push_back(barrier);
+  return book;
+}
+
+}  // namespace
+
+TEST_CASE("GPU Asian Greeks: the CPU's numbers, unchanged prices, bits across settings", "[gpu]")
+{
+  auto const book = asian_book();
+  auto const gpu = engine(test_market(), greek_options(backend_choice::gpu, 100'001)).price(book);
+  auto const cpu = engine(test_market(), greek_options(backend_choice::cpu, 100'001)).price(book);
+  for (std::size_t i = 0; i + 1 < book.trades.size(); ++i) {
+    REQUIRE(gpu.results[i].greeks);
+    auto const g = listed(*gpu.results[i].greeks);
+    auto const c = listed(*cpu.results[i].greeks);
+    for (std::size_t k = 0; k < g.size(); ++k) {
+      INFO(book.trades[i].id << " " << g[k].second << ": gpu " << g[k].first.value << ", cpu " << c[k].first.value
+                             << " +- " << c[k].first.std_error);
+      CHECK(std::abs(g[k].first.value - c[k].first.value) <=
+            0.05 * c[k].first.std_error + 1e-5 * std::abs(c[k].first.value) + 1e-12);
+    }
+  }
+  CHECK_FALSE(gpu.results.back().greeks.has_value());
+
+  auto plain = greek_options(backend_choice::gpu, 100'001);
+  plain.greeks = false;
+  auto const without = engine(test_market(), plain).price(book);
+  for (std::size_t i = 0; i < book.trades.size(); ++i) {
+    INFO(book.trades[i].id);
+    CHECK(same_bits(gpu.results[i].price, without.results[i].price));
+    CHECK(same_bits(gpu.results[i].std_error, without.results[i].std_error));
+  }
+
+  auto options = greek_options(backend_choice::gpu, 100'001);
+  options.streams = 1;
+  options.grid_blocks = 5;
+  options.job_cap_bytes = std::size_t{1} << 20;
+  auto const again = engine(test_market(), options).price(book);
+  for (std::size_t i = 0; i + 1 < book.trades.size(); ++i) {
+    auto const x = listed(*gpu.results[i].greeks);
+    auto const y = listed(*again.results[i].greeks);
+    for (std::size_t k = 0; k < x.size(); ++k) {
+      INFO(book.trades[i].id << " " << x[k].second);
+      CHECK(same_bits(x[k].first.value, y[k].first.value));
+      CHECK(same_bits(x[k].first.std_error, y[k].first.std_error));
+    }
+  }
+}
