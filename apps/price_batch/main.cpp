@@ -71,8 +71,8 @@ priced price(const std::string& portfolio, const std::string& market_path, const
   if (!cl.quiet) print_summary(result.summary);
   if (result.summary.without_greeks > 0) {
     std::fprintf(stderr,
-                 "price-batch: --greeks: %zu priced trades have no Greeks in this release (only European vanillas "
-                 "and digitals under GBM do; docs/greeks.md): their Greek cells are empty\n",
+                 "price-batch: --greeks: %zu priced trades have no Greeks in this release (European vanillas, "
+                 "digitals and Asians under GBM have them; docs/greeks.md): their Greek cells are empty\n",
                  result.summary.without_greeks);
   }
   if (cl.memory_report) {
