@@ -301,8 +301,10 @@ chunk_timing price_families(const detail::pricing_backend& backend, const reques
       r = detail::make_result(r.id, o.sums, fam->samples[k], fam->paths[k], fam->scales[k]);
       if (greeks && fam == &f.europeans) {
         r.greeks = detail::make_greeks(o.sums, o.greeks, fam->samples[k], fam->scales[k], f.european_greeks[k]);
-      } else if (greeks && fam == &f.paths && f.paths.trades[k].product == path_product::asian) {
-        r.greeks = detail::make_path_greeks(o.path_greeks, fam->samples[k], fam->scales[k]);
+      } else if (greeks && fam == &f.paths) {
+        bool const asian = f.paths.trades[k].product == path_product::asian;
+        r.greeks = detail::make_path_greeks(o.path_greeks, fam->samples[k], fam->scales[k],
+                                            asian ? greek_method::pathwise_bumped_gamma : greek_method::central_bumps);
       }
     });
   }

@@ -65,7 +65,7 @@ trade_greeks make_greeks(const moments& price_sums, const greek_moments& greek_s
   return g;
 }
 
-trade_greeks make_path_greeks(const path_greek_moments& sums, std::int64_t samples, double scale)
+trade_greeks make_path_greeks(const path_greek_moments& sums, std::int64_t samples, double scale, greek_method method)
 {
   auto const n = static_cast<double>(samples);
   auto const estimate = [&](const moments& m) {
@@ -74,7 +74,7 @@ trade_greeks make_path_greeks(const path_greek_moments& sums, std::int64_t sampl
     return greek_estimate{scale * mean, std::abs(scale) * std::sqrt(var / n)};
   };
   trade_greeks g;
-  g.method = greek_method::pathwise_bumped_gamma;
+  g.method = method;
   g.delta = estimate(sums.delta);
   g.gamma = estimate(sums.gamma);
   g.vega = estimate(sums.vega);

@@ -116,6 +116,7 @@ path_gbm_trade make_path_record(const trade& t, const asset& a, const path_grid&
     bool const floating = t.strike_type == strike_kind::floating;
     k.track_max = (floating != (t.type == option_type::call)) ? 1 : 0;  // floating put or fixed call
     k.log_extreme = t.running_extreme ? static_cast<float>(std::log(*t.running_extreme / a.spot)) : 0.0F;
+    k.seasoned = t.running_extreme ? 1 : 0;
   }
   if (t.product == product_kind::digital) k.digital = t.digital == digital_kind::cash ? 1 : 2;
   return k;

@@ -33,6 +33,7 @@ const char* method_name(greek_method m)
   switch (m) {
     case greek_method::likelihood_ratio: return "likelihood-ratio";
     case greek_method::pathwise_bumped_gamma: return "pathwise, gamma by bump";
+    case greek_method::central_bumps: return "central bumps, common random numbers";
     default: return "pathwise";
   }
 }

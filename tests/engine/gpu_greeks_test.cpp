@@ -130,28 +130,41 @@ portfolio asian_book()
   barrier.barrier = 65;
   barrier.barrier_type = barrier_kind::up_out;
   book.trades.push_back(barrier);
+  trade touch = make_trade("touch", product_kind::touch, option_type::one_touch, "FLAT", 100, 0.5);
+  touch.strike.reset();
+  touch.barrier = 115;
+  touch.barrier_type = barrier_kind::up;
+  touch.pay_at = payment_time::hit;
+  book.trades.push_back(touch);
+  trade lookback = make_trade("lookback", product_kind::lookback, option_type::put, "FLAT", 100, 1.0);
+  lookback.strike_type = strike_kind::floating;
+  lookback.strike.reset();
+  book.trades.push_back(lookback);
+  for (auto& t : book.trades) t.steps = 48;
   return book;
 }
 
 }  // namespace
 
-TEST_CASE("GPU Asian Greeks: the CPU's numbers, unchanged prices, bits across settings", "[gpu]")
+TEST_CASE("GPU path Greeks: the CPU's numbers, unchanged prices, bits across settings", "[gpu]")
 {
   auto const book = asian_book();
   auto const gpu = engine(test_market(), greek_options(backend_choice::gpu, 100'001)).price(book);
   auto const cpu = engine(test_market(), greek_options(backend_choice::cpu, 100'001)).price(book);
-  for (std::size_t i = 0; i + 1 < book.trades.size(); ++i) {
+  for (std::size_t i = 0; i < book.trades.size(); ++i) {
+    INFO(gpu.results[i].message);
     REQUIRE(gpu.results[i].greeks);
     auto const g = listed(*gpu.results[i].greeks);
     auto const c = listed(*cpu.results[i].greeks);
     for (std::size_t k = 0; k < g.size(); ++k) {
+      // Scenario differences of barrier-like payoffs can flip on a path within float rounding of
+      // the barrier, each flip a larger share of a std error than a European's: 0.2.
       INFO(book.trades[i].id << " " << g[k].second << ": gpu " << g[k].first.value << ", cpu " << c[k].first.value
                              << " +- " << c[k].first.std_error);
       CHECK(std::abs(g[k].first.value - c[k].first.value) <=
-            0.05 * c[k].first.std_error + 1e-5 * std::abs(c[k].first.value) + 1e-12);
+            0.2 * c[k].first.std_error + 1e-5 * std::abs(c[k].first.value) + 1e-12);
     }
   }
-  CHECK_FALSE(gpu.results.back().greeks.has_value());
 
   auto plain = greek_options(backend_choice::gpu, 100'001);
   plain.greeks = false;
@@ -167,7 +180,7 @@ TEST_CASE("GPU Asian Greeks: the CPU's numbers, unchanged prices, bits across se
   options.grid_blocks = 5;
   options.job_cap_bytes = std::size_t{1} << 20;
   auto const again = engine(test_market(), options).price(book);
-  for (std::size_t i = 0; i + 1 < book.trades.size(); ++i) {
+  for (std::size_t i = 0; i < book.trades.size(); ++i) {
     auto const x = listed(*gpu.results[i].greeks);
     auto const y = listed(*again.results[i].greeks);
     for (std::size_t k = 0; k < x.size(); ++k) {

@@ -19,8 +19,9 @@ struct greek_estimate {
 
 // How a trade's Greeks were estimated (docs/greeks.md): European vanillas pathwise, digitals
 // by likelihood ratio (rho and theta then follow exactly from price, delta and gamma); Asians
-// pathwise along the path with gamma a common-random-number difference of the pathwise delta.
-enum class greek_method { pathwise, likelihood_ratio, pathwise_bumped_gamma };
+// pathwise along the path with gamma a common-random-number difference of the pathwise delta;
+// barriers, touches and lookbacks by central differences of scenarios on the same normals.
+enum class greek_method { pathwise, likelihood_ratio, pathwise_bumped_gamma, central_bumps };
 
 struct trade_greeks {
   greek_estimate delta;

@@ -76,6 +76,7 @@ struct path_gbm_trade {
   // arithmetic payoff - geometric payoff + control_value, the geometric payoff's expectation
   // (in units paid at T, from the closed form), so its mean is unchanged and its variance small.
   std::uint8_t control;
+  std::uint8_t seasoned;     // lookback: running_extreme was given (it does not move with S0)
   float control_value;
 };
 

@@ -199,23 +199,153 @@ MCPRICE_HD MCPRICE_INLINE float asian_sample_with_greeks(const path_gbm_trade& t
   }
 }
 
-// A lane of a path trade with Greeks: Asians get theirs, other path products their price alone
-// (zero Greek sums; the engine reports no Greeks for them).
+// Barriers, touches and lookbacks: scenario lanes. Each path is stepped once for the price and
+// once more per scenario, all from the same normals (common random numbers), and the Greeks are
+// central differences of the scenarios' payoffs: spot +-1% (the path in log spot relative to
+// S0 is the same; the barrier and the running extreme move relative to it), vol +-0.01 and rate
+// +-1e-3 (each step's drift and vol moved along their derivatives in path_greek_step), and time
+// +-eps (the first step shortened or lengthened by eps = min(1 day, t_1 / 2)). Continuous
+// barriers are weighted by the bridge's survival probability, which is continuous in the path,
+// so their differences stay bounded; discrete monitoring is not, and its Greeks are noisier.
+inline constexpr int path_scenarios = 8;
+inline constexpr float scenario_spot_bump = 0.01F;
+inline constexpr float scenario_vol_bump = 0.01F;
+inline constexpr float scenario_rate_bump = 1e-3F;
+
+// The step of scenario i (see above) for step k of the trade.
+struct scenario_step {
+  float drift;
+  float vol;
+  float hit_value;
+};
+
+MCPRICE_HD MCPRICE_INLINE scenario_step scenario_step_of(int i, int k, const path_step& s, const path_greek_step& g,
+                                                         float t_prev, float maturity, float eps)
+{
+  switch (i) {
+    case 2: return {fmaf(-scenario_vol_bump, g.ddrift, s.drift), fmaf(scenario_vol_bump, g.dvol, s.vol), s.hit_value};
+    case 3: return {fmaf(scenario_vol_bump, g.ddrift, s.drift), fmaf(-scenario_vol_bump, g.dvol, s.vol), s.hit_value};
+    case 4:
+    case 5: {
+      float const dr = i == 4 ? scenario_rate_bump : -scenario_rate_bump;
+      return {fmaf(dr, g.time - t_prev, s.drift), s.vol, s.hit_value * fmaf(dr, maturity - g.time, 1.0F)};
+    }
+    case 6:
+    case 7: {
+      if (k != 0) return {s.drift, s.vol, s.hit_value};
+      float const ratio = (g.time + (i == 6 ? -eps : eps)) / g.time;
+      return {s.drift * ratio, s.vol * sqrtf(ratio), s.hit_value};
+    }
+    default: return {s.drift, s.vol, s.hit_value};
+  }
+}
+
+// The trade as scenario i sees it: spot scenarios move S0, and with it the barrier and a
+// seasoned running extreme relative to it (a fresh trade's extreme is today's spot and moves).
+MCPRICE_HD MCPRICE_INLINE path_gbm_trade scenario_trade(const path_gbm_trade& t, int i)
+{
+  if (i > 1) return t;
+  float const scale = i == 0 ? 1.0F + scenario_spot_bump : 1.0F - scenario_spot_bump;
+  float const shift = logf(scale);
+  path_gbm_trade s = t;
+  s.spot = t.spot * scale;
+  s.log_barrier = t.log_barrier - shift;
+  if (t.seasoned) s.log_extreme = t.log_extreme - shift;
+  return s;
+}
+
+template <typename NormalStream, path_product Product, bool Antithetic>
+MCPRICE_HD MCPRICE_INLINE float scenario_sample(const path_gbm_trade& t, const path_step* grid,
+                                                const path_greek_step* greek_grid, std::uint64_t group,
+                                                greek_values& out)
+{
+  NormalStream rng(t.key, group);
+  float const log_b = t.log_barrier;
+  const path_step* steps = grid + t.first_step;
+  const path_greek_step* greeks = greek_grid + t.first_step;
+  float const maturity = greeks[t.steps - 1].time;
+  float const eps = fminf(1.0F / 365.0F, 0.5F * greeks[0].time);
+  path_gbm_trade const spot_up = scenario_trade(t, 0);
+  path_gbm_trade const spot_down = scenario_trade(t, 1);
+  auto trade_of = [&](int i) -> const path_gbm_trade& { return i == 0 ? spot_up : i == 1 ? spot_down : t; };
+  constexpr int sides = Antithetic ? 2 : 1;
+  path_state base[sides];
+  path_state st[sides][path_scenarios];
+  for (int side = 0; side < sides; ++side) {
+    base[side] = path_state::start(t);
+    MCPRICE_UNROLL
+    for (int i = 0; i < path_scenarios; ++i) st[side][i] = path_state::start(trade_of(i));
+  }
+  auto step = [&](int k, float z, float u) {
+    path_step const s = steps[k];
+    path_greek_step const g = greeks[k];
+    float const t_prev = k == 0 ? 0.0F : greeks[k - 1].time;
+    base[0].template advance<Product>(t, log_b, s, z, u);
+    if constexpr (Antithetic) base[1].template advance<Product>(t, log_b, s, -z, u);
+    MCPRICE_UNROLL
+    for (int i = 0; i < path_scenarios; ++i) {
+      scenario_step const c = scenario_step_of(i, k, s, g, t_prev, maturity, eps);
+      const path_gbm_trade& ti = trade_of(i);
+      for (int side = 0; side < sides; ++side) {
+        float const zs = side == 0 ? z : -z;
+        st[side][i].template move<Product>(ti, ti.log_barrier, fmaf(c.vol, zs, c.drift), c.vol * c.vol, s.fixing != 0,
+                                           c.hit_value, u);
+      }
+    }
+  };
+  if (Product == path_product::lookback && t.continuous) {
+    for_step_normal_pairs(rng, t.steps, [&](int k, float z, float u) { step(k, z, u); });
+  } else {
+    for_step_normals(rng, t.steps, [&](int k, float z) { step(k, z, 0.0F); });
+  }
+  float const rate = greeks[0].rate;
+  float const rate_up = expf(-scenario_rate_bump * maturity);
+  float const time_factor = expf(rate * eps);
+  greek_values v{};
+  float price = 0.0F;
+  for (int side = 0; side < sides; ++side) {
+    float p[path_scenarios];
+    MCPRICE_UNROLL
+    for (int i = 0; i < path_scenarios; ++i) p[i] = st[side][i].template payoff<Product>(trade_of(i));
+    float const p0 = base[side].template payoff<Product>(t);
+    float const h = scenario_spot_bump * t.spot;
+    v.delta += (p[0] - p[1]) / (2.0F * h);
+    v.gamma += (p[0] - 2.0F * p0 + p[1]) / (h * h);
+    v.vega += (p[2] - p[3]) / (2.0F * scenario_vol_bump);
+    v.rho += (p[4] * rate_up - p[5] / rate_up) / (2.0F * scenario_rate_bump);
+    v.theta += (p[6] * time_factor - p[7] / time_factor) / (2.0F * eps);
+    price = side == 0 ? p0 : 0.5F * (price + p0);
+  }
+  if constexpr (Antithetic) v = {0.5F * v.delta, 0.5F * v.gamma, 0.5F * v.vega, 0.5F * v.theta, 0.5F * v.rho};
+  out = v;
+  return price;
+}
+
+// A lane of a path trade with Greeks: Asians pathwise, barriers, touches and lookbacks by
+// scenario lanes (both price with the bits of path_lane).
 template <typename NormalStream>
 MCPRICE_HD MCPRICE_INLINE priced_path_greeks path_greek_lane(const path_gbm_trade& t, const path_step* grid,
                                                              const path_greek_step* greek_grid, std::int64_t block,
                                                              int lane)
 {
-  if (t.product != path_product::asian) return {path_lane<NormalStream>(t, grid, block, lane), {}};
   constexpr int d = own_subsequence_normals;
   priced_path_greeks m{};
   for (int g = 0; g < layout::groups_per_lane(d); ++g) {
     std::int64_t const group = layout::group_index(block, g, lane, d);
     if (group >= t.samples) break;
+    auto const subsequence = static_cast<std::uint64_t>(group);
     greek_values v{};
-    float const price = t.antithetic
-                            ? asian_sample_with_greeks<NormalStream, true>(t, grid, greek_grid, static_cast<std::uint64_t>(group), v)
-                            : asian_sample_with_greeks<NormalStream, false>(t, grid, greek_grid, static_cast<std::uint64_t>(group), v);
+    float price = 0.0F;
+    if (t.product == path_product::asian) {
+      price = t.antithetic ? asian_sample_with_greeks<NormalStream, true>(t, grid, greek_grid, subsequence, v)
+                           : asian_sample_with_greeks<NormalStream, false>(t, grid, greek_grid, subsequence, v);
+    } else {
+      price = with_path_product<false>(t.product, [&](auto product) {
+        constexpr path_product P = decltype(product)::value;
+        return t.antithetic ? scenario_sample<NormalStream, P, true>(t, grid, greek_grid, subsequence, v)
+                            : scenario_sample<NormalStream, P, false>(t, grid, greek_grid, subsequence, v);
+      });
+    }
     m.price.add_group(price, 0.0F, 1);
     add_greek_sample(m.greeks, v);
   }
