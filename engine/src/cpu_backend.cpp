@@ -69,11 +69,13 @@ class cpu_backend final : public pricing_backend {
 
   family_run run_path_greeks(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
                                const std::vector<path_greek_step>& greek_grid, std::int64_t total_blocks,
-                               const progress_callback& progress) const override
+                               bool scenario_lanes, const progress_callback& progress) const override
   {
     return run_blocks(trades, total_blocks, progress, [&](std::size_t i, std::int64_t block) {
       return over_lanes([&](int lane) {
-        return path_greek_lane<rng::host_normal_stream>(trades[i], grid.data(), greek_grid.data(), block, lane);
+        using rng::host_normal_stream;
+        return scenario_lanes ? scenario_greek_lane<host_normal_stream>(trades[i], grid.data(), greek_grid.data(), block, lane)
+                              : asian_greek_lane<host_normal_stream>(trades[i], grid.data(), greek_grid.data(), block, lane);
       });
     });
   }

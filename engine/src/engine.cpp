@@ -101,13 +101,26 @@ void engine::trim_memory() const { impl_->backend->trim_memory(); }
 
 namespace {
 
+// GBM path trades with their time grids (and with Greeks, the Greek grids parallel to them).
+struct path_family : family<path_gbm_trade> {
+  std::vector<path_step> grid;
+  std::vector<path_greek_step> greek_grid;
+
+  void add_job(detail::path_job& p, std::size_t row)
+  {
+    p.kernel.first_step = static_cast<std::int32_t>(grid.size());
+    grid.insert(grid.end(), p.steps.begin(), p.steps.end());
+    greek_grid.insert(greek_grid.end(), p.greek_steps.begin(), p.greek_steps.end());
+    add(p.kernel, layout::blocks_for(p.kernel.samples, path_normals_per_sample), p.scale, p.paths, row);
+  }
+};
+
 // The trades of one chunk of a request, by kernel family, with their tables.
 struct request_families {
   family<european_gbm_trade> europeans;
   std::vector<detail::greek_inputs> european_greeks;  // with Greeks: per european, in order
-  family<path_gbm_trade> paths;
-  std::vector<path_step> grid;
-  std::vector<path_greek_step> path_greek_grid;  // with Greeks: parallel to grid
+  path_family paths;           // with Greeks: Asians only
+  path_family scenario_paths;  // with Greeks: barriers, touches and lookbacks (scenario lanes)
   family<basket_gbm_trade> baskets;
   std::vector<basket_asset> basket_assets;
   std::vector<float> factors;
@@ -172,10 +185,8 @@ request_families prepare_rows(const portfolio& trades, std::size_t begin, std::s
       f.baskets.add(b->kernel, layout::blocks_for(b->kernel.samples, basket_normals_per_sample), b->scale, b->paths, i);
     } else {
       auto& p = std::get<detail::path_job>(*jobs[k]);
-      p.kernel.first_step = static_cast<std::int32_t>(f.grid.size());
-      f.grid.insert(f.grid.end(), p.steps.begin(), p.steps.end());
-      f.path_greek_grid.insert(f.path_greek_grid.end(), p.greek_steps.begin(), p.greek_steps.end());
-      f.paths.add(p.kernel, layout::blocks_for(p.kernel.samples, path_normals_per_sample), p.scale, p.paths, i);
+      bool const scenario_lanes = options.greeks && p.kernel.product != path_product::asian;
+      (scenario_lanes ? f.scenario_paths : f.paths).add_job(p, i);
     }
   }
   return f;
@@ -253,7 +264,7 @@ chunk_timing price_families(const detail::pricing_backend& backend, const reques
                             std::vector<trade_result>& results, progress_sum& progress, std::size_t chunk)
 {
   auto const start = std::chrono::steady_clock::now();
-  constexpr std::size_t families = 4;
+  constexpr std::size_t families = 5;
   std::vector<std::pair<const family_base*, std::function<detail::family_run(const progress_callback&)>>> runs;
   if (!f.europeans.trades.empty()) {
     runs.emplace_back(&f.europeans, [&](const progress_callback& p) {
@@ -261,10 +272,12 @@ chunk_timing price_families(const detail::pricing_backend& backend, const reques
       return backend.run_european(f.europeans.trades, f.europeans.blocks, p);
     });
   }
-  if (!f.paths.trades.empty()) {
-    runs.emplace_back(&f.paths, [&](const progress_callback& p) {
-      if (greeks) return backend.run_path_greeks(f.paths.trades, f.grid, f.path_greek_grid, f.paths.blocks, p);
-      return backend.run_path(f.paths.trades, f.grid, f.paths.blocks, p);
+  for (const path_family* fam : {&f.paths, &f.scenario_paths}) {
+    if (fam->trades.empty()) continue;
+    bool const scenario_lanes = fam == &f.scenario_paths;
+    runs.emplace_back(fam, [&backend, fam, greeks, scenario_lanes](const progress_callback& p) {
+      if (greeks) return backend.run_path_greeks(fam->trades, fam->grid, fam->greek_grid, fam->blocks, scenario_lanes, p);
+      return backend.run_path(fam->trades, fam->grid, fam->blocks, p);
     });
   }
   if (!f.hestons.trades.empty()) {
@@ -301,10 +314,10 @@ chunk_timing price_families(const detail::pricing_backend& backend, const reques
       r = detail::make_result(r.id, o.sums, fam->samples[k], fam->paths[k], fam->scales[k]);
       if (greeks && fam == &f.europeans) {
         r.greeks = detail::make_greeks(o.sums, o.greeks, fam->samples[k], fam->scales[k], f.european_greeks[k]);
-      } else if (greeks && fam == &f.paths) {
-        bool const asian = f.paths.trades[k].product == path_product::asian;
+      } else if (greeks && (fam == &f.paths || fam == &f.scenario_paths)) {
         r.greeks = detail::make_path_greeks(o.path_greeks, fam->samples[k], fam->scales[k],
-                                            asian ? greek_method::pathwise_bumped_gamma : greek_method::central_bumps);
+                                            fam == &f.paths ? greek_method::pathwise_bumped_gamma
+                                                            : greek_method::central_bumps);
       }
     });
   }

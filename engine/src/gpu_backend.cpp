@@ -131,10 +131,10 @@ class gpu_backend final : public pricing_backend {
     return run_family<greek_moments>(trades, nullptr, 0, total_blocks, 0, progress, launch_kernels, &european_greek_sums);
   }
 
-  // Asians' Greeks on the fused route; the Greek grid travels after the path grid.
+  // Path Greeks on the fused route; the Greek grid travels after the path grid.
   family_run run_path_greeks(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
                                const std::vector<path_greek_step>& greek_grid, std::int64_t total_blocks,
-                               const progress_callback& progress) const override
+                               bool scenario_lanes, const progress_callback& progress) const override
   {
     std::size_t const greek_offset = round256(sizeof(path_step) * grid.size());
     std::vector<unsigned char> tables(greek_offset + sizeof(path_greek_step) * greek_grid.size());
@@ -142,13 +142,15 @@ class gpu_backend final : public pricing_backend {
     if (!greek_grid.empty()) {
       std::memcpy(tables.data() + greek_offset, greek_grid.data(), sizeof(path_greek_step) * greek_grid.size());
     }
-    auto launch_kernels = [this, greek_offset](const request_state& r, std::int64_t first, std::int64_t end,
-                                               moments* d_blocks, void* d_greeks, scratch_lease&, stream_view s) {
+    auto launch_kernels = [this, greek_offset, scenario_lanes](const request_state& r, std::int64_t first,
+                                                               std::int64_t end, moments* d_blocks, void* d_greeks,
+                                                               scratch_lease&, stream_view s) {
       auto const* base = static_cast<const unsigned char*>(r.d_extra);
       kernels::launch_path_greek_blocks(static_cast<const path_gbm_trade*>(r.d_trades), r.n_trades,
                                         reinterpret_cast<const path_step*>(base),
                                         reinterpret_cast<const path_greek_step*>(base + greek_offset), first, end,
-                                        d_blocks, static_cast<path_greek_moments*>(d_greeks), grid_blocks_, s.value());
+                                        d_blocks, static_cast<path_greek_moments*>(d_greeks), scenario_lanes,
+                                        grid_blocks_, s.value());
     };
     return run_family<path_greek_moments>(trades, tables.data(), tables.size(), total_blocks, 0, progress,
                                           launch_kernels, &path_greek_sums);

@@ -23,7 +23,7 @@ namespace mcprice::detail {
 struct european_outcome {
   moments sums;
   greek_moments greeks;            // run_european_greeks only
-  path_greek_moments path_greeks;  // run_path_greeks only (Asians; zero for other path products)
+  path_greek_moments path_greeks;  // run_path_greeks only
   std::string error;  // non-empty: this trade could not be priced (e.g. its chunk exceeds the job cap)
 };
 
@@ -45,10 +45,11 @@ class pricing_backend {
   // Path-dependent trades; grid holds every trade's steps (trade.first_step, trade.steps).
   virtual family_run run_path(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
                                 std::int64_t total_blocks, const progress_callback& progress) const = 0;
-  // The same with each Asian's Greeks; greek_grid is parallel to grid.
+  // The same with each trade's Greeks; greek_grid is parallel to grid. The trades are all
+  // Asians (pathwise), or with scenario_lanes all barriers, touches and lookbacks.
   virtual family_run run_path_greeks(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
                                        const std::vector<path_greek_step>& greek_grid, std::int64_t total_blocks,
-                                       const progress_callback& progress) const = 0;
+                                       bool scenario_lanes, const progress_callback& progress) const = 0;
   // Single-asset products on Heston assets; steps of every trade in one table.
   virtual family_run run_heston(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
                                   std::int64_t total_blocks, const progress_callback& progress) const = 0;

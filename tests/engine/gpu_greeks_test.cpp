@@ -161,8 +161,10 @@ TEST_CASE("GPU path Greeks: the CPU's numbers, unchanged prices, bits across set
       // the barrier, each flip a larger share of a std error than a European's: 0.2.
       INFO(book.trades[i].id << " " << g[k].second << ": gpu " << g[k].first.value << ", cpu " << c[k].first.value
                              << " +- " << c[k].first.std_error);
+      // A second difference of payoffs that scale with S0 (a fresh lookback's gamma is 0) is
+      // float noise of order 1e-8 on either side: an absolute 1e-6 covers it.
       CHECK(std::abs(g[k].first.value - c[k].first.value) <=
-            0.2 * c[k].first.std_error + 1e-5 * std::abs(c[k].first.value) + 1e-12);
+            0.2 * c[k].first.std_error + 1e-5 * std::abs(c[k].first.value) + 1e-6);
     }
   }
 

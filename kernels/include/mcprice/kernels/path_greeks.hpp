@@ -321,35 +321,51 @@ MCPRICE_HD MCPRICE_INLINE float scenario_sample(const path_gbm_trade& t, const p
   return price;
 }
 
-// A lane of a path trade with Greeks: Asians pathwise, barriers, touches and lookbacks by
-// scenario lanes (both price with the bits of path_lane).
-template <typename NormalStream>
-MCPRICE_HD MCPRICE_INLINE priced_path_greeks path_greek_lane(const path_gbm_trade& t, const path_step* grid,
-                                                             const path_greek_step* greek_grid, std::int64_t block,
-                                                             int lane)
+// A lane of a path trade with Greeks (both kinds price with the bits of path_lane). Asians and
+// scenario-lane products go to separate kernels: the scenario lanes' registers would otherwise
+// set the Asian kernel's occupancy.
+template <typename SampleWithGreeks>
+MCPRICE_HD MCPRICE_INLINE priced_path_greeks greek_lane_of(const path_gbm_trade& t, std::int64_t block, int lane,
+                                                           SampleWithGreeks&& sample)
 {
   constexpr int d = own_subsequence_normals;
   priced_path_greeks m{};
   for (int g = 0; g < layout::groups_per_lane(d); ++g) {
     std::int64_t const group = layout::group_index(block, g, lane, d);
     if (group >= t.samples) break;
-    auto const subsequence = static_cast<std::uint64_t>(group);
     greek_values v{};
-    float price = 0.0F;
-    if (t.product == path_product::asian) {
-      price = t.antithetic ? asian_sample_with_greeks<NormalStream, true>(t, grid, greek_grid, subsequence, v)
-                           : asian_sample_with_greeks<NormalStream, false>(t, grid, greek_grid, subsequence, v);
-    } else {
-      price = with_path_product<false>(t.product, [&](auto product) {
-        constexpr path_product P = decltype(product)::value;
-        return t.antithetic ? scenario_sample<NormalStream, P, true>(t, grid, greek_grid, subsequence, v)
-                            : scenario_sample<NormalStream, P, false>(t, grid, greek_grid, subsequence, v);
-      });
-    }
+    float const price = sample(static_cast<std::uint64_t>(group), v);
     m.price.add_group(price, 0.0F, 1);
     add_greek_sample(m.greeks, v);
   }
   return m;
+}
+
+// Asians only.
+template <typename NormalStream>
+MCPRICE_HD MCPRICE_INLINE priced_path_greeks asian_greek_lane(const path_gbm_trade& t, const path_step* grid,
+                                                              const path_greek_step* greek_grid, std::int64_t block,
+                                                              int lane)
+{
+  return greek_lane_of(t, block, lane, [&](std::uint64_t subsequence, greek_values& v) {
+    return t.antithetic ? asian_sample_with_greeks<NormalStream, true>(t, grid, greek_grid, subsequence, v)
+                        : asian_sample_with_greeks<NormalStream, false>(t, grid, greek_grid, subsequence, v);
+  });
+}
+
+// Barriers, touches and lookbacks.
+template <typename NormalStream>
+MCPRICE_HD MCPRICE_INLINE priced_path_greeks scenario_greek_lane(const path_gbm_trade& t, const path_step* grid,
+                                                                 const path_greek_step* greek_grid, std::int64_t block,
+                                                                 int lane)
+{
+  return greek_lane_of(t, block, lane, [&](std::uint64_t subsequence, greek_values& v) {
+    return with_path_product<false>(t.product, [&](auto product) {
+      constexpr path_product P = decltype(product)::value;
+      return t.antithetic ? scenario_sample<NormalStream, P, true>(t, grid, greek_grid, subsequence, v)
+                          : scenario_sample<NormalStream, P, false>(t, grid, greek_grid, subsequence, v);
+    });
+  });
 }
 
 }  // namespace mcprice
