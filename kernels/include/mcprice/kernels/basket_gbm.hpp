@@ -5,6 +5,7 @@
 // eigen-decomposition, so positive semi-definite matrices work too).
 #include "mcprice/kernels/canonical_layout.hpp"
 #include "mcprice/kernels/moments.hpp"
+#include "mcprice/kernels/rounded_product.hpp"
 #include "mcprice/kernels/sample_lanes.hpp"
 
 #include <cmath>
@@ -35,16 +36,6 @@ struct basket_asset {
   float stdev;   // sqrt(w)
   float weight;  // basket weight, or the scale of S_i for best/worst-of
 };
-
-// a * b rounded to float, never contracted into a following addition.
-MCPRICE_HD MCPRICE_INLINE float rounded_product(float a, float b)
-{
-#if defined(__CUDA_ARCH__)
-  return __fmul_rn(a, b);
-#else
-  return a * b;
-#endif
-}
 
 // Asset i's terminal spot on the path of `normals` (one per asset, correlated by the factor),
 // times `sign` (-1: the antithetic path).

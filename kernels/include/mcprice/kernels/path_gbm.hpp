@@ -8,6 +8,7 @@
 // and needs no extra random numbers.
 #include "mcprice/kernels/canonical_layout.hpp"
 #include "mcprice/kernels/moments.hpp"
+#include "mcprice/kernels/rounded_product.hpp"
 #include "mcprice/kernels/sample_lanes.hpp"
 
 #include <cmath>
@@ -99,18 +100,6 @@ MCPRICE_HD MCPRICE_INLINE float quick_exp(float x)
   return exp2f(x * 1.44269504088896341F);
 }
 
-// a * b, never fused with a neighbouring add: the same bits in every kernel this code is inlined
-// into (nvcc may contract a product and an add into one FMA in one context and not in another;
-// the price, Greek and two-phase kernels must agree bit for bit). The host never contracts.
-MCPRICE_HD MCPRICE_INLINE float product_rn(float a, float b)
-{
-#if defined(__CUDA_ARCH__)
-  return __fmul_rn(a, b);
-#else
-  return a * b;
-#endif
-}
-
 // Probability that a Brownian bridge from x0 to x1 (log spots, both on the safe side of the
 // log barrier b) with variance v touches b.
 MCPRICE_HD MCPRICE_INLINE float bridge_hit_probability(float x0, float x1, float b, float v)
@@ -164,9 +153,9 @@ struct path_state {
         float const d = x - x_prev;
         // ln U for U = N(u): through the small tail probability, so U near 1 keeps its precision.
         float const log_u = u_normal > 0.0F ? log1pf(-standard_normal_cdf(-u_normal)) : logf(standard_normal_cdf(u_normal));
-        float const spread = product_rn(d, d) - product_rn(product_rn(2.0F, var), log_u);
-        float const reach = product_rn(0.5F, sqrtf(fmaxf(spread, 0.0F)));
-        float const mid = product_rn(0.5F, x_prev + x);
+        float const spread = rounded_product(d, d) - rounded_product(rounded_product(2.0F, var), log_u);
+        float const reach = rounded_product(0.5F, sqrtf(fmaxf(spread, 0.0F)));
+        float const mid = rounded_product(0.5F, x_prev + x);
         extreme = t.track_max ? fmaxf(extreme, mid + reach) : fminf(extreme, mid - reach);
       } else if (fixing) {
         extreme = t.track_max ? fmaxf(extreme, x) : fminf(extreme, x);
@@ -184,7 +173,7 @@ struct path_state {
     if (survive == 0.0F || !(t.continuous || fixing)) return;
     bool const beyond = t.up ? x >= log_b : x <= log_b;
     float const p = beyond ? 1.0F : t.continuous ? bridge_hit_probability(x_prev, x, log_b, var) : 0.0F;
-    hit_paid += product_rn(product_rn(survive, p), t.pay_at_hit ? hit_value : 1.0F);
+    hit_paid += rounded_product(rounded_product(survive, p), t.pay_at_hit ? hit_value : 1.0F);
     survive *= 1.0F - p;
   }
 
@@ -192,16 +181,16 @@ struct path_state {
   template <path_product Product>
   [[nodiscard]] MCPRICE_HD MCPRICE_INLINE float payoff(const path_gbm_trade& t) const
   {
-    float const s_t = product_rn(t.spot, expf(x));
+    float const s_t = rounded_product(t.spot, expf(x));
     if constexpr (Product == path_product::asian) {
       float const n = static_cast<float>(t.fixings);
       auto const pay = [&](float avg) {
         if (t.floating) return t.call ? fmaxf(s_t - avg, 0.0F) : fmaxf(avg - s_t, 0.0F);
         return t.call ? fmaxf(avg - t.strike, 0.0F) : fmaxf(t.strike - avg, 0.0F);
       };
-      float const avg = product_rn(t.spot, t.geometric ? expf(log_sum / n) : sum / n);
+      float const avg = rounded_product(t.spot, t.geometric ? expf(log_sum / n) : sum / n);
       if (!t.control) return pay(avg);
-      return pay(avg) - pay(product_rn(t.spot, expf(log_sum / n))) + t.control_value;
+      return pay(avg) - pay(rounded_product(t.spot, expf(log_sum / n))) + t.control_value;
     }
     if constexpr (Product == path_product::european) {
       bool const in = t.call ? s_t > t.strike : s_t < t.strike;
@@ -210,16 +199,16 @@ struct path_state {
       return t.call ? fmaxf(s_t - t.strike, 0.0F) : fmaxf(t.strike - s_t, 0.0F);
     }
     if constexpr (Product == path_product::lookback) {
-      float const e = product_rn(t.spot, expf(extreme));
+      float const e = rounded_product(t.spot, expf(extreme));
       if (t.floating) return t.call ? s_t - e : e - s_t;  // call: S_T - min; put: max - S_T
       return t.call ? fmaxf(e - t.strike, 0.0F) : fmaxf(t.strike - e, 0.0F);
     }
     // One-touch pays at the hit or at expiry; no-touch pays at expiry if never touched.
-    if constexpr (Product == path_product::touch) return product_rn(t.rebate, t.call ? hit_paid : survive);
+    if constexpr (Product == path_product::touch) return rounded_product(t.rebate, t.call ? hit_paid : survive);
     float const vanilla = t.call ? fmaxf(s_t - t.strike, 0.0F) : fmaxf(t.strike - s_t, 0.0F);
     // Knock-in: the rebate is paid at expiry if never knocked in; knock-out: at the hit.
-    if (t.knock_in) return product_rn(vanilla, 1.0F - survive) + product_rn(t.rebate, survive);
-    return product_rn(vanilla, survive) + product_rn(t.rebate, hit_paid);
+    if (t.knock_in) return rounded_product(vanilla, 1.0F - survive) + rounded_product(t.rebate, survive);
+    return rounded_product(vanilla, survive) + rounded_product(t.rebate, hit_paid);
   }
 };
 
