@@ -41,6 +41,8 @@ std::string describe(const manifest_trade& a, const manifest_trade& b)
   if (a.greek_bits != b.greek_bits) {
     if (a.greek_bits.empty() || b.greek_bits.empty()) {
       s << (a.greek_bits.empty() ? "; Greeks now, none recorded" : "; Greeks recorded, none now");
+    } else if (a.greek_bits.size() != 10 || b.greek_bits.size() != 10) {
+      s << "; Greeks differ";  // a multi-asset trade's: trade_greeks::all() order
     } else {
       constexpr const char* names[] = {"delta", "gamma", "vega", "theta", "rho"};
       for (std::size_t k = 0; k < 5; ++k) {

@@ -140,9 +140,9 @@ run_manifest make_manifest(const std::string& portfolio_path, const std::string&
     bool const ok = r.status == trade_status::ok;
     manifest_trade t{r.id, ok, ok ? bits_of(r.price) : 0, ok ? bits_of(r.std_error) : 0, {}};
     if (ok && r.greeks) {
-      for (auto const* g : {&r.greeks->delta, &r.greeks->gamma, &r.greeks->vega, &r.greeks->theta, &r.greeks->rho}) {
-        t.greek_bits.push_back(bits_of(g->value));
-        t.greek_bits.push_back(bits_of(g->std_error));
+      for (auto const& g : r.greeks->all()) {
+        t.greek_bits.push_back(bits_of(g.value));
+        t.greek_bits.push_back(bits_of(g.std_error));
       }
     }
     m.trades.push_back(std::move(t));
@@ -265,7 +265,9 @@ run_manifest manifest_from_json(const nlohmann::json& j, const std::string& file
       mt.std_error_bits = parse_hex64(r.str(t, "std_error", where), r, where + "/std_error");
       if (t.contains("greeks")) {
         auto const& greeks = t["greeks"];
-        if (!greeks.is_array() || greeks.size() != 10) r.fail(where + "/greeks must be an array of 10 hex doubles");
+        if (!greeks.is_array() || greeks.empty() || greeks.size() % 2 != 0) {
+          r.fail(where + "/greeks must be an array of hex doubles, a value and a std error per Greek");
+        }
         for (std::size_t k = 0; k < greeks.size(); ++k) {
           std::string const at = where + "/greeks/" + std::to_string(k);
           if (!greeks[k].is_string()) r.fail(at + " must be a hex string");

@@ -26,7 +26,7 @@ struct manifest_trade {
   bool ok{false};
   std::uint64_t price_bits{0};
   std::uint64_t std_error_bits{0};
-  // With --greeks: delta, gamma, vega, theta, rho, each value then std error; empty without.
+  // With --greeks: trade_greeks::all(), each value then std error; empty without.
   std::vector<std::uint64_t> greek_bits;
 };
 

@@ -1,12 +1,28 @@
 #include "basket_setup.hpp"
 
+#include "mcprice/kernels/basket_greeks.hpp"
 #include "mcprice/kernels/trade_key.hpp"
 
 #include <Eigen/Eigenvalues>
 
+#include <algorithm>
 #include <cmath>
 
 namespace mcprice::detail {
+namespace {
+
+// A = V sqrt(D) from C = V D V^T, row-major: exact for positive semi-definite C (negative
+// eigenvalues, from rounding or a bumped matrix, are clipped to zero).
+void append_factor(const Eigen::MatrixXd& c, std::vector<float>& out)
+{
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(c);
+  Eigen::MatrixXd const a = eig.eigenvectors() * eig.eigenvalues().cwiseMax(0.0).cwiseSqrt().asDiagonal();
+  for (int i = 0; i < c.rows(); ++i) {
+    for (int j = 0; j < c.cols(); ++j) out.push_back(static_cast<float>(a(i, j)));
+  }
+}
+
+}  // namespace
 
 basket_job make_basket_job(const trade& t, const market_data& market, const engine_options& opt)
 {
@@ -26,16 +42,23 @@ basket_job make_basket_job(const trade& t, const market_data& market, const engi
     job.assets.push_back({static_cast<float>(a.spot), static_cast<float>(log_fwd - 0.5 * w),
                           static_cast<float>(std::sqrt(w)), static_cast<float>(weight)});
   }
-  // A = V sqrt(D) from C = V D V^T: exact for positive semi-definite C (tiny negative
-  // eigenvalues from rounding are clipped to zero).
   Eigen::MatrixXd c(n, n);
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < n; ++j) c(i, j) = market.correlation(idx[static_cast<std::size_t>(i)], idx[static_cast<std::size_t>(j)]);
   }
-  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(c);
-  Eigen::MatrixXd const a = eig.eigenvectors() * eig.eigenvalues().cwiseMax(0.0).cwiseSqrt().asDiagonal();
-  for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < n; ++j) job.factor.push_back(static_cast<float>(a(i, j)));
+  append_factor(c, job.factor);
+  bool const greeks = opt.greeks && n <= max_basket_greek_assets;
+  if (greeks) {
+    // Correlation vega's scenarios: every pairwise correlation +-h (clamped to [-1, 1]).
+    for (double const h : {double{basket_correlation_bump}, -double{basket_correlation_bump}}) {
+      Eigen::MatrixXd bumped = c;
+      for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) {
+          if (i != j) bumped(i, j) = std::clamp(c(i, j) + h, -1.0, 1.0);
+        }
+      }
+      append_factor(bumped, job.factor);
+    }
   }
 
   basket_gbm_trade& k = job.kernel;
@@ -51,6 +74,9 @@ basket_job make_basket_job(const trade& t, const market_data& market, const engi
              : t.product == product_kind::worst_of ? basket_payoff::worst_of
                                                    : basket_payoff::spread;
   k.call = t.type == option_type::call ? 1 : 0;
+  k.greeks = greeks ? 1 : 0;
+  k.maturity = static_cast<float>(T);
+  k.rate = static_cast<float>(-std::log(market.discount().discount(T)) / T);
   job.scale = market.discount().discount(T) * t.notional;
   return job;
 }

@@ -14,6 +14,8 @@ struct basket_job {
   basket_gbm_trade kernel;  // first_block, first_factor and first_asset are set by the batcher
   std::vector<basket_asset> assets;
   std::vector<float> factor;  // assets x assets, row-major: A with A A^T = the correlation matrix
+                              // (with Greeks, then the factors of the matrix with every
+                              // correlation +h and -h)
   double scale;
   std::int64_t paths;
 };

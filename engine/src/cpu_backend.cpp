@@ -33,6 +33,12 @@ void keep(european_outcome& o, const priced_path_greeks& m)
   o.path_greeks = m.greeks;
 }
 
+void keep(european_outcome& o, const priced_basket_greeks& m)
+{
+  o.sums = m.price;
+  o.basket_greeks.assign(std::begin(m.greeks.m), std::end(m.greeks.m));
+}
+
 // Threads take whole segments; each segment is summed block by block in order, so the result
 // does not depend on which thread did what.
 class cpu_backend final : public pricing_backend {
@@ -95,6 +101,16 @@ class cpu_backend final : public pricing_backend {
     return run_blocks(trades, total_blocks, progress, [&](std::size_t i, std::int64_t block) {
       return over_lanes(
           [&](int lane) { return basket_lane<rng::host_normal_stream>(trades[i], assets.data(), factors.data(), block, lane); });
+    });
+  }
+
+  family_run run_basket_greeks(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
+                                 const std::vector<float>& factors, std::int64_t total_blocks,
+                                 const progress_callback& progress) const override
+  {
+    return run_blocks(trades, total_blocks, progress, [&](std::size_t i, std::int64_t block) {
+      return over_lanes(
+          [&](int lane) { return basket_greek_lane<rng::host_normal_stream>(trades[i], assets.data(), factors.data(), block, lane); });
     });
   }
 

@@ -287,6 +287,7 @@ chunk_timing price_families(const detail::pricing_backend& backend, const reques
   }
   if (!f.baskets.trades.empty()) {
     runs.emplace_back(&f.baskets, [&](const progress_callback& p) {
+      if (greeks) return backend.run_basket_greeks(f.baskets.trades, f.basket_assets, f.factors, f.baskets.blocks, p);
       return backend.run_basket(f.baskets.trades, f.basket_assets, f.factors, f.baskets.blocks, p);
     });
   }
@@ -318,6 +319,9 @@ chunk_timing price_families(const detail::pricing_backend& backend, const reques
         r.greeks = detail::make_path_greeks(o.path_greeks, fam->samples[k], fam->scales[k],
                                             fam == &f.paths ? greek_method::pathwise_bumped_gamma
                                                             : greek_method::central_bumps);
+      } else if (greeks && fam == &f.baskets && f.baskets.trades[k].greeks) {
+        r.greeks = detail::make_basket_greeks(o.basket_greeks, f.baskets.trades[k].assets, fam->samples[k],
+                                              fam->scales[k]);
       }
     });
   }

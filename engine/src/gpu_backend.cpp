@@ -1,4 +1,5 @@
 #include "gpu_context.hpp"
+#include "mcprice/kernels/basket_greeks_launcher.hpp"
 #include "mcprice/kernels/basket_launcher.hpp"
 #include "mcprice/kernels/basket_two_phase.hpp"
 #include "mcprice/kernels/european_greeks_launcher.hpp"
@@ -64,9 +65,15 @@ constexpr greek_sums_kind greek_sums_of()
 
 constexpr greek_sums_kind european_greek_sums = greek_sums_of<greek_moments, kernels::segmented_greek_sum>();
 constexpr greek_sums_kind path_greek_sums = greek_sums_of<path_greek_moments, kernels::segmented_path_greek_sum>();
+constexpr greek_sums_kind basket_greek_sums =
+    greek_sums_of<basket_greek_moments, kernels::segmented_basket_greek_sum>();
 
 void keep_greeks(european_outcome& o, const greek_moments& g) { o.greeks = g; }
 void keep_greeks(european_outcome& o, const path_greek_moments& g) { o.path_greeks = g; }
+void keep_greeks(european_outcome& o, const basket_greek_moments& g)
+{
+  o.basket_greeks.assign(std::begin(g.m), std::end(g.m));
+}
 
 // A request in flight: its plan and its request-lifetime buffers on both sides.
 struct request_state {
@@ -222,9 +229,7 @@ class gpu_backend final : public pricing_backend {
                           const progress_callback& progress) const override
   {
     std::size_t const factor_offset = round256(sizeof(basket_asset) * assets.size());
-    std::vector<unsigned char> tables(factor_offset + sizeof(float) * factors.size());
-    if (!assets.empty()) std::memcpy(tables.data(), assets.data(), sizeof(basket_asset) * assets.size());
-    if (!factors.empty()) std::memcpy(tables.data() + factor_offset, factors.data(), sizeof(float) * factors.size());
+    auto const tables = basket_tables(assets, factors, factor_offset);
     int rows = 0;
     for (auto const& t : trades) rows = std::max(rows, kernels::basket_rows_per_sample(t));
     auto const lanes = static_cast<std::size_t>(kernels::path_samples_per_block);
@@ -253,12 +258,40 @@ class gpu_backend final : public pricing_backend {
     return run_family(trades, tables.data(), tables.size(), total_blocks, per_block, progress, launch_kernels);
   }
 
+  family_run run_basket_greeks(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
+                                 const std::vector<float>& factors, std::int64_t total_blocks,
+                                 const progress_callback& progress) const override
+  {
+    std::size_t const factor_offset = round256(sizeof(basket_asset) * assets.size());
+    auto const tables = basket_tables(assets, factors, factor_offset);
+    auto launch_kernels = [this, factor_offset](const request_state& r, std::int64_t first, std::int64_t end,
+                                                moments* d_blocks, void* d_greeks, scratch_lease&, stream_view s) {
+      auto const* base = static_cast<const unsigned char*>(r.d_extra);
+      kernels::launch_basket_greek_blocks(static_cast<const basket_gbm_trade*>(r.d_trades), r.n_trades,
+                                          reinterpret_cast<const basket_asset*>(base),
+                                          reinterpret_cast<const float*>(base + factor_offset), first, end, d_blocks,
+                                          static_cast<basket_greek_moments*>(d_greeks), grid_blocks_, s.value());
+    };
+    return run_family<basket_greek_moments>(trades, tables.data(), tables.size(), total_blocks, 0, progress,
+                                            launch_kernels, &basket_greek_sums);
+  }
+
   [[nodiscard]] backend_kind kind() const noexcept override { return backend_kind::gpu; }
   [[nodiscard]] const std::string& name() const noexcept override { return name_; }
   [[nodiscard]] std::optional<memory_report> memory() const override { return ctx_.report(); }
   void trim_memory() const override { ctx_.trim(); }
 
  private:
+  // The asset table and the factor table as one upload: assets, then factors from factor_offset.
+  static std::vector<unsigned char> basket_tables(const std::vector<basket_asset>& assets, const std::vector<float>& factors,
+                                                  std::size_t factor_offset)
+  {
+    std::vector<unsigned char> tables(factor_offset + sizeof(float) * factors.size());
+    if (!assets.empty()) std::memcpy(tables.data(), assets.data(), sizeof(basket_asset) * assets.size());
+    if (!factors.empty()) std::memcpy(tables.data() + factor_offset, factors.data(), sizeof(float) * factors.size());
+    return tables;
+  }
+
   // GreekSums: the family's Greek sums type (void: none), described at run time by `greeks`.
   template <typename GreekSums = void, typename Trade>
   family_run run_family(const std::vector<Trade>& trades, const void* extra, std::size_t extra_bytes,

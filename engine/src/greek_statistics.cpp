@@ -65,14 +65,42 @@ trade_greeks make_greeks(const moments& price_sums, const greek_moments& greek_s
   return g;
 }
 
-trade_greeks make_path_greeks(const path_greek_moments& sums, std::int64_t samples, double scale, greek_method method)
+namespace {
+
+// scale x the sample mean, and its standard error.
+greek_estimate estimate(const moments& m, std::int64_t samples, double scale)
 {
   auto const n = static_cast<double>(samples);
-  auto const estimate = [&](const moments& m) {
-    double const mean = m.sum / n;
-    double const var = n > 1.0 ? std::max(0.0, (m.sum_sq - m.sum * mean) / (n - 1.0)) : 0.0;
-    return greek_estimate{scale * mean, std::abs(scale) * std::sqrt(var / n)};
-  };
+  double const mean = m.sum / n;
+  double const var = n > 1.0 ? std::max(0.0, (m.sum_sq - m.sum * mean) / (n - 1.0)) : 0.0;
+  return greek_estimate{scale * mean, std::abs(scale) * std::sqrt(var / n)};
+}
+
+}  // namespace
+
+trade_greeks make_basket_greeks(const std::vector<moments>& channels, int n, std::int64_t samples, double scale)
+{
+  basket_channels const ch{n};
+  auto at = [&](int c) { return estimate(channels[static_cast<std::size_t>(c)], samples, scale); };
+  trade_greeks g;
+  g.method = greek_method::central_bumps;
+  for (int i = 0; i < n; ++i) {
+    g.deltas.push_back(at(ch.delta(i)));
+    g.gammas.push_back(at(ch.gamma(i)));
+    g.vegas.push_back(at(ch.vega(i)));
+  }
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) g.cross_gammas.push_back(at(ch.cross(i, j)));
+  }
+  g.correlation_vega = at(ch.correlation_vega());
+  g.theta = at(ch.theta());
+  g.rho = at(ch.rho());
+  return g;
+}
+
+trade_greeks make_path_greeks(const path_greek_moments& sums, std::int64_t samples, double scale, greek_method method)
+{
+  auto const estimate = [&](const moments& m) { return detail::estimate(m, samples, scale); };
   trade_greeks g;
   g.method = method;
   g.delta = estimate(sums.delta);

@@ -1,11 +1,13 @@
 #pragma once
 // From the sums of a European's price, delta and gamma channels (european_greeks.hpp) to its
 // Greeks and their standard errors. Host-only, tested without a GPU.
+#include "mcprice/kernels/basket_greeks.hpp"
 #include "mcprice/kernels/european_greeks.hpp"
 #include "mcprice/kernels/path_greeks.hpp"
 #include "mcprice/results.hpp"
 
 #include <cstdint>
+#include <vector>
 
 namespace mcprice::detail {
 
@@ -25,5 +27,8 @@ trade_greeks make_greeks(const moments& price_sums, const greek_moments& greek_s
 
 // A path trade's Greeks: each a sample mean of its own channel, times scale.
 trade_greeks make_path_greeks(const path_greek_moments& sums, std::int64_t samples, double scale, greek_method method);
+
+// A multi-asset trade's Greeks from its channels' sums (basket_channels order), n assets.
+trade_greeks make_basket_greeks(const std::vector<moments>& channels, int n, std::int64_t samples, double scale);
 
 }  // namespace mcprice::detail

@@ -6,6 +6,7 @@
 #include "mcprice/engine.hpp"
 #include "mcprice/memory_report.hpp"
 #include "mcprice/kernels/basket_gbm.hpp"
+#include "mcprice/kernels/basket_greeks.hpp"
 #include "mcprice/kernels/european_gbm.hpp"
 #include "mcprice/kernels/european_greeks.hpp"
 #include "mcprice/kernels/heston_path.hpp"
@@ -24,6 +25,7 @@ struct european_outcome {
   moments sums;
   greek_moments greeks;            // run_european_greeks only
   path_greek_moments path_greeks;  // run_path_greeks only
+  std::vector<moments> basket_greeks;  // run_basket_greeks, trades with Greeks: basket_channels' sums
   std::string error;  // non-empty: this trade could not be priced (e.g. its chunk exceeds the job cap)
 };
 
@@ -57,6 +59,11 @@ class pricing_backend {
   virtual family_run run_basket(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
                                   const std::vector<float>& factors, std::int64_t total_blocks,
                                   const progress_callback& progress) const = 0;
+  // The same with each trade's Greek channels (basket_greeks.hpp; trades with kernel.greeks set,
+  // whose factor table holds the correlation-bumped factors after their own).
+  virtual family_run run_basket_greeks(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
+                                         const std::vector<float>& factors, std::int64_t total_blocks,
+                                         const progress_callback& progress) const = 0;
   [[nodiscard]] virtual backend_kind kind() const noexcept = 0;
   [[nodiscard]] virtual const std::string& name() const noexcept = 0;
   [[nodiscard]] virtual std::optional<memory_report> memory() const { return std::nullopt; }

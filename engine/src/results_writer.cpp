@@ -23,9 +23,29 @@ const char* status_name(trade_status s) { return s == trade_status::ok ? "ok" : 
 
 constexpr const char* greek_names[] = {"delta", "gamma", "vega", "theta", "rho"};
 
-std::array<const greek_estimate*, 5> greeks_of(const trade_greeks& g)
+// The contract's five Greeks of a trade: one estimate each, or for multi-asset trades one per
+// underlying for delta, gamma and vega.
+std::array<std::vector<greek_estimate>, 5> greeks_of(const trade_greeks& g)
 {
-  return {&g.delta, &g.gamma, &g.vega, &g.theta, &g.rho};
+  if (g.multi_asset()) return {g.deltas, g.gammas, g.vegas, {g.theta}, {g.rho}};
+  return {std::vector<greek_estimate>{g.delta}, {g.gamma}, {g.vega}, {g.theta}, {g.rho}};
+}
+
+// Values joined by ';' (the contract's multi-asset form; one value is just the value).
+std::string joined_values(const std::vector<greek_estimate>& v)
+{
+  std::string out;
+  for (std::size_t i = 0; i < v.size(); ++i) out += (i > 0 ? ";" : "") + format_double(v[i].value);
+  return out;
+}
+
+// A JSON number, or an array of them for several underlyings.
+nlohmann::ordered_json json_of(const std::vector<greek_estimate>& v, bool multi, bool error)
+{
+  if (!multi) return error ? v.front().std_error : v.front().value;
+  auto out = nlohmann::ordered_json::array();
+  for (auto const& e : v) out.push_back(error ? e.std_error : e.value);
+  return out;
 }
 
 const char* method_name(greek_method m)
@@ -63,7 +83,7 @@ void write_results_csv(std::ostream& out, const pricing_run& run)
     if (greeks) {
       for (std::size_t i = 0; i < std::size(greek_names); ++i) {
         out << ',';
-        if (r.greeks) out << format_double(greeks_of(*r.greeks)[i]->value);
+        if (r.greeks) out << csv_escape(joined_values(greeks_of(*r.greeks)[i]));
       }
     }
     out << ',' << csv_escape(r.message) << '\n';
@@ -88,13 +108,28 @@ void write_results_json(std::ostream& out, const pricing_run& run)
     }
     if (run.summary.greeks) {
       // Each Greek with its own standard error, and the estimator used.
+      bool const multi = r.greeks && r.greeks->multi_asset();
       for (std::size_t i = 0; i < std::size(greek_names); ++i) {
         std::string const name = greek_names[i];
-        row[name] = r.greeks ? nlohmann::ordered_json(greeks_of(*r.greeks)[i]->value) : nlohmann::ordered_json();
-        row[name + "_std_error"] =
-            r.greeks ? nlohmann::ordered_json(greeks_of(*r.greeks)[i]->std_error) : nlohmann::ordered_json();
+        row[name] = r.greeks ? json_of(greeks_of(*r.greeks)[i], multi && i < 3, false) : nlohmann::ordered_json();
+        row[name + "_std_error"] = r.greeks ? json_of(greeks_of(*r.greeks)[i], multi && i < 3, true) : nlohmann::ordered_json();
       }
       row["greek_method"] = r.greeks ? nlohmann::ordered_json(method_name(r.greeks->method)) : nlohmann::ordered_json();
+      if (multi) {
+        // Cross gammas by the underlyings' positions in the trade (0-based), and correlation vega.
+        auto cross = nlohmann::ordered_json::array();
+        std::size_t k = 0;
+        for (std::size_t i = 0; i < r.greeks->deltas.size(); ++i) {
+          for (std::size_t j = i + 1; j < r.greeks->deltas.size(); ++j, ++k) {
+            cross.push_back({{"assets", {i, j}},
+                             {"value", r.greeks->cross_gammas[k].value},
+                             {"std_error", r.greeks->cross_gammas[k].std_error}});
+          }
+        }
+        row["cross_gamma"] = std::move(cross);
+        row["correlation_vega"] = r.greeks->correlation_vega.value;
+        row["correlation_vega_std_error"] = r.greeks->correlation_vega.std_error;
+      }
     }
     row["message"] = r.message;
     rows.push_back(std::move(row));

@@ -1,3 +1,4 @@
+#include "mcprice/kernels/basket_greeks_launcher.hpp"
 #include "mcprice/kernels/european_greeks_launcher.hpp"
 #include "mcprice/kernels/european_launcher.hpp"
 #include "mcprice/kernels/path_greeks_launcher.hpp"
@@ -51,6 +52,14 @@ void segmented_path_greek_sum(void* temp, std::size_t& temp_bytes, const path_gr
 {
   segmented_sum<path_greek_moments, path_greek_moments_sum>(temp, temp_bytes, partials, offsets, base, num_segments,
                                                             out, stream);
+}
+
+void segmented_basket_greek_sum(void* temp, std::size_t& temp_bytes, const basket_greek_moments* partials,
+                                const std::int64_t* offsets, std::int64_t base, int num_segments,
+                                basket_greek_moments* out, cudaStream_t stream)
+{
+  segmented_sum<basket_greek_moments, basket_greek_moments_sum>(temp, temp_bytes, partials, offsets, base,
+                                                                num_segments, out, stream);
 }
 
 }  // namespace mcprice::kernels

@@ -24,12 +24,33 @@ struct greek_estimate {
 enum class greek_method { pathwise, likelihood_ratio, pathwise_bumped_gamma, central_bumps };
 
 struct trade_greeks {
-  greek_estimate delta;
+  greek_estimate delta;  // single-asset trades; multi-asset ones fill deltas, gammas, vegas
   greek_estimate gamma;
   greek_estimate vega;
   greek_estimate theta;
   greek_estimate rho;
   greek_method method{greek_method::pathwise};
+  // Multi-asset trades: per underlying, in the trade's order; the cross gammas d2P/dSi dSj for
+  // i < j in row-major pair order ((0,1), (0,2), ..., (1,2), ...); the response to every
+  // pairwise correlation moving together (per 1.00 of correlation).
+  std::vector<greek_estimate> deltas;
+  std::vector<greek_estimate> gammas;
+  std::vector<greek_estimate> vegas;
+  std::vector<greek_estimate> cross_gammas;
+  greek_estimate correlation_vega;
+  [[nodiscard]] bool multi_asset() const { return !deltas.empty(); }
+
+  // Every estimate in a fixed order (manifests record their bits): delta, gamma, vega, theta,
+  // rho for a single asset; theta, rho, then deltas, gammas, vegas, cross gammas and
+  // correlation vega for several.
+  [[nodiscard]] std::vector<greek_estimate> all() const
+  {
+    if (!multi_asset()) return {delta, gamma, vega, theta, rho};
+    std::vector<greek_estimate> out{theta, rho};
+    for (auto const* v : {&deltas, &gammas, &vegas, &cross_gammas}) out.insert(out.end(), v->begin(), v->end());
+    out.push_back(correlation_vega);
+    return out;
+  }
 };
 
 struct trade_result {

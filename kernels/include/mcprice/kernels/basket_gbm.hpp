@@ -28,6 +28,10 @@ struct basket_gbm_trade {
   basket_payoff payoff;
   std::uint8_t call;
   std::uint8_t antithetic;
+  std::uint8_t greeks;  // with Greeks (basket_greeks.hpp): the factor table also holds the
+                        // correlation-bumped factors after the trade's own
+  float maturity;       // T (Greeks: the vol, time and rate scenarios)
+  float rate;           // r(T), the zero rate to expiry (Greeks: theta's discount)
 };
 
 struct basket_asset {

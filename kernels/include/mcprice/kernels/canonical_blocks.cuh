@@ -3,6 +3,7 @@
 // first_block, e.g. european_gbm_trade or path_gbm_trade): a persistent grid
 // walks the request's blocks, finds each block's trade, has every lane compute its moments and
 // reduces them per warp in a fixed tree.
+#include "mcprice/kernels/basket_greeks.hpp"
 #include "mcprice/kernels/european_greeks.hpp"
 #include "mcprice/kernels/path_greeks.hpp"
 #include "mcprice/kernels/tuning.hpp"
@@ -130,6 +131,14 @@ __device__ __forceinline__ priced_path_greeks warp_sum(const priced_path_greeks&
 {
   path_greek_moments const& g = m.greeks;
   return {warp_sum(m.price), {warp_sum(g.delta), warp_sum(g.gamma), warp_sum(g.vega), warp_sum(g.theta), warp_sum(g.rho)}};
+}
+
+__device__ __forceinline__ priced_basket_greeks warp_sum(const priced_basket_greeks& m)
+{
+  priced_basket_greeks out;
+  out.price = warp_sum(m.price);
+  for (int c = 0; c < basket_greek_channels; ++c) out.greeks.m[c] = warp_sum(m.greeks.m[c]);
+  return out;
 }
 
 // Where a warp's total goes: partials[u].
