@@ -40,8 +40,8 @@ po::options_description visible_options()
       ("manifest", po::value<std::string>(), "also write a run manifest (input and result digests, settings, engine, device, host) to FILE")
       ("rerun", po::value<std::string>(), "rerun the run a manifest describes and compare its results bit for bit (exit 3: they differ; 4: inputs changed)")
       ("allow-input-change", "with --rerun: run even if an input's digest changed")
-      ("greeks", "also compute delta, gamma, vega, theta, rho in the same pass (every single-asset product "
-                 "under GBM; Heston and multi-asset trades' Greek cells stay empty); JSON adds each Greek's std error")
+      ("greeks", "also compute delta, gamma, vega, theta, rho in the same pass (every product; per asset for "
+                 "multi-asset trades of up to 8 assets); JSON adds each Greek's std error")
       ("precision", po::value<std::string>(), "path arithmetic: float (default; double accumulation) | double (not in this release: refused)")
       ("quiet,q", "no progress or summary on stderr")
       ("help,h", "this help")

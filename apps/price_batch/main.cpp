@@ -71,8 +71,8 @@ priced price(const std::string& portfolio, const std::string& market_path, const
   if (!cl.quiet) print_summary(result.summary);
   if (result.summary.without_greeks > 0) {
     std::fprintf(stderr,
-                 "price-batch: --greeks: %zu priced trades have no Greeks in this release (single-asset "
-                 "products under GBM have them; Heston and multi-asset ones not yet; docs/greeks.md): their Greek cells are empty\n",
+                 "price-batch: --greeks: %zu priced trades have no Greeks in this release (multi-asset "
+                 "trades of more than 8 assets; docs/greeks.md): their Greek cells are empty\n",
                  result.summary.without_greeks);
   }
   if (cl.memory_report) {

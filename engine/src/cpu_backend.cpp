@@ -94,6 +94,14 @@ class cpu_backend final : public pricing_backend {
     });
   }
 
+  family_run run_heston_greeks(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
+                                 std::int64_t total_blocks, const progress_callback& progress) const override
+  {
+    return run_blocks(trades, total_blocks, progress, [&](std::size_t i, std::int64_t block) {
+      return over_lanes([&](int lane) { return heston_greek_lane<rng::host_normal_stream>(trades[i], steps.data(), block, lane); });
+    });
+  }
+
   family_run run_basket(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
                           const std::vector<float>& factors, std::int64_t total_blocks,
                           const progress_callback& progress) const override

@@ -282,6 +282,7 @@ chunk_timing price_families(const detail::pricing_backend& backend, const reques
   }
   if (!f.hestons.trades.empty()) {
     runs.emplace_back(&f.hestons, [&](const progress_callback& p) {
+      if (greeks) return backend.run_heston_greeks(f.hestons.trades, f.heston_steps, f.hestons.blocks, p);
       return backend.run_heston(f.hestons.trades, f.heston_steps, f.hestons.blocks, p);
     });
   }
@@ -319,6 +320,8 @@ chunk_timing price_families(const detail::pricing_backend& backend, const reques
         r.greeks = detail::make_path_greeks(o.path_greeks, fam->samples[k], fam->scales[k],
                                             fam == &f.paths ? greek_method::pathwise_bumped_gamma
                                                             : greek_method::central_bumps);
+      } else if (greeks && fam == &f.hestons) {
+        r.greeks = detail::make_path_greeks(o.path_greeks, fam->samples[k], fam->scales[k], greek_method::central_bumps);
       } else if (greeks && fam == &f.baskets && f.baskets.trades[k].greeks) {
         r.greeks = detail::make_basket_greeks(o.basket_greeks, f.baskets.trades[k].assets, fam->samples[k],
                                               fam->scales[k]);

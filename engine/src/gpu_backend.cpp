@@ -6,6 +6,7 @@
 #include "mcprice/kernels/path_greeks_launcher.hpp"
 #include "mcprice/kernels/european_launcher.hpp"
 #include "mcprice/kernels/european_two_phase.hpp"
+#include "mcprice/kernels/heston_greeks_launcher.hpp"
 #include "mcprice/kernels/heston_launcher.hpp"
 #include "mcprice/kernels/heston_two_phase.hpp"
 #include "mcprice/kernels/path_launcher.hpp"
@@ -220,6 +221,19 @@ class gpu_backend final : public pricing_backend {
     };
     return run_family(trades, steps.data(), sizeof(heston_step) * steps.size(), total_blocks, per_block, progress,
                       launch_kernels);
+  }
+
+  family_run run_heston_greeks(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
+                                 std::int64_t total_blocks, const progress_callback& progress) const override
+  {
+    auto launch_kernels = [this](const request_state& r, std::int64_t first, std::int64_t end, moments* d_blocks,
+                                 void* d_greeks, scratch_lease&, stream_view s) {
+      kernels::launch_heston_greek_blocks(static_cast<const heston_trade*>(r.d_trades), r.n_trades,
+                                          static_cast<const heston_step*>(r.d_extra), first, end, d_blocks,
+                                          static_cast<path_greek_moments*>(d_greeks), grid_blocks_, s.value());
+    };
+    return run_family<path_greek_moments>(trades, steps.data(), sizeof(heston_step) * steps.size(), total_blocks, 0,
+                                          progress, launch_kernels, &path_greek_sums);
   }
 
   // The asset table and the factor table travel as one upload: assets, then factors from an

@@ -1,6 +1,7 @@
 #include "path_setup.hpp"
 
 #include "mcprice/geometric_asian.hpp"
+#include "mcprice/kernels/heston_greeks.hpp"
 #include "mcprice/kernels/trade_key.hpp"
 
 #include <algorithm>
@@ -167,7 +168,20 @@ heston_job make_heston_job(const trade& t, const asset& a, const market_data& ma
                                          a.heston.theta, a.heston.xi, a.heston.rho));
     t_prev = ti;
   }
+  if (opt.greeks) {
+    // Theta's scenarios: the first step shortened and lengthened by the kernel's roll (the same
+    // float), the zero rate, yield and the model held (heston_greeks.hpp).
+    double const t1 = g.times.front();
+    double const eps = heston_roll(static_cast<float>(t1));
+    for (double const dt : {t1 - eps, t1 + eps}) {
+      job.steps.push_back(make_heston_step(dt, log_forward(t1) * dt / t1, market.discount().discount(t1) / df_T,
+                                           g.is_fixing.front(), a.heston.kappa, a.heston.theta, a.heston.xi,
+                                           a.heston.rho));
+    }
+  }
   static_cast<path_gbm_trade&>(job.kernel) = make_path_record(t, a, g, opt, job.paths);
+  job.kernel.maturity = static_cast<float>(t.maturity);
+  job.kernel.rate = static_cast<float>(-std::log(df_T) / t.maturity);
   job.kernel.v0 = static_cast<float>(a.heston.v0);
   job.kernel.kappa = static_cast<float>(a.heston.kappa);
   job.kernel.theta = static_cast<float>(a.heston.theta);

@@ -9,6 +9,7 @@
 #include "mcprice/kernels/basket_greeks.hpp"
 #include "mcprice/kernels/european_gbm.hpp"
 #include "mcprice/kernels/european_greeks.hpp"
+#include "mcprice/kernels/heston_greeks.hpp"
 #include "mcprice/kernels/heston_path.hpp"
 #include "mcprice/kernels/moments.hpp"
 #include "mcprice/kernels/path_gbm.hpp"
@@ -55,6 +56,10 @@ class pricing_backend {
   // Single-asset products on Heston assets; steps of every trade in one table.
   virtual family_run run_heston(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
                                   std::int64_t total_blocks, const progress_callback& progress) const = 0;
+  // The same with each trade's Greeks (scenario lanes; path_greeks sums); each trade's steps are
+  // followed by its two rolled first steps (heston_greeks.hpp).
+  virtual family_run run_heston_greeks(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
+                                         std::int64_t total_blocks, const progress_callback& progress) const = 0;
   // Multi-asset Europeans: per-asset parameters and correlation factors in their own tables.
   virtual family_run run_basket(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
                                   const std::vector<float>& factors, std::int64_t total_blocks,

@@ -53,7 +53,8 @@ expect_text "market error position" "$tmp/market.err" "bad_market.json:2:"
   --out "$tmp/greeks.csv" 2> "$tmp/greeks.err"
 check "--greeks (one row not supported yet)" 2 $?
 expect_text "--greeks: the contract's columns" "$tmp/greeks.csv" "id,status,price,std_error,ci_low,ci_high,paths,delta,gamma,vega,theta,rho,message"
-expect_text "--greeks: products without Greeks are named" "$tmp/greeks.err" "have no Greeks in this release"
+expect_text "--greeks: Heston trades have Greeks" "$tmp/greeks.csv" "GHI-C120-1Y,ok,"
+grep -q "^GHI-C120-1Y,ok,[^,]*,[^,]*,[^,]*,[^,]*,[0-9]*,-\?[0-9]" "$tmp/greeks.csv"; check "--greeks: the Heston row's delta is filled" 0 $?
 cut -d, -f1-7 "$tmp/greeks.csv" | tail -n +2 > "$tmp/greeks.prices"
 cut -d, -f1-7 "$tmp/sample.csv" | tail -n +2 > "$tmp/plain.prices"
 cmp -s "$tmp/greeks.prices" "$tmp/plain.prices"; check "--greeks leaves every price's bytes unchanged" 0 $?

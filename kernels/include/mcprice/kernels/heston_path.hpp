@@ -67,6 +67,8 @@ inline heston_step make_heston_step(double dt, double log_forward, double hit_va
 // asset's Heston parameters.
 struct heston_trade : path_gbm_trade {
   float v0, kappa, theta, xi, rho;
+  float maturity;  // T (Greeks: the rate scenarios' hit discounts)
+  float rate;      // r(T) (Greeks: theta's discount)
 };
 
 // The psi threshold between the quadratic and the exponential branch (Andersen's 1.5).
@@ -111,8 +113,9 @@ MCPRICE_HD MCPRICE_INLINE void heston_qe_step(const heston_trade& h, const hesto
       float const a = quick_divide(m, 1.0F + b2);
       float const b = quick_sqrt(b2);
       v_next = a * (b + z_v) * (b + z_v);
-      float const q = 1.0F - 2.0F * s.a * a;
-      k0 = q > 0.0F ? -quick_divide(s.a * b2 * a, q) + 0.5F * logf(q) - s.k1k3 * v : s.k0_fallback;
+      float const q = 1.0F - rounded_product(2.0F * s.a, a);
+      k0 = q > 0.0F ? -quick_divide(s.a * b2 * a, q) + rounded_product(0.5F, logf(q)) - rounded_product(s.k1k3, v)
+                    : s.k0_fallback;
     } else {
       // Exponential branch: a mass p at zero and an exponential tail of rate beta.
       float const p = quick_divide(s2 - m2, s2 + m2);  // (psi - 1) / (psi + 1)
@@ -120,14 +123,18 @@ MCPRICE_HD MCPRICE_INLINE void heston_qe_step(const heston_trade& h, const hesto
       // U = N(z_v); 1 - U = N(-z_v) keeps its precision in the tail, where v' is large.
       float const upper = standard_normal_cdf(-z_v);
       v_next = 1.0F - upper <= p ? 0.0F : quick_divide(logf(quick_divide(1.0F - p, upper)), beta);
-      k0 = s.a < beta ? -logf(p + quick_divide(beta * (1.0F - p), beta - s.a)) - s.k1k3 * v : s.k0_fallback;
+      k0 = s.a < beta ? -logf(p + quick_divide(beta * (1.0F - p), beta - s.a)) - rounded_product(s.k1k3, v)
+                      : s.k0_fallback;
     }
-    dx = s.log_forward + k0 + s.k1 * v + s.k2 * v_next + quick_sqrt(s.k3 * (v + v_next)) * z_x;
+    // Products rounded before they are added (rounded_product.hpp): the Greek kernel inlines
+    // this step next to others and must price with the same bits.
+    dx = s.log_forward + k0 + rounded_product(s.k1, v) + rounded_product(s.k2, v_next) +
+         rounded_product(quick_sqrt(s.k3 * (v + v_next)), z_x);
   } else {
     // No vol of vol (or a variance absorbed at zero): the variance follows its mean and the
     // step is log-normal.
     float const var = 0.5F * (v + v_next) * s.dt;
-    dx = s.log_forward - 0.5F * var + sqrtf(fmaxf(var, 0.0F)) * z_x;
+    dx = s.log_forward - rounded_product(0.5F, var) + rounded_product(sqrtf(fmaxf(var, 0.0F)), z_x);
   }
   integrated_variance = 0.5F * (v + v_next) * s.dt;
   v = v_next;
