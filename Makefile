@@ -53,13 +53,16 @@ device-build:
 # What a device run needs, and nothing else, as one gzipped tarball (the device tool carries at
 # most 64 MiB). On the GPU machine: tar xzf .devcarry/bundle.tgz -C /tmp, then run
 # apps/bench/device_run.sh /tmp/bundle /tmp/bundle/peers.
+# The carried working tree is limited to 64 MiB and every binary embeds all kernels (about 12
+# MiB compressed each): BUNDLE_BINARIES picks what one device call needs.
+BUNDLE_BINARIES ?= tests/mcprice_gpu_tests apps/price-batch apps/mcprice-bench apps/mcprice-throughput \
+                   apps/mcprice-greeks-bench
 device-bundle: device-build
 	rm -rf .devcarry build-device/bundle && mkdir -p .devcarry build-device/bundle/tests build-device/bundle/apps
-	cp build-device/tests/mcprice_gpu_tests build-device/tests/mcprice_host_tests build-device/bundle/tests/
-	cp build-device/apps/price-batch build-device/apps/mcprice-bench build-device/apps/mcprice-throughput \
-	   build-device/apps/mcprice-alloc-bench build-device/apps/mcprice-greeks-bench build-device/bundle/apps/
+	for b in $(BUNDLE_BINARIES); do cp build-device/$$b build-device/bundle/$$b; done
 	if [ -d build-device/peers ]; then cp -r build-device/peers build-device/bundle/; fi
 	tar czf .devcarry/bundle.tgz -C build-device bundle
+	@ls -la .devcarry/bundle.tgz
 
 # The host suite under AddressSanitizer + UndefinedBehaviorSanitizer, and the CPU backend's
 # concurrency under ThreadSanitizer: one command each (docs/reliability.md).
