@@ -15,16 +15,6 @@ struct basket_greek_lane_fn {
   }
 };
 
-struct store_priced_basket_greeks {
-  moments* price;
-  basket_greek_moments* greeks;
-  __device__ __forceinline__ void operator()(std::int64_t u, const priced_basket_greeks& m) const
-  {
-    price[u] = m.price;
-    greeks[u] = m.greeks;
-  }
-};
-
 __global__ void __launch_bounds__(tuning::european_policy::threads_per_block)
 basket_greek_blocks_kernel(const basket_gbm_trade* __restrict__ trades, int num_trades,
                            const basket_asset* __restrict__ assets, const float* __restrict__ factors,
@@ -32,7 +22,7 @@ basket_greek_blocks_kernel(const basket_gbm_trade* __restrict__ trades, int num_
                            basket_greek_moments* __restrict__ greek_partials)
 {
   detail::reduce_canonical_units(trades, num_trades, block_begin, block_end,
-                                 store_priced_basket_greeks{price_partials, greek_partials},
+                                 detail::store_price_and_greeks<basket_greek_moments>{price_partials, greek_partials},
                                  basket_greek_lane_fn{assets, factors});
 }
 

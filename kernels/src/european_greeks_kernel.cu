@@ -15,23 +15,13 @@ struct greek_lane {
   }
 };
 
-struct store_priced_greeks {
-  moments* price;
-  greek_moments* greeks;
-  __device__ __forceinline__ void operator()(std::int64_t u, const priced_greeks& m) const
-  {
-    price[u] = m.price;
-    greeks[u] = m.greeks;
-  }
-};
-
 __global__ void __launch_bounds__(policy::threads_per_block, policy::min_blocks_per_sm)
 european_greek_blocks_kernel(const european_gbm_trade* __restrict__ trades, int num_trades, std::int64_t block_begin,
                              std::int64_t block_end, moments* __restrict__ price_partials,
                              greek_moments* __restrict__ greek_partials)
 {
   detail::reduce_canonical_units(trades, num_trades, block_begin, block_end,
-                                 store_priced_greeks{price_partials, greek_partials}, greek_lane{});
+                                 detail::store_price_and_greeks<greek_moments>{price_partials, greek_partials}, greek_lane{});
 }
 
 }  // namespace

@@ -17,16 +17,6 @@ struct path_greek_lane_fn {
   }
 };
 
-struct store_priced_path_greeks {
-  moments* price;
-  path_greek_moments* greeks;
-  __device__ __forceinline__ void operator()(std::int64_t u, const priced_path_greeks& m) const
-  {
-    price[u] = m.price;
-    greeks[u] = m.greeks;
-  }
-};
-
 template <bool ScenarioLanes>
 __global__ void __launch_bounds__(tuning::european_policy::threads_per_block)
 path_greek_blocks_kernel(const path_gbm_trade* __restrict__ trades, int num_trades, const path_step* __restrict__ grid,
@@ -35,7 +25,7 @@ path_greek_blocks_kernel(const path_gbm_trade* __restrict__ trades, int num_trad
                          path_greek_moments* __restrict__ greek_partials)
 {
   detail::reduce_canonical_units(trades, num_trades, block_begin, block_end,
-                                 store_priced_path_greeks{price_partials, greek_partials},
+                                 detail::store_price_and_greeks<path_greek_moments>{price_partials, greek_partials},
                                  path_greek_lane_fn<ScenarioLanes>{grid, greek_grid});
 }
 

@@ -42,7 +42,7 @@ void segmented_greek_sum(void* temp, std::size_t& temp_bytes, const greek_moment
                          const std::int64_t* offsets, std::int64_t base, int num_segments, greek_moments* out,
                          cudaStream_t stream)
 {
-  segmented_sum<greek_moments, greek_moments_sum>(temp, temp_bytes, partials, offsets, base, num_segments, out,
+  segmented_sum<greek_moments, sums_add>(temp, temp_bytes, partials, offsets, base, num_segments, out,
                                                   stream);
 }
 
@@ -50,7 +50,7 @@ void segmented_path_greek_sum(void* temp, std::size_t& temp_bytes, const path_gr
                               const std::int64_t* offsets, std::int64_t base, int num_segments, path_greek_moments* out,
                               cudaStream_t stream)
 {
-  segmented_sum<path_greek_moments, path_greek_moments_sum>(temp, temp_bytes, partials, offsets, base, num_segments,
+  segmented_sum<path_greek_moments, sums_add>(temp, temp_bytes, partials, offsets, base, num_segments,
                                                             out, stream);
 }
 
@@ -58,7 +58,7 @@ void segmented_basket_greek_sum(void* temp, std::size_t& temp_bytes, const baske
                                 const std::int64_t* offsets, std::int64_t base, int num_segments,
                                 basket_greek_moments* out, cudaStream_t stream)
 {
-  segmented_sum<basket_greek_moments, basket_greek_moments_sum>(temp, temp_bytes, partials, offsets, base,
+  segmented_sum<basket_greek_moments, sums_add>(temp, temp_bytes, partials, offsets, base,
                                                                 num_segments, out, stream);
 }
 

@@ -145,53 +145,49 @@ portfolio asian_book()
   return book;
 }
 
+
+// Prices `book` with Greeks on the GPU and the CPU, on the GPU without Greeks and on the GPU with
+// other execution settings, and checks: every Greek estimate within `se_fraction` of a std error
+// of the CPU's (the devices' sin/cos/log roundings can flip a path at a threshold; a second
+// difference of payoffs that scale with S0 is float noise of order 1e-8: an absolute 1e-6),
+// every price's bits unchanged by Greeks, every Greek's bits unchanged by the settings.
+void check_gpu_greeks(const market_data& market, const portfolio& book, double se_fraction)
+{
+  auto const gpu = engine(market, greek_options(backend_choice::gpu, 100'001)).price(book);
+  auto const cpu = engine(market, greek_options(backend_choice::cpu, 100'001)).price(book);
+  auto plain = greek_options(backend_choice::gpu, 100'001);
+  plain.greeks = false;
+  auto const without = engine(market, plain).price(book);
+  auto options = greek_options(backend_choice::gpu, 100'001);
+  options.streams = 1;
+  options.grid_blocks = 5;
+  options.job_cap_bytes = std::size_t{4} << 20;
+  auto const again = engine(market, options).price(book);
+  for (std::size_t i = 0; i < book.trades.size(); ++i) {
+    INFO(book.trades[i].id << " " << gpu.results[i].message);
+    REQUIRE(gpu.results[i].greeks);
+    auto const g = gpu.results[i].greeks->all();
+    auto const c = cpu.results[i].greeks->all();
+    auto const y = again.results[i].greeks->all();
+    REQUIRE(g.size() == c.size());
+    for (std::size_t k = 0; k < g.size(); ++k) {
+      INFO("estimate " << k << ": gpu " << g[k].value << ", cpu " << c[k].value << " +- " << c[k].std_error);
+      CHECK(std::abs(g[k].value - c[k].value) <= se_fraction * c[k].std_error + 1e-5 * std::abs(c[k].value) + 1e-6);
+      CHECK(same_bits(g[k].value, y[k].value));
+      CHECK(same_bits(g[k].std_error, y[k].std_error));
+    }
+    CHECK(same_bits(gpu.results[i].price, without.results[i].price));
+    CHECK(same_bits(gpu.results[i].std_error, without.results[i].std_error));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("GPU path Greeks: the CPU's numbers, unchanged prices, bits across settings", "[gpu]")
 {
-  auto const book = asian_book();
-  auto const gpu = engine(test_market(), greek_options(backend_choice::gpu, 100'001)).price(book);
-  auto const cpu = engine(test_market(), greek_options(backend_choice::cpu, 100'001)).price(book);
-  for (std::size_t i = 0; i < book.trades.size(); ++i) {
-    INFO(gpu.results[i].message);
-    REQUIRE(gpu.results[i].greeks);
-    auto const g = listed(*gpu.results[i].greeks);
-    auto const c = listed(*cpu.results[i].greeks);
-    for (std::size_t k = 0; k < g.size(); ++k) {
-      // Scenario differences of barrier-like payoffs can flip on a path within float rounding of
-      // the barrier, each flip a larger share of a std error than a European's: 0.2.
-      INFO(book.trades[i].id << " " << g[k].second << ": gpu " << g[k].first.value << ", cpu " << c[k].first.value
-                             << " +- " << c[k].first.std_error);
-      // A second difference of payoffs that scale with S0 (a fresh lookback's gamma is 0) is
-      // float noise of order 1e-8 on either side: an absolute 1e-6 covers it.
-      CHECK(std::abs(g[k].first.value - c[k].first.value) <=
-            0.2 * c[k].first.std_error + 1e-5 * std::abs(c[k].first.value) + 1e-6);
-    }
-  }
-
-  auto plain = greek_options(backend_choice::gpu, 100'001);
-  plain.greeks = false;
-  auto const without = engine(test_market(), plain).price(book);
-  for (std::size_t i = 0; i < book.trades.size(); ++i) {
-    INFO(book.trades[i].id);
-    CHECK(same_bits(gpu.results[i].price, without.results[i].price));
-    CHECK(same_bits(gpu.results[i].std_error, without.results[i].std_error));
-  }
-
-  auto options = greek_options(backend_choice::gpu, 100'001);
-  options.streams = 1;
-  options.grid_blocks = 5;
-  options.job_cap_bytes = std::size_t{1} << 20;
-  auto const again = engine(test_market(), options).price(book);
-  for (std::size_t i = 0; i < book.trades.size(); ++i) {
-    auto const x = listed(*gpu.results[i].greeks);
-    auto const y = listed(*again.results[i].greeks);
-    for (std::size_t k = 0; k < x.size(); ++k) {
-      INFO(book.trades[i].id << " " << x[k].second);
-      CHECK(same_bits(x[k].first.value, y[k].first.value));
-      CHECK(same_bits(x[k].first.std_error, y[k].first.std_error));
-    }
-  }
+  // Scenario differences of barrier-like payoffs can flip on a path within float rounding of the
+  // barrier, each flip a larger share of a std error than a European's: 0.2.
+  check_gpu_greeks(test_market(), asian_book(), 0.2);
 }
 
 TEST_CASE("GPU multi-asset Greeks: the CPU's numbers, unchanged prices, bits across settings", "[gpu]")
@@ -204,37 +200,7 @@ TEST_CASE("GPU multi-asset Greeks: the CPU's numbers, unchanged prices, bits acr
   best.underlyings = {"FLAT", "CURVE"};
   best.weights = {0.5, 1.0};
   book.trades = {basket, best};
-  auto const gpu = engine(test_market(), greek_options(backend_choice::gpu, 100'001)).price(book);
-  auto const cpu = engine(test_market(), greek_options(backend_choice::cpu, 100'001)).price(book);
-  for (std::size_t i = 0; i < book.trades.size(); ++i) {
-    REQUIRE(gpu.results[i].greeks);
-    auto const g = gpu.results[i].greeks->all();
-    auto const c = cpu.results[i].greeks->all();
-    REQUIRE(g.size() == c.size());
-    for (std::size_t k = 0; k < g.size(); ++k) {
-      INFO(book.trades[i].id << " estimate " << k << ": gpu " << g[k].value << ", cpu " << c[k].value << " +- "
-                             << c[k].std_error);
-      CHECK(std::abs(g[k].value - c[k].value) <= 0.2 * c[k].std_error + 1e-5 * std::abs(c[k].value) + 1e-6);
-    }
-  }
-  auto plain = greek_options(backend_choice::gpu, 100'001);
-  plain.greeks = false;
-  auto const without = engine(test_market(), plain).price(book);
-  auto options = greek_options(backend_choice::gpu, 100'001);
-  options.streams = 1;
-  options.grid_blocks = 3;
-  auto const again = engine(test_market(), options).price(book);
-  for (std::size_t i = 0; i < book.trades.size(); ++i) {
-    INFO(book.trades[i].id);
-    CHECK(same_bits(gpu.results[i].price, without.results[i].price));
-    CHECK(same_bits(gpu.results[i].std_error, without.results[i].std_error));
-    auto const x = gpu.results[i].greeks->all();
-    auto const y = again.results[i].greeks->all();
-    for (std::size_t k = 0; k < x.size(); ++k) {
-      CHECK(same_bits(x[k].value, y[k].value));
-      CHECK(same_bits(x[k].std_error, y[k].std_error));
-    }
-  }
+  check_gpu_greeks(test_market(), book, 0.2);
 }
 
 TEST_CASE("GPU Heston Greeks: the CPU's numbers, unchanged prices, bits across settings", "[gpu]")
@@ -250,30 +216,7 @@ TEST_CASE("GPU Heston Greeks: the CPU's numbers, unchanged prices, bits across s
   book.trades[2].barrier = 125;
   book.trades[2].barrier_type = barrier_kind::up_out;
   for (auto& t : book.trades) t.steps = 48;
-  auto const gpu = engine(market, greek_options(backend_choice::gpu, 100'001)).price(book);
-  auto const cpu = engine(market, greek_options(backend_choice::cpu, 100'001)).price(book);
-  auto plain = greek_options(backend_choice::gpu, 100'001);
-  plain.greeks = false;
-  auto const without = engine(market, plain).price(book);
-  auto options = greek_options(backend_choice::gpu, 100'001);
-  options.streams = 2;
-  options.grid_blocks = 9;
-  auto const again = engine(market, options).price(book);
-  for (std::size_t i = 0; i < book.trades.size(); ++i) {
-    INFO(book.trades[i].id << " " << gpu.results[i].message);
-    REQUIRE(gpu.results[i].greeks);
-    auto const g = gpu.results[i].greeks->all();
-    auto const c = cpu.results[i].greeks->all();
-    auto const y = again.results[i].greeks->all();
-    for (std::size_t k = 0; k < g.size(); ++k) {
-      INFO("estimate " << k << ": gpu " << g[k].value << ", cpu " << c[k].value << " +- " << c[k].std_error);
-      // The QE step's logarithms and divisions differ in the last bits between the devices, so
-      // the scenarios' differences drift a little further than a GBM path's: 0.25 std errors.
-      CHECK(std::abs(g[k].value - c[k].value) <= 0.25 * c[k].std_error + 1e-5 * std::abs(c[k].value) + 1e-6);
-      CHECK(same_bits(g[k].value, y[k].value));
-      CHECK(same_bits(g[k].std_error, y[k].std_error));
-    }
-    CHECK(same_bits(gpu.results[i].price, without.results[i].price));
-    CHECK(same_bits(gpu.results[i].std_error, without.results[i].std_error));
-  }
+  // The QE step's logarithms and divisions differ in the last bits between the devices, so the
+  // scenarios' differences drift a little further than a GBM path's: 0.25 std errors.
+  check_gpu_greeks(market, book, 0.25);
 }

@@ -51,14 +51,6 @@ MCPRICE_HD MCPRICE_INLINE basket_greek_moments operator+(const basket_greek_mome
   return out;
 }
 
-struct basket_greek_moments_sum {
-  MCPRICE_HD MCPRICE_INLINE basket_greek_moments operator()(const basket_greek_moments& a,
-                                                            const basket_greek_moments& b) const
-  {
-    return a + b;
-  }
-};
-
 struct priced_basket_greeks {
   moments price;
   basket_greek_moments greeks;

@@ -147,6 +147,20 @@ struct store_moments {
   __device__ __forceinline__ void operator()(std::int64_t u, const moments& m) const { partials[u] = m; }
 };
 
+// Where a warp's total goes when it carries Greeks (priced_greeks, priced_path_greeks, ...): the
+// price's moments to price[u] (the price-only kernels' layout) and the Greek sums to greeks[u].
+template <typename GreekSums>
+struct store_price_and_greeks {
+  moments* price;
+  GreekSums* greeks;
+  template <typename Priced>
+  __device__ __forceinline__ void operator()(std::int64_t u, const Priced& m) const
+  {
+    price[u] = m.price;
+    greeks[u] = m.greeks;
+  }
+};
+
 // lane_fn(trade, block within the trade, block within the request, lane) -> a lane's sums.
 // The work unit is a warp's 32 lanes of a canonical block: unit u is warp u % partials_per_block
 // of block block_begin + u / partials_per_block, and store(u, the warp's total) keeps it. Each

@@ -36,13 +36,6 @@ MCPRICE_HD MCPRICE_INLINE greek_moments operator+(const greek_moments& a, const 
   return {a.sum_d + b.sum_d, a.sum_g + b.sum_g, a.dd + b.dd, a.gg + b.gg, a.pd + b.pd, a.pg + b.pg, a.dg + b.dg};
 }
 
-struct greek_moments_sum {
-  MCPRICE_HD MCPRICE_INLINE greek_moments operator()(const greek_moments& a, const greek_moments& b) const
-  {
-    return a + b;
-  }
-};
-
 // What a lane (or a block, a segment, a trade) sums: the price's moments and the Greeks'.
 struct priced_greeks {
   moments price;

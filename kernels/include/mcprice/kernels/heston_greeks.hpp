@@ -102,16 +102,7 @@ MCPRICE_HD MCPRICE_INLINE float heston_scenario_sample(const heston_trade& h, co
       }
     }
   };
-  if (Product == path_product::lookback && t.continuous) {
-    normal_feeder<NormalStream> normals{rng};
-    for (int k = 0; k < t.steps; ++k) {
-      float const z_v = normals.next();
-      float const z_x = normals.next();
-      step(k, z_v, z_x, normals.next());
-    }
-  } else {
-    for_step_normal_pairs(rng, t.steps, [&](int k, float z_v, float z_x) { step(k, z_v, z_x, 0.0F); });
-  }
+  for_heston_step_normals<Product>(t, rng, step);
   float const rate_up = expf(-scenario_rate_bump * h.maturity);
   float const time_factor = expf(h.rate * eps);
   float const dS = scenario_spot_bump * t.spot;

@@ -140,6 +140,23 @@ MCPRICE_HD MCPRICE_INLINE void heston_qe_step(const heston_trade& h, const hesto
   v = v_next;
 }
 
+// Calls step(k, z_v, z_x, u) for each step of a Heston path: two normals a step (variance, log
+// spot), and for continuous lookbacks a third (the bridge's extremum), handed out one by one.
+template <path_product Product, typename NormalStream, typename Step>
+MCPRICE_HD MCPRICE_INLINE void for_heston_step_normals(const path_gbm_trade& t, NormalStream& rng, Step&& step)
+{
+  if (Product == path_product::lookback && t.continuous) {
+    normal_feeder<NormalStream> normals{rng};
+    for (int k = 0; k < t.steps; ++k) {
+      float const z_v = normals.next();
+      float const z_x = normals.next();
+      step(k, z_v, z_x, normals.next());
+    }
+  } else {
+    for_step_normal_pairs(rng, t.steps, [&](int k, float z_v, float z_x) { step(k, z_v, z_x, 0.0F); });
+  }
+}
+
 template <typename NormalStream, path_product Product, bool Antithetic>
 MCPRICE_HD MCPRICE_INLINE float heston_sample(const heston_trade& h, const heston_step* grid, std::uint64_t group)
 {
@@ -161,17 +178,7 @@ MCPRICE_HD MCPRICE_INLINE float heston_sample(const heston_trade& h, const hesto
       b.move<Product>(t, t.log_barrier, dx, var, s.fixing != 0, s.hit_value, u);
     }
   };
-  if (Product == path_product::lookback && t.continuous) {
-    // Three normals a step (variance, log spot, the bridge's extremum): handed out one by one.
-    normal_feeder<NormalStream> normals{rng};
-    for (int k = 0; k < t.steps; ++k) {
-      float const z_v = normals.next();
-      float const z_x = normals.next();
-      step(k, z_v, z_x, normals.next());
-    }
-  } else {
-    for_step_normal_pairs(rng, t.steps, [&](int k, float z_v, float z_x) { step(k, z_v, z_x, 0.0F); });
-  }
+  for_heston_step_normals<Product>(t, rng, step);
   float const up = a.payoff<Product>(t);
   if constexpr (!Antithetic) return up;
   else return 0.5F * (up + b.payoff<Product>(t));

@@ -39,4 +39,13 @@ struct moments_sum {
   MCPRICE_HD MCPRICE_INLINE moments operator()(moments a, moments b) const { return a + b; }
 };
 
+// The reduction operator of any sums type with an operator+ (the Greek sums): for CUB.
+struct sums_add {
+  template <typename Sums>
+  MCPRICE_HD MCPRICE_INLINE Sums operator()(const Sums& a, const Sums& b) const
+  {
+    return a + b;
+  }
+};
+
 }  // namespace mcprice

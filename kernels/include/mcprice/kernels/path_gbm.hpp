@@ -276,6 +276,18 @@ MCPRICE_HD MCPRICE_INLINE void for_step_normal_pairs(NormalStream& rng, int step
   }
 }
 
+// Calls step(k, z, u) for each step of a GBM path: one normal a step, and for continuous
+// lookbacks a second (u, which places the bridge's extremum).
+template <path_product Product, typename NormalStream, typename Step>
+MCPRICE_HD MCPRICE_INLINE void for_path_step_normals(const path_gbm_trade& t, NormalStream& rng, Step&& step)
+{
+  if (Product == path_product::lookback && t.continuous) {
+    for_step_normal_pairs(rng, t.steps, [&](int k, float z, float u) { step(k, z, u); });
+  } else {
+    for_step_normals(rng, t.steps, [&](int k, float z) { step(k, z, 0.0F); });
+  }
+}
+
 // One sample: the path of normals z_k, and with antithetic sampling also the path of -z_k,
 // stepped side by side so each normal is drawn once. The sample's value is their mean.
 template <typename NormalStream, path_product Product, bool Antithetic>
@@ -286,20 +298,11 @@ MCPRICE_HD MCPRICE_INLINE float path_sample(const path_gbm_trade& t, const path_
   path_state a = path_state::start(t);
   path_state b = a;
   const path_step* steps = grid + t.first_step;
-  if (Product == path_product::lookback && t.continuous) {
-    // Two normals a step: the increment's, and the one that places the bridge's extremum.
-    for_step_normal_pairs(rng, t.steps, [&](int k, float z, float u) {
-      path_step const s = steps[k];
-      a.advance<Product>(t, log_b, s, z, u);
-      if constexpr (Antithetic) b.advance<Product>(t, log_b, s, -z, u);
-    });
-  } else {
-    for_step_normals(rng, t.steps, [&](int k, float z) {
-      path_step const s = steps[k];
-      a.advance<Product>(t, log_b, s, z, 0.0F);
-      if constexpr (Antithetic) b.advance<Product>(t, log_b, s, -z, 0.0F);
-    });
-  }
+  for_path_step_normals<Product>(t, rng, [&](int k, float z, float u) {
+    path_step const s = steps[k];
+    a.advance<Product>(t, log_b, s, z, u);
+    if constexpr (Antithetic) b.advance<Product>(t, log_b, s, -z, u);
+  });
   float const up = a.payoff<Product>(t);
   if constexpr (!Antithetic) return up;
   else return 0.5F * (up + b.payoff<Product>(t));

@@ -37,13 +37,6 @@ MCPRICE_HD MCPRICE_INLINE path_greek_moments operator+(const path_greek_moments&
   return {a.delta + b.delta, a.gamma + b.gamma, a.vega + b.vega, a.theta + b.theta, a.rho + b.rho};
 }
 
-struct path_greek_moments_sum {
-  MCPRICE_HD MCPRICE_INLINE path_greek_moments operator()(const path_greek_moments& a, const path_greek_moments& b) const
-  {
-    return a + b;
-  }
-};
-
 struct priced_path_greeks {
   moments price;
   path_greek_moments greeks;
@@ -293,11 +286,7 @@ MCPRICE_HD MCPRICE_INLINE float scenario_sample(const path_gbm_trade& t, const p
       }
     }
   };
-  if (Product == path_product::lookback && t.continuous) {
-    for_step_normal_pairs(rng, t.steps, [&](int k, float z, float u) { step(k, z, u); });
-  } else {
-    for_step_normals(rng, t.steps, [&](int k, float z) { step(k, z, 0.0F); });
-  }
+  for_path_step_normals<Product>(t, rng, step);
   float const rate = greeks[0].rate;
   float const rate_up = expf(-scenario_rate_bump * maturity);
   float const time_factor = expf(rate * eps);
