@@ -5,7 +5,7 @@ JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
 DEB_PACKAGES := cmake g++ make catch2 nlohmann-json3-dev libboost-program-options-dev libeigen3-dev libssl-dev
 
-.PHONY: all deps configure build run test device-build device-bundle sanitize-host sanitize-thread clean
+.PHONY: all deps configure build run test device-build device-bundle sanitize-host sanitize-thread fuzz clean
 
 all: build
 
@@ -76,5 +76,25 @@ sanitize-thread:
 	@$(MAKE) --no-print-directory BUILD=build-tsan BUILD_TYPE=RelWithDebInfo CMAKE_ARGS="-DMCPRICE_SANITIZE=thread" build
 	cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ./tests/mcprice_host_tests "[concurrency]"
 
+# libFuzzer targets for the portfolio and market parsers under ASan + UBSan (clang), seeded from
+# data/ and the bad-input corpus; each runs FUZZ_SECONDS (docs/reliability.md). Findings are
+# written to build-fuzz/<target>/ as crash-* files.
+FUZZ_SECONDS ?= 60
+FUZZ_CXX ?= $(shell command -v clang++-14 || command -v clang++)
+FUZZ_SOURCES := engine/src/portfolio_reader.cpp engine/src/csv_reader.cpp engine/src/text_values.cpp \
+  engine/src/input_error.cpp engine/src/enum_names.cpp engine/src/file_text.cpp engine/src/json_positions.cpp \
+  engine/src/market_reader.cpp engine/src/market.cpp engine/src/term_structure.cpp
+FUZZ_FLAGS := -std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+  -Iengine/include -Iengine/src -Ikernels/include -Imemory/include -I/usr/include/eigen3
+fuzz: deps
+	@test -n "$(FUZZ_CXX)" || { echo "make fuzz needs clang++ (libFuzzer)"; exit 1; }
+	mkdir -p build-fuzz/portfolio/corpus build-fuzz/market/corpus
+	cp data/*.csv data/golden/portfolio.csv tests/apps/bad_inputs/*.csv tests/apps/cases/*.csv build-fuzz/portfolio/corpus/
+	cp data/*.json data/golden/market.json tests/apps/bad_inputs/*.json build-fuzz/market/corpus/
+	$(FUZZ_CXX) $(FUZZ_FLAGS) tests/fuzz/portfolio_fuzzer.cpp $(FUZZ_SOURCES) -o build-fuzz/portfolio_fuzzer
+	$(FUZZ_CXX) $(FUZZ_FLAGS) tests/fuzz/market_fuzzer.cpp $(FUZZ_SOURCES) -o build-fuzz/market_fuzzer
+	cd build-fuzz/portfolio && ../portfolio_fuzzer -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 corpus
+	cd build-fuzz/market && ../market_fuzzer -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 corpus
+
 clean:
-	rm -rf $(BUILD) build-device build-asan build-tsan
+	rm -rf $(BUILD) build-device build-asan build-tsan build-fuzz

@@ -289,7 +289,7 @@ run_manifest read_manifest(const std::string& path)
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse errors and out-of-range numbers
     throw configuration_error("manifest " + path + ": not valid JSON (" + e.what() + ")");
   }
   return manifest_from_json(j, path);

@@ -287,6 +287,18 @@ market_data parse_market(std::string_view text, const std::string& source_name)
     std::string what = e.what();
     if (auto const at = what.find("syntax error"); at != std::string::npos) what = what.substr(at);
     throw input_error({source_name, pos.line, pos.column}, "invalid JSON: " + what);
+  } catch (const json::out_of_range& e) {
+    // A number beyond double's range ("1e400"): nlohmann reports the token, not where it is,
+    // so point at its first occurrence. Found by the market fuzzer (tests/fuzz).
+    std::string const what = e.what();
+    std::size_t byte = 0;
+    if (auto const open = what.find('\''), close = what.rfind('\''); open != std::string::npos && close > open) {
+      if (auto const at = text.find(what.substr(open + 1, close - open - 1)); at != std::string_view::npos) byte = at;
+    }
+    auto const pos = detail::position_of(text, byte);
+    auto const from = what.find("number overflow");
+    throw input_error({source_name, pos.line, pos.column},
+                      "invalid JSON: " + (from != std::string::npos ? what.substr(from) : what) + " (beyond double's range)");
   }
   reader const rd(text, source_name);
   rd.object(root, "");
