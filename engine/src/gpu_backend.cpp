@@ -13,6 +13,7 @@
 #include "mcprice/kernels/path_two_phase.hpp"
 #include "mcprice/memory/cuda_error.hpp"
 #include "mcprice/memory/device_info.hpp"
+#include "mcprice/memory/memory_errors.hpp"
 #include "mcprice/memory/persistent_arena.hpp"
 #include "mcprice/memory/scratch_lease.hpp"
 #include "nvtx_range.hpp"
@@ -356,7 +357,15 @@ class gpu_backend final : public pricing_backend {
     try {
       for (std::size_t j = 0; j < r.split.jobs.size(); ++j) {
         nvtx_range const phase("job " + std::to_string(j));
-        run_job(r.split.jobs[j], r, streams[j % k], static_cast<int>(j), kernels);
+        // A job the scratch pool cannot serve fails alone: its trades report why, every other
+        // job runs (its lease returns what it held in stream order, so nothing leaks).
+        try {
+          run_job(r.split.jobs[j], r, streams[j % k], static_cast<int>(j), kernels);
+        } catch (const out_of_memory& e) {
+          fail_job(r.split.jobs[j], r.plan, "job " + std::to_string(j) + ": " + e.what(), run);
+        } catch (const scratch_cap_exceeded& e) {
+          fail_job(r.split.jobs[j], r.plan, "job " + std::to_string(j) + ": " + e.what(), run);
+        }
       }
     } catch (...) {
       // Queued work may still read the request's buffers: let it finish before they go back
@@ -368,9 +377,12 @@ class gpu_backend final : public pricing_backend {
     collect(streams);
     ctx_.events().release(r.uploaded);
 
+    // A failed job's segments hold nothing: its trades keep their error and no sums.
     std::vector<moments> sums(r.h_sums, r.h_sums + n_seg);
     auto const totals = combine_segments(r.plan, sums, trades.size());
-    for (std::size_t i = 0; i < trades.size(); ++i) run.outcomes[i].sums = totals[i];
+    for (std::size_t i = 0; i < trades.size(); ++i) {
+      if (run.outcomes[i].error.empty()) run.outcomes[i].sums = totals[i];
+    }
     if constexpr (!std::is_void_v<GreekSums>) {
       std::vector<GreekSums> segment_greeks(n_seg);
       std::memcpy(segment_greeks.data(), r.h_greeks, sizeof(GreekSums) * n_seg);
@@ -383,6 +395,16 @@ class gpu_backend final : public pricing_backend {
       progress(total, total);
     }
     return run;
+  }
+
+  // Marks the trades of a job's segments as failed (a trade split over several jobs fails with
+  // the first of them that does).
+  static void fail_job(const job_range& job, const segment_plan& plan, const std::string& why, family_run& run)
+  {
+    for (std::size_t seg = job.first_segment; seg < job.end_segment; ++seg) {
+      std::string& error = run.outcomes[plan.segments[seg].trade].error;
+      if (error.empty()) error = why;
+    }
   }
 
   // Enough jobs to keep two per stream in flight, but never below one segment or above the cap.

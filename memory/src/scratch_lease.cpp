@@ -1,5 +1,6 @@
 #include "mcprice/memory/scratch_lease.hpp"
 
+#include "mcprice/memory/fault_injection.hpp"
 #include "mcprice/memory/memory_errors.hpp"
 
 #include <algorithm>
@@ -20,6 +21,9 @@ void* scratch_lease::allocate(std::size_t bytes)
   if (cap_ != 0 && in_use_ + cost > cap_) {
     if (on_rejection_) on_rejection_();
     throw scratch_cap_exceeded(job_, bytes, cap_, in_use_);
+  }
+  if (fault_injection::take_scratch_failure()) {
+    throw out_of_memory(pool_.name() + " (injected failure, job " + job_ + ")", cost, in_use_, 0);
   }
   void* p = pool_.allocate(cost, stream_);
   held_.push_back({p, cost});

@@ -1,6 +1,7 @@
 #include "catch.hpp"
 #include "mcprice/engine.hpp"
 #include "mcprice/market_reader.hpp"
+#include "mcprice/memory/fault_injection.hpp"
 #include "path_references.hpp"
 #include "pricing_cases.hpp"
 
@@ -340,4 +341,41 @@ TEST_CASE("GPU path products take the two-phase route with the fused route's bit
     }
     CHECK(same_bits(fused, two_phase));
   }
+}
+
+TEST_CASE("an injected allocation failure fails only its job; the others keep their bits; nothing leaks", "[gpu]")
+{
+  auto const book = reference_book();
+  engine_options o;
+  o.backend = backend_choice::gpu;
+  o.paths = 18'000'001;                // two segments a trade
+  o.job_cap_bytes = std::size_t{160} << 10;  // about one segment a job: many jobs
+  o.pipeline_chunk_trades = 0;
+  auto const clean = engine(test_market(), o).price(book);
+  engine const eng(test_market(), o);
+  std::size_t const before = fault_injection::injected();
+  fault_injection::fail_scratch_allocation(9);  // somewhere in the third job
+  auto const run = eng.price(book);
+  fault_injection::clear();
+  CHECK(fault_injection::injected() == before + 1);
+  std::size_t failed = 0;
+  for (std::size_t i = 0; i < book.trades.size(); ++i) {
+    auto const& r = run.results[i];
+    INFO(r.id << ": " << r.message);
+    if (r.status == trade_status::error) {
+      ++failed;
+      CHECK(r.message.find("injected failure") != std::string::npos);
+      continue;
+    }
+    CHECK(std::memcmp(&r.price, &clean.results[i].price, sizeof(double)) == 0);
+    CHECK(std::memcmp(&r.std_error, &clean.results[i].std_error, sizeof(double)) == 0);
+  }
+  CHECK(failed >= 1);
+  CHECK(failed <= 2);  // the failed job's segments belong to at most two trades
+  auto const report = eng.memory();
+  REQUIRE(report);
+  REQUIRE(report->scratch);
+  CHECK(report->scratch->requested == 0);  // every lease gave back what it held
+  // The engine is whole afterwards: the same book prices clean, with the clean run's bits.
+  CHECK(same_bits(clean, eng.price(book)));
 }
