@@ -1,6 +1,9 @@
 // Throughput of the engine on books of many small trades: stream counts, concurrent callers
 // and a 100,000-trade request, with where the time goes. A benchmark app, not a test.
-// Usage: mcprice-throughput [streams|concurrency|large|paths|models|all] [cpu]
+// Usage: mcprice-throughput [streams|concurrency|large|paths|models|all|soak] [cpu] [SECONDS]
+// soak (not in all): 16 threads price different books through one engine for SECONDS (default
+// 60), each checking every result against its first run's bits; reports rounds, mismatches and
+// the scratch pool's reserved bytes over time (they must not grow once warm).
 #include "mcprice/engine.hpp"
 #include "mcprice/market_reader.hpp"
 #include "mcprice/memory/device_info.hpp"
@@ -9,7 +12,11 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
 #include <future>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -199,6 +206,83 @@ void large_bench(bool cpu)
   print_run("large_book", eng.options().streams, run, wall);
 }
 
+// The process's resident set in bytes (Linux), 0 where it cannot be read.
+std::size_t resident_bytes()
+{
+  std::FILE* f = std::fopen("/proc/self/statm", "r");
+  if (f == nullptr) return 0;
+  unsigned long pages = 0;
+  unsigned long resident = 0;
+  int const got = std::fscanf(f, "%lu %lu", &pages, &resident);
+  std::fclose(f);
+  return got == 2 ? resident * 4096UL : 0;
+}
+
+// 16 callers, each with its own book (different trades, sizes and products' mixes of paths),
+// round after round until `seconds` pass: every round's prices and std errors must be the
+// bits of the caller's first round; the pool's reserved bytes are sampled between rounds.
+void soak_bench(bool cpu, double seconds)
+{
+  constexpr int threads = 16;
+  auto const opts = sample_options(4096);
+  auto const eng = make(opts, cpu, 0);
+  std::vector<portfolio> books;
+  for (int i = 0; i < threads; ++i) {
+    std::size_t const count = 32 + 24 * static_cast<std::size_t>(i);  // 32 .. 392 trades
+    books.push_back(book_for(opts, (static_cast<std::size_t>(i) * 211) % (opts.size() - count), count,
+                             std::int64_t{4096} << (i % 5)));
+  }
+  std::vector<pricing_run> first(threads);
+  std::atomic<std::uint64_t> rounds{0};
+  std::atomic<std::uint64_t> mismatches{0};
+  std::atomic<bool> stop{false};
+  auto const t0 = clock_type::now();
+  std::vector<std::future<void>> callers;
+  for (int i = 0; i < threads; ++i) {
+    callers.push_back(std::async(std::launch::async, [&, i] {
+      first[i] = eng.price(books[i]);
+      while (!stop.load()) {
+        auto const run = eng.price(books[i]);
+        for (std::size_t k = 0; k < run.results.size(); ++k) {
+          bool const same = std::memcmp(&run.results[k].price, &first[i].results[k].price, sizeof(double)) == 0 &&
+                            std::memcmp(&run.results[k].std_error, &first[i].results[k].std_error, sizeof(double)) == 0;
+          if (!same) mismatches.fetch_add(1);
+        }
+        rounds.fetch_add(1);
+      }
+    }));
+  }
+  struct sample {
+    double t;
+    std::size_t reserved;  // scratch bytes held from the device
+    std::size_t resident;  // host RSS
+  };
+  std::vector<sample> samples;
+  while (seconds_since(t0) < seconds) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    auto const report = eng.memory();
+    samples.push_back({seconds_since(t0), report && report->scratch ? report->scratch->reserved : 0, resident_bytes()});
+  }
+  stop.store(true);
+  for (auto& c : callers) c.get();
+  double const wall = seconds_since(t0);
+  // Growth: each measure's peak in the second half of the run against the first half's.
+  sample first_half{};
+  sample second_half{};
+  for (auto const& x : samples) {
+    sample& half = x.t < wall / 2 ? first_half : second_half;
+    half.reserved = std::max(half.reserved, x.reserved);
+    half.resident = std::max(half.resident, x.resident);
+  }
+  std::printf("{\"bench\":\"soak_16_threads\",\"seconds\":%.1f,\"rounds\":%llu,\"prices_per_s\":%.4g,"
+              "\"mismatches\":%llu,\"reserved_peak_first_half\":%zu,\"reserved_peak_second_half\":%zu,"
+              "\"rss_peak_first_half\":%zu,\"rss_peak_second_half\":%zu,\"samples\":%zu}\n",
+              wall, static_cast<unsigned long long>(rounds.load()), static_cast<double>(rounds.load()) / wall,
+              static_cast<unsigned long long>(mismatches.load()), first_half.reserved, second_half.reserved,
+              first_half.resident, second_half.resident, samples.size());
+  std::fflush(stdout);
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
@@ -214,5 +298,6 @@ int main(int argc, char** argv)
   if (mode == "large" || mode == "all") large_bench(cpu);
   if (mode == "paths" || mode == "all") path_bench(cpu);
   if (mode == "models" || mode == "all") model_bench(cpu);
+  if (mode == "soak") soak_bench(cpu, argc > 3 ? std::atof(argv[3]) : 60.0);
   return 0;
 }
