@@ -15,6 +15,9 @@
 #include <cstdio>
 #include <iostream>
 #include <sstream>
+#include <atomic>
+#include <csignal>
+#include <signal.h>
 #include <unistd.h>
 
 namespace {
@@ -24,13 +27,37 @@ constexpr int exit_nothing_priced = 1;
 constexpr int exit_some_failed = 2;
 constexpr int exit_rerun_differs = 3;         // --rerun: some trade's bits moved
 constexpr int exit_rerun_inputs_changed = 4;  // --rerun: an input's digest moved; nothing was run
+// SIGINT / SIGTERM: the run stopped cleanly, priced trades written, the rest cancelled; the
+// status is the shell's for a death by that signal (128 + its number).
+constexpr int exit_signal_base = 128;
+
+// Set by the signal handler (a lock-free atomic store is async-signal-safe); the engine skips
+// work not yet started. A second signal kills at once (SA_RESETHAND restores the default).
+std::atomic<bool> stop_requested{false};
+std::atomic<int> stop_signal{0};
+
+extern "C" void request_stop(int sig)
+{
+  stop_signal.store(sig);
+  stop_requested.store(true);
+}
+
+void install_stop_handlers()
+{
+  struct sigaction action {};
+  action.sa_handler = request_stop;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESETHAND;
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
 
 void print_summary(const mcprice::run_summary& s)
 {
-  std::fprintf(stderr, "price-batch: %zu trades (%zu ok, %zu failed), %.4g paths, %.3f s, backend %s (%s)",
-               s.trades, s.trades - s.failed, s.failed, static_cast<double>(s.paths), s.wall_seconds,
+  std::fprintf(stderr, "price-batch: %zu trades (%zu ok, %zu failed", s.trades, s.trades - s.failed - s.cancelled, s.failed);
+  if (s.cancelled > 0) std::fprintf(stderr, ", %zu cancelled", s.cancelled);
+  std::fprintf(stderr, "), %.4g paths, %.3f s, backend %s (%s)\n", static_cast<double>(s.paths), s.wall_seconds,
                s.backend == mcprice::backend_kind::gpu ? "gpu" : "cpu", s.device_name.c_str());
-  std::fprintf(stderr, "\n");
 }
 
 std::string results_text(const mcprice::pricing_run& run, mcprice::output_format format)
@@ -61,7 +88,7 @@ priced price(const std::string& portfolio, const std::string& market_path, const
                  static_cast<double>(total));
     std::fflush(stderr);
   };
-  auto result = engine.price(book, show_progress ? mcprice::progress_callback(progress) : nullptr);
+  auto result = engine.price(book, show_progress ? mcprice::progress_callback(progress) : nullptr, &stop_requested);
   if (show_progress) std::fprintf(stderr, "\n");
 
   std::string text = results_text(result, cl.format);
@@ -69,6 +96,10 @@ priced price(const std::string& portfolio, const std::string& market_path, const
   else if (cl.rerun.empty()) std::cout << text << std::flush;
 
   if (!cl.quiet) print_summary(result.summary);
+  if (result.summary.cancelled > 0) {
+    std::fprintf(stderr, "price-batch: stopped by signal %d: %zu trades cancelled (status cancelled), the others written\n",
+                 stop_signal.load(), result.summary.cancelled);
+  }
   if (result.summary.without_greeks > 0) {
     std::fprintf(stderr,
                  "price-batch: --greeks: %zu priced trades have no Greeks in this release (multi-asset "
@@ -143,12 +174,14 @@ int run(int argc, const char* const argv[])
     std::cout << "price-batch (mcprice) " << mcprice::version << " (commit " << mcprice::git_commit << ")\n";
     return exit_all_priced;
   }
+  install_stop_handlers();
   if (!cl.rerun.empty()) return rerun(cl);
   auto const p = price(cl.portfolio, cl.market, cl.engine, cl);
   if (!cl.manifest.empty()) {
     auto const m = mcprice::cli::make_manifest(cl.portfolio, cl.market, cl.out, cl.format, cl.engine, p.run, p.text);
     mcprice::cli::write_file_atomically(cl.manifest, mcprice::cli::to_json(m).dump(2) + "\n");
   }
+  if (p.run.summary.cancelled > 0) return exit_signal_base + stop_signal.load();
   return p.run.summary.failed > 0 ? exit_some_failed : exit_all_priced;
 }
 

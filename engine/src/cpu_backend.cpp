@@ -50,34 +50,34 @@ class cpu_backend final : public pricing_backend {
   }
 
   family_run run_european(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks,
-                            const progress_callback& progress) const override
+                            const run_control& control) const override
   {
-    return run_blocks(trades, total_blocks, progress, [&](std::size_t i, std::int64_t block) {
+    return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
       return over_lanes([&](int lane) { return european_lane<rng::host_normal_stream>(trades[i], block, lane); });
     });
   }
 
   family_run run_european_greeks(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks,
-                                   const progress_callback& progress) const override
+                                   const run_control& control) const override
   {
-    return run_blocks(trades, total_blocks, progress, [&](std::size_t i, std::int64_t block) {
+    return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
       return over_lanes([&](int lane) { return european_greek_lane<rng::host_normal_stream>(trades[i], block, lane); });
     });
   }
 
   family_run run_path(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
-                        std::int64_t total_blocks, const progress_callback& progress) const override
+                        std::int64_t total_blocks, const run_control& control) const override
   {
-    return run_blocks(trades, total_blocks, progress, [&](std::size_t i, std::int64_t block) {
+    return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
       return over_lanes([&](int lane) { return path_lane<rng::host_normal_stream>(trades[i], grid.data(), block, lane); });
     });
   }
 
   family_run run_path_greeks(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
                                const std::vector<path_greek_step>& greek_grid, std::int64_t total_blocks,
-                               bool scenario_lanes, const progress_callback& progress) const override
+                               bool scenario_lanes, const run_control& control) const override
   {
-    return run_blocks(trades, total_blocks, progress, [&](std::size_t i, std::int64_t block) {
+    return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
       return over_lanes([&](int lane) {
         using rng::host_normal_stream;
         return scenario_lanes ? scenario_greek_lane<host_normal_stream>(trades[i], grid.data(), greek_grid.data(), block, lane)
@@ -87,26 +87,26 @@ class cpu_backend final : public pricing_backend {
   }
 
   family_run run_heston(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
-                          std::int64_t total_blocks, const progress_callback& progress) const override
+                          std::int64_t total_blocks, const run_control& control) const override
   {
-    return run_blocks(trades, total_blocks, progress, [&](std::size_t i, std::int64_t block) {
+    return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
       return over_lanes([&](int lane) { return heston_lane<rng::host_normal_stream>(trades[i], steps.data(), block, lane); });
     });
   }
 
   family_run run_heston_greeks(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
-                                 std::int64_t total_blocks, const progress_callback& progress) const override
+                                 std::int64_t total_blocks, const run_control& control) const override
   {
-    return run_blocks(trades, total_blocks, progress, [&](std::size_t i, std::int64_t block) {
+    return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
       return over_lanes([&](int lane) { return heston_greek_lane<rng::host_normal_stream>(trades[i], steps.data(), block, lane); });
     });
   }
 
   family_run run_basket(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
                           const std::vector<float>& factors, std::int64_t total_blocks,
-                          const progress_callback& progress) const override
+                          const run_control& control) const override
   {
-    return run_blocks(trades, total_blocks, progress, [&](std::size_t i, std::int64_t block) {
+    return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
       return over_lanes(
           [&](int lane) { return basket_lane<rng::host_normal_stream>(trades[i], assets.data(), factors.data(), block, lane); });
     });
@@ -114,9 +114,9 @@ class cpu_backend final : public pricing_backend {
 
   family_run run_basket_greeks(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
                                  const std::vector<float>& factors, std::int64_t total_blocks,
-                                 const progress_callback& progress) const override
+                                 const run_control& control) const override
   {
-    return run_blocks(trades, total_blocks, progress, [&](std::size_t i, std::int64_t block) {
+    return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
       return over_lanes(
           [&](int lane) { return basket_greek_lane<rng::host_normal_stream>(trades[i], assets.data(), factors.data(), block, lane); });
     });
@@ -128,21 +128,24 @@ class cpu_backend final : public pricing_backend {
  private:
   // block_moments(trade index, block within the trade) -> the sums of that canonical block.
   template <typename Trade, typename BlockMoments>
-  family_run run_blocks(const std::vector<Trade>& trades, std::int64_t total_blocks, const progress_callback& progress,
+  family_run run_blocks(const std::vector<Trade>& trades, std::int64_t total_blocks, const run_control& control,
                           BlockMoments block_moments) const
   {
     segment_plan const plan = plan_segments(first_blocks_of(trades), total_blocks);
     using sums_type = decltype(block_moments(std::size_t{0}, std::int64_t{0}));
     std::vector<sums_type> sums(plan.segments.size());
+    std::vector<char> summed(plan.segments.size(), 0);  // cancelled runs leave some out
     std::atomic<std::size_t> next{0};
     std::atomic<std::int64_t> done{0};
     auto worker = [&] {
       for (std::size_t s = next.fetch_add(1); s < plan.segments.size(); s = next.fetch_add(1)) {
+        if (control.cancelled()) return;
         const segment& seg = plan.segments[s];
         std::int64_t const first = trades[seg.trade].first_block;
         sums_type m{};
         for (std::int64_t b = seg.first_block; b < seg.first_block + seg.blocks; ++b) m = m + block_moments(seg.trade, b - first);
         sums[s] = m;
+        summed[s] = 1;
         done.fetch_add(seg.blocks);
       }
     };
@@ -152,16 +155,19 @@ class cpu_backend final : public pricing_backend {
     for (auto const& t : trades) total += t.samples;
     for (auto& w : workers) {
       while (w.wait_for(std::chrono::milliseconds(200)) != std::future_status::ready) {
-        if (progress) progress(total * done.load() / std::max<std::int64_t>(1, total_blocks), total);
+        if (control.progress) control.progress(total * done.load() / std::max<std::int64_t>(1, total_blocks), total);
       }
       w.get();  // rethrows a worker's exception
     }
-    if (progress) progress(total, total);
+    if (control.progress) control.progress(total, total);
 
     auto const totals = combine_segments(plan, sums, trades.size());
     family_run run;
     run.outcomes.resize(trades.size());
     for (std::size_t i = 0; i < trades.size(); ++i) keep(run.outcomes[i], totals[i]);
+    for (std::size_t s = 0; s < plan.segments.size(); ++s) {
+      if (!summed[s]) run.outcomes[plan.segments[s].trade].cancelled = true;
+    }
     return run;
   }
 

@@ -261,13 +261,14 @@ struct chunk_timing {
 // families run side by side (each is a request of its own on the shared stream pool), so one
 // family's kernels fill the GPU while another's are planned, uploaded or collected.
 chunk_timing price_families(const detail::pricing_backend& backend, const request_families& f, bool greeks,
-                            std::vector<trade_result>& results, progress_sum& progress, std::size_t chunk)
+                            std::vector<trade_result>& results, progress_sum& progress, std::size_t chunk,
+                            const std::atomic<bool>* cancel)
 {
   auto const start = std::chrono::steady_clock::now();
   constexpr std::size_t families = 5;
-  std::vector<std::pair<const family_base*, std::function<detail::family_run(const progress_callback&)>>> runs;
+  std::vector<std::pair<const family_base*, std::function<detail::family_run(const detail::run_control&)>>> runs;
   if (!f.europeans.trades.empty()) {
-    runs.emplace_back(&f.europeans, [&](const progress_callback& p) {
+    runs.emplace_back(&f.europeans, [&](const detail::run_control& p) {
       if (greeks) return backend.run_european_greeks(f.europeans.trades, f.europeans.blocks, p);
       return backend.run_european(f.europeans.trades, f.europeans.blocks, p);
     });
@@ -275,19 +276,19 @@ chunk_timing price_families(const detail::pricing_backend& backend, const reques
   for (const path_family* fam : {&f.paths, &f.scenario_paths}) {
     if (fam->trades.empty()) continue;
     bool const scenario_lanes = fam == &f.scenario_paths;
-    runs.emplace_back(fam, [&backend, fam, greeks, scenario_lanes](const progress_callback& p) {
+    runs.emplace_back(fam, [&backend, fam, greeks, scenario_lanes](const detail::run_control& p) {
       if (greeks) return backend.run_path_greeks(fam->trades, fam->grid, fam->greek_grid, fam->blocks, scenario_lanes, p);
       return backend.run_path(fam->trades, fam->grid, fam->blocks, p);
     });
   }
   if (!f.hestons.trades.empty()) {
-    runs.emplace_back(&f.hestons, [&](const progress_callback& p) {
+    runs.emplace_back(&f.hestons, [&](const detail::run_control& p) {
       if (greeks) return backend.run_heston_greeks(f.hestons.trades, f.heston_steps, f.hestons.blocks, p);
       return backend.run_heston(f.hestons.trades, f.heston_steps, f.hestons.blocks, p);
     });
   }
   if (!f.baskets.trades.empty()) {
-    runs.emplace_back(&f.baskets, [&](const progress_callback& p) {
+    runs.emplace_back(&f.baskets, [&](const detail::run_control& p) {
       if (greeks) return backend.run_basket_greeks(f.baskets.trades, f.basket_assets, f.factors, f.baskets.blocks, p);
       return backend.run_basket(f.baskets.trades, f.basket_assets, f.factors, f.baskets.blocks, p);
     });
@@ -297,7 +298,8 @@ chunk_timing price_families(const detail::pricing_backend& backend, const reques
   for (std::size_t i = 0; i < runs.size(); ++i) {
     // The last family runs on this thread; on the CPU each family uses every core already.
     auto const policy = side_by_side && i + 1 < runs.size() ? std::launch::async : std::launch::deferred;
-    pending.push_back(std::async(policy, runs[i].second, progress.for_slot(chunk * families + i)));
+    pending.push_back(
+        std::async(policy, runs[i].second, detail::run_control{progress.for_slot(chunk * families + i), cancel}));
   }
   std::vector<std::pair<const family_base*, detail::family_run>> outcomes(runs.size());
   wait_all(pending, [&](std::size_t i, detail::family_run r) { outcomes[i] = {runs[i].first, std::move(r)}; });
@@ -311,6 +313,11 @@ chunk_timing price_families(const detail::pricing_backend& backend, const reques
       auto const& o = outcome.outcomes[k];
       if (!o.error.empty()) {
         r.message = "trade " + r.id + ": " + o.error;
+        return;
+      }
+      if (o.cancelled) {
+        r.status = trade_status::cancelled;
+        r.message = "trade " + r.id + ": cancelled before it was priced";
         return;
       }
       r = detail::make_result(r.id, o.sums, fam->samples[k], fam->paths[k], fam->scales[k]);
@@ -368,7 +375,8 @@ std::vector<std::size_t> chunk_bounds(std::size_t n, std::size_t first)
 
 }  // namespace
 
-pricing_run engine::price(const portfolio& trades, const progress_callback& progress) const
+pricing_run engine::price(const portfolio& trades, const progress_callback& progress,
+                          const std::atomic<bool>* cancel) const
 {
   auto const start = std::chrono::steady_clock::now();
   pricing_run run;
@@ -382,6 +390,15 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
   std::vector<std::future<chunk_timing>> in_flight;
   std::exception_ptr failure;
   for (std::size_t c = 0; c < chunks && !failure; ++c) {
+    if (cancel != nullptr && cancel->load()) {
+      // Chunks not yet prepared are not started: their rows say so.
+      for (std::size_t i = bounds[c]; i < n; ++i) {
+        run.results[i].id = trades.trades[i].id;
+        run.results[i].status = trade_status::cancelled;
+        run.results[i].message = "trade " + trades.trades[i].id + ": cancelled before it was priced";
+      }
+      break;
+    }
     auto const prep_start = std::chrono::steady_clock::now();
     try {
       // A pipeline's first chunk is prepared on as many threads as pay (the GPU waits for it);
@@ -392,8 +409,8 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
       auto f = std::make_shared<request_families>(
           prepare_rows(trades, bounds[c], bounds[c + 1], run.results, impl_->market, impl_->options, per_thread));
       run.summary.prepare_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - prep_start).count();
-      auto job = [this, f, &run, &sums, c] {
-        return price_families(*impl_->backend, *f, impl_->options.greeks, run.results, sums, c);
+      auto job = [this, f, &run, &sums, c, cancel] {
+        return price_families(*impl_->backend, *f, impl_->options.greeks, run.results, sums, c, cancel);
       };
       // The last (or only) chunk runs on this thread: nothing is left to prepare meanwhile.
       if (c + 1 == chunks) in_flight.push_back(std::async(std::launch::deferred, job));
@@ -421,6 +438,7 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
   run.summary.greeks = impl_->options.greeks;
   for (auto const& r : run.results) {
     if (r.status == trade_status::error) ++run.summary.failed;
+    else if (r.status == trade_status::cancelled) ++run.summary.cancelled;
     else run.summary.paths += r.paths;
     if (run.summary.greeks && r.status == trade_status::ok && !r.greeks) ++run.summary.without_greeks;
   }

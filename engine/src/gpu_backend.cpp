@@ -105,7 +105,7 @@ class gpu_backend final : public pricing_backend {
   }
 
   family_run run_european(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks,
-                            const progress_callback& progress) const override
+                            const run_control& control) const override
   {
     std::size_t const per_block = two_phase_ ? sizeof(float) * static_cast<std::size_t>(kernels::path_floats_per_block +
                                                                                          kernels::payoff_floats_per_block)
@@ -124,26 +124,26 @@ class gpu_backend final : public pricing_backend {
       kernels::launch_european_payoffs(d_trades, r.n_trades, first, end, paths, payoffs, s.value());
       kernels::launch_payoff_blocks(d_trades, r.n_trades, first, end, payoffs, d_blocks, grid_blocks_, s.value());
     };
-    return run_family(trades, nullptr, 0, total_blocks, per_block, progress, launch_kernels);
+    return run_family(trades, nullptr, 0, total_blocks, per_block, control, launch_kernels);
   }
 
   // Greeks take the fused kernel (the two-phase route stores spots, not the normals the
   // Greek channels need; the engine refuses that combination).
   family_run run_european_greeks(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks,
-                                   const progress_callback& progress) const override
+                                   const run_control& control) const override
   {
     auto launch_kernels = [this](const request_state& r, std::int64_t first, std::int64_t end, moments* d_blocks,
                                  void* d_greeks, scratch_lease&, stream_view s) {
       kernels::launch_european_greek_blocks(static_cast<const european_gbm_trade*>(r.d_trades), r.n_trades, first, end,
                                             d_blocks, static_cast<greek_moments*>(d_greeks), grid_blocks_, s.value());
     };
-    return run_family<greek_moments>(trades, nullptr, 0, total_blocks, 0, progress, launch_kernels, &european_greek_sums);
+    return run_family<greek_moments>(trades, nullptr, 0, total_blocks, 0, control, launch_kernels, &european_greek_sums);
   }
 
   // Path Greeks on the fused route; the Greek grid travels after the path grid.
   family_run run_path_greeks(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
                                const std::vector<path_greek_step>& greek_grid, std::int64_t total_blocks,
-                               bool scenario_lanes, const progress_callback& progress) const override
+                               bool scenario_lanes, const run_control& control) const override
   {
     std::size_t const greek_offset = round256(sizeof(path_step) * grid.size());
     std::vector<unsigned char> tables(greek_offset + sizeof(path_greek_step) * greek_grid.size());
@@ -161,14 +161,14 @@ class gpu_backend final : public pricing_backend {
                                         d_blocks, static_cast<path_greek_moments*>(d_greeks), scenario_lanes,
                                         grid_blocks_, s.value());
     };
-    return run_family<path_greek_moments>(trades, tables.data(), tables.size(), total_blocks, 0, progress,
+    return run_family<path_greek_moments>(trades, tables.data(), tables.size(), total_blocks, 0, control,
                                           launch_kernels, &path_greek_sums);
   }
 
   // Path-dependent trades; on the two-phase route their scratch is sized for the request's
   // longest path (rows per sample).
   family_run run_path(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
-                        std::int64_t total_blocks, const progress_callback& progress) const override
+                        std::int64_t total_blocks, const run_control& control) const override
   {
     int rows = 0;
     for (auto const& t : trades) rows = std::max(rows, kernels::path_rows_per_sample(t));
@@ -191,12 +191,12 @@ class gpu_backend final : public pricing_backend {
                                    s.value());
       kernels::launch_path_sample_blocks(d_trades, r.n_trades, first, end, payoffs, d_blocks, grid_blocks_, s.value());
     };
-    return run_family(trades, grid.data(), sizeof(path_step) * grid.size(), total_blocks, per_block, progress,
+    return run_family(trades, grid.data(), sizeof(path_step) * grid.size(), total_blocks, per_block, control,
                       launch_kernels);
   }
 
   family_run run_heston(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
-                          std::int64_t total_blocks, const progress_callback& progress) const override
+                          std::int64_t total_blocks, const run_control& control) const override
   {
     int rows = 0;
     for (auto const& t : trades) rows = std::max(rows, kernels::heston_rows_per_sample(t));
@@ -220,12 +220,12 @@ class gpu_backend final : public pricing_backend {
                                      s.value());
       kernels::launch_heston_sample_blocks(d_trades, r.n_trades, first, end, payoffs, d_blocks, grid_blocks_, s.value());
     };
-    return run_family(trades, steps.data(), sizeof(heston_step) * steps.size(), total_blocks, per_block, progress,
+    return run_family(trades, steps.data(), sizeof(heston_step) * steps.size(), total_blocks, per_block, control,
                       launch_kernels);
   }
 
   family_run run_heston_greeks(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
-                                 std::int64_t total_blocks, const progress_callback& progress) const override
+                                 std::int64_t total_blocks, const run_control& control) const override
   {
     auto launch_kernels = [this](const request_state& r, std::int64_t first, std::int64_t end, moments* d_blocks,
                                  void* d_greeks, scratch_lease&, stream_view s) {
@@ -234,14 +234,14 @@ class gpu_backend final : public pricing_backend {
                                           static_cast<path_greek_moments*>(d_greeks), grid_blocks_, s.value());
     };
     return run_family<path_greek_moments>(trades, steps.data(), sizeof(heston_step) * steps.size(), total_blocks, 0,
-                                          progress, launch_kernels, &path_greek_sums);
+                                          control, launch_kernels, &path_greek_sums);
   }
 
   // The asset table and the factor table travel as one upload: assets, then factors from an
   // aligned offset.
   family_run run_basket(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
                           const std::vector<float>& factors, std::int64_t total_blocks,
-                          const progress_callback& progress) const override
+                          const run_control& control) const override
   {
     std::size_t const factor_offset = round256(sizeof(basket_asset) * assets.size());
     auto const tables = basket_tables(assets, factors, factor_offset);
@@ -270,12 +270,12 @@ class gpu_backend final : public pricing_backend {
                                      s.value());
       kernels::launch_basket_sample_blocks(d_trades, r.n_trades, first, end, payoffs, d_blocks, grid_blocks_, s.value());
     };
-    return run_family(trades, tables.data(), tables.size(), total_blocks, per_block, progress, launch_kernels);
+    return run_family(trades, tables.data(), tables.size(), total_blocks, per_block, control, launch_kernels);
   }
 
   family_run run_basket_greeks(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
                                  const std::vector<float>& factors, std::int64_t total_blocks,
-                                 const progress_callback& progress) const override
+                                 const run_control& control) const override
   {
     std::size_t const factor_offset = round256(sizeof(basket_asset) * assets.size());
     auto const tables = basket_tables(assets, factors, factor_offset);
@@ -287,7 +287,7 @@ class gpu_backend final : public pricing_backend {
                                           reinterpret_cast<const float*>(base + factor_offset), first, end, d_blocks,
                                           static_cast<basket_greek_moments*>(d_greeks), grid_blocks_, s.value());
     };
-    return run_family<basket_greek_moments>(trades, tables.data(), tables.size(), total_blocks, 0, progress,
+    return run_family<basket_greek_moments>(trades, tables.data(), tables.size(), total_blocks, 0, control,
                                             launch_kernels, &basket_greek_sums);
   }
 
@@ -310,7 +310,7 @@ class gpu_backend final : public pricing_backend {
   // GreekSums: the family's Greek sums type (void: none), described at run time by `greeks`.
   template <typename GreekSums = void, typename Trade>
   family_run run_family(const std::vector<Trade>& trades, const void* extra, std::size_t extra_bytes,
-                          std::int64_t total_blocks, std::size_t scratch_per_block, const progress_callback& progress,
+                          std::int64_t total_blocks, std::size_t scratch_per_block, const run_control& control,
                           const job_kernels& kernels, const greek_sums_kind* greeks = nullptr) const
   {
     MCPRICE_CUDA_TRY(cudaSetDevice(ctx_.device()));
@@ -356,6 +356,11 @@ class gpu_backend final : public pricing_backend {
     }
     try {
       for (std::size_t j = 0; j < r.split.jobs.size(); ++j) {
+        if (control.cancelled()) {
+          // Jobs already queued finish; the rest never start.
+          for (std::size_t rest = j; rest < r.split.jobs.size(); ++rest) cancel_job(r.split.jobs[rest], r.plan, run);
+          break;
+        }
         nvtx_range const phase("job " + std::to_string(j));
         // A job the scratch pool cannot serve fails alone: its trades report why, every other
         // job runs (its lease returns what it held in stream order, so nothing leaks).
@@ -381,7 +386,7 @@ class gpu_backend final : public pricing_backend {
     std::vector<moments> sums(r.h_sums, r.h_sums + n_seg);
     auto const totals = combine_segments(r.plan, sums, trades.size());
     for (std::size_t i = 0; i < trades.size(); ++i) {
-      if (run.outcomes[i].error.empty()) run.outcomes[i].sums = totals[i];
+      if (run.outcomes[i].error.empty() && !run.outcomes[i].cancelled) run.outcomes[i].sums = totals[i];
     }
     if constexpr (!std::is_void_v<GreekSums>) {
       std::vector<GreekSums> segment_greeks(n_seg);
@@ -389,10 +394,10 @@ class gpu_backend final : public pricing_backend {
       auto const greek_totals = combine_segments(r.plan, segment_greeks, trades.size());
       for (std::size_t i = 0; i < trades.size(); ++i) keep_greeks(run.outcomes[i], greek_totals[i]);
     }
-    if (progress) {
+    if (control.progress) {
       std::int64_t total = 0;
       for (auto const& t : trades) total += t.samples;
-      progress(total, total);
+      control.progress(total, total);
     }
     return run;
   }
@@ -405,6 +410,11 @@ class gpu_backend final : public pricing_backend {
       std::string& error = run.outcomes[plan.segments[seg].trade].error;
       if (error.empty()) error = why;
     }
+  }
+
+  static void cancel_job(const job_range& job, const segment_plan& plan, family_run& run)
+  {
+    for (std::size_t seg = job.first_segment; seg < job.end_segment; ++seg) run.outcomes[plan.segments[seg].trade].cancelled = true;
   }
 
   // Enough jobs to keep two per stream in flight, but never below one segment or above the cap.

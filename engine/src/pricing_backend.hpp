@@ -15,6 +15,7 @@
 #include "mcprice/kernels/path_gbm.hpp"
 #include "mcprice/kernels/path_greeks.hpp"
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,12 +23,21 @@
 
 namespace mcprice::detail {
 
+// What a request's caller gives every backend call: progress reports and a cancellation flag
+// (set by another thread, e.g. a signal handler's; work not yet started is then skipped).
+struct run_control {
+  progress_callback progress;
+  const std::atomic<bool>* cancel{nullptr};
+  [[nodiscard]] bool cancelled() const noexcept { return cancel != nullptr && cancel->load(std::memory_order_relaxed); }
+};
+
 struct european_outcome {
   moments sums;
   greek_moments greeks;            // run_european_greeks only
   path_greek_moments path_greeks;  // run_path_greeks only
   std::vector<moments> basket_greeks;  // run_basket_greeks, trades with Greeks: basket_channels' sums
   std::string error;  // non-empty: this trade could not be priced (e.g. its chunk exceeds the job cap)
+  bool cancelled{false};  // the run was cancelled before all of this trade's work ran
 };
 
 struct family_run {
@@ -40,35 +50,35 @@ class pricing_backend {
   virtual ~pricing_backend() = default;
   // trades[i].first_block must be the running sum of the blocks of trades[0..i).
   virtual family_run run_european(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks,
-                                    const progress_callback& progress) const = 0;
+                                    const run_control& control) const = 0;
   // The same, plus the sums of each trade's Greek channels (european_greeks.hpp); the price
   // sums have the same bits as run_european's.
   virtual family_run run_european_greeks(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks,
-                                           const progress_callback& progress) const = 0;
+                                           const run_control& control) const = 0;
   // Path-dependent trades; grid holds every trade's steps (trade.first_step, trade.steps).
   virtual family_run run_path(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
-                                std::int64_t total_blocks, const progress_callback& progress) const = 0;
+                                std::int64_t total_blocks, const run_control& control) const = 0;
   // The same with each trade's Greeks; greek_grid is parallel to grid. The trades are all
   // Asians (pathwise), or with scenario_lanes all barriers, touches and lookbacks.
   virtual family_run run_path_greeks(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
                                        const std::vector<path_greek_step>& greek_grid, std::int64_t total_blocks,
-                                       bool scenario_lanes, const progress_callback& progress) const = 0;
+                                       bool scenario_lanes, const run_control& control) const = 0;
   // Single-asset products on Heston assets; steps of every trade in one table.
   virtual family_run run_heston(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
-                                  std::int64_t total_blocks, const progress_callback& progress) const = 0;
+                                  std::int64_t total_blocks, const run_control& control) const = 0;
   // The same with each trade's Greeks (scenario lanes; path_greeks sums); each trade's steps are
   // followed by its two rolled first steps (heston_greeks.hpp).
   virtual family_run run_heston_greeks(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
-                                         std::int64_t total_blocks, const progress_callback& progress) const = 0;
+                                         std::int64_t total_blocks, const run_control& control) const = 0;
   // Multi-asset Europeans: per-asset parameters and correlation factors in their own tables.
   virtual family_run run_basket(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
                                   const std::vector<float>& factors, std::int64_t total_blocks,
-                                  const progress_callback& progress) const = 0;
+                                  const run_control& control) const = 0;
   // The same with each trade's Greek channels (basket_greeks.hpp; trades with kernel.greeks set,
   // whose factor table holds the correlation-bumped factors after their own).
   virtual family_run run_basket_greeks(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
                                          const std::vector<float>& factors, std::int64_t total_blocks,
-                                         const progress_callback& progress) const = 0;
+                                         const run_control& control) const = 0;
   [[nodiscard]] virtual backend_kind kind() const noexcept = 0;
   [[nodiscard]] virtual const std::string& name() const noexcept = 0;
   [[nodiscard]] virtual std::optional<memory_report> memory() const { return std::nullopt; }

@@ -19,7 +19,14 @@ std::string csv_escape(const std::string& s)
   return out + "\"";
 }
 
-const char* status_name(trade_status s) { return s == trade_status::ok ? "ok" : "error"; }
+const char* status_name(trade_status s)
+{
+  switch (s) {
+    case trade_status::ok: return "ok";
+    case trade_status::cancelled: return "cancelled";
+    default: return "error";
+  }
+}
 
 constexpr const char* greek_names[] = {"delta", "gamma", "vega", "theta", "rho"};
 

@@ -63,6 +63,17 @@ check "--greeks on the two-phase route is refused" 1 $?
 "$bin" "$data/sample_portfolio.csv" --precision double --backend cpu 2>/dev/null; check "--precision double not yet available" 1 $?
 "$bin" "$data/sample_portfolio.csv" --precision half --backend cpu 2>/dev/null; check "--precision half is not a precision" 1 $?
 
+# SIGINT stops a run cleanly: exit 130, every row written, the unpriced ones cancelled.
+"$bin" "$data/sample_portfolio.csv" --backend cpu --threads 1 --paths 2e8 --out "$tmp/stopped.csv" 2> "$tmp/stopped.err" &
+pid=$!
+sleep 2
+kill -INT $pid
+wait $pid
+check "SIGINT: exit 130" 130 $?
+[ "$(wc -l < "$tmp/stopped.csv")" = 16 ]; check "SIGINT: one row per trade plus header" 0 $?
+expect_text "SIGINT: unpriced trades are cancelled" "$tmp/stopped.csv" ",cancelled,"
+expect_text "SIGINT: stderr says so" "$tmp/stopped.err" "stopped by signal 2"
+
 # Run manifests and reruns.
 cp "$data/sample_portfolio.csv" "$tmp/book.csv"
 "$bin" "$tmp/book.csv" --market "$data/sample_market.json" --backend cpu --paths 2e4 --out "$tmp/run.csv" \

@@ -6,7 +6,10 @@
 
 #include <cmath>
 #include <cstring>
+#include <atomic>
+#include <chrono>
 #include <future>
+#include <thread>
 #include <vector>
 
 using namespace mcprice;
@@ -157,4 +160,45 @@ TEST_CASE("asking for a GPU where none is usable is a configuration error, auto 
   CHECK(e.backend() == backend_kind::cpu);
   REQUIRE(e.notices().size() == 1);
   CHECK(e.notices()[0].find("pricing on the CPU backend") != std::string::npos);
+}
+
+TEST_CASE("a cancelled run prices what had started and marks the rest cancelled", "[concurrency]")
+{
+  auto const book = reference_book();
+  std::atomic<bool> cancel{true};
+  auto const none = cpu_engine(20'000).price(book, {}, &cancel);
+  REQUIRE(none.results.size() == book.trades.size());
+  for (std::size_t i = 0; i < book.trades.size(); ++i) {
+    CHECK(none.results[i].status == trade_status::cancelled);
+    CHECK(none.results[i].id == book.trades[i].id);
+    CHECK(none.results[i].message.find("cancelled") != std::string::npos);
+  }
+  CHECK(none.summary.cancelled == book.trades.size());
+
+  // Cancelled from another thread while the CPU works (1 thread, large paths): the trades that
+  // finished keep the bits of a run that was never cancelled.
+  auto const eng = cpu_engine(4'000'000, 1);
+  cancel.store(false);
+  auto stopper = std::async(std::launch::async, [&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    cancel.store(true);
+  });
+  auto const part = eng.price(book, {}, &cancel);
+  stopper.get();
+  std::size_t cancelled = 0;
+  for (std::size_t i = 0; i < book.trades.size(); ++i) cancelled += part.results[i].status == trade_status::cancelled ? 1 : 0;
+  CHECK(cancelled > 0);
+  CHECK(part.summary.cancelled == cancelled);
+  portfolio done;
+  std::vector<std::size_t> rows;
+  for (std::size_t i = 0; i < book.trades.size(); ++i) {
+    if (part.results[i].status == trade_status::ok) {
+      done.trades.push_back(book.trades[i]);
+      rows.push_back(i);
+    }
+  }
+  if (!done.trades.empty()) {
+    auto const full = eng.price(done);
+    for (std::size_t k = 0; k < rows.size(); ++k) CHECK(same_bits(full.results[k].price, part.results[rows[k]].price));
+  }
 }

@@ -8,6 +8,7 @@
 #include "mcprice/results.hpp"
 #include "mcprice/settings.hpp"
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -29,7 +30,10 @@ class engine {
   engine(const engine&) = delete;
   engine& operator=(const engine&) = delete;
 
-  [[nodiscard]] pricing_run price(const portfolio& trades, const progress_callback& progress = {}) const;
+  // cancel: when another thread (a signal handler's flag) sets it, work not yet started is skipped
+  // and its trades come back with status cancelled; work under way finishes.
+  [[nodiscard]] pricing_run price(const portfolio& trades, const progress_callback& progress = {},
+                                  const std::atomic<bool>* cancel = nullptr) const;
 
   [[nodiscard]] backend_kind backend() const noexcept;
   [[nodiscard]] const std::string& device_name() const noexcept;

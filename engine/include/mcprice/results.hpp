@@ -9,7 +9,9 @@
 
 namespace mcprice {
 
-enum class trade_status { ok, error };
+// cancelled: the run was stopped (engine::price's cancel flag, price-batch on SIGINT/SIGTERM)
+// before this trade was priced.
+enum class trade_status { ok, error, cancelled };
 
 // A Greek x notional and its Monte Carlo standard error (units in the I/O contract).
 struct greek_estimate {
@@ -70,6 +72,7 @@ struct trade_result {
 struct run_summary {
   std::size_t trades{0};
   std::size_t failed{0};
+  std::size_t cancelled{0};
   std::int64_t paths{0};
   double wall_seconds{0.0};
   backend_kind backend{backend_kind::cpu};
