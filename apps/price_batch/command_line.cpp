@@ -97,7 +97,9 @@ std::string help_text()
        "Results: one row per trade in input order (id,status,price,std_error,ci_low,ci_high,paths,message).\n"
        "The same inputs, seed and paths give bit-identical results whatever the threads, grid or streams.\n"
        "Exit status: 0 every trade priced; 2 some trades failed (their rows say why); 1 nothing priced.\n"
-       "With --rerun: 0 every trade bit-identical to the manifest; 3 some differ; 4 the inputs changed.\n";
+       "With --rerun: 0 every trade bit-identical to the manifest; 3 some differ; 4 the inputs changed.\n"
+       "SIGINT/SIGTERM: work under way finishes, the rest is marked cancelled, every row is written,\n"
+       "exit 128 + the signal (130, 143); a second signal stops at once.\n";
   return s.str();
 }
 

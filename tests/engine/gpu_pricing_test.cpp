@@ -379,3 +379,46 @@ TEST_CASE("an injected allocation failure fails only its job; the others keep th
   // The engine is whole afterwards: the same book prices clean, with the clean run's bits.
   CHECK(same_bits(clean, eng.price(book)));
 }
+
+TEST_CASE("with a tiny pool limit and tiny job caps a large book still completes with its bits", "[gpu]")
+{
+  // 96 trades of 2M paths each: jobs of about one segment (160 KiB cap), four streams sharing a
+  // pool limited to 400 KiB, less than the jobs in flight would take: jobs wait for each other's
+  // stream-ordered frees. Every trade must price with the unconstrained run's bits, or fail
+  // alone with a message that says the pool ran out; no row may be lost.
+  portfolio book;
+  auto const reference = reference_book();
+  for (int copy = 0; copy < 8; ++copy) {
+    for (auto t : reference.trades) {
+      t.id += "-" + std::to_string(copy);
+      book.trades.push_back(t);
+    }
+  }
+  engine_options o;
+  o.backend = backend_choice::gpu;
+  o.paths = 2'000'000;
+  auto const free_run = engine(test_market(), o).price(book);
+  o.job_cap_bytes = std::size_t{160} << 10;
+  o.pool_limit_bytes = std::size_t{400} << 10;
+  o.streams = 4;
+  engine const tight(test_market(), o);
+  auto const run = tight.price(book);
+  REQUIRE(run.results.size() == book.trades.size());
+  std::size_t ok = 0;
+  for (std::size_t i = 0; i < book.trades.size(); ++i) {
+    auto const& r = run.results[i];
+    INFO(r.id << ": " << r.message);
+    if (r.status == trade_status::ok) {
+      ++ok;
+      CHECK(std::memcmp(&r.price, &free_run.results[i].price, sizeof(double)) == 0);
+    } else {
+      CHECK(r.message.find("out of device memory") != std::string::npos);
+    }
+  }
+  CHECK(ok == book.trades.size());  // the pool waits rather than fails at this pressure
+  auto const report = tight.memory();
+  REQUIRE(report);
+  REQUIRE(report->scratch);
+  CHECK(report->scratch->reserved_peak <= o.pool_limit_bytes);
+  CHECK(report->scratch->requested == 0);
+}
