@@ -7,7 +7,10 @@
 
 #include <cmath>
 #include <cstring>
+#include <atomic>
+#include <chrono>
 #include <future>
+#include <thread>
 
 using namespace mcprice;
 using namespace mcprice::testing;
@@ -421,4 +424,51 @@ TEST_CASE("with a tiny pool limit and tiny job caps a large book still completes
   REQUIRE(report->scratch);
   CHECK(report->scratch->reserved_peak <= o.pool_limit_bytes);
   CHECK(report->scratch->requested == 0);
+}
+
+TEST_CASE("GPU: a cancelled run marks what it did not start and keeps the bits of what it priced", "[gpu]")
+{
+  auto const opts = []() {
+    portfolio book;
+    auto const reference = reference_book();
+    for (int copy = 0; copy < 64; ++copy) {
+      for (auto t : reference.trades) {
+        t.id += "-" + std::to_string(copy);
+        book.trades.push_back(t);
+      }
+    }
+    return book;
+  }();
+  engine_options o;
+  o.backend = backend_choice::gpu;
+  o.paths = 4'000'000;
+  o.pipeline_chunk_trades = 64;  // 768 trades as a pipeline of chunks: cancellation points
+  engine const eng(test_market(), o);
+  auto const full = eng.price(opts);
+  std::atomic<bool> cancel{true};
+  auto const none = eng.price(opts, {}, &cancel);
+  for (auto const& r : none.results) CHECK(r.status == trade_status::cancelled);
+
+  cancel.store(false);
+  auto stopper = std::async(std::launch::async, [&] {
+    std::this_thread::sleep_for(std::chrono::microseconds(1500));
+    cancel.store(true);
+  });
+  auto const part = eng.price(opts, {}, &cancel);
+  stopper.get();
+  REQUIRE(part.results.size() == opts.trades.size());
+  std::size_t cancelled = 0;
+  for (std::size_t i = 0; i < opts.trades.size(); ++i) {
+    auto const& r = part.results[i];
+    INFO(r.id << ": " << r.message);
+    CHECK(r.id == opts.trades[i].id);
+    if (r.status == trade_status::cancelled) {
+      ++cancelled;
+      continue;
+    }
+    REQUIRE(r.status == trade_status::ok);
+    CHECK(std::memcmp(&r.price, &full.results[i].price, sizeof(double)) == 0);
+  }
+  CHECK(part.summary.cancelled == cancelled);
+  WARN("cancelled " << cancelled << " of " << opts.trades.size() << " trades 1.5 ms into the run");
 }
