@@ -13,25 +13,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <functional>
 #include <string>
 #include <vector>
 
 namespace {
 
 using namespace mcprice::bench;
-
-double time_ms(int reps, const std::function<void()>& call)
-{
-  std::vector<double> wall;
-  for (int r = 0; r < reps + 1; ++r) {
-    auto const t0 = std::chrono::steady_clock::now();
-    call();
-    double const ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (r >= 1) wall.push_back(ms);
-  }
-  return median(wall);
-}
 
 // Sum of (mc - reference) over the root sum of squared std errors, for one Greek.
 struct agreement {
@@ -92,9 +79,9 @@ void measure(const char* name, const std::string& device, bool cpu, int reps, Ma
   auto const book = make_book(0.0);
   auto const rolled = make_book(1.0 / 365.0);
   mcprice::pricing_run run;
-  double const price_ms = time_ms(reps, [&] { run = plain.price(book); });
-  double const greeks_ms = time_ms(reps, [&] { run = with_greeks.price(book); });
-  double const bump_ms = time_ms(reps, [&] {
+  double const price_ms = 1e3 * timed(reps, [&] { run = plain.price(book); });
+  double const greeks_ms = 1e3 * timed(reps, [&] { run = with_greeks.price(book); });
+  double const bump_ms = 1e3 * timed(reps, [&] {
     run = plain.price(book);
     for (auto const& e : scenarios) run = e.price(book);
     run = plain.price(rolled);
@@ -144,10 +131,10 @@ int main(int argc, char** argv)
 
   mcprice::pricing_run base_run;
   mcprice::pricing_run greek_run;
-  double const price_ms = time_ms(reps, [&] { base_run = plain.price(book); });
-  double const greeks_ms = time_ms(reps, [&] { greek_run = with_greeks.price(book); });
+  double const price_ms = 1e3 * timed(reps, [&] { base_run = plain.price(book); });
+  double const greeks_ms = 1e3 * timed(reps, [&] { greek_run = with_greeks.price(book); });
   std::vector<mcprice::pricing_run> bumped(scenarios.size() + 1);
-  double const bump_ms = time_ms(reps, [&] {
+  double const bump_ms = 1e3 * timed(reps, [&] {
     base_run = plain.price(book);
     for (std::size_t s = 0; s < scenarios.size(); ++s) bumped[s] = scenarios[s].price(book);
     bumped.back() = plain.price(rolled);

@@ -6,6 +6,7 @@
 #include "mcprice/portfolio.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <random>
 #include <string>
 #include <vector>
@@ -72,6 +73,20 @@ inline double median(std::vector<double> v)
 {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
+}
+
+// Median wall time in seconds of `reps` calls of f after one warm-up call.
+template <typename F>
+double timed(int reps, F&& f)
+{
+  f();
+  std::vector<double> t;
+  for (int r = 0; r < reps; ++r) {
+    auto const t0 = std::chrono::steady_clock::now();
+    f();
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  return median(t);
 }
 
 }  // namespace mcprice::bench

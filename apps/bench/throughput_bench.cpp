@@ -50,20 +50,6 @@ void print_run(const char* what, int streams, const pricing_run& run, double wal
   std::fflush(stdout);
 }
 
-// Median of `reps` timed calls after one warm-up.
-template <typename F>
-double timed(int reps, F&& f)
-{
-  f();
-  std::vector<double> t;
-  for (int r = 0; r < reps; ++r) {
-    auto const t0 = clock_type::now();
-    f();
-    t.push_back(seconds_since(t0));
-  }
-  return median(t);
-}
-
 void streams_bench(bool cpu)
 {
   int const n = cpu ? 1000 : 10000;

@@ -229,6 +229,14 @@ constexpr std::size_t first_chunk_trades_per_thread = 128;  // checks and record
 constexpr std::size_t later_chunk_trades_per_thread = 2048;
 constexpr std::size_t max_chunks = 8;
 
+// A trade the run was stopped before pricing.
+void mark_cancelled(trade_result& r, const std::string& id)
+{
+  r.id = id;
+  r.status = trade_status::cancelled;
+  r.message = "trade " + id + ": cancelled before it was priced";
+}
+
 // Waits for every future, running the deferred ones first (they are this thread's share of
 // the work, best started while the helpers' is in flight), and even after one fails (they all
 // write into shared state); then rethrows the first failure. f(i, value) takes each result.
@@ -316,8 +324,7 @@ chunk_timing price_families(const detail::pricing_backend& backend, const reques
         return;
       }
       if (o.cancelled) {
-        r.status = trade_status::cancelled;
-        r.message = "trade " + r.id + ": cancelled before it was priced";
+        mark_cancelled(r, r.id);
         return;
       }
       r = detail::make_result(r.id, o.sums, fam->samples[k], fam->paths[k], fam->scales[k]);
@@ -392,11 +399,7 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
   for (std::size_t c = 0; c < chunks && !failure; ++c) {
     if (cancel != nullptr && cancel->load()) {
       // Chunks not yet prepared are not started: their rows say so.
-      for (std::size_t i = bounds[c]; i < n; ++i) {
-        run.results[i].id = trades.trades[i].id;
-        run.results[i].status = trade_status::cancelled;
-        run.results[i].message = "trade " + trades.trades[i].id + ": cancelled before it was priced";
-      }
+      for (std::size_t i = bounds[c]; i < n; ++i) mark_cancelled(run.results[i], trades.trades[i].id);
       break;
     }
     auto const prep_start = std::chrono::steady_clock::now();

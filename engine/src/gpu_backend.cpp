@@ -406,15 +406,21 @@ class gpu_backend final : public pricing_backend {
   // the first of them that does).
   static void fail_job(const job_range& job, const segment_plan& plan, const std::string& why, family_run& run)
   {
-    for (std::size_t seg = job.first_segment; seg < job.end_segment; ++seg) {
-      std::string& error = run.outcomes[plan.segments[seg].trade].error;
-      if (error.empty()) error = why;
-    }
+    for_job_trades(job, plan, run, [&](european_outcome& o) {
+      if (o.error.empty()) o.error = why;
+    });
   }
 
   static void cancel_job(const job_range& job, const segment_plan& plan, family_run& run)
   {
-    for (std::size_t seg = job.first_segment; seg < job.end_segment; ++seg) run.outcomes[plan.segments[seg].trade].cancelled = true;
+    for_job_trades(job, plan, run, [](european_outcome& o) { o.cancelled = true; });
+  }
+
+  // f(outcome) for the trade of each of a job's segments.
+  template <typename F>
+  static void for_job_trades(const job_range& job, const segment_plan& plan, family_run& run, F&& f)
+  {
+    for (std::size_t seg = job.first_segment; seg < job.end_segment; ++seg) f(run.outcomes[plan.segments[seg].trade]);
   }
 
   // Enough jobs to keep two per stream in flight, but never below one segment or above the cap.

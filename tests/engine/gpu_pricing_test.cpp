@@ -389,14 +389,7 @@ TEST_CASE("with a tiny pool limit and tiny job caps a large book still completes
   // pool limited to 400 KiB, less than the jobs in flight would take: jobs wait for each other's
   // stream-ordered frees. Every trade must price with the unconstrained run's bits, or fail
   // alone with a message that says the pool ran out; no row may be lost.
-  portfolio book;
-  auto const reference = reference_book();
-  for (int copy = 0; copy < 8; ++copy) {
-    for (auto t : reference.trades) {
-      t.id += "-" + std::to_string(copy);
-      book.trades.push_back(t);
-    }
-  }
+  auto const book = repeated_reference_book(8);
   engine_options o;
   o.backend = backend_choice::gpu;
   o.paths = 2'000'000;
@@ -428,17 +421,7 @@ TEST_CASE("with a tiny pool limit and tiny job caps a large book still completes
 
 TEST_CASE("GPU: a cancelled run marks what it did not start and keeps the bits of what it priced", "[gpu]")
 {
-  auto const opts = []() {
-    portfolio book;
-    auto const reference = reference_book();
-    for (int copy = 0; copy < 64; ++copy) {
-      for (auto t : reference.trades) {
-        t.id += "-" + std::to_string(copy);
-        book.trades.push_back(t);
-      }
-    }
-    return book;
-  }();
+  auto const opts = repeated_reference_book(64);
   engine_options o;
   o.backend = backend_choice::gpu;
   o.paths = 4'000'000;

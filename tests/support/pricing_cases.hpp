@@ -66,6 +66,20 @@ inline portfolio reference_book()
   return book;
 }
 
+// `copies` copies of the reference book, ids suffixed -0, -1, ...: a large book of known trades.
+inline portfolio repeated_reference_book(int copies)
+{
+  portfolio book;
+  auto const reference = reference_book();
+  for (int copy = 0; copy < copies; ++copy) {
+    for (auto t : reference.trades) {
+      t.id += "-" + std::to_string(copy);
+      book.trades.push_back(t);
+    }
+  }
+  return book;
+}
+
 inline double reference_price(const trade& t, const market_data& m)
 {
   const asset& a = m.assets()[*m.find(t.underlyings.front())];

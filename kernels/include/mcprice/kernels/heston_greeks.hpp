@@ -110,18 +110,14 @@ MCPRICE_HD MCPRICE_INLINE float heston_scenario_sample(const heston_trade& h, co
   float price = 0.0F;
   for (int side = 0; side < sides; ++side) {
     float const p0 = base[side].template payoff<Product>(t);
-    float const up = st[side][0].template payoff<Product>(spot_up);
-    float const down = st[side][1].template payoff<Product>(spot_down);
-    v.delta += (up - down) / (2.0F * dS);
-    v.gamma += (up - 2.0F * p0 + down) / (dS * dS);
-    v.vega += (st[side][2].template payoff<Product>(t) - st[side][3].template payoff<Product>(t)) / (2.0F * heston_vol_bump);
-    v.rho += (st[side][4].template payoff<Product>(t) * rate_up - st[side][5].template payoff<Product>(t) / rate_up) /
-             (2.0F * scenario_rate_bump);
-    v.theta += (st[side][6].template payoff<Product>(t) * time_factor - st[side][7].template payoff<Product>(t) / time_factor) /
-               (2.0F * eps);
+    float p[path_scenarios];
+    p[0] = st[side][0].template payoff<Product>(spot_up);
+    p[1] = st[side][1].template payoff<Product>(spot_down);
+    for (int i = 2; i < path_scenarios; ++i) p[i] = st[side][i].template payoff<Product>(t);
+    add_scenario_differences(v, p0, p, dS, heston_vol_bump, rate_up, time_factor, eps);
     price = side == 0 ? p0 : 0.5F * (price + p0);
   }
-  if constexpr (Antithetic) v = {0.5F * v.delta, 0.5F * v.gamma, 0.5F * v.vega, 0.5F * v.theta, 0.5F * v.rho};
+  if constexpr (Antithetic) v = halved(v);
   out = v;
   return price;
 }

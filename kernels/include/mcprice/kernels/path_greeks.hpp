@@ -205,6 +205,26 @@ inline constexpr float scenario_spot_bump = 0.01F;
 inline constexpr float scenario_vol_bump = 0.01F;
 inline constexpr float scenario_rate_bump = 1e-3F;
 
+// Adds one path's central differences to v from its base payoff p0 and the scenarios' payoffs
+// p (order: spot +-, vol +-, rate +-, time -+ i.e. later, earlier): dS the spot bump in money,
+// vol_bump the vol scenarios' bump, rate_up = e^{-dr T}, time_factor = e^{r eps}.
+MCPRICE_HD MCPRICE_INLINE void add_scenario_differences(greek_values& v, float p0, const float (&p)[path_scenarios],
+                                                        float dS, float vol_bump, float rate_up, float time_factor,
+                                                        float eps)
+{
+  v.delta += (p[0] - p[1]) / (2.0F * dS);
+  v.gamma += (p[0] - 2.0F * p0 + p[1]) / (dS * dS);
+  v.vega += (p[2] - p[3]) / (2.0F * vol_bump);
+  v.rho += (p[4] * rate_up - p[5] / rate_up) / (2.0F * scenario_rate_bump);
+  v.theta += (p[6] * time_factor - p[7] / time_factor) / (2.0F * eps);
+}
+
+// The mean of an antithetic pair's differences.
+MCPRICE_HD MCPRICE_INLINE greek_values halved(const greek_values& v)
+{
+  return {0.5F * v.delta, 0.5F * v.gamma, 0.5F * v.vega, 0.5F * v.theta, 0.5F * v.rho};
+}
+
 // The step of scenario i (see above) for step k of the trade.
 struct scenario_step {
   float drift;
@@ -297,15 +317,10 @@ MCPRICE_HD MCPRICE_INLINE float scenario_sample(const path_gbm_trade& t, const p
     MCPRICE_UNROLL
     for (int i = 0; i < path_scenarios; ++i) p[i] = st[side][i].template payoff<Product>(trade_of(i));
     float const p0 = base[side].template payoff<Product>(t);
-    float const h = scenario_spot_bump * t.spot;
-    v.delta += (p[0] - p[1]) / (2.0F * h);
-    v.gamma += (p[0] - 2.0F * p0 + p[1]) / (h * h);
-    v.vega += (p[2] - p[3]) / (2.0F * scenario_vol_bump);
-    v.rho += (p[4] * rate_up - p[5] / rate_up) / (2.0F * scenario_rate_bump);
-    v.theta += (p[6] * time_factor - p[7] / time_factor) / (2.0F * eps);
+    add_scenario_differences(v, p0, p, scenario_spot_bump * t.spot, scenario_vol_bump, rate_up, time_factor, eps);
     price = side == 0 ? p0 : 0.5F * (price + p0);
   }
-  if constexpr (Antithetic) v = {0.5F * v.delta, 0.5F * v.gamma, 0.5F * v.vega, 0.5F * v.theta, 0.5F * v.rho};
+  if constexpr (Antithetic) v = halved(v);
   out = v;
   return price;
 }
