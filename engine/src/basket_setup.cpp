@@ -22,7 +22,30 @@ void append_factor(const Eigen::MatrixXd& c, std::vector<float>& out)
   }
 }
 
+Eigen::MatrixXd correlation_matrix(const market_data& market, const std::vector<std::size_t>& idx)
+{
+  auto const n = static_cast<Eigen::Index>(idx.size());
+  Eigen::MatrixXd c(n, n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    for (Eigen::Index j = 0; j < n; ++j) c(i, j) = market.correlation(idx[static_cast<std::size_t>(i)], idx[static_cast<std::size_t>(j)]);
+  }
+  return c;
+}
+
 }  // namespace
+
+double basket_weight(const trade& t, std::size_t i, std::size_t n)
+{
+  if (!t.weights.empty()) return t.weights[i];
+  return t.product == product_kind::basket ? 1.0 / static_cast<double>(n) : 1.0;
+}
+
+std::vector<float> correlation_factor(const market_data& market, const std::vector<std::size_t>& assets)
+{
+  std::vector<float> out;
+  append_factor(correlation_matrix(market, assets), out);
+  return out;
+}
 
 basket_job make_basket_job(const trade& t, const market_data& market, const engine_options& opt)
 {
@@ -36,16 +59,11 @@ basket_job make_basket_job(const trade& t, const market_data& market, const engi
     const asset& a = market.assets()[k];
     double const w = a.vol.total_variance(T);
     double const log_fwd = market.log_forward(a, T);
-    double weight = 1.0;
-    if (!t.weights.empty()) weight = t.weights[static_cast<std::size_t>(i)];
-    else if (t.product == product_kind::basket) weight = 1.0 / n;
+    double const weight = basket_weight(t, static_cast<std::size_t>(i), static_cast<std::size_t>(n));
     job.assets.push_back({static_cast<float>(a.spot), static_cast<float>(log_fwd - 0.5 * w),
                           static_cast<float>(std::sqrt(w)), static_cast<float>(weight)});
   }
-  Eigen::MatrixXd c(n, n);
-  for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < n; ++j) c(i, j) = market.correlation(idx[static_cast<std::size_t>(i)], idx[static_cast<std::size_t>(j)]);
-  }
+  Eigen::MatrixXd const c = correlation_matrix(market, idx);
   append_factor(c, job.factor);
   bool const greeks = opt.greeks && n <= max_basket_greek_assets;
   if (greeks) {

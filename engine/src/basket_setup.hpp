@@ -22,4 +22,10 @@ struct basket_job {
 
 basket_job make_basket_job(const trade& t, const market_data& market, const engine_options& opt);
 
+// Weight of underlying i of n: the trade's weights, else 1/n for a basket and 1 otherwise.
+double basket_weight(const trade& t, std::size_t i, std::size_t n);
+
+// A with A A^T = the correlation matrix of the given market assets, row-major.
+std::vector<float> correlation_factor(const market_data& market, const std::vector<std::size_t>& assets);
+
 }  // namespace mcprice::detail

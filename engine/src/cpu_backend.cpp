@@ -1,3 +1,4 @@
+#include "cpu_calibration.hpp"
 #include "mcprice/kernels/host_normal_stream.hpp"
 #include "pricing_backend.hpp"
 #include "work_plan.hpp"
@@ -120,6 +121,23 @@ class cpu_backend final : public pricing_backend {
       return over_lanes(
           [&](int lane) { return basket_greek_lane<rng::host_normal_stream>(trades[i], assets.data(), factors.data(), block, lane); });
     });
+  }
+
+  family_run run_early_exercise(const exercise_family& f, const run_control& control) const override
+  {
+    auto const l = layout_of(f);
+    calibration_plan const plan = plan_calibration(f.trades, f.calibration_blocks, 0);
+    calibration const c = calibrate(f, plan, *make_cpu_calibration(f, l, plan), control);
+    auto const tables = pack_tables(f, c.coefficients, l);
+    exercise_tables const tab = tables_at(tables.data(), l);
+    family_run run = run_blocks(f.trades, f.blocks, control, [&](std::size_t i, std::int64_t block) {
+      return over_lanes([&](int lane) { return exercise_lane<rng::host_normal_stream>(f.trades[i], tab, block, lane); });
+    });
+    for (std::size_t i = 0; i < f.trades.size(); ++i) {
+      run.outcomes[i].continuation_today = c.continuation_today[i];
+      if (c.cancelled) run.outcomes[i].cancelled = true;
+    }
+    return run;
   }
 
   [[nodiscard]] backend_kind kind() const noexcept override { return backend_kind::cpu; }

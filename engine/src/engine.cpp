@@ -1,6 +1,7 @@
 #include "mcprice/engine.hpp"
 
 #include "basket_setup.hpp"
+#include "early_exercise_setup.hpp"
 #include "european_setup.hpp"
 #include "greek_statistics.hpp"
 #include "path_setup.hpp"
@@ -115,6 +116,39 @@ struct path_family : family<path_gbm_trade> {
   }
 };
 
+// American and Bermudan trades with their tables, and what exercising today would pay.
+struct exercise_rows : family_base {
+  detail::exercise_family f;
+  std::vector<double> exercise_today;
+
+  template <typename T>
+  static std::int32_t append(std::vector<T>& to, const std::vector<T>& from)
+  {
+    auto const at = static_cast<std::int32_t>(to.size());
+    to.insert(to.end(), from.begin(), from.end());
+    return at;
+  }
+
+  void add_job(const detail::exercise_job& j, std::size_t row)
+  {
+    exercise_trade k = j.kernel;
+    k.first_block = f.blocks;
+    f.blocks += layout::blocks_for(k.samples, exercise_normals_per_sample);
+    k.first_calibration_block = f.calibration_blocks;
+    f.calibration_blocks += (k.calibration_samples + calibration_paths_per_block - 1) / calibration_paths_per_block;
+    k.first_date = append(f.discounts, j.discounts);
+    k.first_step = k.heston ? append(f.heston_steps, j.heston_steps) : append(f.gbm_steps, j.gbm_steps);
+    k.first_asset = append(f.assets, j.assets);
+    k.first_factor = append(f.factors, j.factor);
+    f.trades.push_back(k);
+    samples.push_back(k.samples);
+    scales.push_back(j.scale);
+    paths.push_back(j.paths);
+    rows.push_back(row);
+    exercise_today.push_back(j.exercise_today);
+  }
+};
+
 // The trades of one chunk of a request, by kernel family, with their tables.
 struct request_families {
   family<european_gbm_trade> europeans;
@@ -126,9 +160,11 @@ struct request_families {
   std::vector<float> factors;
   family<heston_trade> hestons;
   std::vector<heston_step> heston_steps;
+  exercise_rows exercises;
 };
 
-using trade_job = std::variant<detail::european_job, detail::path_job, detail::basket_job, detail::heston_job>;
+using trade_job = std::variant<detail::european_job, detail::path_job, detail::basket_job, detail::heston_job,
+                               detail::exercise_job>;
 
 std::optional<trade_job> check_and_build(const trade& t, trade_result& r, const market_data& market,
                                          const engine_options& options)
@@ -143,6 +179,7 @@ std::optional<trade_job> check_and_build(const trade& t, trade_result& r, const 
   }
   if (r.message.empty()) r.message = detail::unsupported_feature(t, market);
   if (!r.message.empty()) return std::nullopt;
+  if (t.exercise != exercise_style::european) return detail::make_exercise_job(t, market, options);
   const asset& a = market.assets()[first_underlying];
   if (a.model == model_kind::heston) return detail::make_heston_job(t, a, market, options);
   switch (t.product) {
@@ -177,6 +214,8 @@ request_families prepare_rows(const portfolio& trades, std::size_t begin, std::s
       h->kernel.first_step = static_cast<std::int32_t>(f.heston_steps.size());
       f.heston_steps.insert(f.heston_steps.end(), h->steps.begin(), h->steps.end());
       f.hestons.add(h->kernel, layout::blocks_for(h->kernel.samples, path_normals_per_sample), h->scale, h->paths, i);
+    } else if (auto* x = std::get_if<detail::exercise_job>(&*jobs[k])) {
+      f.exercises.add_job(*x, i);
     } else if (auto* b = std::get_if<detail::basket_job>(&*jobs[k])) {
       b->kernel.first_asset = static_cast<std::int32_t>(f.basket_assets.size());
       b->kernel.first_factor = static_cast<std::int32_t>(f.factors.size());
@@ -259,6 +298,17 @@ void wait_all(std::vector<std::future<T>>& pending, Take&& take)
   if (failure) std::rethrow_exception(failure);
 }
 
+// An American trade worth more exercised today than its calibrated continuation is exercised
+// today: its price is what exercising pays, with no Monte Carlo error.
+void exercise_today_if_better(trade_result& r, double exercise_today, double continuation, double scale)
+{
+  if (exercise_today < 0.0 || exercise_today <= continuation) return;
+  r.price = exercise_today * scale;
+  r.std_error = 0.0;
+  r.ci_low = r.price;
+  r.ci_high = r.price;
+}
+
 struct chunk_timing {
   double price_seconds{0.0};
   double results_seconds{0.0};
@@ -273,7 +323,7 @@ chunk_timing price_families(const detail::pricing_backend& backend, const reques
                             const std::atomic<bool>* cancel)
 {
   auto const start = std::chrono::steady_clock::now();
-  constexpr std::size_t families = 5;
+  constexpr std::size_t families = 6;
   std::vector<std::pair<const family_base*, std::function<detail::family_run(const detail::run_control&)>>> runs;
   if (!f.europeans.trades.empty()) {
     runs.emplace_back(&f.europeans, [&](const detail::run_control& p) {
@@ -300,6 +350,9 @@ chunk_timing price_families(const detail::pricing_backend& backend, const reques
       if (greeks) return backend.run_basket_greeks(f.baskets.trades, f.basket_assets, f.factors, f.baskets.blocks, p);
       return backend.run_basket(f.baskets.trades, f.basket_assets, f.factors, f.baskets.blocks, p);
     });
+  }
+  if (!f.exercises.f.trades.empty()) {
+    runs.emplace_back(&f.exercises, [&](const detail::run_control& p) { return backend.run_early_exercise(f.exercises.f, p); });
   }
   bool const side_by_side = backend.kind() == backend_kind::gpu;
   std::vector<std::future<detail::family_run>> pending;
@@ -328,6 +381,7 @@ chunk_timing price_families(const detail::pricing_backend& backend, const reques
         return;
       }
       r = detail::make_result(r.id, o.sums, fam->samples[k], fam->paths[k], fam->scales[k]);
+      if (fam == &f.exercises) exercise_today_if_better(r, f.exercises.exercise_today[k], o.continuation_today, fam->scales[k]);
       if (greeks && fam == &f.europeans) {
         r.greeks = detail::make_greeks(o.sums, o.greeks, fam->samples[k], fam->scales[k], f.european_greeks[k]);
       } else if (greeks && (fam == &f.paths || fam == &f.scenario_paths)) {

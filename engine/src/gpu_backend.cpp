@@ -1,4 +1,6 @@
+#include "gpu_calibration.hpp"
 #include "gpu_context.hpp"
+#include "mcprice/kernels/early_exercise_launcher.hpp"
 #include "mcprice/kernels/basket_greeks_launcher.hpp"
 #include "mcprice/kernels/basket_launcher.hpp"
 #include "mcprice/kernels/basket_two_phase.hpp"
@@ -289,6 +291,49 @@ class gpu_backend final : public pricing_backend {
     };
     return run_family<basket_greek_moments>(trades, tables.data(), tables.size(), total_blocks, 0, control,
                                             launch_kernels, &basket_greek_sums);
+  }
+
+  // The calibration runs step by step on one stream (each step's coefficients wait for the
+  // last step's sums); the pricing paths then go as any family's jobs, the coefficient table in
+  // their tables.
+  family_run run_early_exercise(const exercise_family& f, const run_control& control) const override
+  {
+    MCPRICE_CUDA_TRY(cudaSetDevice(ctx_.device()));
+    auto const l = layout_of(f);
+    calibration_plan const plan = plan_calibration(f.trades, f.calibration_blocks, job_cap_);
+    calibration c;
+    std::string failure;
+    try {
+      nvtx_range const phase("calibration");
+      c = calibrate(f, plan, *make_gpu_calibration(ctx_, f, l, job_cap_, grid_blocks_), control);
+    } catch (const out_of_memory& e) {
+      failure = std::string("calibration: ") + e.what();
+    } catch (const scratch_cap_exceeded& e) {
+      failure = std::string("calibration: ") + e.what();
+    }
+    family_run run;
+    if (failure.empty()) {
+      auto const tables = pack_tables(f, c.coefficients, l);
+      auto launch_kernels = [this, l](const request_state& r, std::int64_t first, std::int64_t end, moments* d_blocks,
+                                      void*, scratch_lease&, stream_view s) {
+        kernels::launch_exercise_price_blocks(static_cast<const exercise_trade*>(r.d_trades), r.n_trades,
+                                              tables_at(r.d_extra, l), first, end, d_blocks, grid_blocks_, s.value());
+      };
+      run = run_family(f.trades, tables.data(), tables.size(), f.blocks, 0, control, launch_kernels);
+    } else {
+      run.outcomes.resize(f.trades.size());
+    }
+    for (std::size_t i = 0; i < f.trades.size(); ++i) {
+      auto& o = run.outcomes[i];
+      o.continuation_today = c.continuation_today.empty() ? 0.0 : c.continuation_today[i];
+      if (!failure.empty()) o.error = failure;
+      if (c.cancelled) o.cancelled = true;
+    }
+    for (std::size_t t : plan.trades_too_large) {
+      run.outcomes[t].error = "--job-cap " + std::to_string(job_cap_) + " bytes is smaller than the " +
+                              std::to_string(plan.smallest_need) + " bytes one calibration block of this trade needs";
+    }
+    return run;
   }
 
   [[nodiscard]] backend_kind kind() const noexcept override { return backend_kind::gpu; }

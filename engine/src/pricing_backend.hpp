@@ -3,6 +3,7 @@
 // Europeans) into per-trade moments.
 // Both backends evaluate the same canonical blocks with the same per-path code; they differ
 // only in who runs the blocks.
+#include "exercise_family.hpp"
 #include "mcprice/engine.hpp"
 #include "mcprice/memory_report.hpp"
 #include "mcprice/kernels/basket_gbm.hpp"
@@ -36,6 +37,7 @@ struct european_outcome {
   greek_moments greeks;            // run_european_greeks only
   path_greek_moments path_greeks;  // run_path_greeks only
   std::vector<moments> basket_greeks;  // run_basket_greeks, trades with Greeks: basket_channels' sums
+  double continuation_today{0.0};  // run_early_exercise: the calibration paths' mean cash flow
   std::string error;  // non-empty: this trade could not be priced (e.g. its chunk exceeds the job cap)
   bool cancelled{false};  // the run was cancelled before all of this trade's work ran
 };
@@ -79,6 +81,9 @@ class pricing_backend {
   virtual family_run run_basket_greeks(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
                                          const std::vector<float>& factors, std::int64_t total_blocks,
                                          const run_control& control) const = 0;
+  // American and Bermudan trades: the backward calibration of each trade's exercise policy,
+  // then its pricing paths under that policy (sums), with continuation_today.
+  virtual family_run run_early_exercise(const exercise_family& f, const run_control& control) const = 0;
   [[nodiscard]] virtual backend_kind kind() const noexcept = 0;
   [[nodiscard]] virtual const std::string& name() const noexcept = 0;
   [[nodiscard]] virtual std::optional<memory_report> memory() const { return std::nullopt; }

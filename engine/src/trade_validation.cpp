@@ -1,5 +1,7 @@
 #include "trade_validation.hpp"
 
+#include "mcprice/kernels/early_exercise.hpp"
+
 #include <sstream>
 
 namespace mcprice::detail {
@@ -138,8 +140,14 @@ std::string unsupported_feature(const trade& t, const market_data& market)
     case product_kind::spread: break;
     default: why = "product " + std::string(to_string(t.product)) + " is not supported yet";
   }
-  if (why.empty() && t.exercise != exercise_style::european) {
-    why = "exercise " + std::string(to_string(t.exercise)) + " is not supported yet";
+  bool const early = t.exercise != exercise_style::european;
+  if (why.empty() && early && t.product != product_kind::vanilla && !multi_asset(t.product)) {
+    why = "exercise " + std::string(to_string(t.exercise)) + " is not supported for product " +
+          std::string(to_string(t.product)) + " (vanilla and multi-asset products only)";
+  }
+  if (why.empty() && early && t.underlyings.size() > static_cast<std::size_t>(max_exercise_assets)) {
+    why = "exercise " + std::string(to_string(t.exercise)) + " takes at most " + std::to_string(max_exercise_assets) +
+          " underlyings, not " + std::to_string(t.underlyings.size());
   }
   if (why.empty()) {
     bool const multi = multi_asset(t.product);

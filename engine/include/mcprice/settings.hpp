@@ -26,6 +26,9 @@ struct engine_options {
   // Delta, gamma, vega, theta and rho in the same pass as the price (docs/greeks.md). Prices
   // keep their bits; Greeks are as reproducible as prices.
   bool greeks{false};
+  // American and Bermudan trades: paths of the regression that sets the exercise policy (their
+  // own random stream, separate from the pricing paths); 0 = the trade's paths, up to 131,072.
+  std::int64_t calibration_paths{0};
   // Never change the numbers:
   backend_choice backend{backend_choice::automatic};
   unsigned threads{0};          // CPU backend: 0 = all cores

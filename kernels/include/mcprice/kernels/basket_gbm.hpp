@@ -52,10 +52,11 @@ MCPRICE_HD MCPRICE_INLINE float basket_terminal_spot(const basket_gbm_trade& t, 
   return a.spot * expf(fmaf(a.stdev, sign * y, a.drift));
 }
 
-// The payoff of the terminal spots spot(i): the weighted basket, the spread, or the best or
-// worst of the scaled spots, against the strike.
-template <typename SpotAt>
-MCPRICE_HD MCPRICE_INLINE float basket_payoff(const basket_gbm_trade& t, const basket_asset* assets, SpotAt&& spot)
+// The payoff of the spots spot(i): the weighted basket, the spread, or the best or worst of
+// the scaled spots, against the strike. Trade: any record with assets, payoff, call and strike
+// (the early-exercise record too); Asset: any with a weight.
+template <typename Trade, typename Asset, typename SpotAt>
+MCPRICE_HD MCPRICE_INLINE float basket_payoff(const Trade& t, const Asset* assets, SpotAt&& spot)
 {
   float agg = 0.0F;
   for (int i = 0; i < t.assets; ++i) {

@@ -96,13 +96,13 @@ MCPRICE_HD MCPRICE_INLINE float quick_sqrt(float x)
 #endif
 }
 
-// One QE step of the variance and the matching log-spot increment.
-MCPRICE_HD MCPRICE_INLINE void heston_qe_step(const heston_trade& h, const heston_step& s, float& v, float z_v, float z_x,
-                                              float& dx, float& integrated_variance)
+// One QE step of the variance and the matching log-spot increment (xi: the vol of vol).
+MCPRICE_HD MCPRICE_INLINE void heston_qe_step(float xi, const heston_step& s, float& v, float z_v, float z_x, float& dx,
+                                              float& integrated_variance)
 {
   float const m = fmaf(v, s.e, s.m0);
   float v_next = m;
-  if (h.xi > static_cast<float>(heston_min_xi) && m > 0.0F) {
+  if (xi > static_cast<float>(heston_min_xi) && m > 0.0F) {
     float const s2 = fmaf(v, s.s2_v, s.s2_0);
     float const m2 = m * m;
     float k0 = 0.0F;
@@ -138,6 +138,12 @@ MCPRICE_HD MCPRICE_INLINE void heston_qe_step(const heston_trade& h, const hesto
   }
   integrated_variance = 0.5F * (v + v_next) * s.dt;
   v = v_next;
+}
+
+MCPRICE_HD MCPRICE_INLINE void heston_qe_step(const heston_trade& h, const heston_step& s, float& v, float z_v, float z_x,
+                                              float& dx, float& integrated_variance)
+{
+  heston_qe_step(h.xi, s, v, z_v, z_x, dx, integrated_variance);
 }
 
 // Calls step(k, z_v, z_x, u) for each step of a Heston path: two normals a step (variance, log

@@ -1,0 +1,112 @@
+#include "early_exercise_setup.hpp"
+
+#include "basket_setup.hpp"
+#include "mcprice/kernels/trade_key.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mcprice::detail {
+
+std::vector<double> exercise_times(const trade& t, const engine_options& opt)
+{
+  std::int64_t const n = t.exercise_dates.value_or(t.steps.value_or(opt.steps));
+  std::vector<double> times;
+  for (std::int64_t i = 1; i <= n; ++i) times.push_back(t.maturity * static_cast<double>(i) / static_cast<double>(n));
+  return times;
+}
+
+namespace {
+
+// The basis' spot scale: the strike, else the assets' mean scaled spot today.
+float basis_norm(const trade& t, const std::vector<exercise_asset>& assets)
+{
+  if (t.strike && *t.strike > 0.0) return static_cast<float>(*t.strike);
+  double level = 0.0;
+  for (auto const& a : assets) level += std::abs(static_cast<double>(a.weight) * a.spot);
+  level /= static_cast<double>(assets.size());
+  return level > 0.0 ? static_cast<float>(level) : 1.0F;
+}
+
+void add_gbm_steps(const asset& a, const market_data& market, const std::vector<double>& times, std::size_t stride,
+                   std::size_t offset, std::vector<exercise_gbm_step>& out)
+{
+  double t_prev = 0.0;
+  for (std::size_t d = 0; d < times.size(); ++d) {
+    double const dw = std::max(0.0, a.vol.total_variance(times[d]) - a.vol.total_variance(t_prev));
+    double const drift = market.log_forward(a, times[d]) - market.log_forward(a, t_prev) - 0.5 * dw;
+    out[d * stride + offset] = {static_cast<float>(drift), static_cast<float>(std::sqrt(dw))};
+    t_prev = times[d];
+  }
+}
+
+}  // namespace
+
+exercise_job make_exercise_job(const trade& t, const market_data& market, const engine_options& opt)
+{
+  std::vector<double> const times = exercise_times(t, opt);
+  std::size_t const n = t.underlyings.size();
+  std::vector<std::size_t> idx;
+  for (auto const& name : t.underlyings) idx.push_back(*market.find(name));
+  const asset& first = market.assets()[idx.front()];
+  bool const heston = first.model == model_kind::heston;
+
+  exercise_job job{};
+  exercise_trade& k = job.kernel;
+  k.key = rng::trade_key(opt.seed, t.id);
+  k.calibration_key = rng::mix64(k.key ^ 0x4C53'4D43'5245'4752ULL);  // "LSMCREGR": a stream of its own
+  k.samples = t.paths.value_or(opt.paths);
+  job.paths = k.samples;
+  std::int64_t const cap = opt.calibration_paths > 0 ? opt.calibration_paths : default_max_calibration_paths;
+  k.calibration_samples = opt.calibration_paths > 0 ? opt.calibration_paths : std::min(k.samples, cap);
+  k.dates = static_cast<std::int32_t>(times.size());
+  k.assets = static_cast<std::int32_t>(n);
+  k.heston = heston ? 1 : 0;
+  k.basis = exercise_basis_size(k.assets, heston);
+  k.strike = static_cast<float>(t.strike.value_or(0.0));
+  k.call = t.type == option_type::call ? 1 : 0;
+  k.payoff = t.product == product_kind::best_of    ? basket_payoff::best_of
+             : t.product == product_kind::worst_of ? basket_payoff::worst_of
+             : t.product == product_kind::spread   ? basket_payoff::spread
+                                                   : basket_payoff::basket;
+  for (std::size_t i = 0; i < n; ++i) {
+    float const w = n == 1 ? 1.0F : static_cast<float>(basket_weight(t, i, n));
+    job.assets.push_back({static_cast<float>(market.assets()[idx[i]].spot), w});
+  }
+  k.norm = basis_norm(t, job.assets);
+  for (double const ti : times) job.discounts.push_back(static_cast<float>(market.discount().discount(ti)));
+
+  if (heston) {
+    const heston_params& h = first.heston;
+    std::int64_t const steps = t.steps.value_or(opt.steps);
+    k.substeps = static_cast<std::int32_t>(std::max<std::int64_t>(1, (steps + k.dates - 1) / k.dates));
+    double t_prev = 0.0;
+    for (double const ti : times) {
+      double const dt = (ti - t_prev) / k.substeps;
+      for (int s = 0; s < k.substeps; ++s) {
+        double const a = t_prev + dt * s;
+        double const b = s + 1 == k.substeps ? ti : t_prev + dt * (s + 1);
+        job.heston_steps.push_back(make_heston_step(b - a, market.log_forward(first, b) - market.log_forward(first, a),
+                                                    1.0, false, h.kappa, h.theta, h.xi, h.rho));
+      }
+      t_prev = ti;
+    }
+    k.v0 = static_cast<float>(h.v0);
+    k.xi = static_cast<float>(h.xi);
+    k.v_norm = static_cast<float>(std::max({h.theta, h.v0, 1e-4}));
+  } else {
+    k.substeps = 1;
+    k.v_norm = 1.0F;
+    job.gbm_steps.resize(times.size() * n);
+    for (std::size_t i = 0; i < n; ++i) add_gbm_steps(market.assets()[idx[i]], market, times, n, i, job.gbm_steps);
+    job.factor = n == 1 ? std::vector<float>{1.0F} : correlation_factor(market, idx);
+  }
+  job.scale = t.notional;
+  if (t.exercise == exercise_style::american) {
+    exercise_state today{};
+    job.exercise_today = exercise_value(k, job.assets.data(), today);
+  }
+  return job;
+}
+
+}  // namespace mcprice::detail

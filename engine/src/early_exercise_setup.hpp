@@ -1,0 +1,37 @@
+#pragma once
+// From a validated American or Bermudan trade (vanilla under GBM or Heston; basket, best_of,
+// worst_of or spread on GBM assets) to its early-exercise record and tables: the exercise dates,
+// each date's exact GBM steps or Heston QE steps, the discount to each date, the assets and the
+// correlation factor.
+#include "mcprice/kernels/early_exercise.hpp"
+#include "mcprice/market.hpp"
+#include "mcprice/portfolio.hpp"
+#include "mcprice/settings.hpp"
+
+#include <vector>
+
+namespace mcprice::detail {
+
+// Calibration paths when engine_options::calibration_paths is 0: the pricing paths, up to this
+// many (the policy's regression error is then far below a price's std error).
+inline constexpr std::int64_t default_max_calibration_paths = std::int64_t{1} << 17;
+
+struct exercise_job {
+  exercise_trade kernel;  // first_* are set by the batcher
+  std::vector<exercise_asset> assets;
+  std::vector<float> factor;
+  std::vector<exercise_gbm_step> gbm_steps;
+  std::vector<heston_step> heston_steps;
+  std::vector<float> discounts;
+  double scale;             // notional (cash flows are discounted to today in the kernel)
+  std::int64_t paths;
+  double exercise_today{-1.0};  // American: what exercising today pays (< 0: not an exercise time)
+};
+
+exercise_job make_exercise_job(const trade& t, const market_data& market, const engine_options& opt);
+
+// The exercise dates after today: American, `exercise_dates` (default: steps) equal steps;
+// Bermudan, `exercise_dates` equally spaced dates ending at maturity.
+std::vector<double> exercise_times(const trade& t, const engine_options& opt);
+
+}  // namespace mcprice::detail

@@ -1,0 +1,183 @@
+#include "exercise_family.hpp"
+
+#include "pricing_backend.hpp"
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+namespace mcprice::detail {
+namespace {
+
+constexpr std::size_t align256(std::size_t b) { return (b + 255) / 256 * 256; }
+
+template <typename T>
+void copy_part(std::vector<unsigned char>& out, std::size_t offset, const std::vector<T>& v)
+{
+  if (!v.empty()) std::memcpy(out.data() + offset, v.data(), sizeof(T) * v.size());
+}
+
+// Below this many paths in the money per basis function, a date fits a constant.
+constexpr double min_paths_per_basis = 2.0;
+// Directions of the scaled normal matrix below this share of its largest eigenvalue are
+// dropped: nearly collinear basis functions would otherwise get large opposite coefficients,
+// whose float sum in the kernels loses the continuation value.
+constexpr double regression_threshold = 1e-9;
+
+}  // namespace
+
+exercise_table_layout layout_of(const exercise_family& f)
+{
+  exercise_table_layout l;
+  std::size_t at = 0;
+  auto const place = [&at](std::size_t bytes) {
+    std::size_t const here = at;
+    at += align256(bytes);
+    return here;
+  };
+  l.assets = place(sizeof(exercise_asset) * f.assets.size());
+  l.factors = place(sizeof(float) * f.factors.size());
+  l.gbm = place(sizeof(exercise_gbm_step) * f.gbm_steps.size());
+  l.heston = place(sizeof(heston_step) * f.heston_steps.size());
+  l.discounts = place(sizeof(float) * f.discounts.size());
+  l.coefficients = place(sizeof(float) * f.discounts.size() * max_exercise_basis);
+  l.bytes = at;
+  return l;
+}
+
+std::vector<unsigned char> pack_tables(const exercise_family& f, const std::vector<float>& coefficients,
+                                       const exercise_table_layout& l)
+{
+  std::vector<unsigned char> out(l.bytes);
+  copy_part(out, l.assets, f.assets);
+  copy_part(out, l.factors, f.factors);
+  copy_part(out, l.gbm, f.gbm_steps);
+  copy_part(out, l.heston, f.heston_steps);
+  copy_part(out, l.discounts, f.discounts);
+  copy_part(out, l.coefficients, coefficients);
+  return out;
+}
+
+exercise_tables tables_at(const void* base, const exercise_table_layout& l)
+{
+  auto const* b = static_cast<const unsigned char*>(base);
+  return {reinterpret_cast<const exercise_asset*>(b + l.assets), reinterpret_cast<const float*>(b + l.factors),
+          reinterpret_cast<const exercise_gbm_step*>(b + l.gbm), reinterpret_cast<const heston_step*>(b + l.heston),
+          reinterpret_cast<const float*>(b + l.discounts), reinterpret_cast<const float*>(b + l.coefficients)};
+}
+
+std::size_t calibration_bytes(std::int64_t blocks, int rows)
+{
+  auto const paths = static_cast<std::size_t>(blocks) * calibration_paths_per_block;
+  return align256(sizeof(float) * paths * static_cast<std::size_t>(rows)) + align256(sizeof(float) * paths);
+}
+
+calibration_plan plan_calibration(const std::vector<exercise_trade>& trades, std::int64_t total_blocks, std::size_t cap)
+{
+  calibration_plan plan;
+  bool open = false;
+  calibration_job job{};
+  auto const close = [&] {
+    if (open) plan.jobs.push_back(job);
+    open = false;
+  };
+  for (std::size_t i = 0; i < trades.size(); ++i) {
+    const exercise_trade& t = trades[i];
+    int const rows = t.dates * exercise_rows_per_date(t);
+    std::int64_t const end = i + 1 < trades.size() ? trades[i + 1].first_calibration_block : total_blocks;
+    if (cap != 0 && calibration_bytes(1, rows) > cap) {
+      plan.trades_too_large.push_back(i);
+      plan.smallest_need = std::max(plan.smallest_need, calibration_bytes(1, rows));
+      close();
+      continue;
+    }
+    for (std::int64_t b = t.first_calibration_block; b < end; ++b) {
+      if (open) {
+        int const r = std::max(job.rows, rows);
+        if (cap == 0 || calibration_bytes(job.end_block - job.first_block + 1, r) <= cap) {
+          job.rows = r;
+          job.end_block = b + 1;
+          continue;
+        }
+        close();
+      }
+      job = {b, b + 1, rows};
+      open = true;
+    }
+  }
+  close();
+  plan.resident = plan.jobs.size() <= 1;
+  return plan;
+}
+
+std::array<float, max_exercise_basis> solve_regression(const regression_sums& s, int basis)
+{
+  std::array<float, max_exercise_basis> beta{};
+  if (!(s.in_the_money > 0.0)) {
+    // No calibration path was in the money here: never exercise at this date.
+    beta[0] = std::numeric_limits<float>::max();
+    return beta;
+  }
+  int const m = s.in_the_money < min_paths_per_basis * basis ? 1 : basis;
+  Eigen::MatrixXd a(m, m);
+  Eigen::VectorXd b(m);
+  int e = 0;
+  for (int i = 0; i < basis; ++i) {
+    for (int j = i; j < basis; ++j, ++e) {
+      if (i < m && j < m) {
+        a(i, j) = s.xx[e];
+        a(j, i) = s.xx[e];
+      }
+    }
+    if (i < m) b(i) = s.xy[i];
+  }
+  // Unit diagonal first (y, y^2, y^3 differ in scale by orders of magnitude).
+  Eigen::VectorXd const d = a.diagonal().unaryExpr([](double v) { return v > 0.0 ? 1.0 / std::sqrt(v) : 0.0; });
+  Eigen::MatrixXd const scaled = d.asDiagonal() * a * d.asDiagonal();
+  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
+  cod.setThreshold(regression_threshold);
+  cod.compute(scaled);
+  Eigen::VectorXd const gamma = cod.solve(d.asDiagonal() * b);
+  for (int i = 0; i < m; ++i) beta[static_cast<std::size_t>(i)] = static_cast<float>(d(i) * gamma(i));
+  return beta;
+}
+
+calibration calibrate(const exercise_family& f, const calibration_plan& plan, calibration_executor& x,
+                      const run_control& control)
+{
+  calibration c;
+  c.coefficients.assign(f.discounts.size() * max_exercise_basis, 0.0F);
+  c.continuation_today.assign(f.trades.size(), 0.0);
+  if (plan.jobs.empty()) return c;
+  int steps = 0;
+  for (auto const& t : f.trades) steps = std::max(steps, regressions(t));
+  x.publish(c.coefficients);
+  if (plan.resident) x.simulate(plan.jobs.front());
+  for (int s = 0; s <= steps; ++s) {
+    if (control.cancelled()) {
+      c.cancelled = true;
+      return c;
+    }
+    for (auto const& job : plan.jobs) {
+      if (!plan.resident) x.simulate(job);
+      x.backward(job, plan.resident ? std::max(0, s - 1) : 0, s);
+    }
+    auto const sums = x.trade_sums();
+    for (std::size_t i = 0; i < f.trades.size(); ++i) {
+      const exercise_trade& t = f.trades[i];
+      if (s < regressions(t)) {
+        auto const beta = solve_regression(sums[i], t.basis);
+        auto const at = static_cast<std::size_t>(t.first_date + regression_date(t, s)) * max_exercise_basis;
+        std::copy(beta.begin(), beta.end(), c.coefficients.begin() + static_cast<std::ptrdiff_t>(at));
+      } else if (s == regressions(t)) {
+        c.continuation_today[i] = sums[i].total / static_cast<double>(t.calibration_samples);
+      }
+    }
+    if (s < steps) x.publish(c.coefficients);
+  }
+  return c;
+}
+
+}  // namespace mcprice::detail

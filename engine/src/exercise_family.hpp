@@ -1,0 +1,83 @@
+#pragma once
+// A request's early-exercise trades with their tables, and the backward calibration that both
+// backends drive: jobs of calibration blocks that fit the scratch cap, one backward step at a
+// time, the normal equations solved on the host between steps. Host-only logic (planning,
+// solving, the step loop), tested without a GPU through a CPU executor.
+#include "mcprice/kernels/early_exercise.hpp"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace mcprice::detail {
+
+struct run_control;
+
+struct exercise_family {
+  std::vector<exercise_trade> trades;  // first_block and first_calibration_block: running sums
+  std::vector<exercise_asset> assets;
+  std::vector<float> factors;
+  std::vector<exercise_gbm_step> gbm_steps;
+  std::vector<heston_step> heston_steps;
+  std::vector<float> discounts;  // per trade date; the coefficient table has max_exercise_basis per date
+  std::int64_t blocks{0};              // pricing blocks
+  std::int64_t calibration_blocks{0};  // calibration blocks (calibration_paths_per_block paths each)
+};
+
+// The tables packed in one upload (256-byte aligned parts), coefficients last.
+struct exercise_table_layout {
+  std::size_t assets{0}, factors{0}, gbm{0}, heston{0}, discounts{0}, coefficients{0}, bytes{0};
+};
+exercise_table_layout layout_of(const exercise_family& f);
+std::vector<unsigned char> pack_tables(const exercise_family& f, const std::vector<float>& coefficients,
+                                       const exercise_table_layout& l);
+exercise_tables tables_at(const void* base, const exercise_table_layout& l);
+
+// A calibration job: family calibration blocks [first_block, end_block), rows floats per path.
+struct calibration_job {
+  std::int64_t first_block;
+  std::int64_t end_block;
+  int rows;
+};
+
+[[nodiscard]] std::size_t calibration_bytes(std::int64_t blocks, int rows);
+
+struct calibration_plan {
+  std::vector<calibration_job> jobs;
+  std::vector<std::size_t> trades_too_large;  // one block of theirs exceeds the cap: not calibrated
+  std::size_t smallest_need{0};
+  bool resident{true};  // one job holds every path: paths are simulated once
+};
+
+// Greedy in block order: a job grows while calibration_bytes stays within cap (0: no cap).
+calibration_plan plan_calibration(const std::vector<exercise_trade>& trades, std::int64_t total_blocks, std::size_t cap);
+
+// The continuation value's coefficients from one date's normal equations (basis functions in
+// use: `basis`): a least-squares solution by complete orthogonal decomposition of the scaled
+// system, so collinear basis functions (two assets' sorted spots and their mean) are harmless.
+// Too few paths in the money for the basis fit a constant.
+std::array<float, max_exercise_basis> solve_regression(const regression_sums& s, int basis);
+
+// What a backend does for the step loop.
+class calibration_executor {
+ public:
+  virtual ~calibration_executor() = default;
+  virtual void simulate(const calibration_job& job) = 0;
+  virtual void backward(const calibration_job& job, int from_step, int step) = 0;
+  // Each trade's sums of the step just run (waits for it).
+  virtual std::vector<regression_sums> trade_sums() = 0;
+  // The coefficient table as it stands (the next step's decisions read it).
+  virtual void publish(const std::vector<float>& coefficients) = 0;
+};
+
+struct calibration {
+  std::vector<float> coefficients;         // per trade date, max_exercise_basis each
+  std::vector<double> continuation_today;  // per trade: the mean calibration cash flow
+  bool cancelled{false};
+};
+
+calibration calibrate(const exercise_family& f, const calibration_plan& plan, calibration_executor& x,
+                      const run_control& control);
+
+}  // namespace mcprice::detail

@@ -1,0 +1,17 @@
+#pragma once
+// The GPU backend's calibration executor: the family's tables, trade records and per-block sums
+// in request buffers; each job's paths and cash flows in path and payoff scratch leased from the
+// scratch pool under the job cap; every step on one stream, whose one host wait per step is the
+// copy of the trades' sums (the next step's coefficients depend on them).
+#include "exercise_family.hpp"
+#include "gpu_context.hpp"
+
+#include <memory>
+
+namespace mcprice::detail {
+
+std::unique_ptr<calibration_executor> make_gpu_calibration(gpu_context& ctx, const exercise_family& f,
+                                                          const exercise_table_layout& l, std::size_t job_cap,
+                                                          int grid_blocks);
+
+}  // namespace mcprice::detail

@@ -1,0 +1,355 @@
+#pragma once
+// Early exercise by least squares (F. Longstaff, E. Schwartz, "Valuing American Options by
+// Simulation", RFS 2001): American and Bermudan vanillas under GBM or Heston, and baskets,
+// best-of, worst-of and spreads on correlated GBM assets. Per-path maths shared by the GPU
+// kernels and the CPU backend:
+// - a path walks its exercise dates (GBM: one exact log-normal step per date and asset, the
+//   normals correlated by the factor; Heston: `substeps` QE steps per date);
+// - calibration paths (their own Philox key) store their state at every date; going backward,
+//   the in-the-money paths' basis functions and cash flows form normal equations (double sums,
+//   fixed order), whose solution is the continuation value's coefficients at that date;
+// - pricing paths (the trade's key: fresh paths) exercise the first time the exercise value
+//   reaches the regressed continuation value. Their mean is an unbiased estimate of a feasible
+//   policy's value: a low-biased estimate of the price.
+// Cash flows are discounted to today, so the regression needs no division by discount factors.
+#include "mcprice/kernels/basket_gbm.hpp"
+#include "mcprice/kernels/heston_path.hpp"
+
+#include <cstdint>
+
+namespace mcprice {
+
+inline constexpr int max_exercise_assets = 8;
+inline constexpr int max_exercise_basis = 10;
+inline constexpr int regression_matrix_entries = max_exercise_basis * (max_exercise_basis + 1) / 2;
+
+struct exercise_trade {
+  std::uint64_t key;              // pricing paths
+  std::uint64_t calibration_key;  // regression paths: a stream of their own
+  std::int64_t samples;           // pricing paths (one sample a path)
+  std::int64_t first_block;       // pricing blocks, within the request
+  std::int64_t calibration_samples;
+  std::int64_t first_calibration_block;
+  std::int32_t dates;         // exercise dates after today; the last one is maturity
+  std::int32_t substeps;      // Heston: QE steps per date; GBM: 1 (exact)
+  std::int32_t first_date;    // into the discount table (dates entries) and the coefficient table
+  std::int32_t first_step;    // GBM: into the GBM step table (dates x assets); Heston: the Heston steps
+  std::int32_t first_asset;   // into the asset table
+  std::int32_t first_factor;  // into the factor table (assets x assets, row-major)
+  std::int32_t assets;
+  std::int32_t basis;         // basis functions used (exercise_basis)
+  float strike;
+  float norm;    // spots are divided by it in the basis (the strike, or the payoff's level today)
+  float v_norm;  // Heston: the variance's scale in the basis
+  float v0;      // Heston
+  float xi;      // Heston
+  enum basket_payoff payoff;  // a vanilla is a basket of one asset of weight 1
+  std::uint8_t call;
+  std::uint8_t heston;
+};
+
+struct exercise_asset {
+  float spot;
+  float weight;
+};
+
+// One date's step of one GBM asset: ln(F(t_d)/F(t_{d-1})) - dw/2 and sqrt(dw).
+struct exercise_gbm_step {
+  float drift;
+  float vol;
+};
+
+// The tables a family's trades index into (device pointers in kernels, host ones on the CPU).
+struct exercise_tables {
+  const exercise_asset* assets;
+  const float* factors;
+  const exercise_gbm_step* gbm;
+  const heston_step* heston;
+  const float* discounts;     // P(0, t_d) per trade date
+  const float* coefficients;  // max_exercise_basis per trade date; zeros until calibrated
+};
+
+// The state of a path at a date.
+struct exercise_state {
+  float x[max_exercise_assets];  // ln(S_i(t) / S_i(0))
+  float v;                       // Heston variance
+};
+
+// Walks a path over the trade's dates: visit(date, state) after each, stopping when it returns
+// true. Normals are handed out one at a time: per date, GBM takes one per asset, Heston two per
+// substep (variance, then log spot).
+template <typename NormalStream, typename Visit>
+MCPRICE_HD MCPRICE_INLINE void walk_exercise_path(const exercise_trade& t, const exercise_tables& tab,
+                                                  std::uint64_t key, std::uint64_t subsequence, Visit&& visit)
+{
+  NormalStream rng(key, subsequence);
+  normal_feeder<NormalStream> normals{rng};
+  exercise_state s{};
+  s.v = t.v0;
+  const float* factor = tab.factors + t.first_factor;
+  for (int d = 0; d < t.dates; ++d) {
+    if (t.heston) {
+      for (int k = 0; k < t.substeps; ++k) {
+        heston_step const hs = tab.heston[t.first_step + d * t.substeps + k];
+        float const z_v = normals.next();
+        float const z_x = normals.next();
+        float dx = 0.0F;
+        float var = 0.0F;
+        heston_qe_step(t.xi, hs, s.v, z_v, z_x, dx, var);
+        s.x[0] += dx;
+      }
+    } else if (t.assets == 1) {
+      exercise_gbm_step const g = tab.gbm[t.first_step + d];
+      s.x[0] += fmaf(g.vol, normals.next(), g.drift);
+    } else {
+      float z[max_exercise_assets];
+      for (int a = 0; a < t.assets; ++a) z[a] = normals.next();
+      for (int a = 0; a < t.assets; ++a) {
+        float y = 0.0F;
+        for (int j = 0; j < t.assets; ++j) y = fmaf(factor[a * t.assets + j], z[j], y);
+        exercise_gbm_step const g = tab.gbm[t.first_step + d * t.assets + a];
+        s.x[a] += fmaf(g.vol, y, g.drift);
+      }
+    }
+    if (visit(d, s)) return;
+  }
+}
+
+// What exercising pays at a state (undiscounted).
+MCPRICE_HD MCPRICE_INLINE float exercise_value(const exercise_trade& t, const exercise_asset* assets,
+                                               const exercise_state& s)
+{
+  return basket_payoff(t, assets, [&](int i) { return rounded_product(assets[i].spot, expf(s.x[i])); });
+}
+
+// Basis functions of the continuation value at a state, phi[0..t.basis). Single asset: 1, y,
+// y^2, y^3 with y = S / norm (Heston adds w, w y, w^2 with w = v / v_norm). Several assets: the
+// largest and smallest scaled spots h and l (spreads: the two legs), their squares and product,
+// the exercise value p / norm and its square and cube, and the mean scaled spot.
+MCPRICE_HD MCPRICE_INLINE void exercise_basis(const exercise_trade& t, const exercise_asset* assets,
+                                              const exercise_state& s, float intrinsic, float* phi)
+{
+  phi[0] = 1.0F;
+  if (t.assets == 1) {
+    float const y = rounded_product(assets[0].spot, expf(s.x[0])) / t.norm;
+    phi[1] = y;
+    phi[2] = rounded_product(y, y);
+    phi[3] = rounded_product(phi[2], y);
+    if (t.heston) {
+      float const w = s.v / t.v_norm;
+      phi[4] = w;
+      phi[5] = rounded_product(w, y);
+      phi[6] = rounded_product(w, w);
+    }
+    return;
+  }
+  float hi = 0.0F;
+  float lo = 0.0F;
+  float sum = 0.0F;
+  for (int i = 0; i < t.assets; ++i) {
+    float const v = rounded_product(assets[i].weight, rounded_product(assets[i].spot, expf(s.x[i]))) / t.norm;
+    sum += v;
+    if (t.payoff == basket_payoff::spread) {
+      if (i == 0) hi = v;
+      else lo = v;
+    } else {
+      hi = i == 0 ? v : fmaxf(hi, v);
+      lo = i == 0 ? v : fminf(lo, v);
+    }
+  }
+  float const p = intrinsic / t.norm;
+  phi[1] = hi;
+  phi[2] = lo;
+  phi[3] = rounded_product(hi, hi);
+  phi[4] = rounded_product(lo, lo);
+  phi[5] = rounded_product(hi, lo);
+  phi[6] = p;
+  phi[7] = rounded_product(p, p);
+  phi[8] = rounded_product(phi[7], p);
+  phi[9] = sum / static_cast<float>(t.assets);
+}
+
+// Basis functions per kind of trade.
+MCPRICE_HD MCPRICE_INLINE constexpr int exercise_basis_size(int assets, bool heston)
+{
+  return assets > 1 ? 10 : heston ? 7 : 4;
+}
+
+// The regressed continuation value (discounted to today) at a state with basis phi.
+MCPRICE_HD MCPRICE_INLINE float continuation_value(const exercise_trade& t, const float* beta, const float* phi)
+{
+  float c = 0.0F;
+  for (int i = 0; i < t.basis; ++i) c += rounded_product(beta[i], phi[i]);
+  return c;
+}
+
+// Whether a path exercises at date d (not maturity): in the money and worth at least its
+// continuation. Exercise values are compared discounted to today, like the regression's targets.
+MCPRICE_HD MCPRICE_INLINE bool exercises_at(const exercise_trade& t, const exercise_tables& tab, int d,
+                                            const exercise_state& s, float intrinsic)
+{
+  if (!(intrinsic > 0.0F)) return false;
+  float phi[max_exercise_basis];
+  exercise_basis(t, tab.assets + t.first_asset, s, intrinsic, phi);
+  const float* beta = tab.coefficients + static_cast<std::int64_t>(t.first_date + d) * max_exercise_basis;
+  return rounded_product(intrinsic, tab.discounts[t.first_date + d]) >= continuation_value(t, beta, phi);
+}
+
+// One pricing path: its cash flow, discounted to today, under the calibrated policy.
+template <typename NormalStream>
+MCPRICE_HD MCPRICE_INLINE float exercise_sample(const exercise_trade& t, const exercise_tables& tab,
+                                                std::uint64_t subsequence)
+{
+  float value = 0.0F;
+  const exercise_asset* assets = tab.assets + t.first_asset;
+  walk_exercise_path<NormalStream>(t, tab, t.key, subsequence, [&](int d, const exercise_state& s) {
+    float const intrinsic = exercise_value(t, assets, s);
+    if (d + 1 < t.dates && !exercises_at(t, tab, d, s, intrinsic)) return false;
+    value = rounded_product(intrinsic, tab.discounts[t.first_date + d]);
+    return true;
+  });
+  return value;
+}
+
+inline constexpr int exercise_normals_per_sample = own_subsequence_normals;
+
+template <typename NormalStream>
+MCPRICE_HD MCPRICE_INLINE moments exercise_lane(const exercise_trade& t, const exercise_tables& tab, std::int64_t block,
+                                                int lane)
+{
+  return own_subsequence_lane(t.samples, block, lane,
+                              [&](std::uint64_t subsequence) { return exercise_sample<NormalStream>(t, tab, subsequence); });
+}
+
+// ---- Calibration: stored paths, cash flows and the normal equations, per date --------------
+
+// A calibration block: one path per lane (subsequence block * lanes + lane of the calibration
+// key). Stored floats per path and date: the assets' log spots, then (Heston) the variance.
+inline constexpr int calibration_paths_per_block = layout::lanes_per_block;
+
+MCPRICE_HD MCPRICE_INLINE int exercise_rows_per_date(const exercise_trade& t) { return t.assets + (t.heston ? 1 : 0); }
+
+// Path scratch of a calibration job is block-major, then row (date-major), then lane:
+// paths[((block - job_first) * rows + row) * lanes + lane]; cash flows[(block - job_first) * lanes + lane].
+struct calibration_view {
+  float* paths;
+  float* cash_flows;
+  std::int64_t job_first_block;  // within the family's calibration blocks
+  int rows;                      // per path: the job's largest dates x rows_per_date
+};
+
+MCPRICE_HD MCPRICE_INLINE std::int64_t path_row_index(const calibration_view& v, std::int64_t block, int row, int lane)
+{
+  return ((block - v.job_first_block) * v.rows + row) * calibration_paths_per_block + lane;
+}
+
+// Simulates calibration path `lane` of the trade's calibration block `block` (within the
+// trade; `family_block` within the family), storing its state at every date and its cash flow at
+// maturity (discounted to today).
+template <typename NormalStream>
+MCPRICE_HD MCPRICE_INLINE void simulate_calibration_path(const exercise_trade& t, const exercise_tables& tab,
+                                                         const calibration_view& v, std::int64_t block,
+                                                         std::int64_t family_block, int lane)
+{
+  std::int64_t const path = block * calibration_paths_per_block + lane;
+  if (path >= t.calibration_samples) return;
+  int const per_date = exercise_rows_per_date(t);
+  const exercise_asset* assets = tab.assets + t.first_asset;
+  walk_exercise_path<NormalStream>(t, tab, t.calibration_key, static_cast<std::uint64_t>(path),
+                                   [&](int d, const exercise_state& s) {
+                                     for (int a = 0; a < t.assets; ++a) {
+                                       v.paths[path_row_index(v, family_block, d * per_date + a, lane)] = s.x[a];
+                                     }
+                                     if (t.heston) v.paths[path_row_index(v, family_block, d * per_date + t.assets, lane)] = s.v;
+                                     if (d + 1 == t.dates) {
+                                       v.cash_flows[(family_block - v.job_first_block) * calibration_paths_per_block + lane] =
+                                           rounded_product(exercise_value(t, assets, s), tab.discounts[t.first_date + d]);
+                                     }
+                                     return false;
+                                   });
+}
+
+// The normal equations of one date (or, past the trade's last regression, the cash flows'
+// totals: today's continuation value), summed in double.
+struct regression_sums {
+  double xx[regression_matrix_entries];  // upper triangle of sum phi phi^T, row by row
+  double xy[max_exercise_basis];         // sum phi * cash flow
+  double in_the_money;                   // paths in the regression
+  double total;                          // sum of all paths' cash flows
+  double total_sq;
+
+  MCPRICE_HD MCPRICE_INLINE regression_sums& operator+=(const regression_sums& o)
+  {
+    for (int i = 0; i < regression_matrix_entries; ++i) xx[i] += o.xx[i];
+    for (int i = 0; i < max_exercise_basis; ++i) xy[i] += o.xy[i];
+    in_the_money += o.in_the_money;
+    total += o.total;
+    total_sq += o.total_sq;
+    return *this;
+  }
+};
+
+inline constexpr int regression_doubles = static_cast<int>(sizeof(regression_sums) / sizeof(double));
+
+// The regression date of backward step `step` (0: the date before maturity), or -1 when the trade
+// has no regression at that step (then step == regressions(t) sums the totals).
+MCPRICE_HD MCPRICE_INLINE int regressions(const exercise_trade& t) { return t.dates - 1; }
+MCPRICE_HD MCPRICE_INLINE int regression_date(const exercise_trade& t, int step) { return t.dates - 2 - step; }
+
+template <typename Visit>
+MCPRICE_HD MCPRICE_INLINE void with_stored_state(const exercise_trade& t, const calibration_view& v,
+                                                 std::int64_t family_block, int lane, int d, Visit&& visit)
+{
+  exercise_state s{};
+  int const per_date = exercise_rows_per_date(t);
+  for (int a = 0; a < t.assets; ++a) s.x[a] = v.paths[path_row_index(v, family_block, d * per_date + a, lane)];
+  if (t.heston) s.v = v.paths[path_row_index(v, family_block, d * per_date + t.assets, lane)];
+  visit(s);
+}
+
+// A calibration path's backward step `step`: first the exercise decisions of steps
+// [from_step, step) (their coefficients known) update its cash flow, then its terms of step
+// `step`'s sums are added to `out`. A job whose paths stay in scratch calls this with from_step
+// = step - 1; a job that re-simulated its paths with from_step = 0: the same decisions in the
+// same order, hence the same bits.
+MCPRICE_HD MCPRICE_INLINE void backward_calibration_path(const exercise_trade& t, const exercise_tables& tab,
+                                                         const calibration_view& v, std::int64_t block,
+                                                         std::int64_t family_block, int lane, int from_step, int step,
+                                                         regression_sums& out)
+{
+  std::int64_t const path = block * calibration_paths_per_block + lane;
+  if (path >= t.calibration_samples || step > regressions(t)) return;
+  const exercise_asset* assets = tab.assets + t.first_asset;
+  float& cash = v.cash_flows[(family_block - v.job_first_block) * calibration_paths_per_block + lane];
+  float cf = cash;
+  for (int k = from_step; k < step; ++k) {
+    int const d = regression_date(t, k);
+    with_stored_state(t, v, family_block, lane, d, [&](const exercise_state& s) {
+      float const intrinsic = exercise_value(t, assets, s);
+      if (exercises_at(t, tab, d, s, intrinsic)) cf = rounded_product(intrinsic, tab.discounts[t.first_date + d]);
+    });
+  }
+  cash = cf;
+  if (step == regressions(t)) {
+    double const c = cf;
+    out.total += c;
+    out.total_sq += c * c;
+    return;
+  }
+  with_stored_state(t, v, family_block, lane, regression_date(t, step), [&](const exercise_state& s) {
+    float const intrinsic = exercise_value(t, assets, s);
+    if (!(intrinsic > 0.0F)) return;
+    float phi[max_exercise_basis];
+    exercise_basis(t, assets, s, intrinsic, phi);
+    double const y = cf;
+    int e = 0;
+    for (int i = 0; i < t.basis; ++i) {
+      double const pi = phi[i];
+      for (int j = i; j < t.basis; ++j) out.xx[e++] += pi * static_cast<double>(phi[j]);
+      out.xy[i] += pi * y;
+    }
+    out.in_the_money += 1.0;
+  });
+}
+
+}  // namespace mcprice

@@ -1,0 +1,154 @@
+#include "mcprice/kernels/canonical_blocks.cuh"
+#include "mcprice/kernels/device_normal_stream.cuh"
+#include "mcprice/kernels/early_exercise_launcher.hpp"
+
+namespace mcprice::kernels {
+namespace {
+
+using policy = tuning::european_policy;
+constexpr int warps_per_block = layout::lanes_per_block / layout::lanes_per_partial;
+constexpr int totals_threads = 128;
+static_assert(regression_doubles <= totals_threads && regression_doubles <= policy::threads_per_block);
+
+struct exercise_price_lane {
+  exercise_tables tables;
+  __device__ __forceinline__ moments operator()(const exercise_trade& t, std::int64_t block_in_trade, std::int64_t,
+                                                int lane) const
+  {
+    return exercise_lane<rng::device_normal_stream>(t, tables, block_in_trade, lane);
+  }
+};
+
+__global__ void __launch_bounds__(policy::threads_per_block)
+exercise_price_kernel(const exercise_trade* __restrict__ trades, int num_trades, exercise_tables tables,
+                      std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ block_moments)
+{
+  detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, block_moments,
+                                  exercise_price_lane{tables});
+}
+
+// visit(trade, block within the trade, family block) for the job's calibration blocks; a CUDA
+// block of lanes_per_block threads per calibration block, one path a thread.
+template <typename Visit>
+__device__ __forceinline__ void for_calibration_blocks(const exercise_trade* trades, const calibration_start* starts,
+                                                       int num_trades, std::int64_t first, std::int64_t end, Visit visit)
+{
+  for (std::int64_t b = first + blockIdx.x; b < end; b += gridDim.x) {
+    exercise_trade const t = trades[detail::trade_of_block_by_thread(starts, num_trades, b)];
+    visit(t, b - t.first_calibration_block, b);
+  }
+}
+
+__global__ void __launch_bounds__(policy::threads_per_block)
+calibration_paths_kernel(const exercise_trade* __restrict__ trades, const calibration_start* __restrict__ starts,
+                         int num_trades, exercise_tables tables, calibration_view view, std::int64_t job_end)
+{
+  for_calibration_blocks(trades, starts, num_trades, view.job_first_block, job_end,
+                         [&](const exercise_trade& t, std::int64_t block, std::int64_t family_block) {
+                           simulate_calibration_path<rng::device_normal_stream>(t, tables, view, block, family_block,
+                                                                                 static_cast<int>(threadIdx.x));
+                         });
+}
+
+// The block's sums: each component through the warp's fixed butterfly, then the warps' totals
+// in warp order.
+__device__ __forceinline__ void store_block_sums(const regression_sums& mine, regression_sums* out,
+                                                 double (*staged)[regression_doubles])
+{
+  int const warp = static_cast<int>(threadIdx.x) / layout::lanes_per_partial;
+  int const lane = static_cast<int>(threadIdx.x) % layout::lanes_per_partial;
+  auto const* values = reinterpret_cast<const double*>(&mine);
+  for (int c = 0; c < regression_doubles; ++c) {
+    double const w = detail::warp_total(values[c]);
+    if (lane == 0) staged[warp][c] = w;
+  }
+  __syncthreads();
+  if (threadIdx.x < regression_doubles) {
+    double s = 0.0;
+    for (int w = 0; w < warps_per_block; ++w) s += staged[w][threadIdx.x];
+    reinterpret_cast<double*>(out)[threadIdx.x] = s;
+  }
+  __syncthreads();  // staged is reused by the next block
+}
+
+__global__ void __launch_bounds__(policy::threads_per_block)
+calibration_backward_kernel(const exercise_trade* __restrict__ trades, const calibration_start* __restrict__ starts,
+                            int num_trades, exercise_tables tables, calibration_view view, std::int64_t job_end,
+                            int from_step, int step, regression_sums* __restrict__ block_sums)
+{
+  __shared__ double staged[warps_per_block][regression_doubles];
+  for_calibration_blocks(trades, starts, num_trades, view.job_first_block, job_end,
+                         [&](const exercise_trade& t, std::int64_t block, std::int64_t family_block) {
+                           regression_sums mine{};
+                           backward_calibration_path(t, tables, view, block, family_block,
+                                                     static_cast<int>(threadIdx.x), from_step, step, mine);
+                           store_block_sums(mine, block_sums + family_block, staged);
+                         });
+}
+
+// One CUDA block per trade, one thread per component: the trade's blocks in order.
+__global__ void regression_totals_kernel(const calibration_start* __restrict__ starts, int num_trades,
+                                         std::int64_t total_blocks, const regression_sums* __restrict__ block_sums,
+                                         regression_sums* __restrict__ trade_sums)
+{
+  int const i = static_cast<int>(blockIdx.x);
+  if (i >= num_trades || threadIdx.x >= regression_doubles) return;
+  std::int64_t const end = i + 1 < num_trades ? starts[i + 1].first_block : total_blocks;
+  double s = 0.0;
+  for (std::int64_t b = starts[i].first_block; b < end; ++b) {
+    s += reinterpret_cast<const double*>(block_sums + b)[threadIdx.x];
+  }
+  reinterpret_cast<double*>(trade_sums + i)[threadIdx.x] = s;
+}
+
+void check_launch(const char* what)
+{
+  cudaError_t const status = cudaGetLastError();
+  if (status != cudaSuccess) throw cuda_error(status, what, __FILE__, __LINE__);
+}
+
+}  // namespace
+
+void launch_exercise_price_blocks(const exercise_trade* trades, int num_trades, const exercise_tables& tables,
+                                  std::int64_t block_begin, std::int64_t block_end, moments* block_moments,
+                                  int grid_blocks, cudaStream_t stream)
+{
+  if (num_trades == 0) return;
+  detail::launch_persistent(exercise_price_kernel, "exercise_price_kernel", block_end - block_begin, grid_blocks, stream,
+                            trades, num_trades, tables, block_begin, block_end, block_moments);
+}
+
+void launch_calibration_paths(const exercise_trade* trades, const calibration_start* starts, int num_trades,
+                              const exercise_tables& tables, const calibration_view& view, std::int64_t job_end,
+                              int grid_blocks, cudaStream_t stream)
+{
+  std::int64_t const blocks = job_end - view.job_first_block;
+  if (num_trades == 0 || blocks <= 0) return;
+  int const grid = detail::persistent_grid(calibration_paths_kernel, policy::threads_per_block, blocks, grid_blocks);
+  calibration_paths_kernel<<<grid, policy::threads_per_block, 0, stream>>>(trades, starts, num_trades, tables, view,
+                                                                           job_end);
+  check_launch("calibration_paths_kernel");
+}
+
+void launch_calibration_backward(const exercise_trade* trades, const calibration_start* starts, int num_trades,
+                                 const exercise_tables& tables, const calibration_view& view, std::int64_t job_end,
+                                 int from_step, int step, regression_sums* block_sums, int grid_blocks,
+                                 cudaStream_t stream)
+{
+  std::int64_t const blocks = job_end - view.job_first_block;
+  if (num_trades == 0 || blocks <= 0) return;
+  int const grid = detail::persistent_grid(calibration_backward_kernel, policy::threads_per_block, blocks, grid_blocks);
+  calibration_backward_kernel<<<grid, policy::threads_per_block, 0, stream>>>(trades, starts, num_trades, tables, view,
+                                                                              job_end, from_step, step, block_sums);
+  check_launch("calibration_backward_kernel");
+}
+
+void launch_regression_totals(const calibration_start* starts, int num_trades, std::int64_t total_blocks,
+                              const regression_sums* block_sums, regression_sums* trade_sums, cudaStream_t stream)
+{
+  if (num_trades == 0) return;
+  regression_totals_kernel<<<num_trades, totals_threads, 0, stream>>>(starts, num_trades, total_blocks, block_sums, trade_sums);
+  check_launch("regression_totals_kernel");
+}
+
+}  // namespace mcprice::kernels
