@@ -40,7 +40,29 @@ void add_gbm_steps(const asset& a, const market_data& market, const std::vector<
   }
 }
 
+template <typename T>
+std::int32_t append(std::vector<T>& to, const std::vector<T>& from)
+{
+  auto const at = static_cast<std::int32_t>(to.size());
+  to.insert(to.end(), from.begin(), from.end());
+  return at;
+}
+
 }  // namespace
+
+void add_to_family(exercise_family& f, const exercise_job& j)
+{
+  exercise_trade k = j.kernel;
+  k.first_block = f.blocks;
+  f.blocks += layout::blocks_for(k.samples, exercise_normals_per_sample);
+  k.first_calibration_block = f.calibration_blocks;
+  f.calibration_blocks += (k.calibration_samples + calibration_paths_per_block - 1) / calibration_paths_per_block;
+  k.first_date = append(f.discounts, j.discounts);
+  k.first_step = k.heston ? append(f.heston_steps, j.heston_steps) : append(f.gbm_steps, j.gbm_steps);
+  k.first_asset = append(f.assets, j.assets);
+  k.first_factor = append(f.factors, j.factor);
+  f.trades.push_back(k);
+}
 
 exercise_job make_exercise_job(const trade& t, const market_data& market, const engine_options& opt)
 {

@@ -3,6 +3,7 @@
 // worst_of or spread on GBM assets) to its early-exercise record and tables: the exercise dates,
 // each date's exact GBM steps or Heston QE steps, the discount to each date, the assets and the
 // correlation factor.
+#include "exercise_family.hpp"
 #include "mcprice/kernels/early_exercise.hpp"
 #include "mcprice/market.hpp"
 #include "mcprice/portfolio.hpp"
@@ -29,6 +30,9 @@ struct exercise_job {
 };
 
 exercise_job make_exercise_job(const trade& t, const market_data& market, const engine_options& opt);
+
+// Appends the job's record (its first_* set: running sums) and tables to the family.
+void add_to_family(exercise_family& f, const exercise_job& j);
 
 // The exercise dates after today: American, `exercise_dates` (default: steps) equal steps;
 // Bermudan, `exercise_dates` equally spaced dates ending at maturity.

@@ -121,27 +121,10 @@ struct exercise_rows : family_base {
   detail::exercise_family f;
   std::vector<double> exercise_today;
 
-  template <typename T>
-  static std::int32_t append(std::vector<T>& to, const std::vector<T>& from)
-  {
-    auto const at = static_cast<std::int32_t>(to.size());
-    to.insert(to.end(), from.begin(), from.end());
-    return at;
-  }
-
   void add_job(const detail::exercise_job& j, std::size_t row)
   {
-    exercise_trade k = j.kernel;
-    k.first_block = f.blocks;
-    f.blocks += layout::blocks_for(k.samples, exercise_normals_per_sample);
-    k.first_calibration_block = f.calibration_blocks;
-    f.calibration_blocks += (k.calibration_samples + calibration_paths_per_block - 1) / calibration_paths_per_block;
-    k.first_date = append(f.discounts, j.discounts);
-    k.first_step = k.heston ? append(f.heston_steps, j.heston_steps) : append(f.gbm_steps, j.gbm_steps);
-    k.first_asset = append(f.assets, j.assets);
-    k.first_factor = append(f.factors, j.factor);
-    f.trades.push_back(k);
-    samples.push_back(k.samples);
+    detail::add_to_family(f, j);
+    samples.push_back(j.kernel.samples);
     scales.push_back(j.scale);
     paths.push_back(j.paths);
     rows.push_back(row);

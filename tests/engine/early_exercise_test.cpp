@@ -1,0 +1,266 @@
+// American and Bermudan exercise (least squares) on the CPU backend against published tables,
+// a binomial tree and exact identities; the calibration's host logic (planning, solving, capped
+// jobs replaying the same decisions) without a GPU.
+#include "catch.hpp"
+#include "cpu_calibration.hpp"
+#include "cpu_pricing.hpp"
+#include "early_exercise_setup.hpp"
+#include "exercise_reference.hpp"
+#include "mcprice/black_scholes.hpp"
+#include "mcprice/engine.hpp"
+#include "pricing_backend.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+using namespace mcprice;
+using namespace mcprice::testing;
+
+namespace {
+
+pricing_run price_cpu(const market_data& m, std::vector<trade> trades, std::int64_t paths, unsigned threads = 0,
+                      std::int64_t steps = 64)
+{
+  engine_options o;
+  o.backend = backend_choice::cpu;
+  o.paths = paths;
+  o.steps = steps;
+  o.threads = threads;
+  portfolio book;
+  book.trades = std::move(trades);
+  return engine(m, o).price(book);
+}
+
+void check_band(const trade_result& r, double reference, double below, double above)
+{
+  INFO(r.id << ": " << r.price << " +- " << r.std_error << ", reference " << reference << " " << r.message);
+  REQUIRE(r.status == trade_status::ok);
+  CHECK(r.price >= reference - 4.0 * r.std_error - below);
+  CHECK(r.price <= reference + 4.0 * r.std_error + above);
+}
+
+}  // namespace
+
+TEST_CASE("American puts match Longstaff and Schwartz's Table 1 within 4 std errors and the discrete-exercise allowance")
+{
+  for (auto const& c : longstaff_schwartz_table1()) {
+    auto const m = flat_market(c.spot, c.vol, 0.06, 0.0);
+    auto const dates = static_cast<std::int64_t>(50 * c.maturity);
+    auto const run =
+        price_cpu(m, {exercise_trade_of("ls", option_type::put, {"S"}, 40, c.maturity, exercise_style::american, dates)},
+                  40'000);
+    INFO("S " << c.spot << " vol " << c.vol << " T " << c.maturity);
+    check_band(run.results[0], c.finite_difference, ls_allowance_below, ls_allowance_above);
+  }
+}
+
+TEST_CASE("Bermudan options match a binomial tree with the same exercise dates on random parameters")
+{
+  std::mt19937_64 gen(20261130);
+  std::uniform_real_distribution<double> spot(80, 120), vol(0.1, 0.5), rate(0.0, 0.08), div(0.0, 0.06), mat(0.25, 2.0);
+  int const date_choices[] = {4, 12, 24};
+  for (int i = 0; i < 8; ++i) {
+    double const s = spot(gen), k = spot(gen), v = vol(gen), r = rate(gen), q = div(gen), t = mat(gen);
+    bool const call = i % 2 == 0;
+    int const dates = date_choices[i % 3];
+    double const tree = binomial_bermudan(s, k, t, r, q, v, call, dates, 2400 / dates);
+    auto const run = price_cpu(flat_market(s, v, r, q),
+                               {exercise_trade_of("b" + std::to_string(i), call ? option_type::call : option_type::put,
+                                                  {"S"}, k, t, exercise_style::bermudan, dates)},
+                               40'000);
+    INFO("S " << s << " K " << k << " vol " << v << " r " << r << " q " << q << " T " << t << " dates " << dates);
+    // The regressed policy is slightly sub-optimal (a low bias of a few tenths of a percent);
+    // the tree's own error is about 1e-3 relative.
+    check_band(run.results[0], tree, 0.006 * tree + 0.005, 0.002 * tree + 0.002);
+  }
+}
+
+TEST_CASE("a Bermudan with one exercise date is the European option within 4 std errors")
+{
+  auto const m = flat_market(100, 0.25, 0.03, 0.01);
+  black_scholes::inputs const in{100 * std::exp((0.03 - 0.01) * 1.5), 105, 0.25 * 0.25 * 1.5, std::exp(-0.03 * 1.5)};
+  auto const run = price_cpu(m,
+                             {exercise_trade_of("c", option_type::call, {"S"}, 105, 1.5, exercise_style::bermudan, 1),
+                              exercise_trade_of("p", option_type::put, {"S"}, 105, 1.5, exercise_style::bermudan, 1)},
+                             100'000);
+  check_band(run.results[0], black_scholes::call(in), 0.0, 0.0);
+  check_band(run.results[1], black_scholes::put(in), 0.0, 0.0);
+}
+
+TEST_CASE("an American call on an asset without dividends is worth the European call")
+{
+  auto const m = flat_market(95, 0.3, 0.05, 0.0);
+  black_scholes::inputs const in{95 * std::exp(0.05 * 1.0), 100, 0.09, std::exp(-0.05)};
+  auto const run = price_cpu(m, {exercise_trade_of("c", option_type::call, {"S"}, 100, 1.0, exercise_style::american, 50)},
+                             100'000);
+  // Exercising early never pays; a regressed policy may exercise by mistake (a low bias only).
+  check_band(run.results[0], black_scholes::call(in), 0.02, 0.0);
+}
+
+TEST_CASE("Heston American puts match Clarke and Parrott's PDE references")
+{
+  for (auto const& c : clarke_parrott()) {
+    auto const m = parse_market(R"({"rate": 0.1, "assets": {"H": {"spot": )" + std::to_string(c.spot) +
+                                    R"(, "model": "heston", "heston": {"v0": 0.0625, "kappa": 5, "theta": 0.16, "xi": 0.9, "rho": 0.1}}}})",
+                                "cp");
+    auto t = exercise_trade_of("h", option_type::put, {"H"}, 10, 0.25, exercise_style::american, 50);
+    t.steps = 100;
+    auto const run = price_cpu(m, {t}, 40'000);
+    INFO("S " << c.spot);
+    // 50 exercise dates in a quarter and QE's discretisation: 0.01 below, 0.005 above.
+    check_band(run.results[0], c.reference, 0.01, 0.005);
+  }
+}
+
+TEST_CASE("a Bermudan max-call on two assets matches Andersen and Broadie's reference")
+{
+  for (auto const& c : max_call_two_assets()) {
+    std::string const s = std::to_string(c.spot);
+    auto const m = parse_market(R"({"rate": 0.05, "assets": {"A": {"spot": )" + s +
+                                    R"(, "vol": 0.2, "dividend_yield": 0.1}, "B": {"spot": )" + s +
+                                    R"(, "vol": 0.2, "dividend_yield": 0.1}}})",
+                                "max-call");
+    auto const run = price_cpu(
+        m, {exercise_trade_of("mx", option_type::call, {"A", "B"}, 100, 3, exercise_style::bermudan, 9, product_kind::best_of)},
+        60'000);
+    INFO("S " << c.spot);
+    // The references are given to 0.01; the regressed policy's low bias is a few cents.
+    check_band(run.results[0], c.reference, 0.06, 0.01);
+  }
+}
+
+TEST_CASE("early-exercise prices are reproducible bit for bit across runs and thread counts")
+{
+  auto const m = flat_market(40, 0.3, 0.05, 0.02);
+  std::vector<trade> const book = {exercise_trade_of("a", option_type::put, {"S"}, 42, 1, exercise_style::american, 20),
+                                   exercise_trade_of("b", option_type::call, {"S"}, 38, 0.5, exercise_style::bermudan, 6)};
+  auto const one = price_cpu(m, book, 20'000, 1);
+  auto const many = price_cpu(m, book, 20'000, 4);
+  for (std::size_t i = 0; i < book.size(); ++i) {
+    CHECK(std::memcmp(&one.results[i].price, &many.results[i].price, sizeof(double)) == 0);
+    CHECK(std::memcmp(&one.results[i].std_error, &many.results[i].std_error, sizeof(double)) == 0);
+  }
+}
+
+TEST_CASE("exercising today wins when it pays more than the continuation")
+{
+  auto const m = flat_market(20, 0.2, 0.06, 0.0);
+  auto const run =
+      price_cpu(m, {exercise_trade_of("deep", option_type::put, {"S"}, 40, 1, exercise_style::american, 50)}, 20'000);
+  CHECK(run.results[0].price == 20.0);
+  CHECK(run.results[0].std_error == 0.0);
+}
+
+TEST_CASE("capped calibration jobs replay the same decisions: coefficients bit-identical to one resident job")
+{
+  auto const m = parse_market(R"({"rate": 0.04, "assets": {"A": {"spot": 100, "vol": 0.3}, "B": {"spot": 90, "vol": 0.25},
+    "H": {"spot": 100, "model": "heston", "heston": {"v0": 0.04, "kappa": 2, "theta": 0.05, "xi": 0.4, "rho": -0.6}}},
+    "correlation": {"A,B": 0.5}})",
+                              "split");
+  engine_options o;
+  o.paths = 3000;
+  o.steps = 12;
+  detail::exercise_family f;
+  for (auto const& t : {exercise_trade_of("p", option_type::put, {"A"}, 105, 1, exercise_style::american, 12),
+                        exercise_trade_of("w", option_type::put, {"A", "B"}, 95, 1, exercise_style::bermudan, 5,
+                                          product_kind::worst_of),
+                        exercise_trade_of("h", option_type::put, {"H"}, 100, 0.5, exercise_style::bermudan, 8)}) {
+    detail::add_to_family(f, detail::make_exercise_job(t, m, o));
+  }
+  auto const l = detail::layout_of(f);
+  detail::run_control const control{};
+  auto const resident_plan = detail::plan_calibration(f.trades, f.calibration_blocks, 0);
+  REQUIRE(resident_plan.resident);
+  auto const base = detail::calibrate(f, resident_plan, *detail::make_cpu_calibration(f, l, resident_plan), control);
+  for (std::int64_t blocks : {1, 2, 5}) {
+    int rows = 0;
+    for (auto const& t : f.trades) rows = std::max(rows, t.dates * exercise_rows_per_date(t));
+    auto const plan = detail::plan_calibration(f.trades, f.calibration_blocks, detail::calibration_bytes(blocks, rows));
+    REQUIRE_FALSE(plan.resident);
+    REQUIRE(plan.trades_too_large.empty());
+    auto const split = detail::calibrate(f, plan, *detail::make_cpu_calibration(f, l, plan), control);
+    INFO("jobs of up to " << blocks << " blocks: " << plan.jobs.size() << " jobs");
+    CHECK(std::memcmp(split.coefficients.data(), base.coefficients.data(), sizeof(float) * base.coefficients.size()) == 0);
+    CHECK(std::memcmp(split.continuation_today.data(), base.continuation_today.data(),
+                      sizeof(double) * base.continuation_today.size()) == 0);
+  }
+}
+
+TEST_CASE("calibration plans keep jobs within the cap, cover every block once and name trades too large")
+{
+  std::vector<exercise_trade> trades(3);
+  std::int64_t next = 0;
+  int const dates[] = {10, 50, 10};
+  for (std::size_t i = 0; i < trades.size(); ++i) {
+    trades[i].dates = dates[i];
+    trades[i].assets = 1;
+    trades[i].first_calibration_block = next;
+    next += 4;
+  }
+  std::size_t const cap = detail::calibration_bytes(3, 10);
+  auto const plan = detail::plan_calibration(trades, next, cap);
+  REQUIRE(plan.trades_too_large == std::vector<std::size_t>{1});
+  CHECK(plan.smallest_need == detail::calibration_bytes(1, 50));
+  std::int64_t covered = 0;
+  for (auto const& j : plan.jobs) {
+    CHECK(detail::calibration_bytes(j.end_block - j.first_block, j.rows) <= cap);
+    covered += j.end_block - j.first_block;
+    CHECK((j.end_block <= 4 || j.first_block >= 8));  // trade 1's blocks are left out
+  }
+  CHECK(covered == 8);
+  CHECK(detail::plan_calibration(trades, next, 0).jobs.size() == 1);
+}
+
+TEST_CASE("the least-squares solve recovers exact coefficients and drops collinear basis functions")
+{
+  // y = 1 + 2x - 0.5x^2 + 0.25x^3 on x in [0.5, 1.5]: exact in the basis 1, x, x^2, x^3.
+  regression_sums s{};
+  for (int k = 0; k <= 100; ++k) {
+    double const x = 0.5 + 0.01 * k;
+    double const phi[4] = {1, x, x * x, x * x * x};
+    double const y = 1 + 2 * x - 0.5 * x * x + 0.25 * x * x * x;
+    int e = 0;
+    for (int i = 0; i < 4; ++i) {
+      for (int j = i; j < 4; ++j) s.xx[e++] += phi[i] * phi[j];
+      s.xy[i] += phi[i] * y;
+    }
+    s.in_the_money += 1;
+  }
+  auto const beta = detail::solve_regression(s, 4);
+  CHECK(std::abs(beta[0] - 1.0) < 1e-3);
+  CHECK(std::abs(beta[1] - 2.0) < 1e-3);
+  CHECK(std::abs(beta[2] + 0.5) < 1e-3);
+  CHECK(std::abs(beta[3] - 0.25) < 1e-3);
+
+  // Two identical basis functions: the minimum-norm solution splits the weight, no blow-up.
+  regression_sums c{};
+  for (int k = 0; k < 50; ++k) {
+    double const x = 0.02 * k;
+    double const phi[3] = {1, x, x};
+    int e = 0;
+    for (int i = 0; i < 3; ++i) {
+      for (int j = i; j < 3; ++j) c.xx[e++] += phi[i] * phi[j];
+      c.xy[i] += phi[i] * (3 * x);
+    }
+    c.in_the_money += 1;
+  }
+  auto const split = detail::solve_regression(c, 3);
+  CHECK(std::abs(split[1] - 1.5) < 1e-3);
+  CHECK(std::abs(split[2] - 1.5) < 1e-3);
+
+  regression_sums none{};
+  CHECK(detail::solve_regression(none, 4)[0] > 1e30F);  // never exercise where no path was in the money
+}
+
+TEST_CASE("early exercise on products without it fails with a clear message")
+{
+  auto const m = flat_market(100, 0.2, 0.03, 0.0);
+  trade d = exercise_trade_of("dig", option_type::call, {"S"}, 100, 1, exercise_style::american, 10, product_kind::digital);
+  trade a = exercise_trade_of("asi", option_type::call, {"S"}, 100, 1, exercise_style::bermudan, 10, product_kind::asian);
+  a.fixings = 12;
+  auto const run = price_cpu(m, {d, a}, 1000);
+  CHECK(run.results[0].status == trade_status::error);
+  CHECK(run.results[0].message == "trade dig: exercise american is not supported for product digital (vanilla and multi-asset products only)");
+  CHECK(run.results[1].message == "trade asi: exercise bermudan is not supported for product asian (vanilla and multi-asset products only)");
+}
