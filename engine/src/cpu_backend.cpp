@@ -137,6 +137,13 @@ class cpu_backend final : public pricing_backend {
       run.outcomes[i].continuation_today = c.continuation_today[i];
       if (c.cancelled) run.outcomes[i].cancelled = true;
     }
+    if (!f.combinations.empty()) {
+      run.combinations = run_blocks(f.combinations, f.combination_blocks, control, [&](std::size_t i, std::int64_t block) {
+                           return over_lanes([&](int lane) {
+                             return combination_lane<rng::host_normal_stream>(f.combinations[i], tab, block, lane);
+                           });
+                         }).outcomes;
+    }
     return run;
   }
 

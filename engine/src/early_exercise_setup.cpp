@@ -48,20 +48,40 @@ std::int32_t append(std::vector<T>& to, const std::vector<T>& from)
   return at;
 }
 
-}  // namespace
-
-void add_to_family(exercise_family& f, const exercise_job& j)
+// The job's record with its tables appended to the family's.
+exercise_trade with_tables(exercise_family& f, const exercise_job& j)
 {
   exercise_trade k = j.kernel;
-  k.first_block = f.blocks;
-  f.blocks += layout::blocks_for(k.samples, exercise_normals_per_sample);
-  k.first_calibration_block = f.calibration_blocks;
-  f.calibration_blocks += (k.calibration_samples + calibration_paths_per_block - 1) / calibration_paths_per_block;
   k.first_date = append(f.discounts, j.discounts);
   k.first_step = k.heston ? append(f.heston_steps, j.heston_steps) : append(f.gbm_steps, j.gbm_steps);
   k.first_asset = append(f.assets, j.assets);
   k.first_factor = append(f.factors, j.factor);
+  return k;
+}
+
+}  // namespace
+
+void add_to_family(exercise_family& f, const exercise_job& j)
+{
+  exercise_trade k = with_tables(f, j);
+  k.first_block = f.blocks;
+  f.blocks += layout::blocks_for(k.samples, exercise_normals_per_sample);
+  k.first_calibration_block = f.calibration_blocks;
+  f.calibration_blocks += (k.calibration_samples + calibration_paths_per_block - 1) / calibration_paths_per_block;
+  k.first_coefficient = f.coefficient_dates;
+  f.coefficient_dates += k.dates;
   f.trades.push_back(k);
+}
+
+std::int32_t add_scenario(exercise_family& f, const exercise_job& j, std::size_t of)
+{
+  exercise_trade k = with_tables(f, j);
+  // The trade's policy as it stands: its coefficients, on its basis' scales.
+  k.first_coefficient = f.trades[of].first_coefficient;
+  k.norm = f.trades[of].norm;
+  k.v_norm = f.trades[of].v_norm;
+  f.scenarios.push_back(k);
+  return static_cast<std::int32_t>(f.scenarios.size() - 1);
 }
 
 exercise_job make_exercise_job(const trade& t, const market_data& market, const engine_options& opt)

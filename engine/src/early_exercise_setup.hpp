@@ -33,6 +33,9 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
 
 // Appends the job's record (its first_* set: running sums) and tables to the family.
 void add_to_family(exercise_family& f, const exercise_job& j);
+// Appends a Greek scenario of family trade `of` (a job of the trade with bumped inputs) to the
+// scenario table; returns its index there.
+std::int32_t add_scenario(exercise_family& f, const exercise_job& j, std::size_t of);
 
 // The exercise dates after today: American, `exercise_dates` (default: steps) equal steps;
 // Bermudan, `exercise_dates` equally spaced dates ending at maturity.

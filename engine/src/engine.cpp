@@ -2,6 +2,7 @@
 
 #include "basket_setup.hpp"
 #include "early_exercise_setup.hpp"
+#include "exercise_greeks.hpp"
 #include "european_setup.hpp"
 #include "greek_statistics.hpp"
 #include "path_setup.hpp"
@@ -117,18 +118,66 @@ struct path_family : family<path_gbm_trade> {
 };
 
 // American and Bermudan trades with their tables, and what exercising today would pay.
+// An American or Bermudan trade, with its Greek scenarios when Greeks are asked for.
+struct exercise_work {
+  detail::exercise_job job;
+  std::optional<detail::exercise_greek_plan> greeks;
+};
+
+// American and Bermudan trades with their tables, what exercising today would pay, and their
+// Greeks' combinations (combination range per trade).
 struct exercise_rows : family_base {
   detail::exercise_family f;
   std::vector<double> exercise_today;
+  std::vector<std::optional<detail::exercise_greek_plan>> greeks;
+  std::vector<std::size_t> first_combination;
 
-  void add_job(const detail::exercise_job& j, std::size_t row)
+  void add_job(exercise_work& w, std::size_t row)
   {
-    detail::add_to_family(f, j);
-    samples.push_back(j.kernel.samples);
-    scales.push_back(j.scale);
-    paths.push_back(j.paths);
+    std::size_t const trade = f.trades.size();
+    detail::add_to_family(f, w.job);
+    samples.push_back(w.job.kernel.samples);
+    scales.push_back(w.job.scale);
+    paths.push_back(w.job.paths);
     rows.push_back(row);
-    exercise_today.push_back(j.exercise_today);
+    exercise_today.push_back(w.job.exercise_today);
+    first_combination.push_back(f.combinations.size());
+    if (w.greeks) {
+      std::vector<std::int32_t> scenario;
+      for (auto const& s : w.greeks->scenarios) scenario.push_back(detail::add_scenario(f, s, trade));
+      for (auto const& g : w.greeks->greeks) {
+        exercise_combination c{};
+        c.samples = w.job.kernel.samples;
+        c.first_block = f.combination_blocks;
+        f.combination_blocks += layout::blocks_for(c.samples, exercise_normals_per_sample);
+        c.legs = static_cast<std::int32_t>(g.legs.size());
+        for (std::size_t k = 0; k < g.legs.size(); ++k) {
+          c.scenario[k] = scenario[g.legs[k].scenario];
+          c.weight[k] = g.legs[k].weight;
+        }
+        f.combinations.push_back(c);
+      }
+      // The tables are in the family now; the plan keeps only what results need.
+      for (auto& s : w.greeks->scenarios) s = {s.kernel, {}, {}, {}, {}, {}, s.scale, s.paths, s.exercise_today};
+    }
+    greeks.push_back(std::move(w.greeks));
+  }
+
+  // Trade k's Greeks from the run's combinations (none if any of them failed).
+  [[nodiscard]] std::optional<trade_greeks> greeks_of(std::size_t k, const detail::family_run& run, bool today) const
+  {
+    if (!greeks[k]) return std::nullopt;
+    const detail::exercise_greek_plan& plan = *greeks[k];
+    if (today) return detail::exercised_today_greeks(plan, scales[k]);
+    std::vector<greek_estimate> values;
+    for (std::size_t g = 0; g < plan.greeks.size(); ++g) {
+      std::size_t const c = first_combination[k] + g;
+      if (c >= run.combinations.size()) return std::nullopt;
+      auto const& o = run.combinations[c];
+      if (!o.error.empty() || o.cancelled) return std::nullopt;
+      values.push_back(detail::estimate(o.sums, samples[k], scales[k] / plan.greeks[g].denominator));
+    }
+    return detail::assemble_exercise_greeks(plan, values);
   }
 };
 
@@ -147,7 +196,7 @@ struct request_families {
 };
 
 using trade_job = std::variant<detail::european_job, detail::path_job, detail::basket_job, detail::heston_job,
-                               detail::exercise_job>;
+                               exercise_work>;
 
 std::optional<trade_job> check_and_build(const trade& t, trade_result& r, const market_data& market,
                                          const engine_options& options)
@@ -162,7 +211,11 @@ std::optional<trade_job> check_and_build(const trade& t, trade_result& r, const 
   }
   if (r.message.empty()) r.message = detail::unsupported_feature(t, market);
   if (!r.message.empty()) return std::nullopt;
-  if (t.exercise != exercise_style::european) return detail::make_exercise_job(t, market, options);
+  if (t.exercise != exercise_style::european) {
+    exercise_work w{detail::make_exercise_job(t, market, options), std::nullopt};
+    if (options.greeks) w.greeks = detail::make_exercise_greeks(t, market, options);
+    return w;
+  }
   const asset& a = market.assets()[first_underlying];
   if (a.model == model_kind::heston) return detail::make_heston_job(t, a, market, options);
   switch (t.product) {
@@ -197,7 +250,7 @@ request_families prepare_rows(const portfolio& trades, std::size_t begin, std::s
       h->kernel.first_step = static_cast<std::int32_t>(f.heston_steps.size());
       f.heston_steps.insert(f.heston_steps.end(), h->steps.begin(), h->steps.end());
       f.hestons.add(h->kernel, layout::blocks_for(h->kernel.samples, path_normals_per_sample), h->scale, h->paths, i);
-    } else if (auto* x = std::get_if<detail::exercise_job>(&*jobs[k])) {
+    } else if (auto* x = std::get_if<exercise_work>(&*jobs[k])) {
       f.exercises.add_job(*x, i);
     } else if (auto* b = std::get_if<detail::basket_job>(&*jobs[k])) {
       b->kernel.first_asset = static_cast<std::int32_t>(f.basket_assets.size());
@@ -283,13 +336,14 @@ void wait_all(std::vector<std::future<T>>& pending, Take&& take)
 
 // An American trade worth more exercised today than its calibrated continuation is exercised
 // today: its price is what exercising pays, with no Monte Carlo error.
-void exercise_today_if_better(trade_result& r, double exercise_today, double continuation, double scale)
+bool exercise_today_if_better(trade_result& r, double exercise_today, double continuation, double scale)
 {
-  if (exercise_today < 0.0 || exercise_today <= continuation) return;
+  if (exercise_today < 0.0 || exercise_today <= continuation) return false;
   r.price = exercise_today * scale;
   r.std_error = 0.0;
   r.ci_low = r.price;
   r.ci_high = r.price;
+  return true;
 }
 
 struct chunk_timing {
@@ -364,7 +418,11 @@ chunk_timing price_families(const detail::pricing_backend& backend, const reques
         return;
       }
       r = detail::make_result(r.id, o.sums, fam->samples[k], fam->paths[k], fam->scales[k]);
-      if (fam == &f.exercises) exercise_today_if_better(r, f.exercises.exercise_today[k], o.continuation_today, fam->scales[k]);
+      if (fam == &f.exercises) {
+        bool const today =
+            exercise_today_if_better(r, f.exercises.exercise_today[k], o.continuation_today, fam->scales[k]);
+        if (greeks) r.greeks = f.exercises.greeks_of(k, outcome, today);
+      }
       if (greeks && fam == &f.europeans) {
         r.greeks = detail::make_greeks(o.sums, o.greeks, fam->samples[k], fam->scales[k], f.european_greeks[k]);
       } else if (greeks && (fam == &f.paths || fam == &f.scenario_paths)) {

@@ -42,7 +42,8 @@ exercise_table_layout layout_of(const exercise_family& f)
   l.gbm = place(sizeof(exercise_gbm_step) * f.gbm_steps.size());
   l.heston = place(sizeof(heston_step) * f.heston_steps.size());
   l.discounts = place(sizeof(float) * f.discounts.size());
-  l.coefficients = place(sizeof(float) * f.discounts.size() * max_exercise_basis);
+  l.scenarios = place(sizeof(exercise_trade) * f.scenarios.size());
+  l.coefficients = place(sizeof(float) * static_cast<std::size_t>(f.coefficient_dates) * max_exercise_basis);
   l.bytes = at;
   return l;
 }
@@ -56,6 +57,7 @@ std::vector<unsigned char> pack_tables(const exercise_family& f, const std::vect
   copy_part(out, l.gbm, f.gbm_steps);
   copy_part(out, l.heston, f.heston_steps);
   copy_part(out, l.discounts, f.discounts);
+  copy_part(out, l.scenarios, f.scenarios);
   copy_part(out, l.coefficients, coefficients);
   return out;
 }
@@ -65,7 +67,8 @@ exercise_tables tables_at(const void* base, const exercise_table_layout& l)
   auto const* b = static_cast<const unsigned char*>(base);
   return {reinterpret_cast<const exercise_asset*>(b + l.assets), reinterpret_cast<const float*>(b + l.factors),
           reinterpret_cast<const exercise_gbm_step*>(b + l.gbm), reinterpret_cast<const heston_step*>(b + l.heston),
-          reinterpret_cast<const float*>(b + l.discounts), reinterpret_cast<const float*>(b + l.coefficients)};
+          reinterpret_cast<const float*>(b + l.discounts), reinterpret_cast<const float*>(b + l.coefficients),
+          reinterpret_cast<const exercise_trade*>(b + l.scenarios)};
 }
 
 std::size_t calibration_bytes(std::int64_t blocks, int rows)
@@ -148,7 +151,7 @@ calibration calibrate(const exercise_family& f, const calibration_plan& plan, ca
                       const run_control& control)
 {
   calibration c;
-  c.coefficients.assign(f.discounts.size() * max_exercise_basis, 0.0F);
+  c.coefficients.assign(static_cast<std::size_t>(f.coefficient_dates) * max_exercise_basis, 0.0F);
   c.continuation_today.assign(f.trades.size(), 0.0);
   if (plan.jobs.empty()) return c;
   int steps = 0;
@@ -169,7 +172,7 @@ calibration calibrate(const exercise_family& f, const calibration_plan& plan, ca
       const exercise_trade& t = f.trades[i];
       if (s < regressions(t)) {
         auto const beta = solve_regression(sums[i], t.basis);
-        auto const at = static_cast<std::size_t>(t.first_date + regression_date(t, s)) * max_exercise_basis;
+        auto const at = static_cast<std::size_t>(t.first_coefficient + regression_date(t, s)) * max_exercise_basis;
         std::copy(beta.begin(), beta.end(), c.coefficients.begin() + static_cast<std::ptrdiff_t>(at));
       } else if (s == regressions(t)) {
         c.continuation_today[i] = sums[i].total / static_cast<double>(t.calibration_samples);

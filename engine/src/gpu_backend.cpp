@@ -320,6 +320,17 @@ class gpu_backend final : public pricing_backend {
                                               tables_at(r.d_extra, l), first, end, d_blocks, grid_blocks_, s.value());
       };
       run = run_family(f.trades, tables.data(), tables.size(), f.blocks, 0, control, launch_kernels);
+      if (!f.combinations.empty()) {
+        auto launch_combinations = [this, l](const request_state& r, std::int64_t first, std::int64_t end,
+                                             moments* d_blocks, void*, scratch_lease&, stream_view s) {
+          kernels::launch_exercise_combination_blocks(static_cast<const exercise_combination*>(r.d_trades), r.n_trades,
+                                                      tables_at(r.d_extra, l), first, end, d_blocks, grid_blocks_,
+                                                      s.value());
+        };
+        run.combinations = run_family(f.combinations, tables.data(), tables.size(), f.combination_blocks, 0, control,
+                                      launch_combinations)
+                               .outcomes;
+      }
     } else {
       run.outcomes.resize(f.trades.size());
     }

@@ -65,9 +65,6 @@ trade_greeks make_greeks(const moments& price_sums, const greek_moments& greek_s
   return g;
 }
 
-namespace {
-
-// scale x the sample mean, and its standard error.
 greek_estimate estimate(const moments& m, std::int64_t samples, double scale)
 {
   auto const n = static_cast<double>(samples);
@@ -75,8 +72,6 @@ greek_estimate estimate(const moments& m, std::int64_t samples, double scale)
   double const var = n > 1.0 ? std::max(0.0, (m.sum_sq - m.sum * mean) / (n - 1.0)) : 0.0;
   return greek_estimate{scale * mean, std::abs(scale) * std::sqrt(var / n)};
 }
-
-}  // namespace
 
 trade_greeks make_basket_greeks(const std::vector<moments>& channels, int n, std::int64_t samples, double scale)
 {

@@ -25,6 +25,9 @@ struct greek_inputs {
 trade_greeks make_greeks(const moments& price_sums, const greek_moments& greek_sums, std::int64_t samples,
                          double scale, const greek_inputs& in);
 
+// scale x the sample mean of `samples` samples, and its standard error.
+greek_estimate estimate(const moments& m, std::int64_t samples, double scale);
+
 // A path trade's Greeks: each a sample mean of its own channel, times scale.
 trade_greeks make_path_greeks(const path_greek_moments& sums, std::int64_t samples, double scale, greek_method method);
 

@@ -44,6 +44,7 @@ struct european_outcome {
 
 struct family_run {
   std::vector<european_outcome> outcomes;  // per trade, in the order given
+  std::vector<european_outcome> combinations;  // run_early_exercise: per Greek combination
   std::size_t jobs{0};                     // GPU jobs the work was cut into
 };
 
@@ -82,7 +83,8 @@ class pricing_backend {
                                          const std::vector<float>& factors, std::int64_t total_blocks,
                                          const run_control& control) const = 0;
   // American and Bermudan trades: the backward calibration of each trade's exercise policy,
-  // then its pricing paths under that policy (sums), with continuation_today.
+  // then its pricing paths under that policy (sums), with continuation_today; then the Greek
+  // combinations of its scenarios (f.combinations) under the same policy.
   virtual family_run run_early_exercise(const exercise_family& f, const run_control& control) const = 0;
   [[nodiscard]] virtual backend_kind kind() const noexcept = 0;
   [[nodiscard]] virtual const std::string& name() const noexcept = 0;

@@ -27,6 +27,23 @@ exercise_price_kernel(const exercise_trade* __restrict__ trades, int num_trades,
                                   exercise_price_lane{tables});
 }
 
+struct combination_lane_fn {
+  exercise_tables tables;
+  __device__ __forceinline__ moments operator()(const exercise_combination& c, std::int64_t block_in_trade, std::int64_t,
+                                                int lane) const
+  {
+    return combination_lane<rng::device_normal_stream>(c, tables, block_in_trade, lane);
+  }
+};
+
+__global__ void __launch_bounds__(policy::threads_per_block)
+exercise_combination_kernel(const exercise_combination* __restrict__ combinations, int num, exercise_tables tables,
+                            std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ block_moments)
+{
+  detail::reduce_canonical_blocks(combinations, num, block_begin, block_end, block_moments,
+                                  combination_lane_fn{tables});
+}
+
 // visit(trade, block within the trade, family block) for the job's calibration blocks; a CUDA
 // block of lanes_per_block threads per calibration block, one path a thread.
 template <typename Visit>
@@ -116,6 +133,15 @@ void launch_exercise_price_blocks(const exercise_trade* trades, int num_trades, 
   if (num_trades == 0) return;
   detail::launch_persistent(exercise_price_kernel, "exercise_price_kernel", block_end - block_begin, grid_blocks, stream,
                             trades, num_trades, tables, block_begin, block_end, block_moments);
+}
+
+void launch_exercise_combination_blocks(const exercise_combination* combinations, int num, const exercise_tables& tables,
+                                        std::int64_t block_begin, std::int64_t block_end, moments* block_moments,
+                                        int grid_blocks, cudaStream_t stream)
+{
+  if (num == 0) return;
+  detail::launch_persistent(exercise_combination_kernel, "exercise_combination_kernel", block_end - block_begin,
+                            grid_blocks, stream, combinations, num, tables, block_begin, block_end, block_moments);
 }
 
 void launch_calibration_paths(const exercise_trade* trades, const calibration_start* starts, int num_trades,

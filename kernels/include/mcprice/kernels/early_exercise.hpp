@@ -32,7 +32,8 @@ struct exercise_trade {
   std::int64_t first_calibration_block;
   std::int32_t dates;         // exercise dates after today; the last one is maturity
   std::int32_t substeps;      // Heston: QE steps per date; GBM: 1 (exact)
-  std::int32_t first_date;    // into the discount table (dates entries) and the coefficient table
+  std::int32_t first_date;    // into the discount table (dates entries)
+  std::int32_t first_coefficient;  // into the coefficient table, in dates (a Greek scenario reads its trade's)
   std::int32_t first_step;    // GBM: into the GBM step table (dates x assets); Heston: the Heston steps
   std::int32_t first_asset;   // into the asset table
   std::int32_t first_factor;  // into the factor table (assets x assets, row-major)
@@ -67,6 +68,7 @@ struct exercise_tables {
   const heston_step* heston;
   const float* discounts;     // P(0, t_d) per trade date
   const float* coefficients;  // max_exercise_basis per trade date; zeros until calibrated
+  const exercise_trade* scenarios;  // Greeks: the trades' bumped copies (exercise_combination)
 };
 
 // The state of a path at a date.
@@ -191,7 +193,7 @@ MCPRICE_HD MCPRICE_INLINE bool exercises_at(const exercise_trade& t, const exerc
   if (!(intrinsic > 0.0F)) return false;
   float phi[max_exercise_basis];
   exercise_basis(t, tab.assets + t.first_asset, s, intrinsic, phi);
-  const float* beta = tab.coefficients + static_cast<std::int64_t>(t.first_date + d) * max_exercise_basis;
+  const float* beta = tab.coefficients + static_cast<std::int64_t>(t.first_coefficient + d) * max_exercise_basis;
   return rounded_product(intrinsic, tab.discounts[t.first_date + d]) >= continuation_value(t, beta, phi);
 }
 
@@ -219,6 +221,35 @@ MCPRICE_HD MCPRICE_INLINE moments exercise_lane(const exercise_trade& t, const e
 {
   return own_subsequence_lane(t.samples, block, lane,
                               [&](std::uint64_t subsequence) { return exercise_sample<NormalStream>(t, tab, subsequence); });
+}
+
+// ---- Greeks: central differences under the calibrated policy -------------------------------
+
+// A Greek's per-path combination of scenarios (the trade with bumped inputs, each reading the
+// trade's own coefficients: the policy is held, as first-order sensitivities allow), all
+// walking the same normals: sum_k weight_k x value_k, whose sample mean and std error are the
+// difference's.
+inline constexpr int max_combination_legs = 4;
+
+struct exercise_combination {
+  std::int64_t samples;
+  std::int64_t first_block;
+  std::int32_t legs;
+  std::int32_t scenario[max_combination_legs];  // into the scenario table
+  float weight[max_combination_legs];
+};
+
+template <typename NormalStream>
+MCPRICE_HD MCPRICE_INLINE moments combination_lane(const exercise_combination& c, const exercise_tables& tab,
+                                                   std::int64_t block, int lane)
+{
+  return own_subsequence_lane(c.samples, block, lane, [&](std::uint64_t subsequence) {
+    float v = 0.0F;
+    for (int k = 0; k < c.legs; ++k) {
+      v += rounded_product(c.weight[k], exercise_sample<NormalStream>(tab.scenarios[c.scenario[k]], tab, subsequence));
+    }
+    return v;
+  });
 }
 
 // ---- Calibration: stored paths, cash flows and the normal equations, per date --------------

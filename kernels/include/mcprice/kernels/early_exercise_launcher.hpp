@@ -19,6 +19,11 @@ void launch_exercise_price_blocks(const exercise_trade* trades, int num_trades, 
                                   std::int64_t block_begin, std::int64_t block_end, moments* block_moments,
                                   int grid_blocks, cudaStream_t stream);
 
+// Greeks: moments of the scenario combinations' canonical blocks (exercise_combination).
+void launch_exercise_combination_blocks(const exercise_combination* combinations, int num, const exercise_tables& tables,
+                                        std::int64_t block_begin, std::int64_t block_end, moments* block_moments,
+                                        int grid_blocks, cudaStream_t stream);
+
 // Calibration job [view.job_first_block, job_end) of the family's calibration blocks: stores
 // each path's states and its cash flow at maturity.
 void launch_calibration_paths(const exercise_trade* trades, const calibration_start* starts, int num_trades,

@@ -1,0 +1,222 @@
+#include "exercise_greeks.hpp"
+
+#include "mcprice/kernels/basket_greeks.hpp"
+#include "mcprice/kernels/heston_greeks.hpp"
+#include "mcprice/kernels/path_greeks.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mcprice::detail {
+namespace {
+
+constexpr double spot_bump = scenario_spot_bump;
+constexpr double vol_bump = scenario_vol_bump;
+constexpr double rate_bump = scenario_rate_bump;
+constexpr double correlation_bump = basket_correlation_bump;
+constexpr double day = 1.0 / 365.0;
+
+struct bump {
+  std::vector<double> spot_factor;  // per underlying
+  std::vector<double> vol_shift;    // per underlying
+  double rate_shift{0.0};
+  double correlation_shift{0.0};
+  double maturity_shift{0.0};
+};
+
+rate_curve shifted(const rate_curve& c, double h)
+{
+  if (c.is_flat()) return rate_curve::flat(c.zero_rate(0.0) + h);
+  std::vector<double> rates = c.pillar_rates();
+  for (double& r : rates) r += h;
+  return {c.pillar_times(), rates};
+}
+
+vol_curve shifted(const vol_curve& c, double h)
+{
+  if (c.pillar_times().empty()) return vol_curve::flat(std::max(0.0, c.vol(1.0) + h));
+  std::vector<double> vols = c.pillar_vols();
+  for (double& v : vols) v = std::max(0.0, v + h);
+  return {c.pillar_times(), vols};
+}
+
+double shifted_root(double v, double h)
+{
+  double const r = std::max(0.0, std::sqrt(std::max(v, 0.0)) + h);
+  return r * r;
+}
+
+// The trade's underlyings alone (names kept), with the bump applied.
+market_data local_market(const trade& t, const market_data& m, const bump& b)
+{
+  std::size_t const n = t.underlyings.size();
+  std::vector<std::size_t> idx;
+  std::vector<asset> assets;
+  for (std::size_t i = 0; i < n; ++i) {
+    idx.push_back(*m.find(t.underlyings[i]));
+    asset a = m.assets()[idx.back()];
+    a.spot *= b.spot_factor[i];
+    if (b.vol_shift[i] != 0.0) {
+      if (a.model == model_kind::heston) {
+        a.heston.v0 = shifted_root(a.heston.v0, b.vol_shift[i]);
+        a.heston.theta = shifted_root(a.heston.theta, b.vol_shift[i]);
+      } else {
+        a.vol = shifted(a.vol, b.vol_shift[i]);
+      }
+    }
+    assets.push_back(std::move(a));
+  }
+  std::vector<double> corr(n * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < n; ++j) {
+      corr[i * n + j] = i == j ? 1.0 : std::clamp(m.correlation(idx[i], idx[j]) + b.correlation_shift, -1.0, 1.0);
+    }
+  }
+  return {shifted(m.discount(), b.rate_shift), std::move(assets), std::move(corr), m.source()};
+}
+
+class plan_builder {
+ public:
+  plan_builder(const trade& t, const market_data& m, const engine_options& opt) : t_(t), m_(m), opt_(opt)
+  {
+    plan_.assets = t.underlyings.size();
+    scenario(neutral());  // 0: the trade itself
+  }
+
+  [[nodiscard]] bump neutral() const
+  {
+    return {std::vector<double>(plan_.assets, 1.0), std::vector<double>(plan_.assets, 0.0)};
+  }
+
+  std::size_t scenario(const bump& b)
+  {
+    trade t = t_;
+    t.maturity += b.maturity_shift;
+    plan_.scenarios.push_back(make_exercise_job(t, local_market(t_, m_, b), opt_));
+    return plan_.scenarios.size() - 1;
+  }
+
+  void greek(greek_slot slot, std::size_t index, std::vector<exercise_leg> legs, double denominator)
+  {
+    plan_.greeks.push_back({slot, index, std::move(legs), denominator});
+  }
+
+  std::size_t spots(std::size_t i, double fi, std::size_t j = 0, double fj = 1.0)
+  {
+    bump b = neutral();
+    b.spot_factor[i] *= fi;
+    b.spot_factor[j] *= fj;
+    return scenario(b);
+  }
+
+  exercise_greek_plan take() { return std::move(plan_); }
+
+ private:
+  const trade& t_;
+  const market_data& m_;
+  const engine_options& opt_;
+  exercise_greek_plan plan_;
+};
+
+}  // namespace
+
+exercise_greek_plan make_exercise_greeks(const trade& t, const market_data& market, const engine_options& opt)
+{
+  plan_builder p(t, market, opt);
+  std::size_t const n = t.underlyings.size();
+  std::vector<double> spot(n);
+  for (std::size_t i = 0; i < n; ++i) spot[i] = market.assets()[*market.find(t.underlyings[i])].spot;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::size_t const up = p.spots(i, 1.0 + spot_bump);
+    std::size_t const down = p.spots(i, 1.0 - spot_bump);
+    double const h = spot_bump * spot[i];
+    p.greek(greek_slot::delta, i, {{up, 1.0F}, {down, -1.0F}}, 2.0 * h);
+    p.greek(greek_slot::gamma, i, {{up, 1.0F}, {0, -2.0F}, {down, 1.0F}}, h * h);
+    bump v = p.neutral();
+    v.vol_shift[i] = vol_bump;
+    std::size_t const vu = p.scenario(v);
+    v.vol_shift[i] = -vol_bump;
+    std::size_t const vd = p.scenario(v);
+    p.greek(greek_slot::vega, i, {{vu, 1.0F}, {vd, -1.0F}}, 2.0 * vol_bump);
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = i + 1; j < n; ++j) {
+      double const u = 1.0 + spot_bump;
+      double const d = 1.0 - spot_bump;
+      std::vector<exercise_leg> legs = {{p.spots(i, u, j, u), 1.0F}, {p.spots(i, u, j, d), -1.0F},
+                                        {p.spots(i, d, j, u), -1.0F}, {p.spots(i, d, j, d), 1.0F}};
+      p.greek(greek_slot::cross_gamma, i * n + j, std::move(legs), 4.0 * spot_bump * spot_bump * spot[i] * spot[j]);
+    }
+  }
+  if (n > 1) {
+    bump c = p.neutral();
+    c.correlation_shift = correlation_bump;
+    std::size_t const cu = p.scenario(c);
+    c.correlation_shift = -correlation_bump;
+    std::size_t const cd = p.scenario(c);
+    p.greek(greek_slot::correlation_vega, 0, {{cu, 1.0F}, {cd, -1.0F}}, 2.0 * correlation_bump);
+  }
+  bump r = p.neutral();
+  r.rate_shift = rate_bump;
+  std::size_t const ru = p.scenario(r);
+  r.rate_shift = -rate_bump;
+  std::size_t const rd = p.scenario(r);
+  p.greek(greek_slot::rho, 0, {{ru, 1.0F}, {rd, -1.0F}}, 2.0 * rate_bump);
+  // Time passing shortens the maturity; the exercise dates keep their count.
+  double const dt = std::min(day, 0.25 * t.maturity);
+  bump later = p.neutral();
+  later.maturity_shift = -dt;
+  std::size_t const tl = p.scenario(later);
+  later.maturity_shift = dt;
+  std::size_t const te = p.scenario(later);
+  p.greek(greek_slot::theta, 0, {{tl, 1.0F}, {te, -1.0F}}, 2.0 * dt);
+  return p.take();
+}
+
+namespace {
+
+trade_greeks assemble(const exercise_greek_plan& plan, const std::vector<greek_estimate>& values)
+{
+  trade_greeks g;
+  g.method = greek_method::central_bumps;
+  bool const multi = plan.assets > 1;
+  if (multi) {
+    g.deltas.resize(plan.assets);
+    g.gammas.resize(plan.assets);
+    g.vegas.resize(plan.assets);
+  }
+  std::size_t k = 0;
+  for (auto const& greek : plan.greeks) {
+    greek_estimate const& v = values[k++];
+    switch (greek.slot) {
+      case greek_slot::delta: (multi ? g.deltas[greek.index] : g.delta) = v; break;
+      case greek_slot::gamma: (multi ? g.gammas[greek.index] : g.gamma) = v; break;
+      case greek_slot::vega: (multi ? g.vegas[greek.index] : g.vega) = v; break;
+      case greek_slot::cross_gamma: g.cross_gammas.push_back(v); break;
+      case greek_slot::correlation_vega: g.correlation_vega = v; break;
+      case greek_slot::rho: g.rho = v; break;
+      case greek_slot::theta: g.theta = v; break;
+    }
+  }
+  return g;
+}
+
+}  // namespace
+
+trade_greeks assemble_exercise_greeks(const exercise_greek_plan& plan, const std::vector<greek_estimate>& values)
+{
+  return assemble(plan, values);
+}
+
+trade_greeks exercised_today_greeks(const exercise_greek_plan& plan, double scale)
+{
+  std::vector<greek_estimate> values;
+  for (auto const& greek : plan.greeks) {
+    double v = 0.0;
+    for (auto const& leg : greek.legs) v += leg.weight * std::max(0.0, plan.scenarios[leg.scenario].exercise_today);
+    values.push_back({v * scale / greek.denominator, 0.0});
+  }
+  return assemble(plan, values);
+}
+
+}  // namespace mcprice::detail
