@@ -121,6 +121,7 @@ TEST_CASE("failed trades are reported in place and the others still price")
   book.trades.resize(3);
   trade bad = book.trades[0];
   bad.id = "bermudan-1";
+  bad.product = product_kind::digital;
   bad.exercise = exercise_style::bermudan;
   bad.exercise_dates = 4;
   book.trades.insert(book.trades.begin() + 1, bad);
@@ -134,6 +135,7 @@ TEST_CASE("failed trades are reported in place and the others still price")
   book.trades.push_back(expired);
   trade american = book.trades[0];
   american.id = "am";
+  american.product = product_kind::digital;
   american.exercise = exercise_style::american;
   book.trades.push_back(american);
 
@@ -141,11 +143,12 @@ TEST_CASE("failed trades are reported in place and the others still price")
   REQUIRE(run.results.size() == 7);
   CHECK(run.results[0].status == trade_status::ok);
   CHECK(run.results[1].status == trade_status::error);
-  CHECK(run.results[1].message == "trade bermudan-1: exercise bermudan is not supported yet");
+  CHECK(run.results[1].message == "trade bermudan-1: exercise bermudan is not supported for product digital (vanilla and multi-asset "
+                                      "products only)");
   CHECK(run.results[2].status == trade_status::ok);
   CHECK(run.results[4].message == "trade ghost: underlying 'NOPE' is not in the market file");
   CHECK(run.results[5].message == "trade expired: maturity -1 must be > 0");
-  CHECK(run.results[6].message == "trade am: exercise american is not supported yet");
+  CHECK(run.results[6].message == "trade am: exercise american is not supported for product digital (vanilla and multi-asset products only)");
   CHECK(run.summary.failed == 4);
 }
 

@@ -264,3 +264,72 @@ TEST_CASE("early exercise on products without it fails with a clear message")
   CHECK(run.results[0].message == "trade dig: exercise american is not supported for product digital (vanilla and multi-asset products only)");
   CHECK(run.results[1].message == "trade asi: exercise bermudan is not supported for product asian (vanilla and multi-asset products only)");
 }
+
+TEST_CASE("American put Greeks match a binomial tree's differences with the same bumps and exercise dates")
+{
+  double const s = 38, k = 40, t = 1, r = 0.06, q = 0.0, v = 0.25;
+  int const dates = 25;
+  auto const tree = [&](double spot, double vol, double rate, double mat) {
+    return binomial_bermudan(spot, k, mat, rate, q, vol, false, dates, 80);
+  };
+  double const h = 0.01 * s;
+  double const up = tree(s + h, v, r, t), mid = tree(s, v, r, t), down = tree(s - h, v, r, t);
+  double const day = 1.0 / 365.0;
+  struct expected {
+    const char* name;
+    double value;
+    double allowance;
+  };
+  engine_options o;
+  o.backend = backend_choice::cpu;
+  o.paths = 100'000;
+  o.greeks = true;
+  portfolio book;
+  book.trades = {exercise_trade_of("p", option_type::put, {"S"}, k, t, exercise_style::bermudan, dates)};
+  auto const run = engine(flat_market(s, v, r, q), o).price(book);
+  REQUIRE(run.results[0].greeks);
+  auto const& g = *run.results[0].greeks;
+  CHECK(g.method == greek_method::central_bumps);
+  // The regressed policy's sub-optimality moves differences far less than prices (first order
+  // cancels); allowances cover it and the tree's own error.
+  expected const rows[] = {{"delta", (up - down) / (2 * h), 0.01},
+                           {"gamma", (up - 2 * mid + down) / (h * h), 0.01},
+                           {"vega", (tree(s, v + 0.01, r, t) - tree(s, v - 0.01, r, t)) / 0.02, 0.15},
+                           {"rho", (tree(s, v, r + 1e-3, t) - tree(s, v, r - 1e-3, t)) / 2e-3, 0.25},
+                           {"theta", (tree(s, v, r, t - day) - tree(s, v, r, t + day)) / (2 * day), 0.1}};
+  greek_estimate const got[] = {g.delta, g.gamma, g.vega, g.rho, g.theta};
+  for (int i = 0; i < 5; ++i) {
+    INFO(rows[i].name << ": " << got[i].value << " +- " << got[i].std_error << ", tree " << rows[i].value);
+    CHECK(got[i].std_error > 0.0);
+    CHECK(std::abs(got[i].value - rows[i].value) <= 4.0 * got[i].std_error + rows[i].allowance);
+  }
+}
+
+TEST_CASE("multi-asset Bermudan Greeks: every estimate present, and exchangeable assets agree")
+{
+  auto const m = parse_market(R"({"rate": 0.05, "assets": {"A": {"spot": 100, "vol": 0.2, "dividend_yield": 0.1},
+    "B": {"spot": 100, "vol": 0.2, "dividend_yield": 0.1}}, "correlation": {"A,B": 0.3}})",
+                              "pair");
+  engine_options o;
+  o.backend = backend_choice::cpu;
+  o.paths = 40'000;
+  o.greeks = true;
+  portfolio book;
+  book.trades = {exercise_trade_of("mx", option_type::call, {"A", "B"}, 100, 1, exercise_style::bermudan, 4,
+                                   product_kind::best_of)};
+  auto const run = engine(m, o).price(book);
+  REQUIRE(run.results[0].greeks);
+  auto const& g = *run.results[0].greeks;
+  REQUIRE(g.deltas.size() == 2);
+  REQUIRE(g.cross_gammas.size() == 1);
+  // A and B are the same asset under another name: their Greeks differ only by noise.
+  auto const close = [](const greek_estimate& a, const greek_estimate& b) {
+    return std::abs(a.value - b.value) <= 4.0 * std::hypot(a.std_error, b.std_error) + 1e-9;
+  };
+  CHECK(close(g.deltas[0], g.deltas[1]));
+  CHECK(close(g.vegas[0], g.vegas[1]));
+  CHECK(g.deltas[0].value > 0.2);
+  CHECK(g.deltas[0].value < 0.8);
+  CHECK(g.correlation_vega.value < 0.0);  // a max-call loses value as the assets move together
+  CHECK(g.cross_gammas[0].value < 0.0);
+}
