@@ -62,15 +62,14 @@ class cpu_calibration final : public calibration_executor {
  private:
   static std::size_t calibration_floats(const calibration_job& job)
   {
-    return static_cast<std::size_t>(job.end_block - job.first_block) * calibration_paths_per_block *
-           (static_cast<std::size_t>(job.rows) + 1);
+    return static_cast<std::size_t>(job.end_float - job.first_float) +
+           static_cast<std::size_t>(job.end_block - job.first_block) * calibration_paths_per_block;
   }
 
   calibration_view view(const calibration_job& job)
   {
-    std::size_t const path_floats = calibration_floats(job) / (static_cast<std::size_t>(job.rows) + 1) *
-                                    static_cast<std::size_t>(job.rows);
-    return {paths_.data(), paths_.data() + path_floats, job.first_block, job.rows};
+    auto const path_floats = static_cast<std::size_t>(job.end_float - job.first_float);
+    return {paths_.data(), paths_.data() + path_floats, job.first_block, job.first_float};
   }
 
   [[nodiscard]] exercise_tables tables() const { return tables_at(tables_.data(), layout_); }

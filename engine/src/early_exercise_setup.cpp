@@ -67,7 +67,10 @@ void add_to_family(exercise_family& f, const exercise_job& j)
   k.first_block = f.blocks;
   f.blocks += layout::blocks_for(k.samples, exercise_normals_per_sample);
   k.first_calibration_block = f.calibration_blocks;
-  f.calibration_blocks += (k.calibration_samples + calibration_paths_per_block - 1) / calibration_paths_per_block;
+  std::int64_t const blocks = (k.calibration_samples + calibration_paths_per_block - 1) / calibration_paths_per_block;
+  f.calibration_blocks += blocks;
+  k.calibration_offset = f.calibration_floats;
+  f.calibration_floats += blocks * calibration_paths_per_block * calibration_rows(k);
   k.first_coefficient = f.coefficient_dates;
   f.coefficient_dates += k.dates;
   f.trades.push_back(k);

@@ -71,10 +71,15 @@ exercise_tables tables_at(const void* base, const exercise_table_layout& l)
           reinterpret_cast<const exercise_trade*>(b + l.scenarios)};
 }
 
-std::size_t calibration_bytes(std::int64_t blocks, int rows)
+std::size_t calibration_bytes(std::int64_t blocks, std::int64_t path_floats)
 {
   auto const paths = static_cast<std::size_t>(blocks) * calibration_paths_per_block;
-  return align256(sizeof(float) * paths * static_cast<std::size_t>(rows)) + align256(sizeof(float) * paths);
+  return align256(sizeof(float) * static_cast<std::size_t>(path_floats)) + align256(sizeof(float) * paths);
+}
+
+std::size_t calibration_bytes(const calibration_job& job)
+{
+  return calibration_bytes(job.end_block - job.first_block, job.end_float - job.first_float);
 }
 
 calibration_plan plan_calibration(const std::vector<exercise_trade>& trades, std::int64_t total_blocks, std::size_t cap)
@@ -88,25 +93,23 @@ calibration_plan plan_calibration(const std::vector<exercise_trade>& trades, std
   };
   for (std::size_t i = 0; i < trades.size(); ++i) {
     const exercise_trade& t = trades[i];
-    int const rows = t.dates * exercise_rows_per_date(t);
+    std::int64_t const per_block = std::int64_t{calibration_paths_per_block} * calibration_rows(t);
     std::int64_t const end = i + 1 < trades.size() ? trades[i + 1].first_calibration_block : total_blocks;
-    if (cap != 0 && calibration_bytes(1, rows) > cap) {
+    if (cap != 0 && calibration_bytes(1, per_block) > cap) {
       plan.trades_too_large.push_back(i);
-      plan.smallest_need = std::max(plan.smallest_need, calibration_bytes(1, rows));
+      plan.smallest_need = std::max(plan.smallest_need, calibration_bytes(1, per_block));
       close();
       continue;
     }
     for (std::int64_t b = t.first_calibration_block; b < end; ++b) {
-      if (open) {
-        int const r = std::max(job.rows, rows);
-        if (cap == 0 || calibration_bytes(job.end_block - job.first_block + 1, r) <= cap) {
-          job.rows = r;
-          job.end_block = b + 1;
-          continue;
-        }
-        close();
+      std::int64_t const first_float = t.calibration_offset + (b - t.first_calibration_block) * per_block;
+      if (open && (cap == 0 || calibration_bytes(b + 1 - job.first_block, first_float + per_block - job.first_float) <= cap)) {
+        job.end_block = b + 1;
+        job.end_float = first_float + per_block;
+        continue;
       }
-      job = {b, b + 1, rows};
+      close();
+      job = {b, b + 1, first_float, first_float + per_block};
       open = true;
     }
   }

@@ -27,6 +27,7 @@ struct exercise_family {
   std::int64_t combination_blocks{0};
   std::int64_t blocks{0};              // pricing blocks
   std::int64_t calibration_blocks{0};  // calibration blocks (calibration_paths_per_block paths each)
+  std::int64_t calibration_floats{0};  // the path scratch all of them would take
 };
 
 // The tables packed in one upload (256-byte aligned parts), coefficients last.
@@ -38,14 +39,19 @@ std::vector<unsigned char> pack_tables(const exercise_family& f, const std::vect
                                        const exercise_table_layout& l);
 exercise_tables tables_at(const void* base, const exercise_table_layout& l);
 
-// A calibration job: family calibration blocks [first_block, end_block), rows floats per path.
+// A calibration job: family calibration blocks [first_block, end_block), whose paths are the
+// family's path-scratch floats [first_float, end_float).
 struct calibration_job {
   std::int64_t first_block;
   std::int64_t end_block;
-  int rows;
+  std::int64_t first_float;
+  std::int64_t end_float;
 };
 
-[[nodiscard]] std::size_t calibration_bytes(std::int64_t blocks, int rows);
+// Scratch bytes of a job of `blocks` blocks storing `path_floats` floats of paths (and a cash
+// flow per path).
+[[nodiscard]] std::size_t calibration_bytes(std::int64_t blocks, std::int64_t path_floats);
+[[nodiscard]] std::size_t calibration_bytes(const calibration_job& job);
 
 struct calibration_plan {
   std::vector<calibration_job> jobs;

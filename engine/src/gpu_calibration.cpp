@@ -62,10 +62,10 @@ class gpu_calibration final : public calibration_executor {
     lease_.reset();
     lease_.emplace(ctx_.scratch(), stream_, cap_, "calibration job", [this] { ctx_.note_cap_rejection(); });
     auto const paths = static_cast<std::size_t>(job.end_block - job.first_block) * calibration_paths_per_block;
-    view_.paths = lease_->allocate_n<float>(paths * static_cast<std::size_t>(job.rows));
+    view_.paths = lease_->allocate_n<float>(static_cast<std::size_t>(job.end_float - job.first_float));
     view_.cash_flows = lease_->allocate_n<float>(paths);
     view_.job_first_block = job.first_block;
-    view_.rows = job.rows;
+    view_.job_first_float = job.first_float;
     kernels::launch_calibration_paths(d_trades_, d_starts_, n_, tables(), view_, job.end_block, grid_, stream_.value());
   }
 

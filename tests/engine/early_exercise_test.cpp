@@ -174,9 +174,10 @@ TEST_CASE("capped calibration jobs replay the same decisions: coefficients bit-i
   REQUIRE(resident_plan.resident);
   auto const base = detail::calibrate(f, resident_plan, *detail::make_cpu_calibration(f, l, resident_plan), control);
   for (std::int64_t blocks : {1, 2, 5}) {
-    int rows = 0;
-    for (auto const& t : f.trades) rows = std::max(rows, t.dates * exercise_rows_per_date(t));
-    auto const plan = detail::plan_calibration(f.trades, f.calibration_blocks, detail::calibration_bytes(blocks, rows));
+    std::int64_t per_block = 0;
+    for (auto const& t : f.trades) per_block = std::max<std::int64_t>(per_block, 256 * calibration_rows(t));
+    auto const plan =
+        detail::plan_calibration(f.trades, f.calibration_blocks, detail::calibration_bytes(blocks, blocks * per_block));
     REQUIRE_FALSE(plan.resident);
     REQUIRE(plan.trades_too_large.empty());
     auto const split = detail::calibrate(f, plan, *detail::make_cpu_calibration(f, l, plan), control);
@@ -191,24 +192,31 @@ TEST_CASE("calibration plans keep jobs within the cap, cover every block once an
 {
   std::vector<exercise_trade> trades(3);
   std::int64_t next = 0;
-  int const dates[] = {10, 50, 10};
+  std::int64_t floats = 0;
+  int const dates[] = {10, 50, 12};
   for (std::size_t i = 0; i < trades.size(); ++i) {
     trades[i].dates = dates[i];
     trades[i].assets = 1;
     trades[i].first_calibration_block = next;
+    trades[i].calibration_offset = floats;
     next += 4;
+    floats += 4 * 256 * dates[i];
   }
-  std::size_t const cap = detail::calibration_bytes(3, 10);
+  std::size_t const cap = detail::calibration_bytes(3, 3 * 256 * 10);
   auto const plan = detail::plan_calibration(trades, next, cap);
   REQUIRE(plan.trades_too_large == std::vector<std::size_t>{1});
-  CHECK(plan.smallest_need == detail::calibration_bytes(1, 50));
+  CHECK(plan.smallest_need == detail::calibration_bytes(1, 256 * 50));
   std::int64_t covered = 0;
+  std::int64_t last_float = 0;
   for (auto const& j : plan.jobs) {
-    CHECK(detail::calibration_bytes(j.end_block - j.first_block, j.rows) <= cap);
+    CHECK(detail::calibration_bytes(j) <= cap);
     covered += j.end_block - j.first_block;
     CHECK((j.end_block <= 4 || j.first_block >= 8));  // trade 1's blocks are left out
+    CHECK(j.first_float >= last_float);
+    last_float = j.end_float;
   }
   CHECK(covered == 8);
+  CHECK(last_float == floats);  // exact rows per trade: no padding
   CHECK(detail::plan_calibration(trades, next, 0).jobs.size() == 1);
 }
 

@@ -30,6 +30,7 @@ struct exercise_trade {
   std::int64_t first_block;       // pricing blocks, within the request
   std::int64_t calibration_samples;
   std::int64_t first_calibration_block;
+  std::int64_t calibration_offset;  // floats of the family's path scratch before this trade's
   std::int32_t dates;         // exercise dates after today; the last one is maturity
   std::int32_t substeps;      // Heston: QE steps per date; GBM: 1 (exact)
   std::int32_t first_date;    // into the discount table (dates entries)
@@ -260,18 +261,25 @@ inline constexpr int calibration_paths_per_block = layout::lanes_per_block;
 
 MCPRICE_HD MCPRICE_INLINE int exercise_rows_per_date(const exercise_trade& t) { return t.assets + (t.heston ? 1 : 0); }
 
-// Path scratch of a calibration job is block-major, then row (date-major), then lane:
-// paths[((block - job_first) * rows + row) * lanes + lane]; cash flows[(block - job_first) * lanes + lane].
+// Floats a calibration path stores.
+MCPRICE_HD MCPRICE_INLINE int calibration_rows(const exercise_trade& t) { return t.dates * exercise_rows_per_date(t); }
+
+// The family's path scratch is trade by trade (each trade's blocks take exactly its rows), then
+// block, row (date-major), lane; a job holds the stretch of its blocks:
+// paths[t.calibration_offset + (block * rows(t) + row) * lanes + lane - job_first_float];
+// cash flows[(family block - job_first_block) * lanes + lane].
 struct calibration_view {
   float* paths;
   float* cash_flows;
   std::int64_t job_first_block;  // within the family's calibration blocks
-  int rows;                      // per path: the job's largest dates x rows_per_date
+  std::int64_t job_first_float;  // the family path-scratch offset of the job's first block
 };
 
-MCPRICE_HD MCPRICE_INLINE std::int64_t path_row_index(const calibration_view& v, std::int64_t block, int row, int lane)
+MCPRICE_HD MCPRICE_INLINE std::int64_t path_row_index(const exercise_trade& t, const calibration_view& v,
+                                                      std::int64_t block, int row, int lane)
 {
-  return ((block - v.job_first_block) * v.rows + row) * calibration_paths_per_block + lane;
+  return t.calibration_offset + (block * calibration_rows(t) + row) * calibration_paths_per_block + lane -
+         v.job_first_float;
 }
 
 // Simulates calibration path `lane` of the trade's calibration block `block` (within the
@@ -289,9 +297,9 @@ MCPRICE_HD MCPRICE_INLINE void simulate_calibration_path(const exercise_trade& t
   walk_exercise_path<NormalStream>(t, tab, t.calibration_key, static_cast<std::uint64_t>(path),
                                    [&](int d, const exercise_state& s) {
                                      for (int a = 0; a < t.assets; ++a) {
-                                       v.paths[path_row_index(v, family_block, d * per_date + a, lane)] = s.x[a];
+                                       v.paths[path_row_index(t, v, block, d * per_date + a, lane)] = s.x[a];
                                      }
-                                     if (t.heston) v.paths[path_row_index(v, family_block, d * per_date + t.assets, lane)] = s.v;
+                                     if (t.heston) v.paths[path_row_index(t, v, block, d * per_date + t.assets, lane)] = s.v;
                                      if (d + 1 == t.dates) {
                                        v.cash_flows[(family_block - v.job_first_block) * calibration_paths_per_block + lane] =
                                            rounded_product(exercise_value(t, assets, s), tab.discounts[t.first_date + d]);
@@ -327,14 +335,15 @@ inline constexpr int regression_doubles = static_cast<int>(sizeof(regression_sum
 MCPRICE_HD MCPRICE_INLINE int regressions(const exercise_trade& t) { return t.dates - 1; }
 MCPRICE_HD MCPRICE_INLINE int regression_date(const exercise_trade& t, int step) { return t.dates - 2 - step; }
 
+// visit(state) with path `lane` of the trade's calibration block `block` at date d, from scratch.
 template <typename Visit>
-MCPRICE_HD MCPRICE_INLINE void with_stored_state(const exercise_trade& t, const calibration_view& v,
-                                                 std::int64_t family_block, int lane, int d, Visit&& visit)
+MCPRICE_HD MCPRICE_INLINE void with_stored_state(const exercise_trade& t, const calibration_view& v, std::int64_t block,
+                                                 int lane, int d, Visit&& visit)
 {
   exercise_state s{};
   int const per_date = exercise_rows_per_date(t);
-  for (int a = 0; a < t.assets; ++a) s.x[a] = v.paths[path_row_index(v, family_block, d * per_date + a, lane)];
-  if (t.heston) s.v = v.paths[path_row_index(v, family_block, d * per_date + t.assets, lane)];
+  for (int a = 0; a < t.assets; ++a) s.x[a] = v.paths[path_row_index(t, v, block, d * per_date + a, lane)];
+  if (t.heston) s.v = v.paths[path_row_index(t, v, block, d * per_date + t.assets, lane)];
   visit(s);
 }
 
@@ -355,7 +364,7 @@ MCPRICE_HD MCPRICE_INLINE void backward_calibration_path(const exercise_trade& t
   float cf = cash;
   for (int k = from_step; k < step; ++k) {
     int const d = regression_date(t, k);
-    with_stored_state(t, v, family_block, lane, d, [&](const exercise_state& s) {
+    with_stored_state(t, v, block, lane, d, [&](const exercise_state& s) {
       float const intrinsic = exercise_value(t, assets, s);
       if (exercises_at(t, tab, d, s, intrinsic)) cf = rounded_product(intrinsic, tab.discounts[t.first_date + d]);
     });
@@ -367,7 +376,7 @@ MCPRICE_HD MCPRICE_INLINE void backward_calibration_path(const exercise_trade& t
     out.total_sq += c * c;
     return;
   }
-  with_stored_state(t, v, family_block, lane, regression_date(t, step), [&](const exercise_state& s) {
+  with_stored_state(t, v, block, lane, regression_date(t, step), [&](const exercise_state& s) {
     float const intrinsic = exercise_value(t, assets, s);
     if (!(intrinsic > 0.0F)) return;
     float phi[max_exercise_basis];
