@@ -10,6 +10,7 @@ namespace mcprice::detail {
 
 std::vector<double> exercise_times(const trade& t, const engine_options& opt)
 {
+  if (t.exercise == exercise_style::european) return {t.maturity};
   std::int64_t const n = t.exercise_dates.value_or(t.steps.value_or(opt.steps));
   std::vector<double> times;
   for (std::int64_t i = 1; i <= n; ++i) times.push_back(t.maturity * static_cast<double>(i) / static_cast<double>(n));
@@ -104,6 +105,8 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
   job.paths = k.samples;
   std::int64_t const cap = opt.calibration_paths > 0 ? opt.calibration_paths : default_max_calibration_paths;
   k.calibration_samples = opt.calibration_paths > 0 ? opt.calibration_paths : std::min(k.samples, cap);
+  // A European (one date: multi-asset Heston trades come this way) needs no regression.
+  if (t.exercise == exercise_style::european) k.calibration_samples = 1;
   k.dates = static_cast<std::int32_t>(times.size());
   k.assets = static_cast<std::int32_t>(n);
   k.heston = heston ? 1 : 0;
@@ -116,13 +119,12 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
                                                    : basket_payoff::basket;
   for (std::size_t i = 0; i < n; ++i) {
     float const w = n == 1 ? 1.0F : static_cast<float>(basket_weight(t, i, n));
-    job.assets.push_back({static_cast<float>(market.assets()[idx[i]].spot), w});
+    job.assets.push_back({static_cast<float>(market.assets()[idx[i]].spot), w, 0.0F, 0.0F});
   }
   k.norm = basis_norm(t, job.assets);
   for (double const ti : times) job.discounts.push_back(static_cast<float>(market.discount().discount(ti)));
 
   if (heston) {
-    const heston_params& h = first.heston;
     std::int64_t const steps = t.steps.value_or(opt.steps);
     k.substeps = static_cast<std::int32_t>(std::max<std::int64_t>(1, (steps + k.dates - 1) / k.dates));
     double t_prev = 0.0;
@@ -131,24 +133,34 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
       for (int s = 0; s < k.substeps; ++s) {
         double const a = t_prev + dt * s;
         double const b = s + 1 == k.substeps ? ti : t_prev + dt * (s + 1);
-        job.heston_steps.push_back(make_heston_step(b - a, market.log_forward(first, b) - market.log_forward(first, a),
-                                                    1.0, false, h.kappa, h.theta, h.xi, h.rho));
+        for (std::size_t i = 0; i < n; ++i) {
+          const asset& u = market.assets()[idx[i]];
+          const heston_params& h = u.heston;
+          job.heston_steps.push_back(make_heston_step(b - a, market.log_forward(u, b) - market.log_forward(u, a), 1.0,
+                                                      false, h.kappa, h.theta, h.xi, h.rho));
+        }
       }
       t_prev = ti;
     }
-    k.v0 = static_cast<float>(h.v0);
-    k.xi = static_cast<float>(h.xi);
-    k.v_norm = static_cast<float>(std::max({h.theta, h.v0, 1e-4}));
+    double v_norm = 1e-4;
+    for (std::size_t i = 0; i < n; ++i) {
+      const heston_params& h = market.assets()[idx[i]].heston;
+      job.assets[i].v0 = static_cast<float>(h.v0);
+      job.assets[i].xi = static_cast<float>(h.xi);
+      v_norm = std::max({v_norm, h.theta, h.v0});
+    }
+    k.v_norm = static_cast<float>(v_norm);
   } else {
     k.substeps = 1;
     k.v_norm = 1.0F;
     job.gbm_steps.resize(times.size() * n);
     for (std::size_t i = 0; i < n; ++i) add_gbm_steps(market.assets()[idx[i]], market, times, n, i, job.gbm_steps);
-    job.factor = n == 1 ? std::vector<float>{1.0F} : correlation_factor(market, idx);
   }
+  job.factor = n == 1 ? std::vector<float>{1.0F} : correlation_factor(market, idx);
   job.scale = t.notional;
   if (t.exercise == exercise_style::american) {
     exercise_state today{};
+    today.grow(k.assets);
     job.exercise_today = exercise_value(k, job.assets.data(), today);
   }
   return job;

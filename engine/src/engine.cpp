@@ -151,6 +151,7 @@ struct exercise_rows : family_base {
         c.first_block = f.combination_blocks;
         f.combination_blocks += layout::blocks_for(c.samples, exercise_normals_per_sample);
         c.legs = static_cast<std::int32_t>(g.legs.size());
+        c.shared_path = g.shared_path ? 1 : 0;
         for (std::size_t k = 0; k < g.legs.size(); ++k) {
           c.scenario[k] = scenario[g.legs[k].scenario];
           c.weight[k] = g.legs[k].weight;
@@ -211,7 +212,9 @@ std::optional<trade_job> check_and_build(const trade& t, trade_result& r, const 
   }
   if (r.message.empty()) r.message = detail::unsupported_feature(t, market);
   if (!r.message.empty()) return std::nullopt;
-  if (t.exercise != exercise_style::european) {
+  bool const heston_basket =
+      detail::multi_asset(t.product) && market.assets()[first_underlying].model == model_kind::heston;
+  if (t.exercise != exercise_style::european || heston_basket) {
     exercise_work w{detail::make_exercise_job(t, market, options), std::nullopt};
     if (options.greeks) w.greeks = detail::make_exercise_greeks(t, market, options);
     return w;

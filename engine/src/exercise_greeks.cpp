@@ -98,7 +98,8 @@ class plan_builder {
 
   void greek(greek_slot slot, std::size_t index, std::vector<exercise_leg> legs, double denominator)
   {
-    plan_.greeks.push_back({slot, index, std::move(legs), denominator});
+    bool const spots_only = slot == greek_slot::delta || slot == greek_slot::gamma || slot == greek_slot::cross_gamma;
+    plan_.greeks.push_back({slot, index, std::move(legs), denominator, spots_only});
   }
 
   std::size_t spots(std::size_t i, double fi, std::size_t j = 0, double fj = 1.0)

@@ -149,12 +149,19 @@ std::string unsupported_feature(const trade& t, const market_data& market)
     why = "exercise " + std::string(to_string(t.exercise)) + " takes at most " + std::to_string(max_exercise_assets) +
           " underlyings, not " + std::to_string(t.underlyings.size());
   }
-  if (why.empty()) {
-    bool const multi = multi_asset(t.product);
+  if (why.empty() && multi_asset(t.product)) {
+    // Heston assets price through the early-exercise paths (a European as one date): all of a
+    // trade's assets Heston, at most max_exercise_assets of them.
+    std::string heston;
+    std::string gbm;
     for (auto const& name : t.underlyings) {
-      if (multi && market.assets()[*market.find(name)].model != model_kind::gbm) {
-        why = "model heston (asset " + name + ") is not supported yet for multi-asset products";
-      }
+      (market.assets()[*market.find(name)].model == model_kind::heston ? heston : gbm) = name;
+    }
+    if (!heston.empty() && !gbm.empty()) {
+      why = "assets " + heston + " (heston) and " + gbm + " (gbm): multi-asset products on mixed models are not supported yet";
+    } else if (!heston.empty() && t.underlyings.size() > static_cast<std::size_t>(max_exercise_assets)) {
+      why = "multi-asset products on heston assets take at most " + std::to_string(max_exercise_assets) +
+            " underlyings, not " + std::to_string(t.underlyings.size());
     }
   }
   return why.empty() ? why : "trade " + t.id + ": " + why;

@@ -22,7 +22,7 @@ expect_text "version names the engine" "$tmp/version" "mcprice"
   --out "$tmp/sample.csv" 2> "$tmp/sample.err"
 check "sample portfolio (one row not supported yet)" 2 $?
 expect_text "sample rows in input order" "$tmp/sample.csv" "ABC-C100-1Y,ok,"
-expect_text "unsupported product says so" "$tmp/sample.csv" "model heston (asset GHI) is not supported yet for multi-asset products"
+expect_text "unsupported product says so" "$tmp/sample.csv" "assets GHI (heston) and ABC (gbm): multi-asset products on mixed models are not supported yet"
 expect_text "barriers price" "$tmp/sample.csv" "ABC-UO-CALL,ok,"
 expect_text "summary line" "$tmp/sample.err" "backend cpu"
 [ "$(wc -l < "$tmp/sample.csv")" = 16 ]; check "one row per trade plus header" 0 $?

@@ -6,6 +6,8 @@
 #include "cpu_pricing.hpp"
 #include "early_exercise_setup.hpp"
 #include "exercise_reference.hpp"
+#include "heston_reference.hpp"
+#include "stulz_reference.hpp"
 #include "mcprice/black_scholes.hpp"
 #include "mcprice/engine.hpp"
 #include "pricing_backend.hpp"
@@ -340,4 +342,39 @@ TEST_CASE("multi-asset Bermudan Greeks: every estimate present, and exchangeable
   CHECK(g.deltas[0].value < 0.8);
   CHECK(g.correlation_vega.value < 0.0);  // a max-call loses value as the assets move together
   CHECK(g.cross_gammas[0].value < 0.0);
+}
+
+TEST_CASE("multi-asset trades on Heston assets: Stulz's closed form without vol of vol, the vanilla as a basket of one")
+{
+  // xi = 0 and v0 = theta: each variance stays at theta, a GBM with vol sqrt(theta).
+  auto const m = parse_market(R"({"rate": 0.03, "assets": {
+    "X": {"spot": 100, "dividend_yield": 0.01, "model": "heston", "heston": {"v0": 0.04, "kappa": 1, "theta": 0.04, "xi": 0, "rho": -0.5}},
+    "Y": {"spot": 95, "dividend_yield": 0.02, "model": "heston", "heston": {"v0": 0.09, "kappa": 2, "theta": 0.09, "xi": 0, "rho": 0.3}},
+    "H": {"spot": 100, "model": "heston", "heston": {"v0": 0.04, "kappa": 1.5, "theta": 0.05, "xi": 0.6, "rho": -0.7}}},
+    "correlation": {"X,Y": 0.4}})",
+                              "heston-multi");
+  trade best = exercise_trade_of("best", option_type::call, {"X", "Y"}, 100, 1, exercise_style::european, 1,
+                                 product_kind::best_of);
+  trade worst = best;
+  worst.id = "worst";
+  worst.product = product_kind::worst_of;
+  trade one = exercise_trade_of("one", option_type::call, {"H"}, 105, 1, exercise_style::european, 1, product_kind::basket);
+  auto const run = price_cpu(m, {best, worst, one}, 200'000, 0, 100);
+  two_assets const p{100, 95, 0.01, 0.02, 0.2, 0.3, 0.4, 0.03, 1};
+  check_band(run.results[0], stulz_call(p, 100, true), 0.0, 0.0);
+  check_band(run.results[1], stulz_call(p, 100, false), 0.0, 0.0);
+  // QE's discretisation at 100 steps: a few 1e-3.
+  check_band(run.results[2], heston_call({100, 105, 1, 0.03, 0.0, 0.04, 1.5, 0.05, 0.6, -0.7}), 0.01, 0.01);
+}
+
+TEST_CASE("multi-asset Heston trades refuse a mix with GBM assets, and more than ten assets")
+{
+  auto const m = parse_market(R"({"rate": 0.03, "assets": {"G": {"spot": 100, "vol": 0.2},
+    "H": {"spot": 100, "model": "heston", "heston": {"v0": 0.04, "kappa": 1.5, "theta": 0.05, "xi": 0.6, "rho": -0.7}}}})",
+                              "mixed");
+  auto const run = price_cpu(m, {exercise_trade_of("mix", option_type::call, {"G", "H"}, 100, 1, exercise_style::american, 4,
+                                                   product_kind::best_of)},
+                             1000);
+  CHECK(run.results[0].message ==
+        "trade mix: assets H (heston) and G (gbm): multi-asset products on mixed models are not supported yet");
 }

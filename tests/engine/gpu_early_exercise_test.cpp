@@ -51,8 +51,9 @@ market_data mixed_market()
 {
   return parse_market(R"({"rate": 0.04, "assets": {"A": {"spot": 100, "vol": 0.3}, "B": {"spot": 90, "vol": 0.25},
     "C": {"spot": 110, "vol": 0.2, "dividend_yield": 0.03},
-    "H": {"spot": 100, "model": "heston", "heston": {"v0": 0.04, "kappa": 2, "theta": 0.05, "xi": 0.4, "rho": -0.6}}},
-    "correlation": {"A,B": 0.5, "A,C": 0.2, "B,C": -0.1}})",
+    "H": {"spot": 100, "model": "heston", "heston": {"v0": 0.04, "kappa": 2, "theta": 0.05, "xi": 0.4, "rho": -0.6}},
+    "K": {"spot": 90, "model": "heston", "heston": {"v0": 0.06, "kappa": 1, "theta": 0.04, "xi": 0.7, "rho": -0.3}}},
+    "correlation": {"A,B": 0.5, "A,C": 0.2, "B,C": -0.1, "H,K": 0.6}})",
                       "mixed");
 }
 
@@ -62,7 +63,9 @@ std::vector<trade> mixed_book()
           exercise_trade_of("w", option_type::put, {"A", "B", "C"}, 95, 1, exercise_style::bermudan, 6,
                             product_kind::worst_of),
           exercise_trade_of("s", option_type::call, {"A", "B"}, 5, 0.75, exercise_style::bermudan, 4, product_kind::spread),
-          exercise_trade_of("h", option_type::put, {"H"}, 100, 0.5, exercise_style::american, 16)};
+          exercise_trade_of("h", option_type::put, {"H"}, 100, 0.5, exercise_style::american, 16),
+          exercise_trade_of("hk", option_type::put, {"H", "K"}, 95, 0.5, exercise_style::american, 8, product_kind::worst_of),
+          exercise_trade_of("he", option_type::call, {"H", "K"}, 95, 0.5, exercise_style::european, 1, product_kind::basket)};
 }
 
 }  // namespace

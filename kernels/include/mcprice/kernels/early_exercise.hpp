@@ -1,10 +1,12 @@
 #pragma once
 // Early exercise by least squares (F. Longstaff, E. Schwartz, "Valuing American Options by
-// Simulation", RFS 2001): American and Bermudan vanillas under GBM or Heston, and baskets,
-// best-of, worst-of and spreads on correlated GBM assets. Per-path maths shared by the GPU
-// kernels and the CPU backend:
+// Simulation", RFS 2001): American and Bermudan vanillas, baskets, best-of, worst-of and spreads
+// on correlated GBM assets or on correlated Heston assets (also the European multi-asset
+// Heston trades, as one exercise date). Per-path maths shared by the GPU kernels and the CPU
+// backend:
 // - a path walks its exercise dates (GBM: one exact log-normal step per date and asset, the
-//   normals correlated by the factor; Heston: `substeps` QE steps per date);
+//   normals correlated by the factor; Heston: `substeps` QE steps per date and asset, the
+//   log-spot normals correlated by the factor, each variance's own);
 // - calibration paths (their own Philox key) store their state at every date; going backward,
 //   the in-the-money paths' basis functions and cash flows form normal equations (double sums,
 //   fixed order), whose solution is the continuation value's coefficients at that date;
@@ -19,7 +21,7 @@
 
 namespace mcprice {
 
-inline constexpr int max_exercise_assets = 8;
+inline constexpr int max_exercise_assets = 10;
 inline constexpr int max_exercise_basis = 10;
 inline constexpr int regression_matrix_entries = max_exercise_basis * (max_exercise_basis + 1) / 2;
 
@@ -43,8 +45,6 @@ struct exercise_trade {
   float strike;
   float norm;    // spots are divided by it in the basis (the strike, or the payoff's level today)
   float v_norm;  // Heston: the variance's scale in the basis
-  float v0;      // Heston
-  float xi;      // Heston
   enum basket_payoff payoff;  // a vanilla is a basket of one asset of weight 1
   std::uint8_t call;
   std::uint8_t heston;
@@ -53,8 +53,11 @@ struct exercise_trade {
 struct exercise_asset {
   float spot;
   float weight;
+  float v0;  // Heston
+  float xi;  // Heston
 };
 
+// GBM: the step table holds dates x assets entries; Heston: dates x substeps x assets.
 // One date's step of one GBM asset: ln(F(t_d)/F(t_{d-1})) - dw/2 and sqrt(dw).
 struct exercise_gbm_step {
   float drift;
@@ -74,13 +77,19 @@ struct exercise_tables {
 
 // The state of a path at a date.
 struct exercise_state {
-  float x[max_exercise_assets];  // ln(S_i(t) / S_i(0))
-  float v;                       // Heston variance
+  float x[max_exercise_assets];       // ln(S_i(t) / S_i(0))
+  float v[max_exercise_assets];       // Heston variances
+  float growth[max_exercise_assets];  // S_i(t) / S_i(0) = exp(x_i): once per date, for every scenario
+
+  MCPRICE_HD MCPRICE_INLINE void grow(int assets)
+  {
+    for (int a = 0; a < assets; ++a) growth[a] = expf(x[a]);
+  }
 };
 
 // Walks a path over the trade's dates: visit(date, state) after each, stopping when it returns
-// true. Normals are handed out one at a time: per date, GBM takes one per asset, Heston two per
-// substep (variance, then log spot).
+// true. Normals are handed out one at a time: per date, GBM takes one per asset; Heston, per
+// substep, one per asset for the variances, then one per asset for the log spots.
 template <typename NormalStream, typename Visit>
 MCPRICE_HD MCPRICE_INLINE void walk_exercise_path(const exercise_trade& t, const exercise_tables& tab,
                                                   std::uint64_t key, std::uint64_t subsequence, Visit&& visit)
@@ -88,32 +97,46 @@ MCPRICE_HD MCPRICE_INLINE void walk_exercise_path(const exercise_trade& t, const
   NormalStream rng(key, subsequence);
   normal_feeder<NormalStream> normals{rng};
   exercise_state s{};
-  s.v = t.v0;
+  const exercise_asset* assets = tab.assets + t.first_asset;
+  for (int a = 0; a < t.assets; ++a) s.v[a] = assets[a].v0;
   const float* factor = tab.factors + t.first_factor;
+  // Correlated normals y = A z (one asset: z itself).
+  auto const correlated = [&](float* y) {
+    float z[max_exercise_assets];
+    for (int a = 0; a < t.assets; ++a) z[a] = normals.next();
+    if (t.assets == 1) {
+      y[0] = z[0];
+      return;
+    }
+    for (int a = 0; a < t.assets; ++a) {
+      float acc = 0.0F;
+      for (int j = 0; j < t.assets; ++j) acc = fmaf(factor[a * t.assets + j], z[j], acc);
+      y[a] = acc;
+    }
+  };
   for (int d = 0; d < t.dates; ++d) {
+    float y[max_exercise_assets];
     if (t.heston) {
       for (int k = 0; k < t.substeps; ++k) {
-        heston_step const hs = tab.heston[t.first_step + d * t.substeps + k];
-        float const z_v = normals.next();
-        float const z_x = normals.next();
-        float dx = 0.0F;
-        float var = 0.0F;
-        heston_qe_step(t.xi, hs, s.v, z_v, z_x, dx, var);
-        s.x[0] += dx;
+        float z_v[max_exercise_assets];
+        for (int a = 0; a < t.assets; ++a) z_v[a] = normals.next();
+        correlated(y);
+        const heston_step* hs = tab.heston + t.first_step + static_cast<std::int64_t>(d * t.substeps + k) * t.assets;
+        for (int a = 0; a < t.assets; ++a) {
+          float dx = 0.0F;
+          float var = 0.0F;
+          heston_qe_step(assets[a].xi, hs[a], s.v[a], z_v[a], y[a], dx, var);
+          s.x[a] += dx;
+        }
       }
-    } else if (t.assets == 1) {
-      exercise_gbm_step const g = tab.gbm[t.first_step + d];
-      s.x[0] += fmaf(g.vol, normals.next(), g.drift);
     } else {
-      float z[max_exercise_assets];
-      for (int a = 0; a < t.assets; ++a) z[a] = normals.next();
+      correlated(y);
       for (int a = 0; a < t.assets; ++a) {
-        float y = 0.0F;
-        for (int j = 0; j < t.assets; ++j) y = fmaf(factor[a * t.assets + j], z[j], y);
         exercise_gbm_step const g = tab.gbm[t.first_step + d * t.assets + a];
-        s.x[a] += fmaf(g.vol, y, g.drift);
+        s.x[a] += fmaf(g.vol, y[a], g.drift);
       }
     }
+    s.grow(t.assets);
     if (visit(d, s)) return;
   }
 }
@@ -122,24 +145,25 @@ MCPRICE_HD MCPRICE_INLINE void walk_exercise_path(const exercise_trade& t, const
 MCPRICE_HD MCPRICE_INLINE float exercise_value(const exercise_trade& t, const exercise_asset* assets,
                                                const exercise_state& s)
 {
-  return basket_payoff(t, assets, [&](int i) { return rounded_product(assets[i].spot, expf(s.x[i])); });
+  return basket_payoff(t, assets, [&](int i) { return rounded_product(assets[i].spot, s.growth[i]); });
 }
 
 // Basis functions of the continuation value at a state, phi[0..t.basis). Single asset: 1, y,
 // y^2, y^3 with y = S / norm (Heston adds w, w y, w^2 with w = v / v_norm). Several assets: the
 // largest and smallest scaled spots h and l (spreads: the two legs), their squares and product,
-// the exercise value p / norm and its square and cube, and the mean scaled spot.
+// the exercise value p / norm and its square and cube, and the mean scaled spot (Heston: the
+// mean variance / v_norm).
 MCPRICE_HD MCPRICE_INLINE void exercise_basis(const exercise_trade& t, const exercise_asset* assets,
                                               const exercise_state& s, float intrinsic, float* phi)
 {
   phi[0] = 1.0F;
   if (t.assets == 1) {
-    float const y = rounded_product(assets[0].spot, expf(s.x[0])) / t.norm;
+    float const y = rounded_product(assets[0].spot, s.growth[0]) / t.norm;
     phi[1] = y;
     phi[2] = rounded_product(y, y);
     phi[3] = rounded_product(phi[2], y);
     if (t.heston) {
-      float const w = s.v / t.v_norm;
+      float const w = s.v[0] / t.v_norm;
       phi[4] = w;
       phi[5] = rounded_product(w, y);
       phi[6] = rounded_product(w, w);
@@ -150,7 +174,7 @@ MCPRICE_HD MCPRICE_INLINE void exercise_basis(const exercise_trade& t, const exe
   float lo = 0.0F;
   float sum = 0.0F;
   for (int i = 0; i < t.assets; ++i) {
-    float const v = rounded_product(assets[i].weight, rounded_product(assets[i].spot, expf(s.x[i]))) / t.norm;
+    float const v = rounded_product(assets[i].weight, rounded_product(assets[i].spot, s.growth[i])) / t.norm;
     sum += v;
     if (t.payoff == basket_payoff::spread) {
       if (i == 0) hi = v;
@@ -169,7 +193,14 @@ MCPRICE_HD MCPRICE_INLINE void exercise_basis(const exercise_trade& t, const exe
   phi[6] = p;
   phi[7] = rounded_product(p, p);
   phi[8] = rounded_product(phi[7], p);
-  phi[9] = sum / static_cast<float>(t.assets);
+  if (t.heston) {
+    // Heston: the mean variance in place of the mean spot (the stochastic vols matter more).
+    float v = 0.0F;
+    for (int i = 0; i < t.assets; ++i) v += s.v[i];
+    phi[9] = v / (static_cast<float>(t.assets) * t.v_norm);
+  } else {
+    phi[9] = sum / static_cast<float>(t.assets);
+  }
 }
 
 // Basis functions per kind of trade.
@@ -236,19 +267,48 @@ struct exercise_combination {
   std::int64_t samples;
   std::int64_t first_block;
   std::int32_t legs;
+  std::int32_t shared_path;  // the legs differ in spots only: one walk serves them all
   std::int32_t scenario[max_combination_legs];  // into the scenario table
   float weight[max_combination_legs];
 };
+
+// Legs that differ only in today's spots share their log-spot paths (x = ln(S/S0) does not
+// depend on S0 under GBM or Heston): one walk, each leg deciding on its own spots. Each leg's
+// value is the one its own walk would give, bit for bit.
+template <typename NormalStream>
+MCPRICE_HD MCPRICE_INLINE void shared_path_values(const exercise_combination& c, const exercise_tables& tab,
+                                                  std::uint64_t subsequence, float* value)
+{
+  const exercise_trade& first = tab.scenarios[c.scenario[0]];
+  bool done[max_combination_legs] = {};
+  int left = c.legs;
+  walk_exercise_path<NormalStream>(first, tab, first.key, subsequence, [&](int d, const exercise_state& s) {
+    for (int k = 0; k < c.legs; ++k) {
+      if (done[k]) continue;
+      const exercise_trade& t = tab.scenarios[c.scenario[k]];
+      float const intrinsic = exercise_value(t, tab.assets + t.first_asset, s);
+      if (d + 1 < t.dates && !exercises_at(t, tab, d, s, intrinsic)) continue;
+      value[k] = rounded_product(intrinsic, tab.discounts[t.first_date + d]);
+      done[k] = true;
+      --left;
+    }
+    return left == 0;
+  });
+}
 
 template <typename NormalStream>
 MCPRICE_HD MCPRICE_INLINE moments combination_lane(const exercise_combination& c, const exercise_tables& tab,
                                                    std::int64_t block, int lane)
 {
   return own_subsequence_lane(c.samples, block, lane, [&](std::uint64_t subsequence) {
-    float v = 0.0F;
-    for (int k = 0; k < c.legs; ++k) {
-      v += rounded_product(c.weight[k], exercise_sample<NormalStream>(tab.scenarios[c.scenario[k]], tab, subsequence));
+    float value[max_combination_legs] = {};
+    if (c.shared_path) {
+      shared_path_values<NormalStream>(c, tab, subsequence, value);
+    } else {
+      for (int k = 0; k < c.legs; ++k) value[k] = exercise_sample<NormalStream>(tab.scenarios[c.scenario[k]], tab, subsequence);
     }
+    float v = 0.0F;
+    for (int k = 0; k < c.legs; ++k) v += rounded_product(c.weight[k], value[k]);
     return v;
   });
 }
@@ -256,10 +316,10 @@ MCPRICE_HD MCPRICE_INLINE moments combination_lane(const exercise_combination& c
 // ---- Calibration: stored paths, cash flows and the normal equations, per date --------------
 
 // A calibration block: one path per lane (subsequence block * lanes + lane of the calibration
-// key). Stored floats per path and date: the assets' log spots, then (Heston) the variance.
+// key). Stored floats per path and date: the assets' log spots, then (Heston) their variances.
 inline constexpr int calibration_paths_per_block = layout::lanes_per_block;
 
-MCPRICE_HD MCPRICE_INLINE int exercise_rows_per_date(const exercise_trade& t) { return t.assets + (t.heston ? 1 : 0); }
+MCPRICE_HD MCPRICE_INLINE int exercise_rows_per_date(const exercise_trade& t) { return t.heston ? 2 * t.assets : t.assets; }
 
 // Floats a calibration path stores.
 MCPRICE_HD MCPRICE_INLINE int calibration_rows(const exercise_trade& t) { return t.dates * exercise_rows_per_date(t); }
@@ -299,7 +359,9 @@ MCPRICE_HD MCPRICE_INLINE void simulate_calibration_path(const exercise_trade& t
                                      for (int a = 0; a < t.assets; ++a) {
                                        v.paths[path_row_index(t, v, block, d * per_date + a, lane)] = s.x[a];
                                      }
-                                     if (t.heston) v.paths[path_row_index(t, v, block, d * per_date + t.assets, lane)] = s.v;
+                                     for (int a = 0; t.heston && a < t.assets; ++a) {
+                                       v.paths[path_row_index(t, v, block, d * per_date + t.assets + a, lane)] = s.v[a];
+                                     }
                                      if (d + 1 == t.dates) {
                                        v.cash_flows[(family_block - v.job_first_block) * calibration_paths_per_block + lane] =
                                            rounded_product(exercise_value(t, assets, s), tab.discounts[t.first_date + d]);
@@ -343,7 +405,8 @@ MCPRICE_HD MCPRICE_INLINE void with_stored_state(const exercise_trade& t, const 
   exercise_state s{};
   int const per_date = exercise_rows_per_date(t);
   for (int a = 0; a < t.assets; ++a) s.x[a] = v.paths[path_row_index(t, v, block, d * per_date + a, lane)];
-  if (t.heston) s.v = v.paths[path_row_index(t, v, block, d * per_date + t.assets, lane)];
+  for (int a = 0; t.heston && a < t.assets; ++a) s.v[a] = v.paths[path_row_index(t, v, block, d * per_date + t.assets + a, lane)];
+  s.grow(t.assets);
   visit(s);
 }
 

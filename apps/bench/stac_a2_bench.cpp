@@ -1,0 +1,113 @@
+// A STAC-A2-style workload (not an audited STAC result): an American worst-of put on correlated
+// Heston assets, priced by least squares, with theta, rho, per-asset delta, gamma and model vega,
+// every cross gamma and correlation vega (docs/benchmarks.md describes it exactly).
+//   small: 5 assets, 25,000 paths, 252 steps and exercise dates over 1 year;
+//   large: 10 assets, 100,000 paths, 1,260 steps and exercise dates over 5 years.
+// Cold: engine construction (device set-up, market upload) plus the first pricing; warm: the
+// median of REPS further pricings on that engine (after one more warm-up). A benchmark app, not a test.
+//   mcprice-stac-bench [REPS] [gpu|cpu] [small|large|both]
+#include "mcprice/engine.hpp"
+#include "synthetic_book.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct workload {
+  const char* name;
+  int assets;
+  std::int64_t paths;
+  std::int64_t steps;
+  double maturity;
+};
+
+// Heston parameters vary by asset so no two are exchangeable; correlation 0.5 between every
+// pair of log-spot drivers; r = 2%, no dividends.
+mcprice::market_data stac_market(int n)
+{
+  std::vector<mcprice::asset> assets;
+  for (int i = 0; i < n; ++i) {
+    mcprice::asset a;
+    a.name = "H" + std::to_string(i);
+    a.spot = 100.0;
+    a.model = mcprice::model_kind::heston;
+    a.heston = {0.03 + 0.005 * (i % 5), 1.0 + 0.25 * (i % 4), 0.04 + 0.0025 * (i % 3), 0.3 + 0.05 * (i % 4),
+                -0.5 - 0.05 * (i % 3)};
+    assets.push_back(std::move(a));
+  }
+  std::vector<double> corr(static_cast<std::size_t>(n * n), 0.5);
+  for (int i = 0; i < n; ++i) corr[static_cast<std::size_t>(i * n + i)] = 1.0;
+  return {mcprice::rate_curve::flat(0.02), std::move(assets), std::move(corr), "stac-a2-style"};
+}
+
+mcprice::portfolio stac_book(const workload& w)
+{
+  mcprice::trade t;
+  t.id = std::string("worst-of-") + w.name;
+  t.product = mcprice::product_kind::worst_of;
+  t.type = mcprice::option_type::put;
+  for (int i = 0; i < w.assets; ++i) t.underlyings.push_back("H" + std::to_string(i));
+  t.strike = 100.0;
+  t.maturity = w.maturity;
+  t.exercise = mcprice::exercise_style::american;
+  t.exercise_dates = w.steps;
+  t.steps = w.steps;
+  t.paths = w.paths;
+  mcprice::portfolio book;
+  book.trades.push_back(std::move(t));
+  return book;
+}
+
+void run(const workload& w, int reps, bool cpu)
+{
+  using clock = std::chrono::steady_clock;
+  auto const market = stac_market(w.assets);
+  auto const book = stac_book(w);
+  mcprice::engine_options o;
+  o.backend = cpu ? mcprice::backend_choice::cpu : mcprice::backend_choice::gpu;
+  o.greeks = true;
+  o.paths = w.paths;
+  o.steps = w.steps;
+  auto const start = clock::now();
+  mcprice::engine const e(market, o);
+  auto first = e.price(book);
+  double const cold = std::chrono::duration<double>(clock::now() - start).count();
+  double const warm = reps > 0 ? mcprice::bench::timed(reps, [&] { first = e.price(book); }) : 0.0;
+  auto const& r = first.results.front();
+  std::size_t greeks = 0;
+  if (r.greeks) greeks = r.greeks->all().size();
+  std::printf(
+      "{\"workload\": \"%s\", \"backend\": \"%s\", \"assets\": %d, \"paths\": %lld, \"steps\": %lld, "
+      "\"exercise_dates\": %lld, \"status\": \"%s\", \"price\": %.6f, \"std_error\": %.6f, \"greeks\": %zu, "
+      "\"delta0\": %.5f, \"delta0_se\": %.5f, \"cold_s\": %.4f, \"warm_median_s\": %.4f, "
+      "\"reps\": %d}\n",
+      w.name, e.device_name().c_str(), w.assets, static_cast<long long>(w.paths), static_cast<long long>(w.steps),
+      static_cast<long long>(w.steps), r.status == mcprice::trade_status::ok ? "ok" : r.message.c_str(), r.price,
+      r.std_error, greeks, r.greeks ? r.greeks->deltas[0].value : 0.0, r.greeks ? r.greeks->deltas[0].std_error : 0.0,
+      cold, warm, reps);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+  int const reps = argc > 1 ? std::atoi(argv[1]) : 5;
+  bool const cpu = argc > 2 && std::string(argv[2]) == "cpu";
+  std::string const which = argc > 3 ? argv[3] : "both";
+  workload const small{"small", 5, 25'000, 252, 1.0};
+  workload const large{"large", 10, 100'000, 1'260, 5.0};
+  try {
+    if (which != "large") run(small, reps, cpu);
+    if (which != "small") run(large, reps, cpu);
+  } catch (const std::exception& ex) {
+    std::fprintf(stderr, "mcprice-stac-bench: %s\n", ex.what());
+    return 1;
+  }
+  return 0;
+}
