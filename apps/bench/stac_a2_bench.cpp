@@ -5,7 +5,10 @@
 //   large: 10 assets, 100,000 paths, 1,260 steps and exercise dates over 5 years.
 // Cold: engine construction (device set-up, market upload) plus the first pricing; warm: the
 // median of REPS further pricings on that engine (after one more warm-up). A benchmark app, not a test.
-//   mcprice-stac-bench [REPS] [gpu|cpu] [small|large|both]
+// `lsm-put` instead prices Longstaff and Schwartz's put (S = 36, K = 40, sigma 0.2, T = 1, 50
+// dates, 2^20 pricing and 2^20 calibration paths, no Greeks): the PyTorch peer's case
+// (apps/bench/peers/lsm_peer.py).
+//   mcprice-stac-bench [REPS] [gpu|cpu] [small|large|both|lsm-put]
 #include "mcprice/engine.hpp"
 #include "synthetic_book.hpp"
 
@@ -95,6 +98,37 @@ void run(const workload& w, int reps, bool cpu)
 
 }  // namespace
 
+void lsm_put(int reps, bool cpu)
+{
+  mcprice::asset a;
+  a.name = "S";
+  a.spot = 36.0;
+  a.vol = mcprice::vol_curve::flat(0.2);
+  mcprice::market_data const market(mcprice::rate_curve::flat(0.06), {a}, {}, "lsm-put");
+  mcprice::trade t;
+  t.id = "ls-put";
+  t.type = mcprice::option_type::put;
+  t.underlyings = {"S"};
+  t.strike = 40.0;
+  t.maturity = 1.0;
+  t.exercise = mcprice::exercise_style::american;
+  t.exercise_dates = 50;
+  mcprice::portfolio book;
+  book.trades.push_back(t);
+  mcprice::engine_options o;
+  o.backend = cpu ? mcprice::backend_choice::cpu : mcprice::backend_choice::gpu;
+  o.paths = std::int64_t{1} << 20;
+  o.calibration_paths = o.paths;
+  mcprice::engine const e(market, o);
+  auto run = e.price(book);
+  double const warm = mcprice::bench::timed(reps, [&] { run = e.price(book); });
+  auto const& r = run.results.front();
+  std::printf("{\"workload\": \"lsm-put\", \"backend\": \"%s\", \"paths\": %lld, \"calibration_paths\": %lld, "
+              "\"dates\": 50, \"price\": %.5f, \"std_error\": %.5f, \"warm_median_s\": %.5f}\n",
+              e.device_name().c_str(), static_cast<long long>(o.paths), static_cast<long long>(o.calibration_paths), r.price,
+              r.std_error, warm);
+}
+
 int main(int argc, char** argv)
 {
   int const reps = argc > 1 ? std::atoi(argv[1]) : 5;
@@ -103,6 +137,10 @@ int main(int argc, char** argv)
   workload const small{"small", 5, 25'000, 252, 1.0};
   workload const large{"large", 10, 100'000, 1'260, 5.0};
   try {
+    if (which == "lsm-put") {
+      lsm_put(reps, cpu);
+      return 0;
+    }
     if (which != "large") run(small, reps, cpu);
     if (which != "small") run(large, reps, cpu);
   } catch (const std::exception& ex) {

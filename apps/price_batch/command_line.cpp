@@ -24,6 +24,9 @@ po::options_description visible_options()
       ("format", po::value<std::string>(), "csv | json (default: from --out's extension, else csv)")
       ("paths", po::value<std::string>(), "paths per trade unless the row says (default 1e6)")
       ("steps", po::value<std::string>(), "time steps for path-dependent products (default 252)")
+      ("calibration-paths", po::value<std::string>(),
+       "american/bermudan: paths of the exercise-policy regression, on their own random stream "
+       "(default: the trade's paths, up to 131072)")
       ("seed", po::value<std::string>(), "run seed (default 42)")
       ("antithetic", po::value<std::string>(), "on | off: price Z and -Z paths as pairs (default on)")
       ("control-variates", po::value<std::string>(), "on | off: geometric control for arithmetic Asians (default on)")
@@ -158,6 +161,7 @@ command_line parse_command_line(int argc, const char* const argv[])
   engine_options& e = cl.engine;
   if (vm.count("paths")) e.paths = parse_count(get("paths"), "--paths");
   if (vm.count("steps")) e.steps = parse_count(get("steps"), "--steps");
+  if (vm.count("calibration-paths")) e.calibration_paths = parse_count(get("calibration-paths"), "--calibration-paths");
   if (vm.count("seed")) e.seed = static_cast<std::uint64_t>(parse_count(get("seed"), "--seed"));
   if (vm.count("antithetic")) {
     std::string const a = get("antithetic");

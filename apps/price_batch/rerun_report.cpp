@@ -87,6 +87,9 @@ rerun_report compare_runs(const run_manifest& recorded, const run_manifest& now)
   if (a.steps != b.steps) may.push_back(changed("setting steps", a.steps, b.steps));
   if (a.antithetic != b.antithetic) may.push_back(changed("setting antithetic", a.antithetic, b.antithetic));
   if (a.greeks != b.greeks) may.push_back(changed("setting greeks", a.greeks, b.greeks));
+  if (a.calibration_paths != b.calibration_paths) {
+    may.push_back(changed("setting calibration_paths", a.calibration_paths, b.calibration_paths));
+  }
   if (a.control_variates != b.control_variates) {
     may.push_back(changed("setting control_variates", a.control_variates, b.control_variates));
   }

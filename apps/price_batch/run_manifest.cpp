@@ -179,6 +179,7 @@ nlohmann::json to_json(const run_manifest& m)
             {"antithetic", s.antithetic},
             {"control_variates", s.control_variates},
             {"greeks", s.greeks},
+            {"calibration_paths", s.calibration_paths},
             {"precision", "float"},
             {"backend", m.backend},
             {"backend_requested", name_of(s.backend)},
@@ -226,6 +227,8 @@ run_manifest manifest_from_json(const nlohmann::json& j, const std::string& file
   o.antithetic = r.flag(s, "antithetic", "/settings");
   o.control_variates = r.flag(s, "control_variates", "/settings");
   o.greeks = s.contains("greeks") && r.flag(s, "greeks", "/settings");  // manifests before Greeks lack it
+  // Manifests before early exercise lack it (their trades had no use for it: 0, the default).
+  if (s.contains("calibration_paths")) o.calibration_paths = r.num<std::int64_t>(s, "calibration_paths", "/settings");
   if (r.str(s, "precision", "/settings") != "float") r.fail("/settings/precision must be float in this release");
   m.backend = r.str(s, "backend", "/settings");
   if (m.backend != "cpu" && m.backend != "gpu") r.fail("/settings/backend must be cpu or gpu");

@@ -7,8 +7,7 @@ namespace {
 
 using policy = tuning::european_policy;
 constexpr int warps_per_block = layout::lanes_per_block / layout::lanes_per_partial;
-constexpr int totals_threads = 128;
-static_assert(regression_doubles <= totals_threads && regression_doubles <= policy::threads_per_block);
+static_assert(regression_doubles <= policy::threads_per_block);
 
 struct exercise_price_lane {
   exercise_tables tables;
@@ -103,19 +102,24 @@ calibration_backward_kernel(const exercise_trade* __restrict__ trades, const cal
                          });
 }
 
-// One CUDA block per trade, one thread per component: the trade's blocks in order.
+// One warp per trade and component: lane l adds the trade's blocks l, l + 32, ... in order, then
+// the lanes' sums meet in the fixed butterfly. The order depends only on the trade's block
+// count, never on how its blocks were split into jobs.
 __global__ void regression_totals_kernel(const calibration_start* __restrict__ starts, int num_trades,
                                          std::int64_t total_blocks, const regression_sums* __restrict__ block_sums,
                                          regression_sums* __restrict__ trade_sums)
 {
   int const i = static_cast<int>(blockIdx.x);
-  if (i >= num_trades || threadIdx.x >= regression_doubles) return;
+  int const c = static_cast<int>(blockIdx.y);
+  int const lane = static_cast<int>(threadIdx.x);
+  std::int64_t const first = starts[i].first_block;
   std::int64_t const end = i + 1 < num_trades ? starts[i + 1].first_block : total_blocks;
   double s = 0.0;
-  for (std::int64_t b = starts[i].first_block; b < end; ++b) {
-    s += reinterpret_cast<const double*>(block_sums + b)[threadIdx.x];
+  for (std::int64_t b = first + lane; b < end; b += layout::lanes_per_partial) {
+    s += reinterpret_cast<const double*>(block_sums + b)[c];
   }
-  reinterpret_cast<double*>(trade_sums + i)[threadIdx.x] = s;
+  s = detail::warp_total(s);
+  if (lane == 0) reinterpret_cast<double*>(trade_sums + i)[c] = s;
 }
 
 void check_launch(const char* what)
@@ -173,7 +177,9 @@ void launch_regression_totals(const calibration_start* starts, int num_trades, s
                               const regression_sums* block_sums, regression_sums* trade_sums, cudaStream_t stream)
 {
   if (num_trades == 0) return;
-  regression_totals_kernel<<<num_trades, totals_threads, 0, stream>>>(starts, num_trades, total_blocks, block_sums, trade_sums);
+  dim3 const grid(static_cast<unsigned>(num_trades), regression_doubles);
+  regression_totals_kernel<<<grid, layout::lanes_per_partial, 0, stream>>>(starts, num_trades, total_blocks, block_sums,
+                                                                          trade_sums);
   check_launch("regression_totals_kernel");
 }
 
