@@ -25,9 +25,11 @@ class cpu_calibration final : public calibration_executor {
     calibration_view const v = view(job);
     exercise_tables const tab = tables();
     for_blocks(job, [&](const exercise_trade& t, std::int64_t b) {
-      for (int lane = 0; lane < calibration_paths_per_block; ++lane) {
-        simulate_calibration_path<rng::host_normal_stream>(t, tab, v, b - t.first_calibration_block, b, lane);
-      }
+      with_sized_trade(t, [&](const auto& sized) {
+        for (int lane = 0; lane < calibration_paths_per_block; ++lane) {
+          simulate_calibration_path<rng::host_normal_stream>(sized, tab, v, b - t.first_calibration_block, b, lane);
+        }
+      });
     });
   }
 
@@ -37,9 +39,11 @@ class cpu_calibration final : public calibration_executor {
     exercise_tables const tab = tables();
     for_blocks(job, [&](const exercise_trade& t, std::int64_t b) {
       regression_sums m{};
-      for (int lane = 0; lane < calibration_paths_per_block; ++lane) {
-        backward_calibration_path(t, tab, v, b - t.first_calibration_block, b, lane, from_step, step, m);
-      }
+      with_sized_trade(t, [&](const auto& sized) {
+        for (int lane = 0; lane < calibration_paths_per_block; ++lane) {
+          backward_calibration_path(sized, tab, v, b - t.first_calibration_block, b, lane, from_step, step, m);
+        }
+      });
       block_sums_[static_cast<std::size_t>(b)] = m;
     });
   }

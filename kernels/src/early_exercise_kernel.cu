@@ -61,8 +61,11 @@ calibration_paths_kernel(const exercise_trade* __restrict__ trades, const calibr
 {
   for_calibration_blocks(trades, starts, num_trades, view.job_first_block, job_end,
                          [&](const exercise_trade& t, std::int64_t block, std::int64_t family_block) {
-                           simulate_calibration_path<rng::device_normal_stream>(t, tables, view, block, family_block,
-                                                                                 static_cast<int>(threadIdx.x));
+                           with_sized_trade(t, [&](const auto& sized) {
+                             simulate_calibration_path<rng::device_normal_stream>(sized, tables, view, block,
+                                                                                   family_block,
+                                                                                   static_cast<int>(threadIdx.x));
+                           });
                          });
 }
 
@@ -96,8 +99,10 @@ calibration_backward_kernel(const exercise_trade* __restrict__ trades, const cal
   for_calibration_blocks(trades, starts, num_trades, view.job_first_block, job_end,
                          [&](const exercise_trade& t, std::int64_t block, std::int64_t family_block) {
                            regression_sums mine{};
-                           backward_calibration_path(t, tables, view, block, family_block,
-                                                     static_cast<int>(threadIdx.x), from_step, step, mine);
+                           with_sized_trade(t, [&](const auto& sized) {
+                             backward_calibration_path(sized, tables, view, block, family_block,
+                                                       static_cast<int>(threadIdx.x), from_step, step, mine);
+                           });
                            store_block_sums(mine, block_sums + family_block, staged);
                          });
 }

@@ -52,6 +52,8 @@ MCPRICE_HD MCPRICE_INLINE float basket_terminal_spot(const basket_gbm_trade& t, 
   return a.spot * expf(fmaf(a.stdev, sign * y, a.drift));
 }
 
+MCPRICE_HD MCPRICE_INLINE int asset_count(const basket_gbm_trade& t) { return t.assets; }
+
 // The payoff of the spots spot(i): the weighted basket, the spread, or the best or worst of
 // the scaled spots, against the strike. Trade: any record with assets, payoff, call and strike
 // (the early-exercise record too); Asset: any with a weight.
@@ -59,7 +61,8 @@ template <typename Trade, typename Asset, typename SpotAt>
 MCPRICE_HD MCPRICE_INLINE float basket_payoff(const Trade& t, const Asset* assets, SpotAt&& spot)
 {
   float agg = 0.0F;
-  for (int i = 0; i < t.assets; ++i) {
+  int const n = asset_count(t);  // a compile-time constant for a sized trade (early_exercise.hpp)
+  for (int i = 0; i < n; ++i) {
     // Rounded before it is added: a multiply-add contracted in one kernel and not in another
     // would make the two routes differ in the last bit.
     float const v = rounded_product(assets[i].weight, spot(i));

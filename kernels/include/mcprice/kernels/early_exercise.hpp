@@ -50,6 +50,52 @@ struct exercise_trade {
   std::uint8_t heston;
 };
 
+MCPRICE_HD MCPRICE_INLINE int asset_count(const exercise_trade& t) { return t.assets; }
+
+// The record with its asset count as a compile-time constant: the per-asset state, loops and
+// correlation products of a path then live in registers, fully unrolled (with a run-time count
+// they go to local memory). with_sized_trade picks the size; sizes without a variant run the
+// plain record.
+template <int N>
+struct sized_trade : exercise_trade {};
+
+template <int N>
+MCPRICE_HD MCPRICE_INLINE constexpr int asset_count(const sized_trade<N>&)
+{
+  return N;
+}
+
+template <int N>
+MCPRICE_HD MCPRICE_INLINE sized_trade<N> as_sized(const exercise_trade& t)
+{
+  sized_trade<N> s;
+  static_cast<exercise_trade&>(s) = t;
+  return s;
+}
+
+template <typename F>
+MCPRICE_HD MCPRICE_INLINE decltype(auto) with_sized_trade(const exercise_trade& t, F&& f)
+{
+  switch (t.assets) {
+    case 1: return f(as_sized<1>(t));
+    case 2: return f(as_sized<2>(t));
+    case 3: return f(as_sized<3>(t));
+    case 4: return f(as_sized<4>(t));
+    case 5: return f(as_sized<5>(t));
+    case 8: return f(as_sized<8>(t));
+    case 10: return f(as_sized<10>(t));
+    default: return f(t);
+  }
+}
+
+// A record of the same kind as `like` (sized or plain) from a plain one.
+template <int N>
+MCPRICE_HD MCPRICE_INLINE sized_trade<N> same_kind(const sized_trade<N>&, const exercise_trade& t)
+{
+  return as_sized<N>(t);
+}
+MCPRICE_HD MCPRICE_INLINE const exercise_trade& same_kind(const exercise_trade&, const exercise_trade& t) { return t; }
+
 struct exercise_asset {
   float spot;
   float weight;
@@ -90,27 +136,23 @@ struct exercise_state {
 // Walks a path over the trade's dates: visit(date, state) after each, stopping when it returns
 // true. Normals are handed out one at a time: per date, GBM takes one per asset; Heston, per
 // substep, one per asset for the variances, then one per asset for the log spots.
-template <typename NormalStream, typename Visit>
-MCPRICE_HD MCPRICE_INLINE void walk_exercise_path(const exercise_trade& t, const exercise_tables& tab,
+template <typename NormalStream, typename Trade, typename Visit>
+MCPRICE_HD MCPRICE_INLINE void walk_exercise_path(const Trade& t, const exercise_tables& tab,
                                                   std::uint64_t key, std::uint64_t subsequence, Visit&& visit)
 {
   NormalStream rng(key, subsequence);
   normal_feeder<NormalStream> normals{rng};
   exercise_state s{};
   const exercise_asset* assets = tab.assets + t.first_asset;
-  for (int a = 0; a < t.assets; ++a) s.v[a] = assets[a].v0;
+  for (int a = 0; a < asset_count(t); ++a) s.v[a] = assets[a].v0;
   const float* factor = tab.factors + t.first_factor;
-  // Correlated normals y = A z (one asset: z itself).
+  // Correlated normals y = A z (one asset: A = 1, and fmaf(1, z, 0) is z exactly).
   auto const correlated = [&](float* y) {
     float z[max_exercise_assets];
-    for (int a = 0; a < t.assets; ++a) z[a] = normals.next();
-    if (t.assets == 1) {
-      y[0] = z[0];
-      return;
-    }
-    for (int a = 0; a < t.assets; ++a) {
+    for (int a = 0; a < asset_count(t); ++a) z[a] = normals.next();
+    for (int a = 0; a < asset_count(t); ++a) {
       float acc = 0.0F;
-      for (int j = 0; j < t.assets; ++j) acc = fmaf(factor[a * t.assets + j], z[j], acc);
+      for (int j = 0; j < asset_count(t); ++j) acc = fmaf(factor[a * asset_count(t) + j], z[j], acc);
       y[a] = acc;
     }
   };
@@ -119,10 +161,10 @@ MCPRICE_HD MCPRICE_INLINE void walk_exercise_path(const exercise_trade& t, const
     if (t.heston) {
       for (int k = 0; k < t.substeps; ++k) {
         float z_v[max_exercise_assets];
-        for (int a = 0; a < t.assets; ++a) z_v[a] = normals.next();
+        for (int a = 0; a < asset_count(t); ++a) z_v[a] = normals.next();
         correlated(y);
-        const heston_step* hs = tab.heston + t.first_step + static_cast<std::int64_t>(d * t.substeps + k) * t.assets;
-        for (int a = 0; a < t.assets; ++a) {
+        const heston_step* hs = tab.heston + t.first_step + static_cast<std::int64_t>(d * t.substeps + k) * asset_count(t);
+        for (int a = 0; a < asset_count(t); ++a) {
           float dx = 0.0F;
           float var = 0.0F;
           heston_qe_step(assets[a].xi, hs[a], s.v[a], z_v[a], y[a], dx, var);
@@ -131,18 +173,19 @@ MCPRICE_HD MCPRICE_INLINE void walk_exercise_path(const exercise_trade& t, const
       }
     } else {
       correlated(y);
-      for (int a = 0; a < t.assets; ++a) {
-        exercise_gbm_step const g = tab.gbm[t.first_step + d * t.assets + a];
+      for (int a = 0; a < asset_count(t); ++a) {
+        exercise_gbm_step const g = tab.gbm[t.first_step + d * asset_count(t) + a];
         s.x[a] += fmaf(g.vol, y[a], g.drift);
       }
     }
-    s.grow(t.assets);
+    s.grow(asset_count(t));
     if (visit(d, s)) return;
   }
 }
 
 // What exercising pays at a state (undiscounted).
-MCPRICE_HD MCPRICE_INLINE float exercise_value(const exercise_trade& t, const exercise_asset* assets,
+template <typename Trade>
+MCPRICE_HD MCPRICE_INLINE float exercise_value(const Trade& t, const exercise_asset* assets,
                                                const exercise_state& s)
 {
   return basket_payoff(t, assets, [&](int i) { return rounded_product(assets[i].spot, s.growth[i]); });
@@ -153,11 +196,12 @@ MCPRICE_HD MCPRICE_INLINE float exercise_value(const exercise_trade& t, const ex
 // largest and smallest scaled spots h and l (spreads: the two legs), their squares and product,
 // the exercise value p / norm and its square and cube, and the mean scaled spot (Heston: the
 // mean variance / v_norm).
-MCPRICE_HD MCPRICE_INLINE void exercise_basis(const exercise_trade& t, const exercise_asset* assets,
+template <typename Trade>
+MCPRICE_HD MCPRICE_INLINE void exercise_basis(const Trade& t, const exercise_asset* assets,
                                               const exercise_state& s, float intrinsic, float* phi)
 {
   phi[0] = 1.0F;
-  if (t.assets == 1) {
+  if (asset_count(t) == 1) {
     float const y = rounded_product(assets[0].spot, s.growth[0]) / t.norm;
     phi[1] = y;
     phi[2] = rounded_product(y, y);
@@ -173,7 +217,7 @@ MCPRICE_HD MCPRICE_INLINE void exercise_basis(const exercise_trade& t, const exe
   float hi = 0.0F;
   float lo = 0.0F;
   float sum = 0.0F;
-  for (int i = 0; i < t.assets; ++i) {
+  for (int i = 0; i < asset_count(t); ++i) {
     float const v = rounded_product(assets[i].weight, rounded_product(assets[i].spot, s.growth[i])) / t.norm;
     sum += v;
     if (t.payoff == basket_payoff::spread) {
@@ -196,10 +240,10 @@ MCPRICE_HD MCPRICE_INLINE void exercise_basis(const exercise_trade& t, const exe
   if (t.heston) {
     // Heston: the mean variance in place of the mean spot (the stochastic vols matter more).
     float v = 0.0F;
-    for (int i = 0; i < t.assets; ++i) v += s.v[i];
-    phi[9] = v / (static_cast<float>(t.assets) * t.v_norm);
+    for (int i = 0; i < asset_count(t); ++i) v += s.v[i];
+    phi[9] = v / (static_cast<float>(asset_count(t)) * t.v_norm);
   } else {
-    phi[9] = sum / static_cast<float>(t.assets);
+    phi[9] = sum / static_cast<float>(asset_count(t));
   }
 }
 
@@ -219,7 +263,8 @@ MCPRICE_HD MCPRICE_INLINE float continuation_value(const exercise_trade& t, cons
 
 // Whether a path exercises at date d (not maturity): in the money and worth at least its
 // continuation. Exercise values are compared discounted to today, like the regression's targets.
-MCPRICE_HD MCPRICE_INLINE bool exercises_at(const exercise_trade& t, const exercise_tables& tab, int d,
+template <typename Trade>
+MCPRICE_HD MCPRICE_INLINE bool exercises_at(const Trade& t, const exercise_tables& tab, int d,
                                             const exercise_state& s, float intrinsic)
 {
   if (!(intrinsic > 0.0F)) return false;
@@ -230,8 +275,8 @@ MCPRICE_HD MCPRICE_INLINE bool exercises_at(const exercise_trade& t, const exerc
 }
 
 // One pricing path: its cash flow, discounted to today, under the calibrated policy.
-template <typename NormalStream>
-MCPRICE_HD MCPRICE_INLINE float exercise_sample(const exercise_trade& t, const exercise_tables& tab,
+template <typename NormalStream, typename Trade>
+MCPRICE_HD MCPRICE_INLINE float exercise_sample(const Trade& t, const exercise_tables& tab,
                                                 std::uint64_t subsequence)
 {
   float value = 0.0F;
@@ -251,8 +296,11 @@ template <typename NormalStream>
 MCPRICE_HD MCPRICE_INLINE moments exercise_lane(const exercise_trade& t, const exercise_tables& tab, std::int64_t block,
                                                 int lane)
 {
-  return own_subsequence_lane(t.samples, block, lane,
-                              [&](std::uint64_t subsequence) { return exercise_sample<NormalStream>(t, tab, subsequence); });
+  return with_sized_trade(t, [&](const auto& sized) {
+    return own_subsequence_lane(t.samples, block, lane, [&](std::uint64_t subsequence) {
+      return exercise_sample<NormalStream>(sized, tab, subsequence);
+    });
+  });
 }
 
 // ---- Greeks: central differences under the calibrated policy -------------------------------
@@ -275,17 +323,16 @@ struct exercise_combination {
 // Legs that differ only in today's spots share their log-spot paths (x = ln(S/S0) does not
 // depend on S0 under GBM or Heston): one walk, each leg deciding on its own spots. Each leg's
 // value is the one its own walk would give, bit for bit.
-template <typename NormalStream>
-MCPRICE_HD MCPRICE_INLINE void shared_path_values(const exercise_combination& c, const exercise_tables& tab,
-                                                  std::uint64_t subsequence, float* value)
+template <typename NormalStream, typename Trade>
+MCPRICE_HD MCPRICE_INLINE void shared_path_values(const Trade& first, const exercise_combination& c,
+                                                  const exercise_tables& tab, std::uint64_t subsequence, float* value)
 {
-  const exercise_trade& first = tab.scenarios[c.scenario[0]];
   bool done[max_combination_legs] = {};
   int left = c.legs;
   walk_exercise_path<NormalStream>(first, tab, first.key, subsequence, [&](int d, const exercise_state& s) {
     for (int k = 0; k < c.legs; ++k) {
       if (done[k]) continue;
-      const exercise_trade& t = tab.scenarios[c.scenario[k]];
+      auto const t = same_kind(first, tab.scenarios[c.scenario[k]]);
       float const intrinsic = exercise_value(t, tab.assets + t.first_asset, s);
       if (d + 1 < t.dates && !exercises_at(t, tab, d, s, intrinsic)) continue;
       value[k] = rounded_product(intrinsic, tab.discounts[t.first_date + d]);
@@ -300,16 +347,20 @@ template <typename NormalStream>
 MCPRICE_HD MCPRICE_INLINE moments combination_lane(const exercise_combination& c, const exercise_tables& tab,
                                                    std::int64_t block, int lane)
 {
-  return own_subsequence_lane(c.samples, block, lane, [&](std::uint64_t subsequence) {
-    float value[max_combination_legs] = {};
-    if (c.shared_path) {
-      shared_path_values<NormalStream>(c, tab, subsequence, value);
-    } else {
-      for (int k = 0; k < c.legs; ++k) value[k] = exercise_sample<NormalStream>(tab.scenarios[c.scenario[k]], tab, subsequence);
-    }
-    float v = 0.0F;
-    for (int k = 0; k < c.legs; ++k) v += rounded_product(c.weight[k], value[k]);
-    return v;
+  return with_sized_trade(tab.scenarios[c.scenario[0]], [&](const auto& first) {
+    return own_subsequence_lane(c.samples, block, lane, [&](std::uint64_t subsequence) {
+      float value[max_combination_legs] = {};
+      if (c.shared_path) {
+        shared_path_values<NormalStream>(first, c, tab, subsequence, value);
+      } else {
+        for (int k = 0; k < c.legs; ++k) {
+          value[k] = exercise_sample<NormalStream>(same_kind(first, tab.scenarios[c.scenario[k]]), tab, subsequence);
+        }
+      }
+      float v = 0.0F;
+      for (int k = 0; k < c.legs; ++k) v += rounded_product(c.weight[k], value[k]);
+      return v;
+    });
   });
 }
 
@@ -345,8 +396,8 @@ MCPRICE_HD MCPRICE_INLINE std::int64_t path_row_index(const exercise_trade& t, c
 // Simulates calibration path `lane` of the trade's calibration block `block` (within the
 // trade; `family_block` within the family), storing its state at every date and its cash flow at
 // maturity (discounted to today).
-template <typename NormalStream>
-MCPRICE_HD MCPRICE_INLINE void simulate_calibration_path(const exercise_trade& t, const exercise_tables& tab,
+template <typename NormalStream, typename Trade>
+MCPRICE_HD MCPRICE_INLINE void simulate_calibration_path(const Trade& t, const exercise_tables& tab,
                                                          const calibration_view& v, std::int64_t block,
                                                          std::int64_t family_block, int lane)
 {
@@ -356,11 +407,11 @@ MCPRICE_HD MCPRICE_INLINE void simulate_calibration_path(const exercise_trade& t
   const exercise_asset* assets = tab.assets + t.first_asset;
   walk_exercise_path<NormalStream>(t, tab, t.calibration_key, static_cast<std::uint64_t>(path),
                                    [&](int d, const exercise_state& s) {
-                                     for (int a = 0; a < t.assets; ++a) {
+                                     for (int a = 0; a < asset_count(t); ++a) {
                                        v.paths[path_row_index(t, v, block, d * per_date + a, lane)] = s.x[a];
                                      }
-                                     for (int a = 0; t.heston && a < t.assets; ++a) {
-                                       v.paths[path_row_index(t, v, block, d * per_date + t.assets + a, lane)] = s.v[a];
+                                     for (int a = 0; t.heston && a < asset_count(t); ++a) {
+                                       v.paths[path_row_index(t, v, block, d * per_date + asset_count(t) + a, lane)] = s.v[a];
                                      }
                                      if (d + 1 == t.dates) {
                                        v.cash_flows[(family_block - v.job_first_block) * calibration_paths_per_block + lane] =
@@ -398,15 +449,15 @@ MCPRICE_HD MCPRICE_INLINE int regressions(const exercise_trade& t) { return t.da
 MCPRICE_HD MCPRICE_INLINE int regression_date(const exercise_trade& t, int step) { return t.dates - 2 - step; }
 
 // visit(state) with path `lane` of the trade's calibration block `block` at date d, from scratch.
-template <typename Visit>
-MCPRICE_HD MCPRICE_INLINE void with_stored_state(const exercise_trade& t, const calibration_view& v, std::int64_t block,
+template <typename Trade, typename Visit>
+MCPRICE_HD MCPRICE_INLINE void with_stored_state(const Trade& t, const calibration_view& v, std::int64_t block,
                                                  int lane, int d, Visit&& visit)
 {
   exercise_state s{};
   int const per_date = exercise_rows_per_date(t);
-  for (int a = 0; a < t.assets; ++a) s.x[a] = v.paths[path_row_index(t, v, block, d * per_date + a, lane)];
-  for (int a = 0; t.heston && a < t.assets; ++a) s.v[a] = v.paths[path_row_index(t, v, block, d * per_date + t.assets + a, lane)];
-  s.grow(t.assets);
+  for (int a = 0; a < asset_count(t); ++a) s.x[a] = v.paths[path_row_index(t, v, block, d * per_date + a, lane)];
+  for (int a = 0; t.heston && a < asset_count(t); ++a) s.v[a] = v.paths[path_row_index(t, v, block, d * per_date + asset_count(t) + a, lane)];
+  s.grow(asset_count(t));
   visit(s);
 }
 
@@ -415,7 +466,8 @@ MCPRICE_HD MCPRICE_INLINE void with_stored_state(const exercise_trade& t, const 
 // `step`'s sums are added to `out`. A job whose paths stay in scratch calls this with from_step
 // = step - 1; a job that re-simulated its paths with from_step = 0: the same decisions in the
 // same order, hence the same bits.
-MCPRICE_HD MCPRICE_INLINE void backward_calibration_path(const exercise_trade& t, const exercise_tables& tab,
+template <typename Trade>
+MCPRICE_HD MCPRICE_INLINE void backward_calibration_path(const Trade& t, const exercise_tables& tab,
                                                          const calibration_view& v, std::int64_t block,
                                                          std::int64_t family_block, int lane, int from_step, int step,
                                                          regression_sums& out)
