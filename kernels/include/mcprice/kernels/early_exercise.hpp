@@ -54,10 +54,11 @@ MCPRICE_HD MCPRICE_INLINE int asset_count(const exercise_trade& t) { return t.as
 
 // The record with its asset count as a compile-time constant: the per-asset state, loops and
 // correlation products of a path then live in registers, fully unrolled (with a run-time count
-// they go to local memory). with_sized_trade picks the size for 1 to 3 assets; more run the
-// plain record: measured on the H200, sized records of 5 and 10 Heston assets were slower (the
-// STAC-A2-style workloads: 66-75 -> 87-89 ms and 3.9 -> 5.4 s; register pressure of the unrolled
-// correlation and QE steps), while one asset gained (Longstaff-Schwartz's put: 23.0 -> 16.7 ms).
+// they go to local memory). with_sized_trade sizes single-asset trades only; several assets run
+// the plain record. Measured on the H200 (docs/benchmarks.md): sized records of 5 and 10 Heston
+// assets were slower (register pressure of the unrolled correlation and QE steps), and even
+// sizing 2 and 3 slowed the kernels' other trades by 5-8% (a kernel's registers are its largest
+// variant's), while one asset gains 18% (Longstaff-Schwartz's put).
 template <int N>
 struct sized_trade : exercise_trade {};
 
@@ -78,12 +79,8 @@ MCPRICE_HD MCPRICE_INLINE sized_trade<N> as_sized(const exercise_trade& t)
 template <typename F>
 MCPRICE_HD MCPRICE_INLINE decltype(auto) with_sized_trade(const exercise_trade& t, F&& f)
 {
-  switch (t.assets) {
-    case 1: return f(as_sized<1>(t));
-    case 2: return f(as_sized<2>(t));
-    case 3: return f(as_sized<3>(t));
-    default: return f(t);
-  }
+  if (t.assets == 1) return f(as_sized<1>(t));
+  return f(t);
 }
 
 // A record of the same kind as `like` (sized or plain) from a plain one.
