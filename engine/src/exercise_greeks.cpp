@@ -149,28 +149,19 @@ exercise_greek_plan make_exercise_greeks(const trade& t, const market_data& mark
       p.greek(greek_slot::cross_gamma, i * n + j, std::move(legs), 4.0 * spot_bump * spot_bump * spot[i] * spot[j]);
     }
   }
-  if (n > 1) {
-    bump c = p.neutral();
-    c.correlation_shift = correlation_bump;
-    std::size_t const cu = p.scenario(c);
-    c.correlation_shift = -correlation_bump;
-    std::size_t const cd = p.scenario(c);
-    p.greek(greek_slot::correlation_vega, 0, {{cu, 1.0F}, {cd, -1.0F}}, 2.0 * correlation_bump);
-  }
-  bump r = p.neutral();
-  r.rate_shift = rate_bump;
-  std::size_t const ru = p.scenario(r);
-  r.rate_shift = -rate_bump;
-  std::size_t const rd = p.scenario(r);
-  p.greek(greek_slot::rho, 0, {{ru, 1.0F}, {rd, -1.0F}}, 2.0 * rate_bump);
-  // Time passing shortens the maturity; the exercise dates keep their count.
-  double const dt = std::min(day, 0.25 * t.maturity);
-  bump later = p.neutral();
-  later.maturity_shift = -dt;
-  std::size_t const tl = p.scenario(later);
-  later.maturity_shift = dt;
-  std::size_t const te = p.scenario(later);
-  p.greek(greek_slot::theta, 0, {{tl, 1.0F}, {te, -1.0F}}, 2.0 * dt);
+  // (V(shift h) - V(shift -h)) / |2h| for one whole-trade shift.
+  auto const central = [&p](greek_slot slot, double bump::*shift, double h) {
+    bump b = p.neutral();
+    b.*shift = h;
+    std::size_t const up = p.scenario(b);
+    b.*shift = -h;
+    std::size_t const down = p.scenario(b);
+    p.greek(slot, 0, {{up, 1.0F}, {down, -1.0F}}, 2.0 * std::abs(h));
+  };
+  if (n > 1) central(greek_slot::correlation_vega, &bump::correlation_shift, correlation_bump);
+  central(greek_slot::rho, &bump::rate_shift, rate_bump);
+  // Time passing shortens the maturity (a shift of -h); the exercise dates keep their count.
+  central(greek_slot::theta, &bump::maturity_shift, -std::min(day, 0.25 * t.maturity));
   return p.take();
 }
 

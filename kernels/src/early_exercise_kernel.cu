@@ -9,38 +9,37 @@ using policy = tuning::european_policy;
 constexpr int warps_per_block = layout::lanes_per_block / layout::lanes_per_partial;
 static_assert(regression_doubles <= policy::threads_per_block);
 
-struct exercise_price_lane {
-  exercise_tables tables;
-  __device__ __forceinline__ moments operator()(const exercise_trade& t, std::int64_t block_in_trade, std::int64_t,
-                                                int lane) const
-  {
-    return exercise_lane<rng::device_normal_stream>(t, tables, block_in_trade, lane);
-  }
-};
-
-__global__ void __launch_bounds__(policy::threads_per_block)
-exercise_price_kernel(const exercise_trade* __restrict__ trades, int num_trades, exercise_tables tables,
-                      std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ block_moments)
+// The moments of a lane of a pricing trade, or of a Greek combination, under the tables.
+__device__ __forceinline__ moments lane_moments(const exercise_trade& t, const exercise_tables& tables, std::int64_t block,
+                                                int lane)
 {
-  detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, block_moments,
-                                  exercise_price_lane{tables});
+  return exercise_lane<rng::device_normal_stream>(t, tables, block, lane);
 }
 
-struct combination_lane_fn {
+__device__ __forceinline__ moments lane_moments(const exercise_combination& c, const exercise_tables& tables,
+                                                std::int64_t block, int lane)
+{
+  return combination_lane<rng::device_normal_stream>(c, tables, block, lane);
+}
+
+template <typename Record>
+struct exercise_lane_fn {
   exercise_tables tables;
-  __device__ __forceinline__ moments operator()(const exercise_combination& c, std::int64_t block_in_trade, std::int64_t,
+  __device__ __forceinline__ moments operator()(const Record& r, std::int64_t block_in_record, std::int64_t,
                                                 int lane) const
   {
-    return combination_lane<rng::device_normal_stream>(c, tables, block_in_trade, lane);
+    return lane_moments(r, tables, block_in_record, lane);
   }
 };
 
+// Pricing trades (exercise_trade) or Greek combinations (exercise_combination): canonical blocks
+// reduced as every family's.
+template <typename Record>
 __global__ void __launch_bounds__(policy::threads_per_block)
-exercise_combination_kernel(const exercise_combination* __restrict__ combinations, int num, exercise_tables tables,
-                            std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ block_moments)
+exercise_blocks_kernel(const Record* __restrict__ records, int num, exercise_tables tables, std::int64_t block_begin,
+                       std::int64_t block_end, moments* __restrict__ block_moments)
 {
-  detail::reduce_canonical_blocks(combinations, num, block_begin, block_end, block_moments,
-                                  combination_lane_fn{tables});
+  detail::reduce_canonical_blocks(records, num, block_begin, block_end, block_moments, exercise_lane_fn<Record>{tables});
 }
 
 // visit(trade, block within the trade, family block) for the job's calibration blocks; a CUDA
@@ -140,8 +139,9 @@ void launch_exercise_price_blocks(const exercise_trade* trades, int num_trades, 
                                   int grid_blocks, cudaStream_t stream)
 {
   if (num_trades == 0) return;
-  detail::launch_persistent(exercise_price_kernel, "exercise_price_kernel", block_end - block_begin, grid_blocks, stream,
-                            trades, num_trades, tables, block_begin, block_end, block_moments);
+  detail::launch_persistent(exercise_blocks_kernel<exercise_trade>, "exercise_blocks_kernel (prices)",
+                            block_end - block_begin, grid_blocks, stream, trades, num_trades, tables, block_begin,
+                            block_end, block_moments);
 }
 
 void launch_exercise_combination_blocks(const exercise_combination* combinations, int num, const exercise_tables& tables,
@@ -149,8 +149,9 @@ void launch_exercise_combination_blocks(const exercise_combination* combinations
                                         int grid_blocks, cudaStream_t stream)
 {
   if (num == 0) return;
-  detail::launch_persistent(exercise_combination_kernel, "exercise_combination_kernel", block_end - block_begin,
-                            grid_blocks, stream, combinations, num, tables, block_begin, block_end, block_moments);
+  detail::launch_persistent(exercise_blocks_kernel<exercise_combination>, "exercise_blocks_kernel (Greeks)",
+                            block_end - block_begin, grid_blocks, stream, combinations, num, tables, block_begin,
+                            block_end, block_moments);
 }
 
 void launch_calibration_paths(const exercise_trade* trades, const calibration_start* starts, int num_trades,

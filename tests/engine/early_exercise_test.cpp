@@ -34,13 +34,6 @@ pricing_run price_cpu(const market_data& m, std::vector<trade> trades, std::int6
   return engine(m, o).price(book);
 }
 
-void check_band(const trade_result& r, double reference, double below, double above)
-{
-  INFO(r.id << ": " << r.price << " +- " << r.std_error << ", reference " << reference << " " << r.message);
-  REQUIRE(r.status == trade_status::ok);
-  CHECK(r.price >= reference - 4.0 * r.std_error - below);
-  CHECK(r.price <= reference + 4.0 * r.std_error + above);
-}
 
 }  // namespace
 
@@ -103,11 +96,8 @@ TEST_CASE("an American call on an asset without dividends is worth the European 
 TEST_CASE("Heston American puts match Clarke and Parrott's PDE references")
 {
   for (auto const& c : clarke_parrott()) {
-    auto const m = parse_market(R"({"rate": 0.1, "assets": {"H": {"spot": )" + std::to_string(c.spot) +
-                                    R"(, "model": "heston", "heston": {"v0": 0.0625, "kappa": 5, "theta": 0.16, "xi": 0.9, "rho": 0.1}}}})",
-                                "cp");
-    auto t = exercise_trade_of("h", option_type::put, {"H"}, 10, 0.25, exercise_style::american, 50);
-    t.steps = 100;
+    auto const m = clarke_parrott_market(c.spot);
+    auto const t = clarke_parrott_put();
     auto const run = price_cpu(m, {t}, 40'000);
     INFO("S " << c.spot);
     // 50 exercise dates in a quarter and QE's discretisation: 0.01 below, 0.005 above.
@@ -118,11 +108,7 @@ TEST_CASE("Heston American puts match Clarke and Parrott's PDE references")
 TEST_CASE("a Bermudan max-call on two assets matches Andersen and Broadie's reference")
 {
   for (auto const& c : max_call_two_assets()) {
-    std::string const s = std::to_string(c.spot);
-    auto const m = parse_market(R"({"rate": 0.05, "assets": {"A": {"spot": )" + s +
-                                    R"(, "vol": 0.2, "dividend_yield": 0.1}, "B": {"spot": )" + s +
-                                    R"(, "vol": 0.2, "dividend_yield": 0.1}}})",
-                                "max-call");
+    auto const m = max_call_market(c.spot);
     auto const run = price_cpu(
         m, {exercise_trade_of("mx", option_type::call, {"A", "B"}, 100, 3, exercise_style::bermudan, 9, product_kind::best_of)},
         60'000);

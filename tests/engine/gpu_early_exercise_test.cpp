@@ -28,13 +28,6 @@ pricing_run price_on(const market_data& m, const std::vector<trade>& trades, bac
   return engine(m, o).price(book);
 }
 
-void check_band(const trade_result& r, double reference, double below, double above)
-{
-  INFO(r.id << ": gpu " << r.price << " +- " << r.std_error << ", reference " << reference << " " << r.message);
-  REQUIRE(r.status == trade_status::ok);
-  CHECK(r.price >= reference - 4.0 * r.std_error - below);
-  CHECK(r.price <= reference + 4.0 * r.std_error + above);
-}
 
 bool same_bits(const pricing_run& a, const pricing_run& b)
 {
@@ -86,20 +79,13 @@ TEST_CASE("GPU American puts match Longstaff and Schwartz's Table 1", "[gpu]")
 TEST_CASE("GPU Heston American puts and the two-asset max-call match their references", "[gpu]")
 {
   for (auto const& c : clarke_parrott()) {
-    auto const m = parse_market(R"({"rate": 0.1, "assets": {"H": {"spot": )" + std::to_string(c.spot) +
-                                    R"(, "model": "heston", "heston": {"v0": 0.0625, "kappa": 5, "theta": 0.16, "xi": 0.9, "rho": 0.1}}}})",
-                                "cp");
-    auto t = exercise_trade_of("h", option_type::put, {"H"}, 10, 0.25, exercise_style::american, 50);
-    t.steps = 100;
+    auto const m = clarke_parrott_market(c.spot);
+    auto const t = clarke_parrott_put();
     INFO("S " << c.spot);
     check_band(price_on(m, {t}, backend_choice::gpu, 200'000).results[0], c.reference, 0.01, 0.005);
   }
   for (auto const& c : max_call_two_assets()) {
-    std::string const s = std::to_string(c.spot);
-    auto const m = parse_market(R"({"rate": 0.05, "assets": {"A": {"spot": )" + s +
-                                    R"(, "vol": 0.2, "dividend_yield": 0.1}, "B": {"spot": )" + s +
-                                    R"(, "vol": 0.2, "dividend_yield": 0.1}}})",
-                                "max-call");
+    auto const m = max_call_market(c.spot);
     INFO("S " << c.spot);
     check_band(price_on(m, {exercise_trade_of("mx", option_type::call, {"A", "B"}, 100, 3, exercise_style::bermudan, 9,
                                               product_kind::best_of)},

@@ -2,8 +2,10 @@
 // References for early exercise, shared by the CPU and GPU suites: Longstaff and Schwartz
 // (2001) Table 1 (finite-difference American puts), Clarke and Parrott's Heston American puts,
 // Andersen and Broadie's Bermudan max-call on two assets, and a binomial tree computed here.
+#include "catch.hpp"
 #include "mcprice/market_reader.hpp"
 #include "mcprice/portfolio.hpp"
+#include "mcprice/results.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -44,27 +46,6 @@ inline const std::vector<cp_case>& clarke_parrott()
   return rows;
 }
 
-// Andersen and Broadie (2004) / Glasserman (2004) Table 8.1: a Bermudan call on the maximum of
-// two independent assets, sigma = 0.2, dividend yield 0.1, r = 0.05, K = 100, T = 3, nine
-// exercise dates; the primal-dual interval's centres.
-struct max_call_case {
-  double spot, reference;
-};
-inline const std::vector<max_call_case>& max_call_two_assets()
-{
-  static const std::vector<max_call_case> rows = {{90, 8.08}, {100, 13.90}, {110, 21.34}};
-  return rows;
-}
-
-inline market_data flat_market(double spot, double vol, double rate, double dividend)
-{
-  std::ostringstream m;
-  m.precision(17);
-  m << R"({"rate": )" << rate << R"(, "assets": {"S": {"spot": )" << spot << R"(, "vol": )" << vol
-    << R"(, "dividend_yield": )" << dividend << "}}}";
-  return parse_market(m.str(), "flat");
-}
-
 inline trade exercise_trade_of(std::string id, option_type type, std::vector<std::string> underlyings, double strike,
                                double maturity, exercise_style style, std::int64_t dates,
                                product_kind product = product_kind::vanilla)
@@ -80,6 +61,63 @@ inline trade exercise_trade_of(std::string id, option_type type, std::vector<std
   t.exercise_dates = dates;
   return t;
 }
+
+// Clarke and Parrott's market at spot s (asset H) and their put (K = 10, T = 0.25, 50 exercise
+// dates, 100 QE steps).
+inline market_data clarke_parrott_market(double s)
+{
+  return parse_market(R"({"rate": 0.1, "assets": {"H": {"spot": )" + std::to_string(s) +
+                          R"(, "model": "heston", "heston": {"v0": 0.0625, "kappa": 5, "theta": 0.16, "xi": 0.9, "rho": 0.1}}}})",
+                      "clarke-parrott");
+}
+
+inline trade clarke_parrott_put()
+{
+  trade t = exercise_trade_of("h", option_type::put, {"H"}, 10, 0.25, exercise_style::american, 50);
+  t.steps = 100;
+  return t;
+}
+
+// Andersen and Broadie (2004) / Glasserman (2004) Table 8.1: a Bermudan call on the maximum of
+// two independent assets, sigma = 0.2, dividend yield 0.1, r = 0.05, K = 100, T = 3, nine
+// exercise dates; the primal-dual interval's centres.
+struct max_call_case {
+  double spot, reference;
+};
+inline const std::vector<max_call_case>& max_call_two_assets()
+{
+  static const std::vector<max_call_case> rows = {{90, 8.08}, {100, 13.90}, {110, 21.34}};
+  return rows;
+}
+
+// reference - 4 std errors - below <= price <= reference + 4 std errors + above.
+inline void check_band(const trade_result& r, double reference, double below, double above)
+{
+  INFO(r.id << ": " << r.price << " +- " << r.std_error << ", reference " << reference << " " << r.message);
+  REQUIRE(r.status == trade_status::ok);
+  CHECK(r.price >= reference - 4.0 * r.std_error - below);
+  CHECK(r.price <= reference + 4.0 * r.std_error + above);
+}
+
+// Andersen and Broadie's two assets A and B at spot s.
+inline market_data max_call_market(double s)
+{
+  std::string const spot = std::to_string(s);
+  return parse_market(R"({"rate": 0.05, "assets": {"A": {"spot": )" + spot +
+                          R"(, "vol": 0.2, "dividend_yield": 0.1}, "B": {"spot": )" + spot +
+                          R"(, "vol": 0.2, "dividend_yield": 0.1}}})",
+                      "max-call");
+}
+
+inline market_data flat_market(double spot, double vol, double rate, double dividend)
+{
+  std::ostringstream m;
+  m.precision(17);
+  m << R"({"rate": )" << rate << R"(, "assets": {"S": {"spot": )" << spot << R"(, "vol": )" << vol
+    << R"(, "dividend_yield": )" << dividend << "}}}";
+  return parse_market(m.str(), "flat");
+}
+
 
 // A Cox-Ross-Rubinstein tree of steps_per_date x dates steps; exercise at the dates (equally
 // spaced, the last at T) only, or at every step when american_steps.
