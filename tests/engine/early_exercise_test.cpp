@@ -12,6 +12,7 @@
 #include "mcprice/engine.hpp"
 #include "pricing_backend.hpp"
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -174,6 +175,25 @@ TEST_CASE("capped calibration jobs replay the same decisions: coefficients bit-i
     CHECK(std::memcmp(split.continuation_today.data(), base.continuation_today.data(),
                       sizeof(double) * base.continuation_today.size()) == 0);
   }
+}
+
+TEST_CASE("a cancelled calibration stops before its next step and says so")
+{
+  auto const m = flat_market(40, 0.3, 0.05, 0.0);
+  engine_options o;
+  o.paths = 2000;
+  detail::exercise_family f;
+  detail::add_to_family(f, detail::make_exercise_job(
+                               exercise_trade_of("p", option_type::put, {"S"}, 42, 1, exercise_style::american, 30), m, o));
+  auto const l = detail::layout_of(f);
+  auto const plan = detail::plan_calibration(f.trades, f.calibration_blocks, 0);
+  std::atomic<bool> cancel{true};
+  detail::run_control control;
+  control.cancel = &cancel;
+  auto const c = detail::calibrate(f, plan, *detail::make_cpu_calibration(f, l, plan), control);
+  CHECK(c.cancelled);
+  cancel = false;
+  CHECK_FALSE(detail::calibrate(f, plan, *detail::make_cpu_calibration(f, l, plan), control).cancelled);
 }
 
 TEST_CASE("calibration plans keep jobs within the cap, cover every block once and name trades too large")

@@ -4,6 +4,7 @@
 #include "catch.hpp"
 #include "exercise_reference.hpp"
 #include "mcprice/engine.hpp"
+#include "mcprice/memory/fault_injection.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -124,4 +125,32 @@ TEST_CASE("GPU early exercise keeps its bits from the smallest job cap to none, 
   }
   CHECK(same_bits(base, price_on(m, book, backend_choice::gpu, 20'000, 0, 1, 7)));
   CHECK(same_bits(base, price_on(m, book, backend_choice::gpu, 20'000, 0, 8, 0)));
+}
+
+TEST_CASE("GPU early exercise: a failed calibration allocation fails its family clearly, leaks nothing, and the engine recovers", "[gpu]")
+{
+  auto const m = mixed_market();
+  auto const book_trades = mixed_book();
+  engine_options o;
+  o.backend = backend_choice::gpu;
+  o.paths = 20'000;
+  o.steps = 64;
+  portfolio book;
+  book.trades = book_trades;
+  engine const eng(m, o);
+  auto const clean = eng.price(book);
+  fault_injection::fail_scratch_allocation(1);  // the calibration's path scratch
+  auto const run = eng.price(book);
+  fault_injection::clear();
+  for (auto const& r : run.results) {
+    INFO(r.id << ": " << r.message);
+    CHECK(r.status == trade_status::error);
+    CHECK(r.message.find("calibration: ") != std::string::npos);
+    CHECK(r.message.find("injected failure") != std::string::npos);
+  }
+  auto const report = eng.memory();
+  REQUIRE(report);
+  REQUIRE(report->scratch);
+  CHECK(report->scratch->requested == 0);
+  CHECK(same_bits(clean, eng.price(book)));
 }
