@@ -23,11 +23,13 @@ gpu_context::gpu_context(const engine_options& o, const market_data& market, std
   switch (o.allocator) {
     case allocator_kind::malloc:
       simple_ = std::make_unique<cuda_malloc_resource>();
-      scratch_ = simple_.get();
+      counted_ = std::make_unique<statistics_resource>(*simple_);
+      scratch_ = counted_.get();
       break;
     case allocator_kind::async_default:
       simple_ = std::make_unique<default_pool_resource>();
-      scratch_ = simple_.get();
+      counted_ = std::make_unique<statistics_resource>(*simple_);
+      scratch_ = counted_.get();
       break;
     case allocator_kind::pool:
     case allocator_kind::bucketed: {
@@ -95,6 +97,7 @@ memory_report gpu_context::report() const
   r.allocator = allocator_name_;
   if (bucketed_) r.scratch = bucketed_->statistics();
   if (pool_) r.driver = pool_->driver_usage();
+  if (counted_) r.requests = counted_->statistics();
   r.market_bytes = market_bytes_;
   r.market_rdma_capable = market_note_.empty();
   r.market_note = market_note_;

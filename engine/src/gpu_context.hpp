@@ -10,6 +10,7 @@
 #include "mcprice/memory/event.hpp"
 #include "mcprice/memory/gpudirect_buffer.hpp"
 #include "mcprice/memory/pinned_buffer.hpp"
+#include "mcprice/memory/statistics_resource.hpp"
 #include "mcprice/memory/stream_pool.hpp"
 #include "mcprice/memory_report.hpp"
 #include "mcprice/settings.hpp"
@@ -47,6 +48,7 @@ class gpu_context {
   std::unique_ptr<cuda_event_ordering> ordering_;
   std::unique_ptr<bucketed_pool_resource> bucketed_;
   std::unique_ptr<memory_resource> simple_;  // malloc or async-default
+  std::unique_ptr<statistics_resource> counted_;  // over simple_: their requested bytes and latency
   memory_resource* scratch_{nullptr};
   buffer_cache<cuda_malloc_traits> device_cache_;
   buffer_cache<pinned_host_traits> pinned_cache_;

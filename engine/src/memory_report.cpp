@@ -11,6 +11,12 @@ void print_report(std::ostream& out, const memory_report& r)
         << "), used " << r.driver->used_current << " B (high " << r.driver->used_high << ")\n";
   }
   if (r.scratch) print_report(out, *r.scratch);
+  if (r.requests) {
+    out << "scratch requests: requested " << r.requests->requested << " B (peak " << r.requests->requested_peak
+        << "), allocations " << r.requests->allocations << ", failures " << r.requests->failures
+        << ", allocation latency p50 " << r.requests->latency_p50_us << " us, p99 " << r.requests->latency_p99_us
+        << " us\n";
+  }
 }
 
 }  // namespace mcprice

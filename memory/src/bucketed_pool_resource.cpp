@@ -6,19 +6,6 @@
 #include <chrono>
 
 namespace mcprice {
-namespace {
-
-constexpr std::size_t latency_samples = std::size_t{1} << 16;
-
-double percentile(std::vector<double> v, double q)
-{
-  if (v.empty()) return 0.0;
-  auto const k = static_cast<std::size_t>(q * static_cast<double>(v.size() - 1));
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
-  return v[k];
-}
-
-}  // namespace
 
 bucketed_pool_resource::bucketed_pool_resource(memory_resource& upstream, stream_ordering& ordering,
                                                bucketed_pool_options options)
@@ -186,18 +173,14 @@ void bucketed_pool_resource::note_cap_rejection() noexcept
   ++stats_.cap_rejections;
 }
 
-void bucketed_pool_resource::record_latency(double us)
-{
-  if (latency_us_.size() < latency_samples) latency_us_.push_back(us);
-  else latency_us_[latency_next_++ % latency_samples] = us;
-}
+void bucketed_pool_resource::record_latency(double us) { latency_.record(us); }
 
 pool_statistics bucketed_pool_resource::statistics() const
 {
   std::lock_guard<std::mutex> lock(mutex_);
   pool_statistics s = stats_;
-  s.latency_p50_us = percentile(latency_us_, 0.50);
-  s.latency_p99_us = percentile(latency_us_, 0.99);
+  s.latency_p50_us = latency_.percentile(0.50);
+  s.latency_p99_us = latency_.percentile(0.99);
   s.total_free = 0;
   s.largest_free_block = 0;
   for (std::size_t cls = 0; cls < cached_.size(); ++cls) {

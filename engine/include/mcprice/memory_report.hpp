@@ -3,6 +3,7 @@
 // the pool beneath it, and the persistent and market-data memory.
 #include "mcprice/memory/cuda_resources.hpp"
 #include "mcprice/memory/pool_statistics.hpp"
+#include "mcprice/memory/statistics_resource.hpp"
 
 #include <optional>
 #include <ostream>
@@ -13,6 +14,7 @@ namespace mcprice {
 struct memory_report {
   std::string allocator;                       // malloc | async-default | pool | bucketed
   std::optional<pool_statistics> scratch;      // bucketed pool only
+  std::optional<resource_statistics> requests; // malloc and async-default: what was asked of them
   std::optional<driver_pool_usage> driver;     // pool and bucketed (the explicit pool beneath)
   std::size_t market_bytes{0};
   bool market_rdma_capable{false};             // market buffers passed the GPUDirect checks

@@ -5,6 +5,7 @@
 // the mark. Requests above the largest class go straight to the upstream. A pool-wide limit
 // bounds what is held from the upstream; an upstream failure trims the cache and retries once
 // before reporting out_of_memory.
+#include "mcprice/memory/latency_ring.hpp"
 #include "mcprice/memory/memory_resource.hpp"
 #include "mcprice/memory/pool_statistics.hpp"
 #include "mcprice/memory/size_classes.hpp"
@@ -67,8 +68,7 @@ class bucketed_pool_resource final : public memory_resource {
   std::vector<std::vector<cached_block>> cached_;
   std::unordered_map<void*, live_block> live_;
   pool_statistics stats_;
-  std::vector<double> latency_us_;  // a ring of recent samples
-  std::size_t latency_next_{0};
+  latency_ring latency_;
 };
 
 }  // namespace mcprice

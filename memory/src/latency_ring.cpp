@@ -1,0 +1,22 @@
+#include "mcprice/memory/latency_ring.hpp"
+
+#include <algorithm>
+
+namespace mcprice {
+
+void latency_ring::record(double us)
+{
+  if (samples_.size() < capacity) samples_.push_back(us);
+  else samples_[next_++ % capacity] = us;
+}
+
+double latency_ring::percentile(double q) const
+{
+  if (samples_.empty()) return 0.0;
+  std::vector<double> v = samples_;
+  auto const k = static_cast<std::size_t>(q * static_cast<double>(v.size() - 1));
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+  return v[k];
+}
+
+}  // namespace mcprice

@@ -1,0 +1,72 @@
+// The statistics adaptor over allocators without statistics of their own, and the latency ring
+// behind every allocation-latency figure, on the fake device.
+#include "catch.hpp"
+#include "fake_device.hpp"
+#include "mcprice/memory/latency_ring.hpp"
+#include "mcprice/memory/memory_errors.hpp"
+#include "mcprice/memory/statistics_resource.hpp"
+
+#include <thread>
+#include <vector>
+
+using namespace mcprice;
+using namespace mcprice::testing;
+
+TEST_CASE("the statistics adaptor counts live and peak requested bytes, allocations and failures")
+{
+  fake_upstream up;
+  up.capacity = 10'000;
+  statistics_resource counted(up);
+  CHECK(counted.name() == "fake");
+  void* a = counted.allocate(3000, fake_stream(1));
+  void* b = counted.allocate(5000, fake_stream(2));
+  CHECK(counted.statistics().requested == 8000);
+  counted.deallocate(a, 3000, fake_stream(1));
+  CHECK_THROWS_AS(counted.allocate(6000, fake_stream(1)), out_of_memory);  // 5000 + 6000 > capacity
+  auto s = counted.statistics();
+  CHECK(s.requested == 5000);
+  CHECK(s.requested_peak == 8000);
+  CHECK(s.allocations == 2);
+  CHECK(s.failures == 1);
+  CHECK(s.latency_p99_us >= s.latency_p50_us);
+  counted.reset_peak();
+  CHECK(counted.statistics().requested_peak == 5000);
+  counted.deallocate(b, 5000, fake_stream(2));
+  CHECK(counted.statistics().requested == 0);
+  CHECK(up.live_bytes == 0);
+}
+
+TEST_CASE("the statistics adaptor keeps exact counts under concurrent callers")
+{
+  fake_upstream up;
+  statistics_resource counted(up);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&counted, t] {
+      for (int i = 0; i < 500; ++i) {
+        void* p = counted.allocate(256, fake_stream(t + 1));
+        counted.deallocate(p, 256, fake_stream(t + 1));
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  auto const s = counted.statistics();
+  CHECK(s.allocations == 2000);
+  CHECK(s.requested == 0);
+  CHECK(s.requested_peak >= 256);
+  CHECK(s.requested_peak <= 4 * 256);
+}
+
+TEST_CASE("the latency ring's percentiles are order statistics of its most recent samples")
+{
+  latency_ring r;
+  CHECK(r.percentile(0.5) == 0.0);
+  for (int i = 1; i <= 101; ++i) r.record(static_cast<double>(i));
+  CHECK(r.percentile(0.0) == 1.0);
+  CHECK(r.percentile(0.5) == 51.0);
+  CHECK(r.percentile(0.99) == 100.0);
+  CHECK(r.percentile(1.0) == 101.0);
+  // Past its capacity the ring keeps the newest samples only.
+  for (std::size_t i = 0; i < latency_ring::capacity; ++i) r.record(1000.0);
+  CHECK(r.percentile(0.0) == 1000.0);
+}
