@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
+#include <stdexcept>
 
 namespace po = boost::program_options;
 
@@ -46,6 +47,18 @@ po::options_description visible_options()
       ("greeks", "also compute delta, gamma, vega, theta, rho in the same pass (every product; per asset for "
                  "multi-asset trades of up to 8 assets); JSON adds each Greek's std error")
       ("precision", po::value<std::string>(), "path arithmetic: float (default; double accumulation) | double (not in this release: refused)")
+      ("load-test", "instead of a portfolio: push a seeded stream of synthetic pricing jobs through the engine "
+                    "once per allocator and report throughput, latency and memory (docs/load_test.md)")
+      ("load-jobs", po::value<std::string>(), "load test: jobs in the stream (default 5000)")
+      ("load-seed", po::value<std::string>(), "load test: the stream's seed (default 7)")
+      ("load-pattern", po::value<std::string>(), "load test: steady | bursts (default) | ramp")
+      ("load-rate", po::value<std::string>(), "load test: mean arrivals per second (default 2000)")
+      ("load-mix", po::value<std::string>(),
+       "load test: size classes name:weight:trades:paths,... (default small:0.85:2:16384,medium:0.13:8:65536,"
+       "large:0.02:4:1048576)")
+      ("load-threads", po::value<std::string>(), "load test: submitting host threads (default 4)")
+      ("allocators", po::value<std::string>(), "load test: malloc,async-default,pool,bucketed or all (default all)")
+      ("load-json", po::value<std::string>(), "load test: also write the report as JSON to FILE")
       ("quiet,q", "no progress or summary on stderr")
       ("help,h", "this help")
       ("version", "engine version and commit");
@@ -67,6 +80,37 @@ backend_choice parse_backend(const std::string& s)
   if (s == "gpu") return backend_choice::gpu;
   if (s == "cpu") return backend_choice::cpu;
   throw configuration_error("--backend " + s + ": expected auto, gpu or cpu");
+}
+
+// The load test's options; given without --load-test they are an error (they would do nothing).
+void parse_load_test(const po::variables_map& vm, command_line& cl)
+{
+  auto const get = [&](const char* k) { return vm[k].as<std::string>(); };
+  if (!cl.load_test) {
+    for (const char* k : {"load-jobs", "load-seed", "load-pattern", "load-rate", "load-mix", "load-threads",
+                          "allocators", "load-json"}) {
+      if (vm.count(k)) throw configuration_error(std::string("--") + k + " goes with --load-test");
+    }
+    return;
+  }
+  try {
+    if (vm.count("load-pattern")) cl.load.pattern = load::parse_pattern(get("load-pattern"));
+    if (vm.count("load-mix")) cl.load.mix = load::parse_mix(get("load-mix"));
+  } catch (const std::invalid_argument& e) {
+    throw configuration_error(e.what());
+  }
+  if (vm.count("load-jobs")) cl.load.jobs = static_cast<std::size_t>(parse_count(get("load-jobs"), "--load-jobs"));
+  if (vm.count("load-seed")) cl.load.seed = static_cast<std::uint64_t>(parse_count(get("load-seed"), "--load-seed"));
+  if (vm.count("load-rate")) cl.load.rate = static_cast<double>(parse_count(get("load-rate"), "--load-rate"));
+  if (vm.count("load-threads")) cl.load_threads = static_cast<int>(parse_count(get("load-threads"), "--load-threads"));
+  cl.allocators = {allocator_kind::malloc, allocator_kind::async_default, allocator_kind::pool, allocator_kind::bucketed};
+  if (vm.count("allocators") && get("allocators") != "all") {
+    cl.allocators.clear();
+    std::stringstream list(get("allocators"));
+    std::string name;
+    while (std::getline(list, name, ',')) cl.allocators.push_back(parse_allocator(name));
+  }
+  if (vm.count("load-json")) cl.load_json = get("load-json");
 }
 
 bool ends_with(const std::string& s, const std::string& suffix)
@@ -148,7 +192,10 @@ command_line parse_command_line(int argc, const char* const argv[])
     if (!cl.portfolio.empty()) throw configuration_error("the portfolio is given twice");
     cl.portfolio = get("portfolio");
   }
-  if (cl.portfolio.empty() && cl.rerun.empty()) throw configuration_error("no portfolio file given (see --help)");
+  cl.load_test = vm.count("load-test") > 0;
+  if (cl.portfolio.empty() && cl.rerun.empty() && !cl.load_test) {
+    throw configuration_error("no portfolio file given (see --help)");
+  }
   if (cl.rerun.empty()) cl.market = vm.count("market") ? get("market") : default_market_path();
   if (vm.count("out")) cl.out = get("out");
   if (vm.count("format")) {
@@ -197,6 +244,7 @@ command_line parse_command_line(int argc, const char* const argv[])
     if (p != "float") throw configuration_error("--precision " + p + ": expected float or double");
   }
   cl.quiet = vm.count("quiet") > 0;
+  parse_load_test(vm, cl);
   return cl;
 }
 

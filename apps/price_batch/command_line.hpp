@@ -1,6 +1,7 @@
 #pragma once
 // price-batch's command line (the contract's), parsed with Boost.Program_options into plain
 // settings. Kept apart from main() so it is unit-tested without running a pricing.
+#include "load_stream.hpp"
 #include "mcprice/results_writer.hpp"
 #include "mcprice/settings.hpp"
 
@@ -25,6 +26,12 @@ struct command_line {
   bool memory_report{false};
   bool show_help{false};
   bool show_version{false};
+  // --load-test (docs/load_test.md): the stream, its submitters and the allocators to compare.
+  bool load_test{false};
+  load::stream_options load;
+  int load_threads{4};
+  std::vector<allocator_kind> allocators;
+  std::string load_json;
 };
 
 // Throws configuration_error on a bad command line.

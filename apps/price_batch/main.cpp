@@ -1,5 +1,6 @@
 // price-batch: the contract's command-line pricer.
 #include "command_line.hpp"
+#include "load_test.hpp"
 #include "mcprice/engine.hpp"
 #include "mcprice/input_error.hpp"
 #include "mcprice/market_reader.hpp"
@@ -174,6 +175,7 @@ int run(int argc, const char* const argv[])
     std::cout << "price-batch (mcprice) " << mcprice::version << " (commit " << mcprice::git_commit << ")\n";
     return exit_all_priced;
   }
+  if (cl.load_test) return mcprice::cli::run_load_test(cl, std::cout, std::cerr);
   install_stop_handlers();
   if (!cl.rerun.empty()) return rerun(cl);
   auto const p = price(cl.portfolio, cl.market, cl.engine, cl);

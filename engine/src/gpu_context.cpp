@@ -37,7 +37,10 @@ gpu_context::gpu_context(const engine_options& o, const market_data& market, std
       po.device = o.device;
       po.max_size = o.allocator == allocator_kind::pool ? o.pool_limit_bytes : 0;
       pool_ = std::make_unique<explicit_pool_resource>(po);
-      scratch_ = pool_.get();
+      if (o.allocator == allocator_kind::pool) {
+        counted_ = std::make_unique<statistics_resource>(*pool_);
+        scratch_ = counted_.get();
+      }
       if (o.allocator == allocator_kind::bucketed) {
         ordering_ = std::make_unique<cuda_event_ordering>();
         bucketed_pool_options bo;

@@ -48,7 +48,7 @@ class gpu_context {
   std::unique_ptr<cuda_event_ordering> ordering_;
   std::unique_ptr<bucketed_pool_resource> bucketed_;
   std::unique_ptr<memory_resource> simple_;  // malloc or async-default
-  std::unique_ptr<statistics_resource> counted_;  // over simple_: their requested bytes and latency
+  std::unique_ptr<statistics_resource> counted_;  // over simple_ or the plain pool: requested bytes, latency
   memory_resource* scratch_{nullptr};
   buffer_cache<cuda_malloc_traits> device_cache_;
   buffer_cache<pinned_host_traits> pinned_cache_;

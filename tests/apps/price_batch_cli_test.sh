@@ -95,5 +95,18 @@ echo '{"not": "a manifest"}' > "$tmp/bad.json"
 "$bin" --rerun "$tmp/bad.json" 2> "$tmp/bad.err"; check "a bad manifest" 1 $?
 expect_text "a bad manifest says so" "$tmp/bad.err" "not an mcprice run manifest"
 
+# The load test (CPU: one strategy; the allocators apply on the GPU).
+"$bin" --load-test --backend cpu --load-jobs 60 --load-mix "s:0.9:1:1024,m:0.1:3:4096" --load-rate 20000 \
+  --data-dir-unused 2>/dev/null; check "a load-test option typo is refused" 1 $?
+"$bin" --load-test --backend cpu --market "$data/sample_market.json" --load-jobs 60 --load-mix "s:0.9:1:1024,m:0.1:3:4096" \
+  --load-rate 20000 --load-pattern ramp --load-json "$tmp/load.json" --quiet > "$tmp/load.txt"; check "--load-test" 0 $?
+expect_text "load table names the strategy and the bits" "$tmp/load.txt" "identical"
+expect_text "load JSON has the stream" "$tmp/load.json" '"pattern": "ramp"'
+expect_text "load JSON has latencies" "$tmp/load.json" '"p99"'
+"$bin" "$data/sample_portfolio.csv" --load-jobs 10 2> "$tmp/loadopt.err"; check "load options without --load-test" 1 $?
+expect_text "load options say what they need" "$tmp/loadopt.err" "--load-jobs goes with --load-test"
+"$bin" --load-test --backend cpu --load-pattern spiky 2> "$tmp/pattern.err"; check "a bad load pattern" 1 $?
+expect_text "a bad load pattern is named" "$tmp/pattern.err" "arrival pattern 'spiky'"
+
 echo "$passes passed, $failures failed"
 [ "$failures" = 0 ]

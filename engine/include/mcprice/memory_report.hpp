@@ -14,7 +14,7 @@ namespace mcprice {
 struct memory_report {
   std::string allocator;                       // malloc | async-default | pool | bucketed
   std::optional<pool_statistics> scratch;      // bucketed pool only
-  std::optional<resource_statistics> requests; // malloc and async-default: what was asked of them
+  std::optional<resource_statistics> requests; // malloc, async-default and pool: what was asked of them
   std::optional<driver_pool_usage> driver;     // pool and bucketed (the explicit pool beneath)
   std::size_t market_bytes{0};
   bool market_rdma_capable{false};             // market buffers passed the GPUDirect checks

@@ -1,0 +1,137 @@
+#include "load_runner.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+namespace mcprice::load {
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+memory_sample sample_of(const memory_report& r, double t)
+{
+  memory_sample s{t, 0, 0, 0};
+  if (r.scratch) {
+    s.requested = r.scratch->requested;
+    s.granted = r.scratch->allocated;
+    s.reserved = r.scratch->reserved;
+  } else if (r.requests) {
+    // cudaMalloc and the default pool grant what is asked (their own rounding is not visible).
+    s.requested = r.requests->requested;
+    s.granted = s.requested;
+    s.reserved = r.driver ? r.driver->reserved_current : s.requested;
+    if (r.driver) s.granted = r.driver->used_current;
+  }
+  return s;
+}
+
+void take_counts(const memory_report& r, strategy_result& out)
+{
+  if (r.scratch) {
+    const pool_statistics& p = *r.scratch;
+    out.alloc_latency_p50_us = p.latency_p50_us;
+    out.alloc_latency_p99_us = p.latency_p99_us;
+    out.retries = p.oom_retries;
+    out.cap_rejections = p.cap_rejections;
+    out.cross_stream_waits = p.event_waits;
+    out.peak_requested = std::max(out.peak_requested, p.requested_peak);
+    out.peak_granted = std::max(out.peak_granted, p.allocated_peak);
+    out.peak_reserved = std::max(out.peak_reserved, p.reserved_peak);
+  }
+  if (r.requests) {
+    out.alloc_latency_p50_us = r.requests->latency_p50_us;
+    out.alloc_latency_p99_us = r.requests->latency_p99_us;
+    out.out_of_memory = r.requests->failures;
+    out.peak_requested = std::max(out.peak_requested, r.requests->requested_peak);
+  }
+  if (r.driver) out.peak_reserved = std::max(out.peak_reserved, r.driver->reserved_high);
+}
+
+std::vector<double> bits_of(const pricing_run& run)
+{
+  std::vector<double> v;
+  for (auto const& r : run.results) {
+    v.push_back(r.price);
+    v.push_back(r.std_error);
+  }
+  return v;
+}
+
+}  // namespace
+
+double percentile(std::vector<double> v, double q)
+{
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  auto const k = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size()))) ;
+  return v[std::min(v.size() - 1, k == 0 ? 0 : k - 1)];
+}
+
+strategy_result run_stream(const engine& e, const std::vector<job>& stream, const run_options& o, job_bits& bits,
+                           const job_bits* reference)
+{
+  strategy_result out;
+  auto const report = e.memory();
+  out.allocator = report ? report->allocator : "cpu";
+  bits.assign(stream.size(), {});
+  std::vector<double> latency_ms(stream.size(), 0.0);
+  std::vector<std::size_t> failed(stream.size(), 0);
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> done{false};
+  auto const start = clock_type::now();
+  auto const since_start = [&] { return std::chrono::duration<double>(clock_type::now() - start).count(); };
+
+  std::thread sampler([&] {
+    while (!done.load()) {
+      if (auto const r = e.memory()) out.memory.push_back(sample_of(*r, since_start()));
+      std::this_thread::sleep_for(std::chrono::duration<double>(o.sample_interval_s));
+    }
+  });
+  std::vector<std::thread> submitters;
+  for (int s = 0; s < std::max(1, o.submitters); ++s) {
+    submitters.emplace_back([&] {
+      for (std::size_t i = next.fetch_add(1); i < stream.size(); i = next.fetch_add(1)) {
+        auto const due = start + std::chrono::duration_cast<clock_type::duration>(
+                                     std::chrono::duration<double>(stream[i].arrival_s));
+        std::this_thread::sleep_until(due);
+        auto const run = e.price(stream[i].book);
+        latency_ms[i] = std::chrono::duration<double, std::milli>(clock_type::now() - due).count();
+        bits[i] = bits_of(run);
+        failed[i] = run.summary.failed;
+      }
+    });
+  }
+  for (auto& t : submitters) t.join();
+  out.wall_s = since_start();
+  done = true;
+  sampler.join();
+
+  std::int64_t paths = 0;
+  for (std::size_t i = 0; i < stream.size(); ++i) {
+    paths += stream[i].paths;
+    out.failed_trades += failed[i];
+    if (reference != nullptr) {
+      auto const& ref = (*reference)[i];
+      out.identical = out.identical && ref.size() == bits[i].size() &&
+                      std::memcmp(ref.data(), bits[i].data(), sizeof(double) * ref.size()) == 0;
+    }
+  }
+  out.jobs_per_s = static_cast<double>(stream.size()) / out.wall_s;
+  out.paths_per_s = static_cast<double>(paths) / out.wall_s;
+  out.latency_p50_ms = percentile(latency_ms, 0.50);
+  out.latency_p99_ms = percentile(latency_ms, 0.99);
+  out.latency_max_ms = latency_ms.empty() ? 0.0 : *std::max_element(latency_ms.begin(), latency_ms.end());
+  if (auto const r = e.memory()) take_counts(*r, out);
+  for (auto const& s : out.memory) {
+    out.peak_requested = std::max(out.peak_requested, s.requested);
+    out.peak_granted = std::max(out.peak_granted, s.granted);
+    out.peak_reserved = std::max(out.peak_reserved, s.reserved);
+  }
+  return out;
+}
+
+}  // namespace mcprice::load

@@ -1,0 +1,59 @@
+#pragma once
+// Runs a load test's job stream through one engine (groundwork for `price-batch --load-test`):
+// `submitters` host threads take the jobs in order, each no earlier than its arrival time, while
+// a sampler reads the engine's memory report. Per allocator strategy: throughput, job latency
+// (arrival to results, so queueing counts), allocation latency, memory peaks and the memory
+// over time, failure and wait counts, and whether every job's bits equal a reference run's.
+#include "load_stream.hpp"
+#include "mcprice/engine.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mcprice::load {
+
+struct memory_sample {
+  double t_s;
+  std::size_t requested;  // bytes asked for by live scratch allocations
+  std::size_t granted;    // after the allocator's rounding
+  std::size_t reserved;   // held from the device
+};
+
+struct strategy_result {
+  std::string allocator;  // the engine's scratch allocator ("cpu" on the CPU backend)
+  double wall_s{0.0};
+  double jobs_per_s{0.0};
+  double paths_per_s{0.0};
+  double latency_p50_ms{0.0};
+  double latency_p99_ms{0.0};
+  double latency_max_ms{0.0};
+  double alloc_latency_p50_us{0.0};
+  double alloc_latency_p99_us{0.0};
+  std::size_t peak_requested{0};
+  std::size_t peak_granted{0};
+  std::size_t peak_reserved{0};
+  std::uint64_t out_of_memory{0};  // allocation failures seen by the allocator
+  std::uint64_t retries{0};        // out-of-memory retries after a trim (bucketed)
+  std::uint64_t cap_rejections{0};
+  std::uint64_t cross_stream_waits{0};
+  std::size_t failed_trades{0};
+  bool identical{true};  // every job's prices and std errors have the reference run's bits
+  std::vector<memory_sample> memory;
+};
+
+struct run_options {
+  int submitters{4};
+  double sample_interval_s{0.002};
+};
+
+// The bits of every job's results (price and std error per trade), by job.
+using job_bits = std::vector<std::vector<double>>;
+
+strategy_result run_stream(const engine& e, const std::vector<job>& stream, const run_options& o, job_bits& bits,
+                           const job_bits* reference);
+
+// The q-quantile (0..1) of v by nearest rank; 0 for an empty v.
+double percentile(std::vector<double> v, double q);
+
+}  // namespace mcprice::load

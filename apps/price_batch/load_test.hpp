@@ -1,0 +1,22 @@
+#pragma once
+// `price-batch --load-test`: the seeded job stream through one engine per allocator strategy,
+// the first strategy the bit-for-bit reference of the others; a terminal table on standard
+// output and, with --load-json, the whole report (with memory over time) as JSON.
+#include "command_line.hpp"
+#include "load_runner.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <ostream>
+#include <vector>
+
+namespace mcprice::cli {
+
+// Returns the exit status: 0 every strategy priced every trade with the reference's bits; 2
+// otherwise (the table says which).
+int run_load_test(const command_line& cl, std::ostream& table, std::ostream& log);
+
+void print_load_table(std::ostream& out, const std::vector<load::strategy_result>& results);
+nlohmann::json load_report_json(const command_line& cl, const std::vector<load::strategy_result>& results);
+
+}  // namespace mcprice::cli
