@@ -6,6 +6,7 @@
 #include "mcprice/memory/memory_errors.hpp"
 #include "mcprice/memory/statistics_resource.hpp"
 
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -36,9 +37,33 @@ TEST_CASE("the statistics adaptor counts live and peak requested bytes, allocati
   CHECK(up.live_bytes == 0);
 }
 
+namespace {
+
+// The fake device is single-threaded; real upstreams are thread-safe, as this makes it.
+class locked_upstream final : public memory_resource {
+ public:
+  fake_upstream inner;
+
+ private:
+  void* do_allocate(std::size_t bytes, stream_view s) override
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return inner.allocate(bytes, s);
+  }
+  void do_deallocate(void* p, std::size_t bytes, stream_view s) noexcept override
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    inner.deallocate(p, bytes, s);
+  }
+  [[nodiscard]] std::string do_name() const override { return "locked fake"; }
+  std::mutex mutex_;
+};
+
+}  // namespace
+
 TEST_CASE("the statistics adaptor keeps exact counts under concurrent callers")
 {
-  fake_upstream up;
+  locked_upstream up;
   statistics_resource counted(up);
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; ++t) {
