@@ -17,7 +17,7 @@ TEST_CASE("load statistics: nearest-rank percentiles")
   CHECK(load::percentile(v, 0.0) == 1.0);
 }
 
-TEST_CASE("the load runner prices every job from several threads with a lone call's bits")
+TEST_CASE("the load runner prices every job from several threads with a lone call's bits", "[concurrency]")
 {
   auto const market = parse_market(R"({"rate": 0.03, "assets": {"A": {"spot": 100, "vol": 0.2},
     "B": {"spot": 50, "vol": 0.3}}, "correlation": {"A,B": 0.4}})",

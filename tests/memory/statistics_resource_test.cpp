@@ -61,7 +61,7 @@ class locked_upstream final : public memory_resource {
 
 }  // namespace
 
-TEST_CASE("the statistics adaptor keeps exact counts under concurrent callers")
+TEST_CASE("the statistics adaptor keeps exact counts under concurrent callers", "[concurrency]")
 {
   locked_upstream up;
   statistics_resource counted(up);
