@@ -1,7 +1,8 @@
 #include "load_runner.hpp"
 
+#include "mcprice/memory/latency_ring.hpp"
+
 #include <algorithm>
-#include <cmath>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -20,11 +21,11 @@ memory_sample sample_of(const memory_report& r, double t)
     s.granted = r.scratch->allocated;
     s.reserved = r.scratch->reserved;
   } else if (r.requests) {
-    // cudaMalloc and the default pool grant what is asked (their own rounding is not visible).
+    // The plain pool: the driver's used and reserved bytes; cudaMalloc and the default pool
+    // grant what is asked (their own rounding is not visible).
     s.requested = r.requests->requested;
-    s.granted = s.requested;
+    s.granted = r.driver ? r.driver->used_current : s.requested;
     s.reserved = r.driver ? r.driver->reserved_current : s.requested;
-    if (r.driver) s.granted = r.driver->used_current;
   }
   return s;
 }
@@ -62,14 +63,6 @@ std::vector<double> bits_of(const pricing_run& run)
 }
 
 }  // namespace
-
-double percentile(std::vector<double> v, double q)
-{
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  auto const k = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size()))) ;
-  return v[std::min(v.size() - 1, k == 0 ? 0 : k - 1)];
-}
 
 strategy_result run_stream(const engine& e, const std::vector<job>& stream, const run_options& o, job_bits& bits,
                            const job_bits* reference)

@@ -53,7 +53,4 @@ using job_bits = std::vector<std::vector<double>>;
 strategy_result run_stream(const engine& e, const std::vector<job>& stream, const run_options& o, job_bits& bits,
                            const job_bits* reference);
 
-// The q-quantile (0..1) of v by nearest rank; 0 for an empty v.
-double percentile(std::vector<double> v, double q);
-
 }  // namespace mcprice::load

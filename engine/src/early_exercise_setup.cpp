@@ -103,8 +103,8 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
   k.calibration_key = rng::mix64(k.key ^ 0x4C53'4D43'5245'4752ULL);  // "LSMCREGR": a stream of its own
   k.samples = t.paths.value_or(opt.paths);
   job.paths = k.samples;
-  std::int64_t const cap = opt.calibration_paths > 0 ? opt.calibration_paths : default_max_calibration_paths;
-  k.calibration_samples = opt.calibration_paths > 0 ? opt.calibration_paths : std::min(k.samples, cap);
+  k.calibration_samples =
+      opt.calibration_paths > 0 ? opt.calibration_paths : std::min(k.samples, default_max_calibration_paths);
   // A European (one date: multi-asset Heston trades come this way) needs no regression.
   if (t.exercise == exercise_style::european) k.calibration_samples = 1;
   k.dates = static_cast<std::int32_t>(times.size());

@@ -126,12 +126,6 @@ __global__ void regression_totals_kernel(const calibration_start* __restrict__ s
   if (lane == 0) reinterpret_cast<double*>(trade_sums + i)[c] = s;
 }
 
-void check_launch(const char* what)
-{
-  cudaError_t const status = cudaGetLastError();
-  if (status != cudaSuccess) throw cuda_error(status, what, __FILE__, __LINE__);
-}
-
 }  // namespace
 
 void launch_exercise_price_blocks(const exercise_trade* trades, int num_trades, const exercise_tables& tables,
@@ -158,12 +152,9 @@ void launch_calibration_paths(const exercise_trade* trades, const calibration_st
                               const exercise_tables& tables, const calibration_view& view, std::int64_t job_end,
                               int grid_blocks, cudaStream_t stream)
 {
-  std::int64_t const blocks = job_end - view.job_first_block;
-  if (num_trades == 0 || blocks <= 0) return;
-  int const grid = detail::persistent_grid(calibration_paths_kernel, policy::threads_per_block, blocks, grid_blocks);
-  calibration_paths_kernel<<<grid, policy::threads_per_block, 0, stream>>>(trades, starts, num_trades, tables, view,
-                                                                           job_end);
-  check_launch("calibration_paths_kernel");
+  if (num_trades == 0) return;
+  detail::launch_persistent(calibration_paths_kernel, "calibration_paths_kernel", job_end - view.job_first_block,
+                            grid_blocks, stream, trades, starts, num_trades, tables, view, job_end);
 }
 
 void launch_calibration_backward(const exercise_trade* trades, const calibration_start* starts, int num_trades,
@@ -171,12 +162,10 @@ void launch_calibration_backward(const exercise_trade* trades, const calibration
                                  int from_step, int step, regression_sums* block_sums, int grid_blocks,
                                  cudaStream_t stream)
 {
-  std::int64_t const blocks = job_end - view.job_first_block;
-  if (num_trades == 0 || blocks <= 0) return;
-  int const grid = detail::persistent_grid(calibration_backward_kernel, policy::threads_per_block, blocks, grid_blocks);
-  calibration_backward_kernel<<<grid, policy::threads_per_block, 0, stream>>>(trades, starts, num_trades, tables, view,
-                                                                              job_end, from_step, step, block_sums);
-  check_launch("calibration_backward_kernel");
+  if (num_trades == 0) return;
+  detail::launch_persistent(calibration_backward_kernel, "calibration_backward_kernel", job_end - view.job_first_block,
+                            grid_blocks, stream, trades, starts, num_trades, tables, view, job_end, from_step, step,
+                            block_sums);
 }
 
 void launch_regression_totals(const calibration_start* starts, int num_trades, std::int64_t total_blocks,
@@ -186,7 +175,8 @@ void launch_regression_totals(const calibration_start* starts, int num_trades, s
   dim3 const grid(static_cast<unsigned>(num_trades), regression_doubles);
   regression_totals_kernel<<<grid, layout::lanes_per_partial, 0, stream>>>(starts, num_trades, total_blocks, block_sums,
                                                                           trade_sums);
-  check_launch("regression_totals_kernel");
+  cudaError_t const status = cudaGetLastError();
+  if (status != cudaSuccess) throw cuda_error(status, "regression_totals_kernel", __FILE__, __LINE__);
 }
 
 }  // namespace mcprice::kernels

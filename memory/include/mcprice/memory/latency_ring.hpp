@@ -6,6 +6,10 @@
 
 namespace mcprice {
 
+// The q-quantile (0..1) of v: its element of rank floor(q (n - 1)); 0 for an empty v. Every
+// latency percentile the engine and its tools report uses it.
+double percentile(std::vector<double> v, double q);
+
 class latency_ring {
  public:
   static constexpr std::size_t capacity = std::size_t{1} << 16;
