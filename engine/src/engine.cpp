@@ -117,7 +117,6 @@ struct path_family : family<path_gbm_trade> {
   }
 };
 
-// American and Bermudan trades with their tables, and what exercising today would pay.
 // An American or Bermudan trade, with its Greek scenarios when Greeks are asked for.
 struct exercise_work {
   detail::exercise_job job;

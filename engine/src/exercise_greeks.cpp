@@ -165,9 +165,7 @@ exercise_greek_plan make_exercise_greeks(const trade& t, const market_data& mark
   return p.take();
 }
 
-namespace {
-
-trade_greeks assemble(const exercise_greek_plan& plan, const std::vector<greek_estimate>& values)
+trade_greeks assemble_exercise_greeks(const exercise_greek_plan& plan, const std::vector<greek_estimate>& values)
 {
   trade_greeks g;
   g.method = greek_method::central_bumps;
@@ -193,13 +191,6 @@ trade_greeks assemble(const exercise_greek_plan& plan, const std::vector<greek_e
   return g;
 }
 
-}  // namespace
-
-trade_greeks assemble_exercise_greeks(const exercise_greek_plan& plan, const std::vector<greek_estimate>& values)
-{
-  return assemble(plan, values);
-}
-
 trade_greeks exercised_today_greeks(const exercise_greek_plan& plan, double scale)
 {
   std::vector<greek_estimate> values;
@@ -208,7 +199,7 @@ trade_greeks exercised_today_greeks(const exercise_greek_plan& plan, double scal
     for (auto const& leg : greek.legs) v += leg.weight * std::max(0.0, plan.scenarios[leg.scenario].exercise_today);
     values.push_back({v * scale / greek.denominator, 0.0});
   }
-  return assemble(plan, values);
+  return assemble_exercise_greeks(plan, values);
 }
 
 }  // namespace mcprice::detail
