@@ -37,7 +37,9 @@ po::options_description visible_options()
       ("streams", po::value<std::string>(), "GPU streams (default: chosen from the device)")
       ("job-cap", po::value<std::string>(), "scratch bytes one job may hold, e.g. 256MiB (default: no cap)")
       ("allocator", po::value<std::string>(), "GPU scratch: bucketed (default) | pool | async-default | malloc")
-      ("pool-limit", po::value<std::string>(), "most scratch bytes held from the GPU, e.g. 8GiB (default: no limit)")
+      ("pool-limit", po::value<std::string>(),
+       "most scratch bytes held from the GPU, e.g. 8GiB (default: no limit); jobs wait for room under it. "
+       "With --load-test also shares of the stream's peak live bytes, e.g. 80%,90%,95%: one pressure run each")
       ("memory-report", "print the GPU memory statistics to stderr after pricing")
       ("route", po::value<std::string>(), "GPU kernels: auto | fused | two-phase (same results; for checks)")
       ("grid-blocks", po::value<std::string>(), "GPU grid size override; never changes results")
@@ -59,6 +61,8 @@ po::options_description visible_options()
       ("load-threads", po::value<std::string>(), "load test: submitting host threads (default 4)")
       ("allocators", po::value<std::string>(), "load test: malloc,async-default,pool,bucketed or all (default all)")
       ("load-json", po::value<std::string>(), "load test: also write the report as JSON to FILE")
+      ("load-html", po::value<std::string>(),
+       "load test: also write a self-contained HTML report with plots (memory, latency, fragmentation) to FILE")
       ("quiet,q", "no progress or summary on stderr")
       ("help,h", "this help")
       ("version", "engine version and commit");
@@ -82,14 +86,40 @@ backend_choice parse_backend(const std::string& s)
   throw configuration_error("--backend " + s + ": expected auto, gpu or cpu");
 }
 
+// "80%,90%,95%": shares in (0, 100], as fractions.
+std::vector<double> parse_percentages(const std::string& text, const char* option)
+{
+  std::vector<double> out;
+  std::stringstream list(text);
+  std::string item;
+  while (std::getline(list, item, ',')) {
+    std::size_t used = 0;
+    double v = 0.0;
+    try {
+      v = std::stod(item, &used);
+    } catch (const std::logic_error&) {
+      used = 0;
+    }
+    if (used == 0 || item.substr(used) != "%" || !(v > 0.0 && v <= 100.0)) {
+      throw configuration_error(std::string(option) + " " + text + ": '" + item + "' is not a percentage in (0, 100]");
+    }
+    out.push_back(v / 100.0);
+  }
+  return out;
+}
+
 // The load test's options; given without --load-test they are an error (they would do nothing).
 void parse_load_test(const po::variables_map& vm, command_line& cl)
 {
   auto const get = [&](const char* k) { return vm[k].as<std::string>(); };
   if (!cl.load_test) {
     for (const char* k : {"load-jobs", "load-seed", "load-pattern", "load-rate", "load-mix", "load-threads",
-                          "allocators", "load-json"}) {
+                          "allocators", "load-json", "load-html"}) {
       if (vm.count(k)) throw configuration_error(std::string("--") + k + " goes with --load-test");
+    }
+    if (!cl.load_pressures.empty()) {
+      throw configuration_error("--pool-limit as a percentage goes with --load-test (a share of the load stream's "
+                                "peak live bytes); give bytes otherwise, e.g. 8GiB");
     }
     return;
   }
@@ -111,6 +141,7 @@ void parse_load_test(const po::variables_map& vm, command_line& cl)
     while (std::getline(list, name, ',')) cl.allocators.push_back(parse_allocator(name));
   }
   if (vm.count("load-json")) cl.load_json = get("load-json");
+  if (vm.count("load-html")) cl.load_html = get("load-html");
 }
 
 bool ends_with(const std::string& s, const std::string& suffix)
@@ -226,7 +257,11 @@ command_line parse_command_line(int argc, const char* const argv[])
   if (vm.count("streams")) e.streams = static_cast<int>(parse_count(get("streams"), "--streams"));
   if (vm.count("job-cap")) e.job_cap_bytes = parse_bytes(get("job-cap"), "--job-cap");
   if (vm.count("allocator")) e.allocator = parse_allocator(get("allocator"));
-  if (vm.count("pool-limit")) e.pool_limit_bytes = parse_bytes(get("pool-limit"), "--pool-limit");
+  if (vm.count("pool-limit")) {
+    std::string const v = get("pool-limit");
+    if (v.find('%') != std::string::npos) cl.load_pressures = parse_percentages(v, "--pool-limit");
+    else e.pool_limit_bytes = parse_bytes(v, "--pool-limit");
+  }
   cl.memory_report = vm.count("memory-report") > 0;
   if (vm.count("route")) {
     std::string const r = get("route");

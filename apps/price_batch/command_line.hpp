@@ -32,6 +32,10 @@ struct command_line {
   int load_threads{4};
   std::vector<allocator_kind> allocators;
   std::string load_json;
+  std::string load_html;
+  // --pool-limit 80%,90%,95% with --load-test: after the unlimited runs, one run per allocator
+  // and share, the limit that share of the reference run's peak requested bytes.
+  std::vector<double> load_pressures;
 };
 
 // Throws configuration_error on a bad command line.

@@ -15,11 +15,13 @@ using clock_type = std::chrono::steady_clock;
 
 memory_sample sample_of(const memory_report& r, double t)
 {
-  memory_sample s{t, 0, 0, 0};
+  memory_sample s{t, 0, 0, 0, 0, 0, r.streams_busy};
   if (r.scratch) {
     s.requested = r.scratch->requested;
     s.granted = r.scratch->allocated;
     s.reserved = r.scratch->reserved;
+    s.largest_free = r.scratch->largest_free_block;
+    s.pending_free = r.scratch->pending_free;
   } else if (r.requests) {
     // The plain pool: the driver's used and reserved bytes; cudaMalloc and the default pool
     // grant what is asked (their own rounding is not visible).
@@ -50,6 +52,12 @@ void take_counts(const memory_report& r, strategy_result& out)
     out.peak_requested = std::max(out.peak_requested, r.requests->requested_peak);
   }
   if (r.driver) out.peak_reserved = std::max(out.peak_reserved, r.driver->reserved_high);
+  if (r.gate) {
+    out.memory_waits = r.gate->waits;
+    out.memory_wait_s = r.gate->wait_s;
+  }
+  out.job_retries = r.job_retries;
+  out.blocks_visible = r.scratch.has_value();
 }
 
 std::vector<double> bits_of(const pricing_run& run)
@@ -70,6 +78,7 @@ strategy_result run_stream(const engine& e, const std::vector<job>& stream, cons
   strategy_result out;
   auto const report = e.memory();
   out.allocator = report ? report->allocator : "cpu";
+  out.label = out.allocator;
   bits.assign(stream.size(), {});
   std::vector<double> latency_ms(stream.size(), 0.0);
   std::vector<std::size_t> failed(stream.size(), 0);
@@ -118,6 +127,10 @@ strategy_result run_stream(const engine& e, const std::vector<job>& stream, cons
   out.latency_p50_ms = percentile(latency_ms, 0.50);
   out.latency_p99_ms = percentile(latency_ms, 0.99);
   out.latency_max_ms = latency_ms.empty() ? 0.0 : *std::max_element(latency_ms.begin(), latency_ms.end());
+  out.latencies_ms = std::move(latency_ms);
+  out.fragmentation_peak = fragmentation_at_peak(out.memory);
+  out.fragmentation_mean = fragmentation_time_weighted(out.memory);
+  out.device_idle = device_idle_fraction(out.memory);
   if (auto const r = e.memory()) take_counts(*r, out);
   for (auto const& s : out.memory) {
     out.peak_requested = std::max(out.peak_requested, s.requested);

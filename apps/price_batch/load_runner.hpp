@@ -4,6 +4,7 @@
 // a sampler reads the engine's memory report. Per allocator strategy: throughput, job latency
 // (arrival to results, so queueing counts), allocation latency, memory peaks and the memory
 // over time, failure and wait counts, and whether every job's bits equal a reference run's.
+#include "load_fragmentation.hpp"
 #include "load_stream.hpp"
 #include "mcprice/engine.hpp"
 
@@ -13,15 +14,10 @@
 
 namespace mcprice::load {
 
-struct memory_sample {
-  double t_s;
-  std::size_t requested;  // bytes asked for by live scratch allocations
-  std::size_t granted;    // after the allocator's rounding
-  std::size_t reserved;   // held from the device
-};
-
 struct strategy_result {
   std::string allocator;  // the engine's scratch allocator ("cpu" on the CPU backend)
+  std::string label;      // the allocator, with the pressure ("bucketed@90%") under a limit
+  std::size_t pool_limit{0};  // --pool-limit bytes of this run (0: none)
   double wall_s{0.0};
   double jobs_per_s{0.0};
   double paths_per_s{0.0};
@@ -37,6 +33,14 @@ struct strategy_result {
   std::uint64_t retries{0};        // out-of-memory retries after a trim (bucketed)
   std::uint64_t cap_rejections{0};
   std::uint64_t cross_stream_waits{0};
+  std::uint64_t memory_waits{0};   // jobs that waited for room under the pool limit
+  double memory_wait_s{0.0};       // their total wait
+  std::uint64_t job_retries{0};    // jobs that gave their scratch back and came again
+  double device_idle{-1.0};        // share of the run with no stream busy (-1: not measured)
+  fragmentation fragmentation_peak;
+  fragmentation fragmentation_mean;  // time-weighted
+  bool blocks_visible{false};        // external and non-releasable measured (the bucketed pool)
+  std::vector<double> latencies_ms;  // every job's, in stream order
   std::size_t failed_trades{0};
   bool identical{true};  // every job's prices and std errors have the reference run's bits
   std::vector<memory_sample> memory;

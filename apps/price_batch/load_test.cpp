@@ -1,8 +1,10 @@
 #include "load_test.hpp"
 
+#include "load_report_html.hpp"
 #include "mcprice/market_reader.hpp"
 #include "output_file.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -17,22 +19,47 @@ std::string mib(std::size_t bytes)
   return buf;
 }
 
+std::string percent(double share)
+{
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", 100.0 * share);
+  return buf;
+}
+
 }  // namespace
 
 void print_load_table(std::ostream& out, const std::vector<load::strategy_result>& results)
 {
   char line[512];
-  std::snprintf(line, sizeof line, "%-14s %9s %11s %9s %9s %9s %9s %9s %11s %11s %11s %5s %6s %9s\n", "allocator",
+  std::snprintf(line, sizeof line, "%-16s %9s %11s %8s %8s %8s %9s %9s %9s %9s %9s %5s %6s %6s %6s %9s\n", "allocator",
                 "jobs/s", "paths/s", "p50 ms", "p99 ms", "max ms", "alloc p50", "alloc p99", "req MiB", "grant MiB",
-                "resv MiB", "oom", "waits", "bits");
+                "resv MiB", "oom", "waits", "memw", "idle%", "bits");
   out << line;
   for (auto const& r : results) {
-    std::snprintf(line, sizeof line, "%-14s %9.1f %11.4g %9.2f %9.2f %9.2f %8.2fus %8.2fus %11s %11s %11s %5llu %6llu %9s\n",
-                  r.allocator.c_str(), r.jobs_per_s, r.paths_per_s, r.latency_p50_ms, r.latency_p99_ms,
-                  r.latency_max_ms, r.alloc_latency_p50_us, r.alloc_latency_p99_us, mib(r.peak_requested).c_str(),
+    std::snprintf(line, sizeof line,
+                  "%-16s %9.1f %11.4g %8.2f %8.2f %8.2f %7.2fus %7.2fus %9s %9s %9s %5llu %6llu %6llu %6s %9s\n",
+                  r.label.c_str(), r.jobs_per_s, r.paths_per_s, r.latency_p50_ms, r.latency_p99_ms, r.latency_max_ms,
+                  r.alloc_latency_p50_us, r.alloc_latency_p99_us, mib(r.peak_requested).c_str(),
                   mib(r.peak_granted).c_str(), mib(r.peak_reserved).c_str(),
                   static_cast<unsigned long long>(r.out_of_memory + r.retries),
-                  static_cast<unsigned long long>(r.cross_stream_waits), r.identical ? "identical" : "DIFFER");
+                  static_cast<unsigned long long>(r.cross_stream_waits), static_cast<unsigned long long>(r.memory_waits),
+                  r.device_idle < 0.0 ? "-" : percent(r.device_idle).c_str(), r.identical ? "identical" : "DIFFER");
+    out << line;
+  }
+  out << "\nfragmentation, MiB at peak reserved / time-weighted mean (- where the allocator does not show it):\n";
+  std::snprintf(line, sizeof line, "%-16s %19s %19s %19s %19s\n", "allocator", "internal", "cached-unused", "external",
+                "non-releasable");
+  out << line;
+  for (auto const& r : results) {
+    auto const pair = [](double peak, double mean, bool shown) {
+      return shown ? mib(static_cast<std::size_t>(peak)) + " / " + mib(static_cast<std::size_t>(mean)) : std::string("-");
+    };
+    auto const& p = r.fragmentation_peak;
+    auto const& m = r.fragmentation_mean;
+    std::snprintf(line, sizeof line, "%-16s %19s %19s %19s %19s\n", r.label.c_str(),
+                  pair(p.internal, m.internal, true).c_str(), pair(p.cached_unused, m.cached_unused, true).c_str(),
+                  pair(p.external, m.external, r.blocks_visible).c_str(),
+                  pair(p.non_releasable, m.non_releasable, r.blocks_visible).c_str());
     out << line;
   }
 }
@@ -42,25 +69,44 @@ nlohmann::json load_report_json(const command_line& cl, const std::vector<load::
   nlohmann::json mix = nlohmann::json::array();
   for (auto const& c : cl.load.mix) mix.push_back({{"name", c.name}, {"weight", c.weight}, {"trades", c.trades}, {"paths", c.paths}});
   char const* patterns[] = {"steady", "bursts", "ramp"};
+  auto const frag = [](const load::fragmentation& f, bool shown) {
+    nlohmann::json j = {{"internal", f.internal}, {"cached_unused", f.cached_unused}, {"reserved", f.reserved}};
+    j["external"] = shown ? nlohmann::json(f.external) : nlohmann::json(nullptr);
+    j["non_releasable"] = shown ? nlohmann::json(f.non_releasable) : nlohmann::json(nullptr);
+    return j;
+  };
   nlohmann::json strategies = nlohmann::json::array();
   for (auto const& r : results) {
     nlohmann::json memory = nlohmann::json::array();
-    for (auto const& s : r.memory) memory.push_back({s.t_s, s.requested, s.granted, s.reserved});
+    for (auto const& s : r.memory) {
+      memory.push_back({s.t_s, s.requested, s.granted, s.reserved, s.largest_free, s.pending_free, s.streams_busy});
+    }
     strategies.push_back({{"allocator", r.allocator},
+                          {"label", r.label},
+                          {"pool_limit_bytes", r.pool_limit},
                           {"wall_s", r.wall_s},
                           {"jobs_per_s", r.jobs_per_s},
                           {"paths_per_s", r.paths_per_s},
                           {"latency_ms", {{"p50", r.latency_p50_ms}, {"p99", r.latency_p99_ms}, {"max", r.latency_max_ms}}},
+                          {"job_latencies_ms", r.latencies_ms},
                           {"allocation_latency_us", {{"p50", r.alloc_latency_p50_us}, {"p99", r.alloc_latency_p99_us}}},
+                          {"device_idle_fraction", r.device_idle < 0.0 ? nlohmann::json(nullptr) : nlohmann::json(r.device_idle)},
                           {"peak_bytes", {{"requested", r.peak_requested}, {"granted", r.peak_granted}, {"reserved", r.peak_reserved}}},
+                          {"fragmentation_bytes",
+                           {{"at_peak", frag(r.fragmentation_peak, r.blocks_visible)},
+                            {"time_weighted", frag(r.fragmentation_mean, r.blocks_visible)}}},
                           {"counts",
                            {{"out_of_memory", r.out_of_memory},
                             {"retries", r.retries},
                             {"cap_rejections", r.cap_rejections},
                             {"cross_stream_waits", r.cross_stream_waits},
+                            {"memory_waits", r.memory_waits},
+                            {"memory_wait_s", r.memory_wait_s},
+                            {"job_retries", r.job_retries},
                             {"failed_trades", r.failed_trades}}},
                           {"identical_to_reference", r.identical},
-                          {"memory_columns", {"t_s", "requested", "granted", "reserved"}},
+                          {"memory_columns",
+                           {"t_s", "requested", "granted", "reserved", "largest_free", "pending_free", "streams_busy"}},
                           {"memory", memory}});
   }
   return {{"load_test",
@@ -72,7 +118,8 @@ nlohmann::json load_report_json(const command_line& cl, const std::vector<load::
             {"mix", mix},
             {"submitters", cl.load_threads},
             {"streams", cl.engine.streams},
-            {"reference", results.empty() ? "" : results.front().allocator}}},
+            {"pressures", cl.load_pressures},
+            {"reference", results.empty() ? "" : results.front().label}}},
           {"strategies", strategies}};
 }
 
@@ -84,20 +131,41 @@ int run_load_test(const command_line& cl, std::ostream& table, std::ostream& log
   ro.submitters = cl.load_threads;
   std::vector<load::strategy_result> results;
   load::job_bits reference;
-  // On the CPU backend the allocators do not apply: one run.
-  std::vector<allocator_kind> allocators = cl.allocators;
-  for (std::size_t k = 0; k < allocators.size(); ++k) {
+  auto const run = [&](allocator_kind a, std::size_t limit, const std::string& pressure) {
     engine_options o = cl.engine;
-    o.allocator = allocators[k];
+    o.allocator = a;
+    if (limit != 0) o.pool_limit_bytes = limit;
     engine const e(market, o);
-    if (k == 0 && e.backend() == backend_kind::cpu) allocators.resize(1);
-    if (!cl.quiet) log << "load test: " << cl.load.jobs << " jobs through " << (e.memory() ? e.memory()->allocator : "cpu") << "\n";
+    auto const name = e.memory() ? e.memory()->allocator : std::string("cpu");
+    if (!cl.quiet) log << "load test: " << cl.load.jobs << " jobs through " << name << pressure << "\n";
     load::job_bits bits;
-    results.push_back(load::run_stream(e, stream, ro, bits, k == 0 ? nullptr : &reference));
-    if (k == 0) reference = std::move(bits);
+    bool const first = results.empty();
+    results.push_back(load::run_stream(e, stream, ro, bits, first ? nullptr : &reference));
+    results.back().label += pressure;
+    results.back().pool_limit = o.pool_limit_bytes;
+    if (first) reference = std::move(bits);
+    return e.backend();
+  };
+  // On the CPU backend the allocators do not apply: one run.
+  for (allocator_kind a : cl.allocators) {
+    if (run(a, 0, "") == backend_kind::cpu) break;
+  }
+  // Pressure: a share of the stream's peak live bytes (the most any unlimited run requested).
+  std::size_t live_peak = 0;
+  for (auto const& r : results) live_peak = std::max(live_peak, r.peak_requested);
+  if (results.front().allocator != "cpu" && live_peak > 0) {
+    for (double share : cl.load_pressures) {
+      auto const limit = static_cast<std::size_t>(share * static_cast<double>(live_peak));
+      char label[32];
+      std::snprintf(label, sizeof label, "@%g%%", share * 100.0);
+      for (allocator_kind a : cl.allocators) run(a, limit, label);
+    }
+  } else if (!cl.load_pressures.empty()) {
+    log << "load test: no pressure runs (" << (live_peak == 0 ? "no scratch was requested" : "the CPU backend") << ")\n";
   }
   print_load_table(table, results);
   if (!cl.load_json.empty()) write_file_atomically(cl.load_json, load_report_json(cl, results).dump(1) + "\n");
+  if (!cl.load_html.empty()) write_file_atomically(cl.load_html, load_report_html(load_report_json(cl, results)));
   bool ok = true;
   for (auto const& r : results) ok = ok && r.identical && r.failed_trades == 0;
   return ok ? 0 : 2;

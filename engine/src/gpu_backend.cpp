@@ -375,7 +375,7 @@ class gpu_backend final : public pricing_backend {
     {
       nvtx_range const phase("plan");
       r.plan = plan_segments(first_blocks_of(trades), total_blocks);
-      r.split = plan_jobs(r.plan, job_cap_, job_size(total_blocks), [&](std::int64_t blocks, std::size_t segs) {
+      r.split = plan_jobs(r.plan, plan_cap(), job_size(total_blocks), [&](std::int64_t blocks, std::size_t segs) {
         return scratch_need(blocks, segs, greeks) + round256(scratch_per_block * static_cast<std::size_t>(blocks));
       });
     }
@@ -383,8 +383,11 @@ class gpu_backend final : public pricing_backend {
     run.outcomes.resize(trades.size());
     run.jobs = r.split.jobs.size();
     for (std::size_t t : r.split.trades_too_large) {
-      run.outcomes[t].error = "--job-cap " + std::to_string(job_cap_) + " bytes is smaller than the " +
-                              std::to_string(r.split.smallest_need) + " bytes one chunk of this trade needs";
+      run.outcomes[t].error = (plan_cap() == job_cap_ ? "--job-cap " + std::to_string(job_cap_) + " bytes is"
+                                                      : "half of --pool-limit " + std::to_string(ctx_.pool_limit()) +
+                                                            " bytes (what one job may take) is") +
+                              " smaller than the " + std::to_string(r.split.smallest_need) +
+                              " bytes one chunk of this trade needs";
     }
     if (r.split.jobs.empty()) return run;
 
@@ -421,7 +424,7 @@ class gpu_backend final : public pricing_backend {
         // A job the scratch pool cannot serve fails alone: its trades report why, every other
         // job runs (its lease returns what it held in stream order, so nothing leaks).
         try {
-          run_job(r.split.jobs[j], r, streams[j % k], static_cast<int>(j), kernels);
+          run_admitted_job(r.split.jobs[j], r, streams[j % k], static_cast<int>(j), kernels);
         } catch (const out_of_memory& e) {
           fail_job(r.split.jobs[j], r.plan, "job " + std::to_string(j) + ": " + e.what(), run);
         } catch (const scratch_cap_exceeded& e) {
@@ -529,16 +532,47 @@ class gpu_backend final : public pricing_backend {
     r.d_offsets = d_offsets;
   }
 
+  // Under --pool-limit a job holding scratch may be refused more (scratch_busy): it has given
+  // everything back, and comes again admitted for its whole need at once, so it waits holding
+  // nothing. Its kernels, if some were queued, wrote only its own scratch (freed behind them in
+  // stream order) and the same sums it writes again: the results keep their bits.
+  void run_admitted_job(const job_range& job, const request_state& r, stream_view s, int job_no,
+                        const job_kernels& kernels) const
+  {
+    std::size_t need = 0;
+    for (;;) {
+      try {
+        run_job(job, r, s, job_no, kernels, need);
+        return;
+      } catch (const scratch_busy& e) {
+        need = e.needed();
+        ctx_.note_job_retry();
+      }
+    }
+  }
+
+  // What one job may need, for the planner: --job-cap, and under --pool-limit half the limit, so
+  // that no job alone fills the pool.
+  [[nodiscard]] std::size_t plan_cap() const noexcept
+  {
+    std::size_t const half = ctx_.pool_limit() / 2;
+    if (half == 0) return job_cap_;
+    return job_cap_ == 0 ? half : std::min(job_cap_, half);
+  }
+
   // One job on stream s: scratch from a capped lease, the family's kernels over the job's
   // blocks, the fixed-order segment sums, their copy to pinned memory; the lease's frees are
   // queued behind all of it. Nothing here waits on the host.
-  void run_job(const job_range& job, const request_state& r, stream_view s, int job_no, const job_kernels& kernels) const
+  void run_job(const job_range& job, const request_state& r, stream_view s, int job_no, const job_kernels& kernels,
+               std::size_t admit) const
   {
     std::int64_t const first = job.first_block(r.plan);
     std::int64_t const end = job.end_block(r.plan);
     auto const blocks = static_cast<std::size_t>(end - first);
     auto const segs = static_cast<int>(job.end_segment - job.first_segment);
-    scratch_lease lease(ctx_.scratch(), s, job_cap_, "job " + std::to_string(job_no), [this] { ctx_.note_cap_rejection(); });
+    scratch_lease lease(ctx_.scratch(), s, job_cap_, "job " + std::to_string(job_no), [this] { ctx_.note_cap_rejection(); },
+                        ctx_.gate());
+    lease.admit(admit);
     auto* const d_blocks = lease.allocate_n<moments>(blocks * layout::partials_per_block);
     auto* const d_sums = lease.allocate_n<moments>(static_cast<std::size_t>(segs));
     std::size_t temp_bytes = cub_temp_bytes(static_cast<std::size_t>(segs));

@@ -18,7 +18,7 @@ int select_device(int device)
 
 gpu_context::gpu_context(const engine_options& o, const market_data& market, std::vector<std::string>& notices)
     : device_(select_device(o.device)),
-      streams_(o.streams > 0 ? o.streams : default_streams)
+      streams_(o.streams > 0 ? o.streams : default_streams), gate_(o.pool_limit_bytes)
 {
   switch (o.allocator) {
     case allocator_kind::malloc:
@@ -101,6 +101,14 @@ memory_report gpu_context::report() const
   if (bucketed_) r.scratch = bucketed_->statistics();
   if (pool_) r.driver = pool_->driver_usage();
   if (counted_) r.requests = counted_->statistics();
+  if (gate_.budget() != 0) r.gate = gate_.statistics();
+  r.job_retries = job_retries_.load();
+  r.streams_busy = 0;
+  for (int i = 0; i < streams_.size(); ++i) {
+    cudaError_t const e = cudaStreamQuery(streams_.at(i).value());
+    if (e == cudaErrorNotReady) ++r.streams_busy;
+    else if (e != cudaSuccess) throw cuda_error(e, "cudaStreamQuery", __FILE__, __LINE__);
+  }
   r.market_bytes = market_bytes_;
   r.market_rdma_capable = market_note_.empty();
   r.market_note = market_note_;

@@ -10,11 +10,14 @@
 #include "mcprice/memory/event.hpp"
 #include "mcprice/memory/gpudirect_buffer.hpp"
 #include "mcprice/memory/pinned_buffer.hpp"
+#include "mcprice/memory/scratch_gate.hpp"
 #include "mcprice/memory/statistics_resource.hpp"
 #include "mcprice/memory/stream_pool.hpp"
 #include "mcprice/memory_report.hpp"
 #include "mcprice/settings.hpp"
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,6 +35,10 @@ class gpu_context {
   // Events for ordering a request's streams, recycled across requests.
   [[nodiscard]] stream_ordering& events() noexcept { return events_; }
   [[nodiscard]] memory_resource& scratch() noexcept { return *scratch_; }
+  // Admission under --pool-limit (every allocator); null without a limit.
+  [[nodiscard]] scratch_gate* gate() noexcept { return gate_.budget() != 0 ? &gate_ : nullptr; }
+  [[nodiscard]] std::size_t pool_limit() const noexcept { return gate_.budget(); }
+  void note_job_retry() noexcept { ++job_retries_; }
   void note_cap_rejection() noexcept;
   void wait_for_market(stream_view s) const { market_ready_.make_wait(s); }
   [[nodiscard]] buffer_cache<cuda_malloc_traits>& request_buffers() noexcept { return device_cache_; }
@@ -50,6 +57,8 @@ class gpu_context {
   std::unique_ptr<memory_resource> simple_;  // malloc or async-default
   std::unique_ptr<statistics_resource> counted_;  // over simple_ or the plain pool: requested bytes, latency
   memory_resource* scratch_{nullptr};
+  scratch_gate gate_;
+  std::atomic<std::uint64_t> job_retries_{0};
   buffer_cache<cuda_malloc_traits> device_cache_;
   buffer_cache<pinned_host_traits> pinned_cache_;
   gpudirect_buffer market_rdma_;

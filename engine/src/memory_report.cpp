@@ -17,6 +17,11 @@ void print_report(std::ostream& out, const memory_report& r)
         << ", allocation latency p50 " << r.requests->latency_p50_us << " us, p99 " << r.requests->latency_p99_us
         << " us\n";
   }
+  if (r.gate) {
+    out << "pool limit: " << r.gate->budget << " B admitted to jobs at most (peak " << r.gate->peak << "), "
+        << r.gate->waits << " jobs waited " << r.gate->wait_s << " s in all, " << r.job_retries
+        << " jobs gave back and came again\n";
+  }
 }
 
 }  // namespace mcprice

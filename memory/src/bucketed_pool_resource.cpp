@@ -10,7 +10,7 @@ namespace mcprice {
 bucketed_pool_resource::bucketed_pool_resource(memory_resource& upstream, stream_ordering& ordering,
                                                bucketed_pool_options options)
     : upstream_(upstream), ordering_(ordering), classes_(options.classes), limit_(options.limit_bytes),
-      reach_(options.reuse_reach), cached_(static_cast<std::size_t>(classes_.count()))
+      reach_(options.limit_bytes != 0 ? 0 : options.reuse_reach), cached_(static_cast<std::size_t>(classes_.count()))
 {
   stats_.classes.resize(cached_.size());
   for (int c = 0; c < classes_.count(); ++c) stats_.classes[static_cast<std::size_t>(c)].size = classes_.size_of(c);
@@ -19,7 +19,7 @@ bucketed_pool_resource::bucketed_pool_resource(memory_resource& upstream, stream
 bucketed_pool_resource::~bucketed_pool_resource()
 {
   std::lock_guard<std::mutex> lock(mutex_);
-  trim_locked();
+  trim_locked(0);
 }
 
 void* bucketed_pool_resource::do_allocate(std::size_t bytes, stream_view s)
@@ -88,7 +88,7 @@ void* bucketed_pool_resource::take_cached(int cls, stream_view s)
 void* bucketed_pool_resource::grow(std::size_t size, std::size_t requested, stream_view s)
 {
   if (limit_ != 0 && stats_.reserved + size > limit_) {
-    trim_locked();
+    trim_locked(size <= limit_ ? limit_ - size : 0);
     if (stats_.reserved + size > limit_) {
       throw out_of_memory("bucketed", requested, stats_.reserved, limit_);
     }
@@ -98,7 +98,7 @@ void* bucketed_pool_resource::grow(std::size_t size, std::size_t requested, stre
     p = upstream_.allocate(size, s);
   } catch (const out_of_memory&) {
     ++stats_.oom_retries;
-    trim_locked();
+    trim_locked(0);
     try {
       p = upstream_.allocate(size, s);
     } catch (const out_of_memory&) {
@@ -142,35 +142,54 @@ void bucketed_pool_resource::do_deallocate(void* p, std::size_t, stream_view s) 
 void bucketed_pool_resource::trim()
 {
   std::lock_guard<std::mutex> lock(mutex_);
-  trim_locked();
+  trim_locked(0);
 }
 
-void bucketed_pool_resource::trim_locked() noexcept
+void bucketed_pool_resource::trim_locked(std::size_t goal) noexcept
 {
   ++stats_.trims;
-  for (std::size_t cls = 0; cls < cached_.size(); ++cls) {
-    for (auto const& b : cached_[cls]) {
-      // The freeing stream may be gone by now: wait for its mark on the host, then free on the
-      // default stream. Trims are rare (out of memory, an explicit trim, the pool's end).
-      try {
-        ordering_.synchronize(b.mark);
-      } catch (...) {
-        // A failed wait leaves nothing better to do than free: the device is in error anyway.
+  // Blocks whose frees the device has passed go first: no wait. Only then wait on marks.
+  for (bool const wait : {false, true}) {
+    for (std::size_t cls = cached_.size(); cls-- > 0 && stats_.reserved > goal;) {
+      auto& list = cached_[cls];
+      std::size_t const size = classes_.size_of(static_cast<int>(cls));
+      for (std::size_t i = list.size(); i-- > 0 && stats_.reserved > goal;) {
+        if (!wait && !ordering_.passed(list[i].mark)) continue;
+        release_cached(list[i], size, wait);
+        list.erase(list.begin() + static_cast<std::ptrdiff_t>(i));
+        --stats_.classes[cls].cached_blocks;
       }
-      upstream_.deallocate(b.ptr, classes_.size_of(static_cast<int>(cls)), stream_view{});
-      ordering_.release(b.mark);
-      stats_.reserved -= classes_.size_of(static_cast<int>(cls));
-      ++stats_.upstream_releases;
     }
-    cached_[cls].clear();
-    stats_.classes[cls].cached_blocks = 0;
   }
+}
+
+void bucketed_pool_resource::release_cached(const cached_block& b, std::size_t size, bool wait) noexcept
+{
+  // The freeing stream may be gone by now: wait for its mark on the host, then free on the
+  // default stream. Trims are rare (the limit, out of memory, an explicit trim, the pool's end).
+  if (wait) {
+    try {
+      ordering_.synchronize(b.mark);
+    } catch (...) {
+      // A failed wait leaves nothing better to do than free: the device is in error anyway.
+    }
+  }
+  upstream_.deallocate(b.ptr, size, stream_view{});
+  ordering_.release(b.mark);
+  stats_.reserved -= size;
+  ++stats_.upstream_releases;
 }
 
 void bucketed_pool_resource::note_cap_rejection() noexcept
 {
   std::lock_guard<std::mutex> lock(mutex_);
   ++stats_.cap_rejections;
+}
+
+std::size_t bucketed_pool_resource::do_granted_size(std::size_t bytes) const
+{
+  int const cls = classes_.class_of(bytes);
+  return cls >= 0 ? classes_.size_of(cls) : bytes;
 }
 
 void bucketed_pool_resource::record_latency(double us) { latency_.record(us); }
@@ -186,6 +205,9 @@ pool_statistics bucketed_pool_resource::statistics() const
   for (std::size_t cls = 0; cls < cached_.size(); ++cls) {
     std::size_t const size = classes_.size_of(static_cast<int>(cls));
     s.total_free += size * cached_[cls].size();
+    for (auto const& b : cached_[cls]) {
+      if (!ordering_.passed(b.mark)) s.pending_free += size;
+    }
     if (!cached_[cls].empty()) s.largest_free_block = std::max(s.largest_free_block, size);
   }
   return s;

@@ -8,12 +8,21 @@
 namespace mcprice {
 
 scratch_lease::scratch_lease(memory_resource& pool, stream_view s, std::size_t cap, std::string job,
-                             std::function<void()> on_rejection)
-    : pool_(pool), stream_(s), cap_(cap), job_(std::move(job)), on_rejection_(std::move(on_rejection))
+                             std::function<void()> on_rejection, scratch_gate* gate)
+    : pool_(pool), stream_(s), cap_(cap), job_(std::move(job)), on_rejection_(std::move(on_rejection)), gate_(gate)
 {
 }
 
 scratch_lease::~scratch_lease() { release_all(); }
+
+void scratch_lease::admit(std::size_t bytes)
+{
+  if (gate_ == nullptr || bytes <= admitted_) return;
+  std::size_t const more = bytes - admitted_;
+  if (admitted_ == 0) gate_->acquire(more);
+  else if (!gate_->try_acquire(more)) throw scratch_busy(job_, bytes);
+  admitted_ += more;
+}
 
 void* scratch_lease::allocate(std::size_t bytes)
 {
@@ -25,9 +34,12 @@ void* scratch_lease::allocate(std::size_t bytes)
   if (fault_injection::take_scratch_failure()) {
     throw out_of_memory(pool_.name() + " (injected failure, job " + job_ + ")", cost, in_use_, 0);
   }
+  std::size_t const granted = gate_ != nullptr ? pool_.granted_size(cost) : 0;
+  admit(granted_ + granted);
   void* p = pool_.allocate(cost, stream_);
-  held_.push_back({p, cost});
+  held_.push_back({p, cost, granted});
   in_use_ += cost;
+  granted_ += granted;
   return p;
 }
 
@@ -37,6 +49,7 @@ void scratch_lease::deallocate(void* p) noexcept
   if (it == held_.end()) return;
   pool_.deallocate(it->ptr, it->bytes, stream_);
   in_use_ -= it->bytes;
+  granted_ -= it->granted;
   held_.erase(it);
 }
 
@@ -45,6 +58,10 @@ void scratch_lease::release_all() noexcept
   for (auto it = held_.rbegin(); it != held_.rend(); ++it) pool_.deallocate(it->ptr, it->bytes, stream_);
   held_.clear();
   in_use_ = 0;
+  granted_ = 0;
+  // After the frees: the pool has the blocks back before a waiting job is let in.
+  if (gate_ != nullptr && admitted_ != 0) gate_->release(admitted_);
+  admitted_ = 0;
 }
 
 }  // namespace mcprice

@@ -68,3 +68,15 @@ TEST_CASE("bad command lines are configuration errors")
   CHECK(parse({"--help"}).show_help);
   CHECK(help_text().find("Examples:") != std::string::npos);
 }
+
+TEST_CASE("a pool limit is bytes, or with --load-test shares of the stream's peak")
+{
+  CHECK(parse({"book.csv", "--pool-limit", "8GiB"}).engine.pool_limit_bytes == 8ULL << 30);
+  auto const cl = parse({"--load-test", "--pool-limit", "80%,90%,95%", "--load-html", "r.html"});
+  CHECK(cl.load_pressures == std::vector<double>{0.8, 0.9, 0.95});
+  CHECK(cl.engine.pool_limit_bytes == 0);
+  CHECK(cl.load_html == "r.html");
+  CHECK_THROWS_AS(parse({"book.csv", "--pool-limit", "90%"}), configuration_error);
+  CHECK_THROWS_AS(parse({"--load-test", "--pool-limit", "0%"}), configuration_error);
+  CHECK_THROWS_AS(parse({"book.csv", "--load-html", "r.html"}), configuration_error);
+}

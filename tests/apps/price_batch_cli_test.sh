@@ -105,6 +105,14 @@ expect_text "load JSON has the stream" "$tmp/load.json" '"pattern": "ramp"'
 expect_text "load JSON has latencies" "$tmp/load.json" '"p99"'
 "$bin" "$data/sample_portfolio.csv" --load-jobs 10 2> "$tmp/loadopt.err"; check "load options without --load-test" 1 $?
 expect_text "load options say what they need" "$tmp/loadopt.err" "--load-jobs goes with --load-test"
+"$bin" --load-test --backend cpu --market "$data/sample_market.json" --load-jobs 30 --load-mix "s:1:1:1024" \
+  --load-rate 20000 --load-html "$tmp/load.html" --quiet > /dev/null; check "--load-html" 0 $?
+expect_text "the HTML report plots memory" "$tmp/load.html" "<h2>Memory over time</h2>"
+expect_text "the HTML report plots latency" "$tmp/load.html" "<polyline"
+"$bin" "$data/sample_portfolio.csv" --pool-limit 90% 2> "$tmp/share.err"; check "a percentage limit without --load-test" 1 $?
+expect_text "a percentage limit says what it needs" "$tmp/share.err" "--pool-limit as a percentage goes with --load-test"
+"$bin" --load-test --backend cpu --pool-limit 80%,120% 2> "$tmp/share.err"; check "a share over 100%" 1 $?
+expect_text "a bad share is named" "$tmp/share.err" "'120%' is not a percentage in (0, 100]"
 "$bin" --load-test --backend cpu --load-pattern spiky 2> "$tmp/pattern.err"; check "a bad load pattern" 1 $?
 expect_text "a bad load pattern is named" "$tmp/pattern.err" "arrival pattern 'spiky'"
 

@@ -3,8 +3,10 @@
 // the pool beneath it, and the persistent and market-data memory.
 #include "mcprice/memory/cuda_resources.hpp"
 #include "mcprice/memory/pool_statistics.hpp"
+#include "mcprice/memory/scratch_gate.hpp"
 #include "mcprice/memory/statistics_resource.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -16,6 +18,9 @@ struct memory_report {
   std::optional<pool_statistics> scratch;      // bucketed pool only
   std::optional<resource_statistics> requests; // malloc, async-default and pool: what was asked of them
   std::optional<driver_pool_usage> driver;     // pool and bucketed (the explicit pool beneath)
+  std::optional<gate_statistics> gate;         // admission under --pool-limit
+  std::uint64_t job_retries{0};                // jobs refused by the gate that came again
+  int streams_busy{-1};                        // the engine's streams with work queued now (-1: unknown)
   std::size_t market_bytes{0};
   bool market_rdma_capable{false};             // market buffers passed the GPUDirect checks
   std::string market_note;                     // why not, when they did not

@@ -23,7 +23,8 @@ struct bucketed_pool_options {
   std::size_t limit_bytes{0};  // most bytes held from the upstream; 0 = no limit
   // A request with no cached block of its own class may take one up to this many classes
   // larger (2 at 4 classes per doubling: at most 41% larger) before the pool grows. Mixed sizes
-  // then share blocks instead of each class caching its own.
+  // then share blocks instead of each class caching its own. Under a limit it is 0: a job then
+  // holds exactly the class sizes the scratch gate admitted it for (granted_size).
   int reuse_reach{2};
 };
 
@@ -52,10 +53,13 @@ class bucketed_pool_resource final : public memory_resource {
   void* do_allocate(std::size_t bytes, stream_view s) override;
   void do_deallocate(void* p, std::size_t bytes, stream_view s) noexcept override;
   [[nodiscard]] std::string do_name() const override { return "bucketed"; }
+  [[nodiscard]] std::size_t do_granted_size(std::size_t bytes) const override;
 
   void* take_cached(int cls, stream_view s);  // nullptr when the class has no cached block
   void* grow(std::size_t size, std::size_t requested, stream_view s);
-  void trim_locked() noexcept;
+  // Returns cached blocks to the upstream until at most `goal` bytes are held or none is cached.
+  void trim_locked(std::size_t goal) noexcept;
+  void release_cached(const cached_block& b, std::size_t size, bool wait) noexcept;
   void record_latency(double us);
 
   memory_resource& upstream_;

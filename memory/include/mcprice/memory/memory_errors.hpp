@@ -1,6 +1,6 @@
 #pragma once
 // Allocation failures the engine reports to users: the pool ran out, or a job asked for more
-// scratch than its cap allows.
+// scratch than its cap allows, or must wait for room under the pool's limit.
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -29,6 +29,17 @@ class scratch_cap_exceeded : public std::runtime_error {
   std::size_t requested_;
   std::size_t cap_;
   std::size_t in_use_;
+};
+
+// A job that holds scratch admission asked the gate for more than fits now (scratch_gate): it
+// gives everything back and comes again asking for `needed` bytes at once. Not a failure.
+class scratch_busy : public std::runtime_error {
+ public:
+  scratch_busy(const std::string& job, std::size_t needed);
+  [[nodiscard]] std::size_t needed() const noexcept { return needed_; }
+
+ private:
+  std::size_t needed_;
 };
 
 }  // namespace mcprice

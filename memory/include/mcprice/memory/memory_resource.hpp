@@ -20,11 +20,15 @@ class memory_resource {
   [[nodiscard]] void* allocate(std::size_t bytes, stream_view s) { return do_allocate(bytes, s); }
   void deallocate(void* p, std::size_t bytes, stream_view s) noexcept { do_deallocate(p, bytes, s); }
   [[nodiscard]] std::string name() const { return do_name(); }
+  // What an allocation of `bytes` takes from this resource after its rounding (a size class),
+  // where the resource knows it; the request itself otherwise.
+  [[nodiscard]] std::size_t granted_size(std::size_t bytes) const { return do_granted_size(bytes); }
 
  private:
   virtual void* do_allocate(std::size_t bytes, stream_view s) = 0;
   virtual void do_deallocate(void* p, std::size_t bytes, stream_view s) noexcept = 0;
   [[nodiscard]] virtual std::string do_name() const = 0;
+  [[nodiscard]] virtual std::size_t do_granted_size(std::size_t bytes) const { return bytes; }
 };
 
 }  // namespace mcprice

@@ -35,6 +35,8 @@ struct pool_statistics {
   double latency_p99_us{0.0};
   std::size_t largest_free_block{0};
   std::size_t total_free{0};       // cached, unused bytes: V - A
+  std::size_t pending_free{0};     // cached bytes whose frees the device has not passed yet:
+                                   // not releasable without waiting on the device
   std::vector<class_statistics> classes;
 
   [[nodiscard]] double internal_fragmentation() const;   // 1 - R/A

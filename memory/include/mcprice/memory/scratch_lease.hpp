@@ -1,8 +1,12 @@
 #pragma once
 // A job's hold on the scratch pool, bounded by a byte cap. An allocation past the cap throws
-// scratch_cap_exceeded and never reaches the pool. Everything still held is returned, in
-// stream order, when the lease ends.
+// scratch_cap_exceeded and never reaches the pool. Under a scratch gate (a pool limit) each
+// allocation is first admitted in the pool's units: a lease that holds no admission waits for
+// it; one that holds some and cannot get more throws scratch_busy with its whole need (it must
+// not wait while holding). Everything still held is returned, in stream order, when the lease
+// ends.
 #include "mcprice/memory/memory_resource.hpp"
+#include "mcprice/memory/scratch_gate.hpp"
 
 #include <cstddef>
 #include <functional>
@@ -15,7 +19,7 @@ class scratch_lease {
  public:
   // cap 0 = no cap. on_rejection is told of each cap rejection (the pool's statistics).
   scratch_lease(memory_resource& pool, stream_view s, std::size_t cap, std::string job,
-                std::function<void()> on_rejection = {});
+                std::function<void()> on_rejection = {}, scratch_gate* gate = nullptr);
   ~scratch_lease();
   scratch_lease(const scratch_lease&) = delete;
   scratch_lease& operator=(const scratch_lease&) = delete;
@@ -25,6 +29,9 @@ class scratch_lease {
   [[nodiscard]] T* allocate_n(std::size_t n) { return static_cast<T*>(allocate(n * sizeof(T))); }
   void deallocate(void* p) noexcept;
   void release_all() noexcept;
+  // Waits for admission of `bytes` (a job's whole need, known from a refused first try) before
+  // any allocation, so the job's allocations then need no more.
+  void admit(std::size_t bytes);
 
   [[nodiscard]] std::size_t in_use() const noexcept { return in_use_; }
   [[nodiscard]] std::size_t cap() const noexcept { return cap_; }
@@ -36,12 +43,16 @@ class scratch_lease {
   struct held {
     void* ptr;
     std::size_t bytes;
+    std::size_t granted;
   };
   memory_resource& pool_;
   stream_view stream_;
   std::size_t cap_;
   std::string job_;
   std::function<void()> on_rejection_;
+  scratch_gate* gate_;
+  std::size_t admitted_{0};  // held from the gate
+  std::size_t granted_{0};   // of which in use, in the pool's units
   std::vector<held> held_;
   std::size_t in_use_{0};
 };

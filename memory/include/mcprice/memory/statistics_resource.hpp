@@ -33,6 +33,7 @@ class statistics_resource final : public memory_resource {
   void* do_allocate(std::size_t bytes, stream_view s) override;
   void do_deallocate(void* p, std::size_t bytes, stream_view s) noexcept override;
   [[nodiscard]] std::string do_name() const override { return upstream_.name(); }
+  [[nodiscard]] std::size_t do_granted_size(std::size_t bytes) const override { return upstream_.granted_size(bytes); }
 
   memory_resource& upstream_;
   mutable std::mutex mutex_;

@@ -1,0 +1,47 @@
+#pragma once
+// Admission to scratch memory under a byte budget (`--pool-limit`), so that memory pressure
+// makes jobs wait instead of fail. A job is admitted for bytes in the pool's own units
+// (granted_size) before it allocates them; a job that already holds admission and needs more
+// is never made to wait (two such jobs could wait on each other forever): it is refused, gives
+// everything back and comes again asking for its whole need at once (scratch_lease, the GPU
+// backend's job loop). A lone job is always let through: the pool then decides, and a job too
+// large for it fails alone with out_of_memory. Host-only and thread-safe.
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+
+namespace mcprice {
+
+struct gate_statistics {
+  std::size_t budget{0};     // 0 = no limit
+  std::size_t in_use{0};     // bytes admitted now
+  std::size_t peak{0};
+  std::uint64_t waits{0};    // acquisitions that had to wait
+  double wait_s{0.0};        // their total time waiting
+  std::uint64_t refusals{0}; // try_acquire calls refused (each a job's retry)
+};
+
+class scratch_gate {
+ public:
+  explicit scratch_gate(std::size_t budget = 0) : stats_{} { stats_.budget = budget; }
+
+  // Waits until `bytes` fit beside what is admitted, or until nothing is.
+  void acquire(std::size_t bytes);
+  // Admits `bytes` if they fit now; false (and a refusal counted) when they do not.
+  [[nodiscard]] bool try_acquire(std::size_t bytes);
+  void release(std::size_t bytes) noexcept;
+  [[nodiscard]] gate_statistics statistics() const;
+  [[nodiscard]] std::size_t budget() const noexcept { return stats_.budget; }
+
+ private:
+  [[nodiscard]] bool fits(std::size_t bytes) const noexcept;
+  void admit(std::size_t bytes) noexcept;
+
+  mutable std::mutex mutex_;
+  std::condition_variable released_;
+  gate_statistics stats_;
+};
+
+}  // namespace mcprice

@@ -1,0 +1,56 @@
+#include "mcprice/memory/scratch_gate.hpp"
+
+#include <algorithm>
+
+namespace mcprice {
+
+bool scratch_gate::fits(std::size_t bytes) const noexcept
+{
+  return stats_.budget == 0 || stats_.in_use == 0 || stats_.in_use + bytes <= stats_.budget;
+}
+
+void scratch_gate::admit(std::size_t bytes) noexcept
+{
+  stats_.in_use += bytes;
+  stats_.peak = std::max(stats_.peak, stats_.in_use);
+}
+
+void scratch_gate::acquire(std::size_t bytes)
+{
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (!fits(bytes)) {
+    auto const start = std::chrono::steady_clock::now();
+    ++stats_.waits;
+    released_.wait(lock, [&] { return fits(bytes); });
+    stats_.wait_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  admit(bytes);
+}
+
+bool scratch_gate::try_acquire(std::size_t bytes)
+{
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!fits(bytes)) {
+    ++stats_.refusals;
+    return false;
+  }
+  admit(bytes);
+  return true;
+}
+
+void scratch_gate::release(std::size_t bytes) noexcept
+{
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stats_.in_use -= std::min(bytes, stats_.in_use);
+  }
+  released_.notify_all();
+}
+
+gate_statistics scratch_gate::statistics() const
+{
+  std::lock_guard<std::mutex> lock(mutex_);
+  return stats_;
+}
+
+}  // namespace mcprice

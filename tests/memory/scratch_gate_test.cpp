@@ -1,0 +1,165 @@
+// Admission under a pool limit: the gate's waits and refusals, a lease that must not wait while
+// holding, and the bucketed pool's partial trims and non-releasable bytes beneath it.
+#include "catch.hpp"
+#include "fake_device.hpp"
+#include "mcprice/memory/bucketed_pool_resource.hpp"
+#include "mcprice/memory/scratch_gate.hpp"
+#include "mcprice/memory/scratch_lease.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+#include <vector>
+
+using namespace mcprice;
+using namespace mcprice::testing;
+
+namespace {
+constexpr std::size_t mib = std::size_t{1} << 20;
+
+bucketed_pool_options limited(std::size_t limit)
+{
+  bucketed_pool_options o;
+  o.classes = {mib, 64 * mib, 4};
+  o.limit_bytes = limit;
+  return o;
+}
+}  // namespace
+
+TEST_CASE("the gate admits what fits, refuses a holder more, and lets a lone job through")
+{
+  scratch_gate gate(10 * mib);
+  CHECK(gate.try_acquire(6 * mib));
+  CHECK_FALSE(gate.try_acquire(5 * mib));  // 11 MiB > 10
+  CHECK(gate.try_acquire(4 * mib));
+  gate.release(10 * mib);
+  CHECK(gate.try_acquire(25 * mib));  // nothing else admitted: a lone job goes through
+  gate.release(25 * mib);
+  auto const s = gate.statistics();
+  CHECK(s.refusals == 1);
+  CHECK(s.peak == 25 * mib);
+  CHECK(s.in_use == 0);
+  CHECK(s.waits == 0);
+}
+
+TEST_CASE("a job waiting at the gate goes in when another gives back", "[concurrency]")
+{
+  scratch_gate gate(10 * mib);
+  gate.acquire(8 * mib);
+  std::atomic<bool> in{false};
+  std::thread waiter([&] {
+    gate.acquire(4 * mib);
+    in = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  CHECK_FALSE(in.load());
+  gate.release(8 * mib);
+  waiter.join();
+  CHECK(in.load());
+  CHECK(gate.statistics().waits == 1);
+  CHECK(gate.statistics().wait_s > 0.0);
+  gate.release(4 * mib);
+}
+
+TEST_CASE("a lease admitted for some scratch is refused more rather than made to wait")
+{
+  fake_upstream up;
+  fake_ordering ord;
+  bucketed_pool_resource pool(up, ord, limited(8 * mib));
+  scratch_gate gate(8 * mib);
+  scratch_lease other(pool, fake_stream(1), 0, "other", {}, &gate);
+  (void)other.allocate(4 * mib);
+  scratch_lease lease(pool, fake_stream(2), 0, "job 3", {}, &gate);
+  (void)lease.allocate(2 * mib);
+  try {
+    (void)lease.allocate(3 * mib);  // 4 + 2 + 3 > 8: it holds 2, so no wait
+    FAIL("expected scratch_busy");
+  } catch (const scratch_busy& e) {
+    // Its whole need in the pool's units: the 2 MiB and the 3 MiB classes.
+    CHECK(e.needed() == pool.granted_size(2 * mib) + pool.granted_size(3 * mib));
+  }
+  CHECK(pool.statistics().requested == 6 * mib);  // the refused request never reached the pool
+  lease.release_all();
+  other.release_all();
+  CHECK(gate.statistics().in_use == 0);
+}
+
+TEST_CASE("jobs under a pool limit all finish: they wait or come again, none runs out of memory", "[concurrency]")
+{
+  fake_upstream up;
+  fake_ordering ord;
+  std::size_t const limit = 24 * mib;
+  bucketed_pool_resource pool(up, ord, limited(limit));
+  scratch_gate gate(limit);
+  std::atomic<int> retries{0}, done{0}, out_of_memory_events{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 6; ++t) {
+    threads.emplace_back([&, t] {
+      for (int j = 0; j < 40; ++j) {
+        std::size_t need = 0;
+        for (;;) {
+          try {
+            scratch_lease lease(pool, fake_stream(t + 1), 0, "job", {}, &gate);
+            lease.admit(need);
+            for (int k = 0; k < 3; ++k) (void)lease.allocate((1 + static_cast<std::size_t>((t + j + k) % 4)) * mib);
+            break;
+          } catch (const scratch_busy& e) {
+            need = e.needed();
+            ++retries;
+          } catch (const out_of_memory&) {
+            ++out_of_memory_events;
+            break;
+          }
+        }
+        ++done;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  CHECK(done == 240);
+  CHECK(out_of_memory_events == 0);
+  auto const s = pool.statistics();
+  CHECK(s.reserved <= limit);
+  CHECK(s.reserved_peak <= limit);
+  CHECK(s.allocated == 0);
+  CHECK(gate.statistics().in_use == 0);
+  CHECK(gate.statistics().peak <= limit);
+}
+
+TEST_CASE("under its limit the pool trims only what it must, blocks the device has passed first")
+{
+  fake_upstream up;
+  fake_ordering ord;
+  bucketed_pool_resource pool(up, ord, limited(12 * mib));
+  void* a = pool.allocate(4 * mib, fake_stream(1));
+  void* b = pool.allocate(4 * mib, fake_stream(1));
+  void* c = pool.allocate(2 * mib, fake_stream(1));
+  pool.deallocate(a, 4 * mib, fake_stream(1));  // mark 1: pending on the device
+  pool.deallocate(b, 4 * mib, fake_stream(1));  // mark 2: passed
+  pool.deallocate(c, 2 * mib, fake_stream(1));  // mark 3: pending
+  ord.passed_marks = {2};
+  auto before = pool.statistics();
+  CHECK(before.total_free == 10 * mib);
+  CHECK(before.pending_free == 6 * mib);  // non-releasable without a wait
+  // 5 MiB class (not cached) needs 5 MiB of room under 12: freeing the passed 4 MiB block
+  // is enough, with no wait on the device.
+  void* d = pool.allocate(5 * mib, fake_stream(2));
+  CHECK(ord.synchronized == 0);
+  auto const s = pool.statistics();
+  CHECK(s.reserved == 6 * mib + pool.granted_size(5 * mib));
+  CHECK(s.total_free == 6 * mib);
+  pool.deallocate(d, 5 * mib, fake_stream(2));
+}
+
+TEST_CASE("under a limit a request takes only a block of its own class")
+{
+  fake_upstream up;
+  fake_ordering ord;
+  bucketed_pool_resource pool(up, ord, limited(64 * mib));
+  void* a = pool.allocate(1'600'000, fake_stream(1));
+  pool.deallocate(a, 1'600'000, fake_stream(1));
+  void* b = pool.allocate(1'200'000, fake_stream(1));  // two classes below: no reach under a limit
+  CHECK(b != a);
+  CHECK(pool.statistics().allocated == pool.granted_size(1'200'000));
+  pool.deallocate(b, 1'200'000, fake_stream(1));
+}
