@@ -63,6 +63,8 @@ po::options_description visible_options()
       ("load-json", po::value<std::string>(), "load test: also write the report as JSON to FILE")
       ("load-html", po::value<std::string>(),
        "load test: also write a self-contained HTML report with plots (memory, latency, fragmentation) to FILE")
+      ("load-from", po::value<std::string>(),
+       "load test: instead of running, render --load-html from a report saved with --load-json")
       ("quiet,q", "no progress or summary on stderr")
       ("help,h", "this help")
       ("version", "engine version and commit");
@@ -114,7 +116,7 @@ void parse_load_test(const po::variables_map& vm, command_line& cl)
   auto const get = [&](const char* k) { return vm[k].as<std::string>(); };
   if (!cl.load_test) {
     for (const char* k : {"load-jobs", "load-seed", "load-pattern", "load-rate", "load-mix", "load-threads",
-                          "allocators", "load-json", "load-html"}) {
+                          "allocators", "load-json", "load-html", "load-from"}) {
       if (vm.count(k)) throw configuration_error(std::string("--") + k + " goes with --load-test");
     }
     if (!cl.load_pressures.empty()) {
@@ -142,6 +144,10 @@ void parse_load_test(const po::variables_map& vm, command_line& cl)
   }
   if (vm.count("load-json")) cl.load_json = get("load-json");
   if (vm.count("load-html")) cl.load_html = get("load-html");
+  if (vm.count("load-from")) {
+    cl.load_from = get("load-from");
+    if (cl.load_html.empty()) throw configuration_error("--load-from renders a report: give --load-html FILE too");
+  }
 }
 
 bool ends_with(const std::string& s, const std::string& suffix)

@@ -33,6 +33,7 @@ struct command_line {
   std::vector<allocator_kind> allocators;
   std::string load_json;
   std::string load_html;
+  std::string load_from;  // a saved --load-json report to render instead of running
   // --pool-limit 80%,90%,95% with --load-test: after the unlimited runs, one run per allocator
   // and share, the limit that share of the reference run's peak requested bytes.
   std::vector<double> load_pressures;

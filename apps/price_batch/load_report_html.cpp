@@ -58,8 +58,16 @@ std::vector<chart_series> fragmentation_series(const nlohmann::json& samples, bo
   return {internal, cached, external, pinned};
 }
 
+// The pressure a strategy ran under: its label's part after '@' ("" without a limit).
+std::string pressure_of(const nlohmann::json& strategy)
+{
+  auto const label = strategy.at("label").get<std::string>();
+  auto const at = label.find('@');
+  return at == std::string::npos ? std::string() : label.substr(at + 1);
+}
+
 // Shares of jobs (%) in log-spaced latency bins shared by every strategy.
-chart latency_histogram(const nlohmann::json& strategies)
+chart latency_histogram(const nlohmann::json& strategies, const std::string& title)
 {
   double lo = 1e300, hi = 0.0;
   for (auto const& s : strategies) {
@@ -69,7 +77,7 @@ chart latency_histogram(const nlohmann::json& strategies)
       hi = std::max(hi, x);
     }
   }
-  chart c{"Job latency (arrival to results)", "latency, ms (log scale)", "share of jobs, %", true, true, {}};
+  chart c{title, "latency, ms (log scale)", "share of jobs, %", true, true, {}};
   if (!(hi >= lo)) return c;
   constexpr int bins = 40;
   double const a = std::log10(lo), b = std::log10(hi) + 1e-9, width = std::max(b - a, 1e-6) / bins;
@@ -169,7 +177,20 @@ std::string load_report_html(const nlohmann::json& report)
                 memory_column(samples, 3, "reserved", "#2ca02c")};
     o << render_svg(c);
   }
-  o << "<h2>Job latency</h2>\n" << render_svg(latency_histogram(strategies));
+  // One histogram per pressure (the unlimited runs first), so each compares a few allocators.
+  o << "<h2>Job latency</h2>\n";
+  std::vector<std::string> pressures;
+  for (auto const& s : strategies) {
+    if (std::find(pressures.begin(), pressures.end(), pressure_of(s)) == pressures.end()) pressures.push_back(pressure_of(s));
+  }
+  for (auto const& p : pressures) {
+    nlohmann::json group = nlohmann::json::array();
+    for (auto const& s : strategies) {
+      if (pressure_of(s) == p) group.push_back(s);
+    }
+    std::string const title = "Job latency, arrival to results" + (p.empty() ? std::string() : " (pool limit " + p + " of the peak)");
+    o << render_svg(latency_histogram(group, title));
+  }
 
   o << "<h2>Fragmentation over time</h2>\n<p class=\"note\">Internal: granted &minus; requested (rounding inside "
        "live blocks). Cached-unused: reserved &minus; granted. External: cached-unused bytes outside the largest free "

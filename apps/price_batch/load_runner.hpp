@@ -42,7 +42,7 @@ struct strategy_result {
   bool blocks_visible{false};        // external and non-releasable measured (the bucketed pool)
   std::vector<double> latencies_ms;  // every job's, in stream order
   std::size_t failed_trades{0};
-  bool identical{true};  // every job's prices and std errors have the reference run's bits
+  bool identical{true};  // every job that priced has the reference run's bits (prices, std errors)
   std::vector<memory_sample> memory;
 };
 

@@ -1,6 +1,7 @@
 #include "load_test.hpp"
 
 #include "load_report_html.hpp"
+#include "mcprice/input_error.hpp"
 #include "mcprice/market_reader.hpp"
 #include "output_file.hpp"
 
@@ -31,19 +32,20 @@ std::string percent(double share)
 void print_load_table(std::ostream& out, const std::vector<load::strategy_result>& results)
 {
   char line[512];
-  std::snprintf(line, sizeof line, "%-16s %9s %11s %8s %8s %8s %9s %9s %9s %9s %9s %5s %6s %6s %6s %9s\n", "allocator",
+  std::snprintf(line, sizeof line, "%-16s %9s %11s %8s %8s %8s %9s %9s %9s %9s %9s %5s %6s %6s %6s %6s %9s\n", "allocator",
                 "jobs/s", "paths/s", "p50 ms", "p99 ms", "max ms", "alloc p50", "alloc p99", "req MiB", "grant MiB",
-                "resv MiB", "oom", "waits", "memw", "idle%", "bits");
+                "resv MiB", "oom", "waits", "memw", "idle%", "failed", "bits");
   out << line;
   for (auto const& r : results) {
     std::snprintf(line, sizeof line,
-                  "%-16s %9.1f %11.4g %8.2f %8.2f %8.2f %7.2fus %7.2fus %9s %9s %9s %5llu %6llu %6llu %6s %9s\n",
+                  "%-16s %9.1f %11.4g %8.2f %8.2f %8.2f %7.2fus %7.2fus %9s %9s %9s %5llu %6llu %6llu %6s %6zu %9s\n",
                   r.label.c_str(), r.jobs_per_s, r.paths_per_s, r.latency_p50_ms, r.latency_p99_ms, r.latency_max_ms,
                   r.alloc_latency_p50_us, r.alloc_latency_p99_us, mib(r.peak_requested).c_str(),
                   mib(r.peak_granted).c_str(), mib(r.peak_reserved).c_str(),
                   static_cast<unsigned long long>(r.out_of_memory + r.retries),
                   static_cast<unsigned long long>(r.cross_stream_waits), static_cast<unsigned long long>(r.memory_waits),
-                  r.device_idle < 0.0 ? "-" : percent(r.device_idle).c_str(), r.identical ? "identical" : "DIFFER");
+                  r.device_idle < 0.0 ? "-" : percent(r.device_idle).c_str(), r.failed_trades,
+                  r.identical ? "identical" : "DIFFER");
     out << line;
   }
   out << "\nfragmentation, MiB at peak reserved / time-weighted mean (- where the allocator does not show it):\n";
@@ -125,6 +127,18 @@ nlohmann::json load_report_json(const command_line& cl, const std::vector<load::
 
 int run_load_test(const command_line& cl, std::ostream& table, std::ostream& log)
 {
+  if (!cl.load_from.empty()) {
+    std::ifstream in(cl.load_from);
+    if (!in) throw input_error({cl.load_from, 0, 0}, "cannot open the load report");
+    nlohmann::json report;
+    try {
+      report = nlohmann::json::parse(in);
+      write_file_atomically(cl.load_html, load_report_html(report));
+    } catch (const nlohmann::json::exception& e) {
+      throw input_error({cl.load_from, 0, 0}, std::string("not a load-test report: ") + e.what());
+    }
+    return 0;
+  }
   market_data const market = read_market_file(cl.market);
   auto const stream = load::make_stream(cl.load, market);
   load::run_options ro;

@@ -9,7 +9,9 @@
 namespace mcprice::cli {
 namespace {
 
-constexpr double left = 70.0, right = 16.0, top = 30.0, bottom = 42.0;
+constexpr double left = 70.0, right = 16.0, bottom = 42.0, legend_row = 16.0;
+
+double legend_width(const chart_series& s) { return 16.0 + 7.0 * static_cast<double>(s.name.size()) + 12.0; }
 
 std::string number(double v)
 {
@@ -84,12 +86,40 @@ std::string render_svg(const chart& c)
       y_hi = std::max(y_hi, s.y[i]);
     }
   }
+  // The legend: up to four entries right-aligned beside the title where they fit; otherwise in
+  // rows below it, in reading order.
+  std::vector<std::pair<double, double>> legend_at(c.series.size());
+  double const x_end = c.width - right;
+  double row_y = 8.0;
+  double total = 0.0;
+  for (auto const& s : c.series) total += legend_width(s);
+  double const title_end = left + 7.5 * static_cast<double>(c.title.size()) + 20.0;
+  if (c.series.size() <= 4 && x_end - total >= title_end) {
+    double legend_x = x_end;
+    for (std::size_t k = c.series.size(); k-- > 0;) {
+      legend_x -= legend_width(c.series[k]);
+      legend_at[k] = {legend_x, row_y};
+    }
+  } else {
+    row_y = 26.0;
+    double legend_x = left;
+    for (std::size_t k = 0; k < c.series.size(); ++k) {
+      double const wk = legend_width(c.series[k]);
+      if (legend_x + wk > x_end && legend_x > left) {
+        row_y += legend_row;
+        legend_x = left;
+      }
+      legend_at[k] = {legend_x, row_y};
+      legend_x += wk;
+    }
+  }
+  double const top = 30.0 + row_y - 8.0;
   bool const empty = !(x_hi >= x_lo);
   if (empty) x_lo = 0.0, x_hi = 1.0;
   if (!(x_hi > x_lo)) x_hi = x_lo + 1.0;
   std::vector<double> const y_ticks = nice_ticks(0.0, y_hi > 0.0 ? y_hi : 1.0, 5);
   double const y_top = y_ticks.back();
-  double const w = c.width, h = c.height, pw = w - left - right, ph = h - top - bottom;
+  double const w = c.width, h = c.height + top - 30.0, pw = w - left - right, ph = h - top - bottom;
   auto const px = [&](double x) { return left + (tx(x) - x_lo) / (x_hi - x_lo) * pw; };
   auto const py = [&](double y) { return top + ph - y / y_top * ph; };
 
@@ -128,14 +158,15 @@ std::string render_svg(const chart& c)
     o << "<text x=\"" << left + pw / 2 << "\" y=\"" << top + ph / 2 << "\" text-anchor=\"middle\" class=\"label\">"
       << "no data</text>\n";
   }
-  double legend_x = w - right;
-  for (std::size_t k = c.series.size(); k-- > 0;) {
-    auto const& s = c.series[k];
-    legend_x -= 14.0 + 7.0 * static_cast<double>(s.name.size()) + 12.0;
-    o << "<rect x=\"" << legend_x << "\" y=\"8\" width=\"12\" height=\"12\" fill=\"" << s.color
-      << "\"/><text x=\"" << legend_x + 16 << "\" y=\"18\" class=\"legend\">" << escape_html(s.name) << "</text>\n";
+  for (std::size_t k = 0; k < c.series.size(); ++k) {
+    auto const [lx, ly] = legend_at[k];
+    o << "<rect x=\"" << lx << "\" y=\"" << ly << "\" width=\"12\" height=\"12\" fill=\"" << c.series[k].color
+      << "\"/><text x=\"" << lx + 16 << "\" y=\"" << ly + 10 << "\" class=\"legend\">" << escape_html(c.series[k].name)
+      << "</text>\n";
   }
-  for (auto const& s : c.series) {
+  // The last series is drawn first: the first named (requested, say) stays visible on top.
+  for (auto it = c.series.rbegin(); it != c.series.rend(); ++it) {
+    auto const& s = *it;
     std::vector<double> xs, ys;
     thin(s, c.max_points, xs, ys);
     o << "<polyline class=\"series\" data-name=\"" << escape_html(s.name) << "\" fill=\"none\" stroke=\"" << s.color

@@ -36,6 +36,7 @@ gpu_context::gpu_context(const engine_options& o, const market_data& market, std
       explicit_pool_options po;
       po.device = o.device;
       po.max_size = o.allocator == allocator_kind::pool ? o.pool_limit_bytes : 0;
+      po.opportunistic_reuse = o.allocator == allocator_kind::bucketed;
       pool_ = std::make_unique<explicit_pool_resource>(po);
       if (o.allocator == allocator_kind::pool) {
         counted_ = std::make_unique<statistics_resource>(*pool_);

@@ -10,7 +10,7 @@ namespace mcprice {
 bucketed_pool_resource::bucketed_pool_resource(memory_resource& upstream, stream_ordering& ordering,
                                                bucketed_pool_options options)
     : upstream_(upstream), ordering_(ordering), classes_(options.classes), limit_(options.limit_bytes),
-      reach_(options.limit_bytes != 0 ? 0 : options.reuse_reach), cached_(static_cast<std::size_t>(classes_.count()))
+      reach_(options.limit_bytes != 0 ? 0 : options.reuse_reach), headroom_(options.headroom), cached_(static_cast<std::size_t>(classes_.count()))
 {
   stats_.classes.resize(cached_.size());
   for (int c = 0; c < classes_.count(); ++c) stats_.classes[static_cast<std::size_t>(c)].size = classes_.size_of(c);
@@ -88,17 +88,24 @@ void* bucketed_pool_resource::take_cached(int cls, stream_view s)
 void* bucketed_pool_resource::grow(std::size_t size, std::size_t requested, stream_view s)
 {
   if (limit_ != 0 && stats_.reserved + size > limit_) {
-    trim_locked(size <= limit_ ? limit_ - size : 0);
+    make_room(size <= limit_ ? limit_ - size : 0, s);
     if (stats_.reserved + size > limit_) {
       throw out_of_memory("bucketed", requested, stats_.reserved, limit_);
     }
+  }
+  // Headroom: the cache may hold only a little more than the most ever live at once, so that
+  // blocks of sizes no longer asked for go back instead of piling up.
+  if (headroom_ >= 0.0) {
+    auto const live_peak = static_cast<double>(std::max(stats_.allocated_peak, stats_.allocated + size));
+    auto const target = static_cast<std::size_t>((1.0 + headroom_) * live_peak);
+    if (stats_.reserved + size > target) make_room(target > size ? target - size : 0, s);
   }
   void* p = nullptr;
   try {
     p = upstream_.allocate(size, s);
   } catch (const out_of_memory&) {
     ++stats_.oom_retries;
-    trim_locked(0);
+    make_room(0, s);
     try {
       p = upstream_.allocate(size, s);
     } catch (const out_of_memory&) {
@@ -148,36 +155,47 @@ void bucketed_pool_resource::trim()
 void bucketed_pool_resource::trim_locked(std::size_t goal) noexcept
 {
   ++stats_.trims;
-  // Blocks whose frees the device has passed go first: no wait. Only then wait on marks.
-  for (bool const wait : {false, true}) {
-    for (std::size_t cls = cached_.size(); cls-- > 0 && stats_.reserved > goal;) {
-      auto& list = cached_[cls];
-      std::size_t const size = classes_.size_of(static_cast<int>(cls));
-      for (std::size_t i = list.size(); i-- > 0 && stats_.reserved > goal;) {
-        if (!wait && !ordering_.passed(list[i].mark)) continue;
-        release_cached(list[i], size, wait);
-        list.erase(list.begin() + static_cast<std::ptrdiff_t>(i));
-        --stats_.classes[cls].cached_blocks;
-      }
-    }
-  }
+  // Blocks whose frees the device has passed go first: no wait. Only then wait on marks, on the
+  // host: the freeing stream may be gone by now, so the blocks go back on the default stream.
+  for (int pass = 1; pass <= 2; ++pass) release_cached(goal, pass, nullptr);
 }
 
-void bucketed_pool_resource::release_cached(const cached_block& b, std::size_t size, bool wait) noexcept
+void bucketed_pool_resource::make_room(std::size_t goal, stream_view s) noexcept
 {
-  // The freeing stream may be gone by now: wait for its mark on the host, then free on the
-  // default stream. Trims are rare (the limit, out of memory, an explicit trim, the pool's end).
-  if (wait) {
-    try {
-      ordering_.synchronize(b.mark);
-    } catch (...) {
-      // A failed wait leaves nothing better to do than free: the device is in error anyway.
+  ++stats_.trims;
+  // Back to the upstream in the order of stream s, which is about to allocate: blocks s freed
+  // (stream order alone), then blocks the device has passed, then the rest behind an event wait.
+  // The upstream can then hand the same memory to s with no host wait anywhere.
+  for (int pass = 0; pass <= 2; ++pass) release_cached(goal, pass, &s);
+}
+
+void bucketed_pool_resource::release_cached(std::size_t goal, int pass, const stream_view* s) noexcept
+{
+  for (std::size_t cls = cached_.size(); cls-- > 0 && stats_.reserved > goal;) {
+    auto& list = cached_[cls];
+    std::size_t const size = classes_.size_of(static_cast<int>(cls));
+    for (std::size_t i = list.size(); i-- > 0 && stats_.reserved > goal;) {
+      cached_block const& b = list[i];
+      bool const own = s != nullptr && b.freed_on.value() == s->value();
+      if (pass == 0 && !own) continue;
+      if (pass == 1 && (own || !ordering_.passed(b.mark))) continue;
+      try {
+        if (pass == 2 && s == nullptr) ordering_.synchronize(b.mark);
+        if (pass == 2 && s != nullptr) {
+          ordering_.wait(*s, b.mark);
+          ++stats_.event_waits;
+        }
+      } catch (...) {
+        // A failed wait leaves nothing better to do than free: the device is in error anyway.
+      }
+      upstream_.deallocate(b.ptr, size, s != nullptr ? *s : stream_view{});
+      ordering_.release(b.mark);
+      stats_.reserved -= size;
+      ++stats_.upstream_releases;
+      list.erase(list.begin() + static_cast<std::ptrdiff_t>(i));
+      --stats_.classes[cls].cached_blocks;
     }
   }
-  upstream_.deallocate(b.ptr, size, stream_view{});
-  ordering_.release(b.mark);
-  stats_.reserved -= size;
-  ++stats_.upstream_releases;
 }
 
 void bucketed_pool_resource::note_cap_rejection() noexcept

@@ -62,10 +62,9 @@ memory_pool::memory_pool(const explicit_pool_options& o)
   pool_ = decltype(pool_)(pool);
   std::uint64_t threshold = o.release_threshold;
   MCPRICE_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
-  int const allow = o.reproducible ? 0 : 1;
   int follow = 1;
-  int opportunistic = allow;
-  int internal = allow;
+  int opportunistic = o.opportunistic_reuse ? 1 : 0;
+  int internal = 0;
   MCPRICE_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolReuseFollowEventDependencies, &follow));
   MCPRICE_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolReuseAllowOpportunistic, &opportunistic));
   MCPRICE_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolReuseAllowInternalDependencies, &internal));

@@ -17,6 +17,7 @@ bucketed_pool_options small_classes(std::size_t limit = 0)
   bucketed_pool_options o;
   o.classes = {std::size_t{1} << 20, std::size_t{64} << 20, 4};  // 1 MiB .. 64 MiB
   o.limit_bytes = limit;
+  o.headroom = -1.0;  // cache without bound: these cases test reuse, limits and trims alone
   return o;
 }
 }  // namespace

@@ -22,6 +22,7 @@ bucketed_pool_options limited(std::size_t limit)
   bucketed_pool_options o;
   o.classes = {mib, 64 * mib, 4};
   o.limit_bytes = limit;
+  o.headroom = -1.0;
   return o;
 }
 }  // namespace
@@ -162,4 +163,32 @@ TEST_CASE("under a limit a request takes only a block of its own class")
   CHECK(b != a);
   CHECK(pool.statistics().allocated == pool.granted_size(1'200'000));
   pool.deallocate(b, 1'200'000, fake_stream(1));
+}
+
+TEST_CASE("the cache holds at most the headroom over the live peak, giving back in stream order")
+{
+  fake_upstream up;
+  fake_ordering ord;
+  bucketed_pool_options o = limited(0);
+  o.headroom = 0.10;
+  bucketed_pool_resource pool(up, ord, o);
+  void* a = pool.allocate(8 * mib, fake_stream(1));
+  void* b = pool.allocate(2 * mib, fake_stream(2));
+  pool.deallocate(a, 8 * mib, fake_stream(1));
+  pool.deallocate(b, 2 * mib, fake_stream(2));  // 10 MiB cached; the live peak was 10 MiB
+  ord.passed_marks = {};
+  // 6 MiB class (5.66): live 5.66, peak 10 -> at most 11 MiB held. 10 + 5.66 is too much:
+  // stream 3 gives back blocks behind event waits (it freed none, the device passed none).
+  void* c = pool.allocate(6 * mib - 256 * 1024, fake_stream(3));
+  auto const s = pool.statistics();
+  CHECK(s.reserved <= static_cast<std::size_t>(1.10 * 10 * mib));
+  CHECK(ord.synchronized == 0);  // never a host wait
+  CHECK_FALSE(ord.waits.empty());
+  for (auto const& w : ord.waits) CHECK(w.first == fake_stream(3).value());
+  pool.deallocate(c, 6 * mib - 256 * 1024, fake_stream(3));
+  // A request the cache holds a block for is served from it, with no growth.
+  std::size_t const grows = pool.statistics().upstream_grows;
+  void* d = pool.allocate(5 * mib, fake_stream(3));
+  CHECK(pool.statistics().upstream_grows == grows);
+  pool.deallocate(d, 5 * mib, fake_stream(3));
 }

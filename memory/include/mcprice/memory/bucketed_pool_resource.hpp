@@ -2,9 +2,10 @@
 // The engine's scratch pool: requests round up to size classes; freed blocks are cached per
 // class with the stream that freed them and an ordering mark recorded after the free. A block
 // is reused at once on the same stream, and on another stream only after that stream waits on
-// the mark. Requests above the largest class go straight to the upstream. A pool-wide limit
-// bounds what is held from the upstream; an upstream failure trims the cache and retries once
-// before reporting out_of_memory.
+// the mark. Requests above the largest class go straight to the upstream. What the cache holds
+// is bounded by a headroom over the live peak, and a pool-wide limit bounds what is held from
+// the upstream; an upstream failure gives the cache back and retries once before reporting
+// out_of_memory.
 #include "mcprice/memory/latency_ring.hpp"
 #include "mcprice/memory/memory_resource.hpp"
 #include "mcprice/memory/pool_statistics.hpp"
@@ -26,6 +27,10 @@ struct bucketed_pool_options {
   // then share blocks instead of each class caching its own. Under a limit it is 0: a job then
   // holds exactly the class sizes the scratch gate admitted it for (granted_size).
   int reuse_reach{2};
+  // Before growing, the pool gives cached blocks back until what it holds is at most (1 +
+  // headroom) x the most it ever had live (granted) at once; negative: cache without bound.
+  // Blocks of sizes no longer asked for then go back instead of piling up as fragmentation.
+  double headroom{0.05};
 };
 
 class bucketed_pool_resource final : public memory_resource {
@@ -57,9 +62,13 @@ class bucketed_pool_resource final : public memory_resource {
 
   void* take_cached(int cls, stream_view s);  // nullptr when the class has no cached block
   void* grow(std::size_t size, std::size_t requested, stream_view s);
-  // Returns cached blocks to the upstream until at most `goal` bytes are held or none is cached.
+  // Return cached blocks to the upstream until at most `goal` bytes are held or none is cached:
+  // trim_locked waits on the host and frees on the default stream; make_room frees in the order
+  // of stream s, which is about to allocate, with no host wait.
   void trim_locked(std::size_t goal) noexcept;
-  void release_cached(const cached_block& b, std::size_t size, bool wait) noexcept;
+  void make_room(std::size_t goal, stream_view s) noexcept;
+  // pass 0: blocks s freed; 1: blocks the device has passed; 2: the rest, after a wait.
+  void release_cached(std::size_t goal, int pass, const stream_view* s) noexcept;
   void record_latency(double us);
 
   memory_resource& upstream_;
@@ -67,6 +76,7 @@ class bucketed_pool_resource final : public memory_resource {
   size_classes classes_;
   std::size_t limit_;
   int reach_;
+  double headroom_;
 
   mutable std::mutex mutex_;
   std::vector<std::vector<cached_block>> cached_;

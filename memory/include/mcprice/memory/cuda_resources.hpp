@@ -33,9 +33,13 @@ struct explicit_pool_options {
   int device{0};
   std::size_t max_size{0};           // 0 = the driver's default (the device's memory)
   std::size_t release_threshold{~std::size_t{0}};  // bytes kept cached across synchronisations
-  // Reproducible setting: blocks are reused only in stream order or after an event the pool
-  // inserted itself; the driver's opportunistic and internal-dependency reuse are turned off.
-  bool reproducible{true};
+  // By default blocks are reused only in stream order or after an event the caller inserted;
+  // the driver's opportunistic and internal-dependency reuse are off. Opportunistic reuse (a
+  // block whose free the device has completed, on any stream) is safe and moves no result bit:
+  // the bucketed pool turns it on beneath itself, so memory it gives back on one stream serves
+  // the next growth on another. Internal dependencies (waits the driver inserts) stay off: they
+  // would tie streams together unseen.
+  bool opportunistic_reuse{false};
 };
 
 namespace detail {
