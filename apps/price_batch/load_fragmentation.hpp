@@ -22,6 +22,7 @@ struct memory_sample {
   std::size_t largest_free;  // the largest cached free block (bucketed; 0 where not visible)
   std::size_t pending_free;  // cached bytes not yet passed by the device (bucketed)
   int streams_busy;          // the engine's streams with queued work (-1: unknown)
+  std::size_t driver_reserved{0};  // the CUDA driver pool beneath (pool, bucketed; 0: none)
 };
 
 struct fragmentation {

@@ -58,6 +58,16 @@ std::vector<chart_series> fragmentation_series(const nlohmann::json& samples, bo
   return {internal, cached, external, pinned};
 }
 
+// One colour per allocator, the same in every chart.
+const char* colour_of(const std::string& allocator)
+{
+  const char* const known[] = {"malloc", "async-default", "pool", "bucketed", "cpu"};
+  for (std::size_t i = 0; i < 5; ++i) {
+    if (allocator == known[i]) return palette[i];
+  }
+  return palette[9];
+}
+
 // The pressure a strategy ran under: its label's part after '@' ("" without a limit).
 std::string pressure_of(const nlohmann::json& strategy)
 {
@@ -66,8 +76,8 @@ std::string pressure_of(const nlohmann::json& strategy)
   return at == std::string::npos ? std::string() : label.substr(at + 1);
 }
 
-// Shares of jobs (%) in log-spaced latency bins shared by every strategy.
-chart latency_histogram(const nlohmann::json& strategies, const std::string& title)
+// The latency range of every strategy's jobs, so every histogram has the same bins and axis.
+std::pair<double, double> latency_range(const nlohmann::json& strategies)
 {
   double lo = 1e300, hi = 0.0;
   for (auto const& s : strategies) {
@@ -77,11 +87,16 @@ chart latency_histogram(const nlohmann::json& strategies, const std::string& tit
       hi = std::max(hi, x);
     }
   }
+  return {lo, hi};
+}
+
+// Shares of jobs (%) in log-spaced latency bins over [lo, hi].
+chart latency_histogram(const nlohmann::json& strategies, const std::string& title, double lo, double hi)
+{
   chart c{title, "latency, ms (log scale)", "share of jobs, %", true, true, {}};
   if (!(hi >= lo)) return c;
   constexpr int bins = 40;
   double const a = std::log10(lo), b = std::log10(hi) + 1e-9, width = std::max(b - a, 1e-6) / bins;
-  std::size_t k = 0;
   for (auto const& s : strategies) {
     std::vector<double> counts(bins, 0.0);
     auto const& v = s.at("job_latencies_ms");
@@ -89,7 +104,7 @@ chart latency_histogram(const nlohmann::json& strategies, const std::string& tit
       int const i = std::clamp(static_cast<int>((std::log10(std::max(1e-3, x.get<double>())) - a) / width), 0, bins - 1);
       counts[static_cast<std::size_t>(i)] += 1.0;
     }
-    chart_series series{s.at("label").get<std::string>(), palette[k++ % 10], {}, {}};
+    chart_series series{s.at("label").get<std::string>(), colour_of(s.at("allocator").get<std::string>()), {}, {}};
     for (int i = 0; i <= bins; ++i) {
       series.x.push_back(std::pow(10.0, a + width * i));
       double const n = i < bins ? counts[static_cast<std::size_t>(i)] : 0.0;
@@ -103,7 +118,8 @@ chart latency_histogram(const nlohmann::json& strategies, const std::string& tit
 void summary_table(std::ostream& o, const nlohmann::json& strategies)
 {
   o << "<table>\n<tr><th>strategy</th><th>jobs/s</th><th>paths/s</th><th>latency p50 / p99 / max, ms</th>"
-       "<th>alloc p50 / p99, &micro;s</th><th>peak requested / granted / reserved, MiB</th><th>device idle</th>"
+       "<th>alloc p50 / p99, &micro;s</th><th>peak requested / granted / reserved, MiB</th>"
+       "<th>driver pool reserved, MiB</th><th>device idle</th>"
        "<th>oom</th><th>retries</th><th>memory waits</th><th>cross-stream waits</th><th>failed trades</th>"
        "<th>bits</th></tr>\n";
   for (auto const& s : strategies) {
@@ -119,6 +135,7 @@ void summary_table(std::ostream& o, const nlohmann::json& strategies)
       << fixed(l.at("max").get<double>(), 2) << "</td><td>" << fixed(al.at("p50").get<double>(), 2) << " / "
       << fixed(al.at("p99").get<double>(), 2) << "</td><td>" << mib_text(p.at("requested")) << " / "
       << mib_text(p.at("granted")) << " / " << mib_text(p.at("reserved")) << "</td><td>"
+      << (p.value("driver_reserved", 0.0) > 0.0 ? mib_text(p.at("driver_reserved")) : std::string("&ndash;")) << "</td><td>"
       << (idle.is_number() ? fixed(100.0 * idle.get<double>(), 1) + "%" : std::string("&ndash;")) << "</td><td>"
       << n.at("out_of_memory") << "</td><td>" << n.at("retries").get<std::uint64_t>() + n.at("job_retries").get<std::uint64_t>()
       << "</td><td>" << n.at("memory_waits") << "</td><td>" << n.at("cross_stream_waits") << "</td><td>"
@@ -175,6 +192,10 @@ std::string load_report_html(const nlohmann::json& report)
     chart c{"Scratch memory: " + s.at("label").get<std::string>(), "time, s", "MiB", false, false, {}};
     c.series = {memory_column(samples, 1, "requested", "#1f77b4"), memory_column(samples, 2, "granted", "#ff7f0e"),
                 memory_column(samples, 3, "reserved", "#2ca02c")};
+    // The driver pool beneath the bucketed pool holds memory of its own (32 MiB chunks).
+    if (s.at("allocator") == "bucketed" && !samples.empty() && samples.front().size() > 7) {
+      c.series.push_back(memory_column(samples, 7, "driver pool reserved", "#17becf"));
+    }
     o << render_svg(c);
   }
   // One histogram per pressure (the unlimited runs first), so each compares a few allocators.
@@ -183,13 +204,14 @@ std::string load_report_html(const nlohmann::json& report)
   for (auto const& s : strategies) {
     if (std::find(pressures.begin(), pressures.end(), pressure_of(s)) == pressures.end()) pressures.push_back(pressure_of(s));
   }
+  auto const [lo, hi] = latency_range(strategies);
   for (auto const& p : pressures) {
     nlohmann::json group = nlohmann::json::array();
     for (auto const& s : strategies) {
       if (pressure_of(s) == p) group.push_back(s);
     }
     std::string const title = "Job latency, arrival to results" + (p.empty() ? std::string() : " (pool limit " + p + " of the peak)");
-    o << render_svg(latency_histogram(group, title));
+    o << render_svg(latency_histogram(group, title, lo, hi));
   }
 
   o << "<h2>Fragmentation over time</h2>\n<p class=\"note\">Internal: granted &minus; requested (rounding inside "

@@ -15,7 +15,7 @@ using clock_type = std::chrono::steady_clock;
 
 memory_sample sample_of(const memory_report& r, double t)
 {
-  memory_sample s{t, 0, 0, 0, 0, 0, r.streams_busy};
+  memory_sample s{t, 0, 0, 0, 0, 0, r.streams_busy, r.driver ? r.driver->reserved_current : 0};
   if (r.scratch) {
     s.requested = r.scratch->requested;
     s.granted = r.scratch->allocated;
@@ -51,7 +51,12 @@ void take_counts(const memory_report& r, strategy_result& out)
     out.out_of_memory = r.requests->failures;
     out.peak_requested = std::max(out.peak_requested, r.requests->requested_peak);
   }
-  if (r.driver) out.peak_reserved = std::max(out.peak_reserved, r.driver->reserved_high);
+  // The bucketed pool's reserved bytes are what it holds from the explicit pool beneath; the
+  // driver's own high-water mark (its 32 MiB chunks, its cache) is reported beside them.
+  if (r.driver) {
+    out.peak_driver_reserved = r.driver->reserved_high;
+    if (!r.scratch) out.peak_reserved = std::max(out.peak_reserved, r.driver->reserved_high);
+  }
   if (r.gate) {
     out.memory_waits = r.gate->waits;
     out.memory_wait_s = r.gate->wait_s;

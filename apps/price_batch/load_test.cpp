@@ -32,16 +32,17 @@ std::string percent(double share)
 void print_load_table(std::ostream& out, const std::vector<load::strategy_result>& results)
 {
   char line[512];
-  std::snprintf(line, sizeof line, "%-16s %9s %11s %8s %8s %8s %9s %9s %9s %9s %9s %5s %6s %6s %6s %6s %9s\n", "allocator",
+  std::snprintf(line, sizeof line, "%-16s %9s %11s %8s %8s %8s %9s %9s %9s %9s %9s %8s %5s %6s %6s %6s %6s %9s\n", "allocator",
                 "jobs/s", "paths/s", "p50 ms", "p99 ms", "max ms", "alloc p50", "alloc p99", "req MiB", "grant MiB",
-                "resv MiB", "oom", "waits", "memw", "idle%", "failed", "bits");
+                "resv MiB", "drv MiB", "oom", "waits", "memw", "idle%", "failed", "bits");
   out << line;
   for (auto const& r : results) {
     std::snprintf(line, sizeof line,
-                  "%-16s %9.1f %11.4g %8.2f %8.2f %8.2f %7.2fus %7.2fus %9s %9s %9s %5llu %6llu %6llu %6s %6zu %9s\n",
+                  "%-16s %9.1f %11.4g %8.2f %8.2f %8.2f %7.2fus %7.2fus %9s %9s %9s %8s %5llu %6llu %6llu %6s %6zu %9s\n",
                   r.label.c_str(), r.jobs_per_s, r.paths_per_s, r.latency_p50_ms, r.latency_p99_ms, r.latency_max_ms,
                   r.alloc_latency_p50_us, r.alloc_latency_p99_us, mib(r.peak_requested).c_str(),
                   mib(r.peak_granted).c_str(), mib(r.peak_reserved).c_str(),
+                  r.peak_driver_reserved != 0 ? mib(r.peak_driver_reserved).c_str() : "-",
                   static_cast<unsigned long long>(r.out_of_memory + r.retries),
                   static_cast<unsigned long long>(r.cross_stream_waits), static_cast<unsigned long long>(r.memory_waits),
                   r.device_idle < 0.0 ? "-" : percent(r.device_idle).c_str(), r.failed_trades,
@@ -81,7 +82,8 @@ nlohmann::json load_report_json(const command_line& cl, const std::vector<load::
   for (auto const& r : results) {
     nlohmann::json memory = nlohmann::json::array();
     for (auto const& s : r.memory) {
-      memory.push_back({s.t_s, s.requested, s.granted, s.reserved, s.largest_free, s.pending_free, s.streams_busy});
+      memory.push_back(
+          {s.t_s, s.requested, s.granted, s.reserved, s.largest_free, s.pending_free, s.streams_busy, s.driver_reserved});
     }
     strategies.push_back({{"allocator", r.allocator},
                           {"label", r.label},
@@ -93,7 +95,11 @@ nlohmann::json load_report_json(const command_line& cl, const std::vector<load::
                           {"job_latencies_ms", r.latencies_ms},
                           {"allocation_latency_us", {{"p50", r.alloc_latency_p50_us}, {"p99", r.alloc_latency_p99_us}}},
                           {"device_idle_fraction", r.device_idle < 0.0 ? nlohmann::json(nullptr) : nlohmann::json(r.device_idle)},
-                          {"peak_bytes", {{"requested", r.peak_requested}, {"granted", r.peak_granted}, {"reserved", r.peak_reserved}}},
+                          {"peak_bytes",
+                           {{"requested", r.peak_requested},
+                            {"granted", r.peak_granted},
+                            {"reserved", r.peak_reserved},
+                            {"driver_reserved", r.peak_driver_reserved}}},
                           {"fragmentation_bytes",
                            {{"at_peak", frag(r.fragmentation_peak, r.blocks_visible)},
                             {"time_weighted", frag(r.fragmentation_mean, r.blocks_visible)}}},
@@ -108,7 +114,8 @@ nlohmann::json load_report_json(const command_line& cl, const std::vector<load::
                             {"failed_trades", r.failed_trades}}},
                           {"identical_to_reference", r.identical},
                           {"memory_columns",
-                           {"t_s", "requested", "granted", "reserved", "largest_free", "pending_free", "streams_busy"}},
+                           {"t_s", "requested", "granted", "reserved", "largest_free", "pending_free", "streams_busy",
+                            "driver_reserved"}},
                           {"memory", memory}});
   }
   return {{"load_test",

@@ -30,7 +30,7 @@ constexpr std::size_t mib = std::size_t{1} << 20;
 load::memory_sample sample(double t, std::size_t req, std::size_t granted, std::size_t reserved, std::size_t largest,
                            std::size_t pending, int busy)
 {
-  return {t, req, granted, reserved, largest, pending, busy};
+  return {t, req, granted, reserved, largest, pending, busy, reserved + 8 * mib};
 }
 }  // namespace
 
@@ -196,10 +196,11 @@ TEST_CASE("the HTML report renders in headless Chromium and its plots show the n
   std::string const rendered = slurp(dom);
   CHECK(rendered.find("mcprice load test") != std::string::npos);
   CHECK(rendered.find("malloc@90%") != std::string::npos);
-  // Three memory lines per strategy, a latency line each, fragmentation 4 (bucketed) + 2.
+  // Memory: three lines per strategy and the driver pool beneath the bucketed one; a latency
+  // histogram per pressure (one line each); fragmentation 4 (bucketed) + 2.
   int polylines = 0;
   for (auto at = rendered.find("<polyline"); at != std::string::npos; at = rendered.find("<polyline", at + 1)) ++polylines;
-  CHECK(polylines == 2 * 3 + 2 + 4 + 2);
+  CHECK(polylines == 2 * 3 + 1 + 2 + 4 + 2);
 
   screenshot shot;
   int channels = 0;
@@ -211,13 +212,16 @@ TEST_CASE("the HTML report renders in headless Chromium and its plots show the n
 
   // Memory: every series drawn, reserved above granted above requested on the screen.
   auto const requested = shot.find("#1f77b4"), granted = shot.find("#ff7f0e"), reserved = shot.find("#2ca02c");
+  auto const driver = shot.find("#17becf");
+  CHECK(driver.size() > 800);
+  CHECK(median_of(first_chart(driver), true) < median_of(first_chart(reserved), true));
   CHECK(requested.size() > 800);
   CHECK(granted.size() > 800);
   CHECK(reserved.size() > 800);
   CHECK(median_of(first_chart(reserved), true) < median_of(first_chart(granted), true));
   CHECK(median_of(first_chart(granted), true) < median_of(first_chart(requested), true));
   // Latency: the slower strategy's histogram lies to the right of the faster one's.
-  auto const fast = shot.find("#4e79a7"), slow = shot.find("#f28e2b");
+  auto const fast = shot.find("#e15759"), slow = shot.find("#4e79a7");  // bucketed, malloc
   CHECK(fast.size() > 200);
   CHECK(slow.size() > 200);
   CHECK(median_of(fast, false) < median_of(slow, false));
