@@ -55,7 +55,10 @@ void take_counts(const memory_report& r, strategy_result& out)
   // driver's own high-water mark (its 32 MiB chunks, its cache) is reported beside them.
   if (r.driver) {
     out.peak_driver_reserved = r.driver->reserved_high;
-    if (!r.scratch) out.peak_reserved = std::max(out.peak_reserved, r.driver->reserved_high);
+    if (!r.scratch) {
+      out.peak_granted = std::max(out.peak_granted, r.driver->used_high);
+      out.peak_reserved = std::max(out.peak_reserved, r.driver->reserved_high);
+    }
   }
   if (r.gate) {
     out.memory_waits = r.gate->waits;
@@ -143,6 +146,11 @@ strategy_result run_stream(const engine& e, const std::vector<job>& stream, cons
     out.peak_requested = std::max(out.peak_requested, s.requested);
     out.peak_granted = std::max(out.peak_granted, s.granted);
     out.peak_reserved = std::max(out.peak_reserved, s.reserved);
+  }
+  // cudaMalloc and the default pool show no rounding or cache of their own: what they grant and
+  // hold is taken as what was asked (the adaptor's exact peak, not the 2 ms samples').
+  if (auto const r = e.memory(); r && !r->scratch && !r->driver) {
+    out.peak_granted = out.peak_reserved = out.peak_requested;
   }
   return out;
 }

@@ -100,6 +100,10 @@ void* bucketed_pool_resource::grow(std::size_t size, std::size_t requested, stre
     auto const target = static_cast<std::size_t>((1.0 + headroom_) * live_peak);
     if (stats_.reserved + size > target) make_room(target > size ? target - size : 0, s);
   }
+  // Memory given back earlier and since passed by the device may still sit in the upstream's
+  // cache (the driver pool keeps it in 32 MiB chunks it cannot always reuse for another size):
+  // let it go first, so what the device holds follows what this pool holds.
+  upstream_.release_unused(stats_.reserved + size);
   void* p = nullptr;
   try {
     p = upstream_.allocate(size, s);
