@@ -167,10 +167,11 @@ void bucketed_pool_resource::trim_locked(std::size_t goal) noexcept
 void bucketed_pool_resource::make_room(std::size_t goal, stream_view s) noexcept
 {
   ++stats_.trims;
-  // Back to the upstream in the order of stream s, which is about to allocate: blocks s freed
-  // (stream order alone), then blocks the device has passed, then the rest behind an event wait.
-  // The upstream can then hand the same memory to s with no host wait anywhere.
-  for (int pass = 0; pass <= 2; ++pass) release_cached(goal, pass, &s);
+  // Blocks the device has passed go first, freed on the (idle) default stream: their frees
+  // complete at once, so the driver pool beneath can reuse or release that memory before this
+  // growth. Then blocks s freed, in the order of s, which is about to allocate; then the rest
+  // behind an event wait on s. No host wait anywhere.
+  for (int pass : {1, 0, 2}) release_cached(goal, pass, &s);
 }
 
 void bucketed_pool_resource::release_cached(std::size_t goal, int pass, const stream_view* s) noexcept
@@ -181,8 +182,9 @@ void bucketed_pool_resource::release_cached(std::size_t goal, int pass, const st
     for (std::size_t i = list.size(); i-- > 0 && stats_.reserved > goal;) {
       cached_block const& b = list[i];
       bool const own = s != nullptr && b.freed_on.value() == s->value();
-      if (pass == 0 && !own) continue;
-      if (pass == 1 && (own || !ordering_.passed(b.mark))) continue;
+      bool const passed = ordering_.passed(b.mark);
+      if (pass == 0 && (!own || passed)) continue;
+      if (pass == 1 && !passed) continue;
       try {
         if (pass == 2 && s == nullptr) ordering_.synchronize(b.mark);
         if (pass == 2 && s != nullptr) {
@@ -192,7 +194,7 @@ void bucketed_pool_resource::release_cached(std::size_t goal, int pass, const st
       } catch (...) {
         // A failed wait leaves nothing better to do than free: the device is in error anyway.
       }
-      upstream_.deallocate(b.ptr, size, s != nullptr ? *s : stream_view{});
+      upstream_.deallocate(b.ptr, size, s != nullptr && pass != 1 ? *s : stream_view{});
       ordering_.release(b.mark);
       stats_.reserved -= size;
       ++stats_.upstream_releases;
