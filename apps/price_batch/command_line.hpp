@@ -35,7 +35,7 @@ struct command_line {
   std::string load_html;
   std::string load_from;  // a saved --load-json report to render instead of running
   // --pool-limit 80%,90%,95% with --load-test: after the unlimited runs, one run per allocator
-  // and share, the limit that share of the reference run's peak requested bytes.
+  // and share, the limit that share of the peak bytes that allocator's unlimited run requested.
   std::vector<double> load_pressures;
 };
 

@@ -171,18 +171,25 @@ int run_load_test(const command_line& cl, std::ostream& table, std::ostream& log
   for (allocator_kind a : cl.allocators) {
     if (run(a, 0, "") == backend_kind::cpu) break;
   }
-  // Pressure: a share of the stream's peak live bytes (the most any unlimited run requested).
-  std::size_t live_peak = 0;
-  for (auto const& r : results) live_peak = std::max(live_peak, r.peak_requested);
-  if (results.front().allocator != "cpu" && live_peak > 0) {
+  // Pressure: for each allocator a share of the peak live bytes its own unlimited run requested,
+  // so every strategy is squeezed by the same share of what it needed.
+  std::size_t const unlimited = results.size();
+  bool const gpu = results.front().allocator != "cpu";
+  if (gpu) {
     for (double share : cl.load_pressures) {
-      auto const limit = static_cast<std::size_t>(share * static_cast<double>(live_peak));
       char label[32];
       std::snprintf(label, sizeof label, "@%g%%", share * 100.0);
-      for (allocator_kind a : cl.allocators) run(a, limit, label);
+      for (std::size_t k = 0; k < unlimited; ++k) {
+        auto const limit = static_cast<std::size_t>(share * static_cast<double>(results[k].peak_requested));
+        if (limit == 0) {
+          log << "load test: no pressure run for " << results[k].label << " (it requested no scratch)\n";
+          continue;
+        }
+        run(cl.allocators[k], limit, label);
+      }
     }
   } else if (!cl.load_pressures.empty()) {
-    log << "load test: no pressure runs (" << (live_peak == 0 ? "no scratch was requested" : "the CPU backend") << ")\n";
+    log << "load test: no pressure runs on the CPU backend\n";
   }
   print_load_table(table, results);
   if (!cl.load_json.empty()) write_file_atomically(cl.load_json, load_report_json(cl, results).dump(1) + "\n");
