@@ -384,7 +384,8 @@ class gpu_backend final : public pricing_backend {
     run.jobs = r.split.jobs.size();
     for (std::size_t t : r.split.trades_too_large) {
       run.outcomes[t].error = (plan_cap() == job_cap_ ? "--job-cap " + std::to_string(job_cap_) + " bytes is"
-                                                      : "half of --pool-limit " + std::to_string(ctx_.pool_limit()) +
+                                                      : "three quarters of --pool-limit " +
+                                                            std::to_string(ctx_.pool_limit()) +
                                                             " bytes (what one job may take) is") +
                               " smaller than the " + std::to_string(r.split.smallest_need) +
                               " bytes one chunk of this trade needs";
@@ -551,13 +552,14 @@ class gpu_backend final : public pricing_backend {
     }
   }
 
-  // What one job may need, for the planner: --job-cap, and under --pool-limit half the limit, so
-  // that no job alone fills the pool.
+  // What one job may need, for the planner: --job-cap, and under --pool-limit three quarters of
+  // the limit, so that a job fits the pool alone after its allocations are rounded up to size
+  // classes (at most 19% each). A job that large waits until the others have drained.
   [[nodiscard]] std::size_t plan_cap() const noexcept
   {
-    std::size_t const half = ctx_.pool_limit() / 2;
-    if (half == 0) return job_cap_;
-    return job_cap_ == 0 ? half : std::min(job_cap_, half);
+    std::size_t const share = ctx_.pool_limit() / 4 * 3;
+    if (share == 0) return job_cap_;
+    return job_cap_ == 0 ? share : std::min(job_cap_, share);
   }
 
   // One job on stream s: scratch from a capped lease, the family's kernels over the job's
