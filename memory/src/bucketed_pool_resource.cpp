@@ -100,10 +100,6 @@ void* bucketed_pool_resource::grow(std::size_t size, std::size_t requested, stre
     auto const target = static_cast<std::size_t>((1.0 + headroom_) * live_peak);
     if (stats_.reserved + size > target) make_room(target > size ? target - size : 0, s);
   }
-  // Memory given back earlier and since passed by the device may still sit in the upstream's
-  // cache (the driver pool keeps it in 32 MiB chunks it cannot always reuse for another size):
-  // let it go first, so what the device holds follows what this pool holds.
-  upstream_.release_unused(stats_.reserved + size);
   void* p = nullptr;
   try {
     p = upstream_.allocate(size, s);
@@ -167,11 +163,10 @@ void bucketed_pool_resource::trim_locked(std::size_t goal) noexcept
 void bucketed_pool_resource::make_room(std::size_t goal, stream_view s) noexcept
 {
   ++stats_.trims;
-  // Blocks the device has passed go first, freed on the (idle) default stream: their frees
-  // complete at once, so the driver pool beneath can reuse or release that memory before this
-  // growth. Then blocks s freed, in the order of s, which is about to allocate; then the rest
-  // behind an event wait on s. No host wait anywhere.
-  for (int pass : {1, 0, 2}) release_cached(goal, pass, &s);
+  // Back to the upstream in the order of stream s, which is about to allocate: blocks s freed
+  // (stream order alone), then blocks the device has passed, then the rest behind an event wait.
+  // The upstream can then hand the same memory to s with no host wait anywhere.
+  for (int pass : {0, 1, 2}) release_cached(goal, pass, &s);
 }
 
 void bucketed_pool_resource::release_cached(std::size_t goal, int pass, const stream_view* s) noexcept
@@ -182,9 +177,8 @@ void bucketed_pool_resource::release_cached(std::size_t goal, int pass, const st
     for (std::size_t i = list.size(); i-- > 0 && stats_.reserved > goal;) {
       cached_block const& b = list[i];
       bool const own = s != nullptr && b.freed_on.value() == s->value();
-      bool const passed = ordering_.passed(b.mark);
-      if (pass == 0 && (!own || passed)) continue;
-      if (pass == 1 && !passed) continue;
+      if (pass == 0 && !own) continue;
+      if (pass == 1 && (own || !ordering_.passed(b.mark))) continue;
       try {
         if (pass == 2 && s == nullptr) ordering_.synchronize(b.mark);
         if (pass == 2 && s != nullptr) {
@@ -194,7 +188,7 @@ void bucketed_pool_resource::release_cached(std::size_t goal, int pass, const st
       } catch (...) {
         // A failed wait leaves nothing better to do than free: the device is in error anyway.
       }
-      upstream_.deallocate(b.ptr, size, s != nullptr && pass != 1 ? *s : stream_view{});
+      upstream_.deallocate(b.ptr, size, s != nullptr ? *s : stream_view{});
       ordering_.release(b.mark);
       stats_.reserved -= size;
       ++stats_.upstream_releases;

@@ -104,13 +104,6 @@ driver_pool_usage explicit_pool_resource::driver_usage() const
   return u;
 }
 
-void explicit_pool_resource::do_release_unused(std::size_t keep) noexcept
-{
-  std::uint64_t reserved = 0;
-  if (cudaMemPoolGetAttribute(pool_.value(), cudaMemPoolAttrReservedMemCurrent, &reserved) != cudaSuccess) return;
-  if (reserved > keep + keep / 8) MCPRICE_CUDA_TRY_NOTHROW(cudaMemPoolTrimTo(pool_.value(), keep));
-}
-
 void explicit_pool_resource::trim_to(std::size_t keep)
 {
   MCPRICE_CUDA_TRY(cudaMemPoolTrimTo(pool_.value(), keep));

@@ -67,8 +67,7 @@ class bucketed_pool_resource final : public memory_resource {
   // of stream s, which is about to allocate, with no host wait.
   void trim_locked(std::size_t goal) noexcept;
   void make_room(std::size_t goal, stream_view s) noexcept;
-  // pass 1: blocks the device has passed (freed on the default stream); 0: blocks s freed; 2:
-  // the rest, after a wait.
+  // pass 0: blocks s freed; 1: blocks the device has passed; 2: the rest, after a wait.
   void release_cached(std::size_t goal, int pass, const stream_view* s) noexcept;
   void record_latency(double us);
 

@@ -23,16 +23,12 @@ class memory_resource {
   // What an allocation of `bytes` takes from this resource after its rounding (a size class),
   // where the resource knows it; the request itself otherwise.
   [[nodiscard]] std::size_t granted_size(std::size_t bytes) const { return do_granted_size(bytes); }
-  // Gives memory this resource caches but nobody holds back to the device, down to about
-  // `keep` bytes held, where the resource caches at all (a no-op otherwise). Never waits.
-  void release_unused(std::size_t keep) noexcept { do_release_unused(keep); }
 
  private:
   virtual void* do_allocate(std::size_t bytes, stream_view s) = 0;
   virtual void do_deallocate(void* p, std::size_t bytes, stream_view s) noexcept = 0;
   [[nodiscard]] virtual std::string do_name() const = 0;
   [[nodiscard]] virtual std::size_t do_granted_size(std::size_t bytes) const { return bytes; }
-  virtual void do_release_unused(std::size_t) noexcept {}
 };
 
 }  // namespace mcprice

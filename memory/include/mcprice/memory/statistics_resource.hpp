@@ -34,7 +34,6 @@ class statistics_resource final : public memory_resource {
   void do_deallocate(void* p, std::size_t bytes, stream_view s) noexcept override;
   [[nodiscard]] std::string do_name() const override { return upstream_.name(); }
   [[nodiscard]] std::size_t do_granted_size(std::size_t bytes) const override { return upstream_.granted_size(bytes); }
-  void do_release_unused(std::size_t keep) noexcept override { upstream_.release_unused(keep); }
 
   memory_resource& upstream_;
   mutable std::mutex mutex_;
