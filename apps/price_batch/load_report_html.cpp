@@ -120,7 +120,8 @@ void summary_table(std::ostream& o, const nlohmann::json& strategies)
   o << "<table>\n<tr><th>strategy</th><th>jobs/s</th><th>paths/s</th><th>latency p50 / p99 / max, ms</th>"
        "<th>alloc p50 / p99, &micro;s</th><th>peak requested / granted / reserved, MiB</th>"
        "<th>driver pool reserved, MiB</th><th>device idle</th>"
-       "<th>oom</th><th>retries</th><th>memory waits</th><th>cross-stream waits</th><th>failed trades</th>"
+       "<th>oom</th><th>retries</th><th>cap rejections</th><th>memory waits</th><th>cross-stream waits</th>"
+       "<th>failed trades</th>"
        "<th>bits</th></tr>\n";
   for (auto const& s : strategies) {
     auto const& l = s.at("latency_ms");
@@ -138,7 +139,8 @@ void summary_table(std::ostream& o, const nlohmann::json& strategies)
       << (p.value("driver_reserved", 0.0) > 0.0 ? mib_text(p.at("driver_reserved")) : std::string("&ndash;")) << "</td><td>"
       << (idle.is_number() ? fixed(100.0 * idle.get<double>(), 1) + "%" : std::string("&ndash;")) << "</td><td>"
       << n.at("out_of_memory") << "</td><td>" << n.at("retries").get<std::uint64_t>() + n.at("job_retries").get<std::uint64_t>()
-      << "</td><td>" << n.at("memory_waits") << "</td><td>" << n.at("cross_stream_waits") << "</td><td>"
+      << "</td><td>" << n.at("cap_rejections") << "</td><td>" << n.at("memory_waits") << "</td><td>"
+      << n.at("cross_stream_waits") << "</td><td>"
       << n.at("failed_trades") << "</td><td class=\"" << (same ? "ok" : "bad") << "\">"
       << (same ? "identical" : "DIFFER") << "</td></tr>\n";
   }

@@ -39,6 +39,7 @@ void take_counts(const memory_report& r, strategy_result& out)
     out.alloc_latency_p50_us = p.latency_p50_us;
     out.alloc_latency_p99_us = p.latency_p99_us;
     out.retries = p.oom_retries;
+    out.out_of_memory = p.failures;
     out.cap_rejections = p.cap_rejections;
     out.cross_stream_waits = p.event_waits;
     out.peak_requested = std::max(out.peak_requested, p.requested_peak);

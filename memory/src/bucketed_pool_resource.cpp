@@ -90,6 +90,7 @@ void* bucketed_pool_resource::grow(std::size_t size, std::size_t requested, stre
   if (limit_ != 0 && stats_.reserved + size > limit_) {
     make_room(size <= limit_ ? limit_ - size : 0, s);
     if (stats_.reserved + size > limit_) {
+      ++stats_.failures;
       throw out_of_memory("bucketed", requested, stats_.reserved, limit_);
     }
   }
@@ -109,6 +110,7 @@ void* bucketed_pool_resource::grow(std::size_t size, std::size_t requested, stre
     try {
       p = upstream_.allocate(size, s);
     } catch (const out_of_memory&) {
+      ++stats_.failures;
       throw out_of_memory("bucketed", requested, stats_.reserved, limit_);
     }
   }

@@ -24,7 +24,8 @@ void print_report(std::ostream& out, const pool_statistics& s)
       << " MiB (peak " << mib(s.reserved_peak) << ")\n";
   out << "  allocations " << s.allocations << ", cross-stream reuses " << s.cross_stream_reuses << ", event waits "
       << s.event_waits << ", upstream grows " << s.upstream_grows << ", releases " << s.upstream_releases
-      << ", trims " << s.trims << ", oom retries " << s.oom_retries << ", cap rejections " << s.cap_rejections
+      << ", trims " << s.trims << ", oom retries " << s.oom_retries << ", refused " << s.failures
+      << ", cap rejections " << s.cap_rejections
       << "\n";
   out << "  allocation latency p50 " << s.latency_p50_us << " us, p99 " << s.latency_p99_us << " us\n";
   out << "  fragmentation: internal " << 100.0 * s.internal_fragmentation() << "%, cached-unused "

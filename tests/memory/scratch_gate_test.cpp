@@ -192,3 +192,18 @@ TEST_CASE("the cache holds at most the headroom over the live peak, giving back 
   CHECK(pool.statistics().upstream_grows == grows);
   pool.deallocate(d, 5 * mib, fake_stream(3));
 }
+
+TEST_CASE("a request the pool refuses is counted as an out-of-memory failure")
+{
+  fake_upstream up;
+  fake_ordering ord;
+  bucketed_pool_resource pool(up, ord, limited(8 * mib));
+  void* a = pool.allocate(6 * mib, fake_stream(1));
+  CHECK_THROWS_AS(pool.allocate(4 * mib, fake_stream(1)), out_of_memory);  // 6 live + 4 > 8: the limit
+  up.capacity = 6 * mib;  // the device itself full: the retry after a trim fails too
+  pool.deallocate(a, 6 * mib, fake_stream(1));
+  CHECK_THROWS_AS(pool.allocate(7 * mib, fake_stream(2)), out_of_memory);
+  auto const s = pool.statistics();
+  CHECK(s.failures == 2);
+  CHECK(s.oom_retries == 1);  // the device's refusal was retried once, after a trim
+}

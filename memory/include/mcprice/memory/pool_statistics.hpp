@@ -30,6 +30,7 @@ struct pool_statistics {
   std::uint64_t upstream_releases{0};
   std::uint64_t trims{0};
   std::uint64_t oom_retries{0};
+  std::uint64_t failures{0};       // requests refused with out_of_memory
   std::uint64_t cap_rejections{0};
   double latency_p50_us{0.0};      // host time of allocate()
   double latency_p99_us{0.0};
