@@ -1,5 +1,6 @@
 #include "load_report_html.hpp"
 
+#include "load_fragmentation.hpp"
 #include "svg_chart.hpp"
 
 #include <algorithm>
@@ -39,20 +40,22 @@ chart_series memory_column(const nlohmann::json& samples, std::size_t k, const s
   return s;
 }
 
-// Fragmentation over time, from the same samples (load_fragmentation.hpp's definitions).
+// Fragmentation over time, from the same samples and by the same definitions as the table
+// (load::fragmentation_of).
 std::vector<chart_series> fragmentation_series(const nlohmann::json& samples, bool blocks_visible)
 {
   chart_series internal{"internal", "#9467bd", {}, {}}, cached{"cached-unused", "#8c564b", {}, {}};
   chart_series external{"external", "#e377c2", {}, {}}, pinned{"non-releasable", "#d62728", {}, {}};
   for (auto const& row : samples) {
-    double const t = row.at(0).get<double>(), req = row.at(1).get<double>(), granted = row.at(2).get<double>();
-    double const reserved = row.at(3).get<double>(), largest = row.at(4).get<double>(), pending = row.at(5).get<double>();
-    double const unused = std::max(0.0, reserved - granted);
-    for (auto* s : {&internal, &cached, &external, &pinned}) s->x.push_back(t);
-    internal.y.push_back(std::max(0.0, granted - req) / mebibyte);
-    cached.y.push_back(unused / mebibyte);
-    external.y.push_back((largest > 0.0 ? std::max(0.0, unused - largest) : 0.0) / mebibyte);
-    pinned.y.push_back(pending / mebibyte);
+    load::memory_sample const m{row.at(0).get<double>(),      row.at(1).get<std::size_t>(), row.at(2).get<std::size_t>(),
+                                row.at(3).get<std::size_t>(), row.at(4).get<std::size_t>(), row.at(5).get<std::size_t>(),
+                                -1};
+    load::fragmentation const f = load::fragmentation_of(m);
+    for (auto* s : {&internal, &cached, &external, &pinned}) s->x.push_back(m.t_s);
+    internal.y.push_back(f.internal / mebibyte);
+    cached.y.push_back(f.cached_unused / mebibyte);
+    external.y.push_back(f.external / mebibyte);
+    pinned.y.push_back(f.non_releasable / mebibyte);
   }
   if (!blocks_visible) return {internal, cached};
   return {internal, cached, external, pinned};

@@ -142,7 +142,8 @@ strategy_result run_stream(const engine& e, const std::vector<job>& stream, cons
   out.fragmentation_peak = fragmentation_at_peak(out.memory);
   out.fragmentation_mean = fragmentation_time_weighted(out.memory);
   out.device_idle = device_idle_fraction(out.memory);
-  if (auto const r = e.memory()) take_counts(*r, out);
+  auto const final_report = e.memory();
+  if (final_report) take_counts(*final_report, out);
   for (auto const& s : out.memory) {
     out.peak_requested = std::max(out.peak_requested, s.requested);
     out.peak_granted = std::max(out.peak_granted, s.granted);
@@ -150,7 +151,7 @@ strategy_result run_stream(const engine& e, const std::vector<job>& stream, cons
   }
   // cudaMalloc and the default pool show no rounding or cache of their own: what they grant and
   // hold is taken as what was asked (the adaptor's exact peak, not the 2 ms samples').
-  if (auto const r = e.memory(); r && !r->scratch && !r->driver) {
+  if (final_report && !final_report->scratch && !final_report->driver) {
     out.peak_granted = out.peak_reserved = out.peak_requested;
   }
   return out;

@@ -194,8 +194,11 @@ int run_load_test(const command_line& cl, std::ostream& table, std::ostream& log
     log << "load test: no pressure runs on the CPU backend\n";
   }
   print_load_table(table, results);
-  if (!cl.load_json.empty()) write_file_atomically(cl.load_json, load_report_json(cl, results).dump(1) + "\n");
-  if (!cl.load_html.empty()) write_file_atomically(cl.load_html, load_report_html(load_report_json(cl, results)));
+  if (!cl.load_json.empty() || !cl.load_html.empty()) {
+    nlohmann::json const report = load_report_json(cl, results);
+    if (!cl.load_json.empty()) write_file_atomically(cl.load_json, report.dump(1) + "\n");
+    if (!cl.load_html.empty()) write_file_atomically(cl.load_html, load_report_html(report));
+  }
   bool ok = true;
   for (auto const& r : results) ok = ok && r.identical && r.failed_trades == 0;
   return ok ? 0 : 2;
