@@ -145,11 +145,42 @@ double engine_ms(const std::vector<option_spec>& opts, std::int64_t paths, bool 
   return median(wall);
 }
 
+// A traced call's spans as one JSON line, with what they add up to: the first and last GPU
+// job, how much of the span between them the GPU had a job in flight, and the host's phases.
+void print_timeline(const mcprice::pricing_run& run, bool antithetic)
+{
+  auto const& spans = run.summary.timeline;
+  std::vector<std::pair<double, double>> gpu;
+  for (auto const& s : spans) {
+    if (s.device) gpu.emplace_back(s.begin_seconds, s.end_seconds);
+  }
+  std::sort(gpu.begin(), gpu.end());
+  double busy = 0.0;
+  double reach = gpu.empty() ? 0.0 : gpu.front().first;
+  for (auto const& [b, e] : gpu) {
+    double const from = std::max(b, reach);
+    if (e > from) busy += e - from;
+    reach = std::max(reach, e);
+  }
+  double const first = gpu.empty() ? 0.0 : gpu.front().first;
+  std::printf("{\"bench\":\"european_timeline\",\"antithetic\":%s,\"wall_us\":%.1f,\"gpu_first_us\":%.1f,"
+              "\"gpu_last_us\":%.1f,\"gpu_busy_us\":%.1f,\"spans\":[",
+              antithetic ? "true" : "false", run.summary.wall_seconds * 1e6, first * 1e6, reach * 1e6, busy * 1e6);
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    auto const& s = spans[i];
+    std::printf("%s[\"%s\",%zu,%zu,%.1f,%.1f]", i > 0 ? "," : "", s.what.c_str(), s.chunk, s.index,
+                s.begin_seconds * 1e6, s.end_seconds * 1e6);
+  }
+  std::printf("]}\n");
+}
+
 }  // namespace
 
 // Usage: mcprice-bench [OPTIONS=8192] [PATHS=262144] [gpu|cpu] [STREAMS=0] [PIPELINE_CHUNK=256] [SLICES=0]
+//                     [timeline]
 // (STREAMS 0: the device's default; PIPELINE_CHUNK 0: one chunk; neither changes results;
-// SLICES > 1 also times the kernel cut into that many launches over 4 streams)
+// SLICES > 1 also times the kernel cut into that many launches over 4 streams; `timeline`
+// traces the calls and prints the last one's spans)
 int main(int argc, char** argv)
 {
   int const n = argc > 1 ? std::atoi(argv[1]) : 8192;
@@ -159,7 +190,8 @@ int main(int argc, char** argv)
   if (argc > 4) eo.streams = std::atoi(argv[4]);
   if (argc > 5) eo.pipeline_chunk_trades = static_cast<std::size_t>(std::atoll(argv[5]));
   int const slices = argc > 6 ? std::atoi(argv[6]) : 0;
-  int const reps = cpu ? 0 : 10;
+  eo.timeline = argc > 7 && std::string(argv[7]) == "timeline";
+  int const reps = cpu ? (std::getenv("MCPRICE_BENCH_REPS") ? std::atoi(std::getenv("MCPRICE_BENCH_REPS")) : 0) : 10;
   if (!cpu && mcprice::usable_device_count() == 0) {
     std::fprintf(stderr, "mcprice-bench: no GPU; run with 'N PATHS cpu' to measure the CPU backend\n");
     return 1;
@@ -184,6 +216,7 @@ int main(int argc, char** argv)
                 total_paths / (end_to_end * 1e-3), eo.streams, eo.pipeline_chunk_trades, run.summary.prepare_seconds * 1e3, run.summary.price_seconds * 1e3,
                 run.summary.results_seconds * 1e3, run.summary.jobs, run.summary.chunks, acc.worst_z, acc.aggregate_z,
                 acc.zero_hit);
+    if (eo.timeline) print_timeline(run, antithetic);
     std::fflush(stdout);
   }
   return 0;

@@ -9,8 +9,10 @@
 #include "mcprice/input_error.hpp"
 #include "mcprice/memory/device_info.hpp"
 #include "parallel_for.hpp"
+#include "pipeline_plan.hpp"
 #include "pricing_backend.hpp"
 #include "result_statistics.hpp"
+#include "submission_order.hpp"
 #include "trade_validation.hpp"
 
 #include <chrono>
@@ -28,6 +30,7 @@ struct engine::impl {
   engine_options options;
   std::unique_ptr<detail::pricing_backend> backend;
   std::vector<std::string> notices;
+  detail::thread_cache threads;  // the calls' host threads (last: stopped before the backend goes)
 };
 
 namespace {
@@ -193,24 +196,25 @@ struct request_families {
   family<heston_trade> hestons;
   std::vector<heston_step> heston_steps;
   exercise_rows exercises;
+  std::vector<std::pair<std::size_t, std::string>> rejected;  // rows the checks refused, and why
 };
 
 using trade_job = std::variant<detail::european_job, detail::path_job, detail::basket_job, detail::heston_job,
                                exercise_work>;
 
-std::optional<trade_job> check_and_build(const trade& t, trade_result& r, const market_data& market,
+// Fills `message` (why the trade cannot be priced) or returns the trade's kernel work.
+std::optional<trade_job> check_and_build(const trade& t, std::string& message, const market_data& market,
                                          const engine_options& options)
 {
-  r.id = t.id;
-  r.message = t.row_error;
+  message = t.row_error;
   std::size_t first_underlying = 0;  // found by the checks: the one market lookup of a vanilla
-  if (r.message.empty()) r.message = detail::validate_trade(t, market, &first_underlying);
-  if (r.message.empty() && t.paths && *t.paths > max_paths_per_trade) {
-    r.message = "trade " + t.id + ": paths " + std::to_string(*t.paths) + " exceeds the limit " +
-                std::to_string(max_paths_per_trade);
+  if (message.empty()) message = detail::validate_trade(t, market, &first_underlying);
+  if (message.empty() && t.paths && *t.paths > max_paths_per_trade) {
+    message = "trade " + t.id + ": paths " + std::to_string(*t.paths) + " exceeds the limit " +
+              std::to_string(max_paths_per_trade);
   }
-  if (r.message.empty()) r.message = detail::unsupported_feature(t, market);
-  if (!r.message.empty()) return std::nullopt;
+  if (message.empty()) message = detail::unsupported_feature(t, market);
+  if (!message.empty()) return std::nullopt;
   bool const heston_basket =
       detail::multi_asset(t.product) && market.assets()[first_underlying].model == model_kind::heston;
   if (t.exercise != exercise_style::european || heston_basket) {
@@ -232,19 +236,24 @@ std::optional<trade_job> check_and_build(const trade& t, trade_result& r, const 
 }
 
 // Checks rows [begin, end) and builds their kernel records (independent per trade: several
-// threads on large books), then numbers their blocks in input order, per family.
-request_families prepare_rows(const portfolio& trades, std::size_t begin, std::size_t end, std::vector<trade_result>& results,
-                              const market_data& market, const engine_options& options, std::size_t trades_per_thread)
+// threads on large books), then numbers their blocks in input order, per family. The results
+// are not touched: a pipeline's first chunk is prepared while they are still being allocated.
+request_families prepare_rows(const portfolio& trades, std::size_t begin, std::size_t end, const market_data& market,
+                              const engine_options& options, detail::thread_cache& threads, std::size_t trades_per_thread)
 {
   std::vector<std::optional<trade_job>> jobs(end - begin);
+  std::vector<std::string> messages(end - begin);
   detail::parallel_for(
-      end - begin,
-      [&](std::size_t k) { jobs[k] = check_and_build(trades.trades[begin + k], results[begin + k], market, options); },
+      threads, end - begin,
+      [&](std::size_t k) { jobs[k] = check_and_build(trades.trades[begin + k], messages[k], market, options); },
       trades_per_thread);
   request_families f;
   for (std::size_t k = 0; k < jobs.size(); ++k) {
-    if (!jobs[k]) continue;
     std::size_t const i = begin + k;
+    if (!jobs[k]) {
+      f.rejected.emplace_back(i, std::move(messages[k]));
+      continue;
+    }
     if (auto* e = std::get_if<detail::european_job>(&*jobs[k])) {
       f.europeans.add(e->kernel, layout::blocks_for(e->kernel.samples, european_normals_per_sample), e->scale, e->paths, i);
       if (options.greeks) f.european_greeks.push_back(e->greeks);
@@ -298,13 +307,11 @@ class progress_sum {
   std::vector<std::pair<std::int64_t, std::int64_t>> parts_;
 };
 
-// Large books on the GPU go as a pipeline of chunks: the host checks and prepares chunk k+1
-// while the GPU prices chunk k, and turns chunk k's sums into results while it prices later
-// ones. The first chunk is small so the GPU starts early. A trade's numbers depend only on its
-// own blocks, so chunking never changes them (engine_options::pipeline_chunk_trades).
-constexpr std::size_t first_chunk_trades_per_thread = 128;  // checks and records: about 0.3 us a trade
-constexpr std::size_t later_chunk_trades_per_thread = 2048;
-constexpr std::size_t max_chunks = 8;
+// Large books on the GPU go as a pipeline of chunks (pipeline_plan.hpp): the host checks and
+// prepares chunk k+1 while the GPU prices chunk k, and turns chunk k's sums into results while
+// it prices later ones. A trade's numbers depend only on its own blocks, so chunking never
+// changes them (engine_options::pipeline_chunk_trades).
+constexpr std::size_t unpipelined_trades_per_thread = 2048;  // more measured slower beside callers
 
 // A trade the run was stopped before pricing.
 void mark_cancelled(trade_result& r, const std::string& id)
@@ -352,16 +359,54 @@ struct chunk_timing {
   double price_seconds{0.0};
   double results_seconds{0.0};
   std::size_t jobs{0};
+  // The chunk's rows by outcome (the summary's counts, made where the rows are hot).
+  std::size_t priced{0};
+  std::size_t cancelled{0};
+  std::size_t without_greeks{0};
+  std::int64_t paths{0};
 };
+
+// What every chunk of a call shares.
+struct call_state {
+  const detail::pricing_backend& backend;
+  detail::thread_cache& threads;
+  const portfolio& book;
+  std::vector<trade_result>& results;
+  std::shared_future<void> results_ready;  // the results vector is sized (off the critical path)
+  progress_sum& progress;
+  const std::atomic<bool>* cancel;
+  detail::run_timeline* timeline;
+  detail::submission_order* order;  // pipelined calls: chunks queue their GPU work in order
+  bool greeks;
+  std::size_t results_per_thread;  // rows a thread turns into results
+};
+
+// A chunk's family runs that queue GPU work in chunk order (the early-exercise family's
+// calibration and pricing requests are not ordered).
+std::size_t ordered_families(const request_families& f)
+{
+  std::size_t n = 0;
+  for (const family_base* fam : {static_cast<const family_base*>(&f.europeans), static_cast<const family_base*>(&f.paths),
+                                 static_cast<const family_base*>(&f.scenario_paths),
+                                 static_cast<const family_base*>(&f.hestons), static_cast<const family_base*>(&f.baskets)}) {
+    if (!fam->rows.empty()) ++n;
+  }
+  return n;
+}
+
+// A pipelined chunk's family asks for at most this many GPU jobs: each costs host time to
+// queue, and the chunks already keep the streams busy.
+constexpr std::size_t pipelined_jobs_per_family = 2;
 
 // Prices a chunk's families and turns their sums into its rows of results. On the GPU the
 // families run side by side (each is a request of its own on the shared stream pool), so one
 // family's kernels fill the GPU while another's are planned, uploaded or collected.
-chunk_timing price_families(const detail::pricing_backend& backend, const request_families& f, bool greeks,
-                            std::vector<trade_result>& results, progress_sum& progress, std::size_t chunk,
-                            const std::atomic<bool>* cancel)
+chunk_timing price_families(const call_state& call, const request_families& f, std::size_t chunk, std::size_t begin,
+                            std::size_t end)
 {
   auto const start = std::chrono::steady_clock::now();
+  bool const greeks = call.greeks;
+  const detail::pricing_backend& backend = call.backend;
   constexpr std::size_t families = 6;
   std::vector<std::pair<const family_base*, std::function<detail::family_run(const detail::run_control&)>>> runs;
   if (!f.europeans.trades.empty()) {
@@ -396,30 +441,51 @@ chunk_timing price_families(const detail::pricing_backend& backend, const reques
   bool const side_by_side = backend.kind() == backend_kind::gpu;
   std::vector<std::future<detail::family_run>> pending;
   for (std::size_t i = 0; i < runs.size(); ++i) {
+    detail::run_control control;
+    control.progress = call.progress.for_slot(chunk * families + i);
+    control.cancel = call.cancel;
+    control.timeline = call.timeline;
+    control.chunk = chunk;
+    if (call.order != nullptr && runs[i].first != &f.exercises) {
+      control.max_jobs = pipelined_jobs_per_family;
+      control.wait_turn = [order = call.order, chunk] { order->wait_turn(chunk); };
+      control.submitted = [order = call.order, chunk] { order->submitted(chunk); };
+    }
     // The last family runs on this thread; on the CPU each family uses every core already.
-    auto const policy = side_by_side && i + 1 < runs.size() ? std::launch::async : std::launch::deferred;
-    pending.push_back(
-        std::async(policy, runs[i].second, detail::run_control{progress.for_slot(chunk * families + i), cancel}));
+    auto run = [f = runs[i].second, control = std::move(control)] { return f(control); };
+    if (side_by_side && i + 1 < runs.size()) pending.push_back(call.threads.run(std::move(run)));
+    else pending.push_back(std::async(std::launch::deferred, std::move(run)));
   }
   std::vector<std::pair<const family_base*, detail::family_run>> outcomes(runs.size());
   wait_all(pending, [&](std::size_t i, detail::family_run r) { outcomes[i] = {runs[i].first, std::move(r)}; });
   auto const collected = std::chrono::steady_clock::now();
+  if (call.timeline != nullptr) {
+    call.timeline->add({"price", chunk, 0, call.timeline->seconds(start), call.timeline->seconds(collected), false});
+  }
   chunk_timing timing;
   timing.price_seconds = std::chrono::duration<double>(collected - start).count();
+  call.results_ready.wait();
+  std::vector<trade_result>& results = call.results;
+  for (auto& [row, message] : f.rejected) {
+    results[row].id = call.book.trades[row].id;
+    results[row].message = message;
+  }
   for (auto const& [fam, outcome] : outcomes) {
     timing.jobs += outcome.jobs;
-    detail::parallel_for(fam->rows.size(), [&, fam = fam](std::size_t k) {
+    detail::parallel_for(call.threads, fam->rows.size(), [&, fam = fam](std::size_t k) {
       trade_result& r = results[fam->rows[k]];
+      const std::string& id = call.book.trades[fam->rows[k]].id;
       auto const& o = outcome.outcomes[k];
       if (!o.error.empty()) {
-        r.message = "trade " + r.id + ": " + o.error;
+        r.id = id;
+        r.message = "trade " + id + ": " + o.error;
         return;
       }
       if (o.cancelled) {
-        mark_cancelled(r, r.id);
+        mark_cancelled(r, id);
         return;
       }
-      r = detail::make_result(r.id, o.sums, fam->samples[k], fam->paths[k], fam->scales[k]);
+      r = detail::make_result(id, o.sums, fam->samples[k], fam->paths[k], fam->scales[k]);
       if (fam == &f.exercises) {
         bool const today =
             exercise_today_if_better(r, f.exercises.exercise_today[k], o.continuation_today, fam->scales[k]);
@@ -437,9 +503,23 @@ chunk_timing price_families(const detail::pricing_backend& backend, const reques
         r.greeks = detail::make_basket_greeks(o.basket_greeks, f.baskets.trades[k].assets, fam->samples[k],
                                               fam->scales[k]);
       }
-    });
+    }, call.results_per_thread);
   }
-  timing.results_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - collected).count();
+  for (std::size_t i = begin; i < end; ++i) {
+    trade_result const& r = results[i];
+    if (r.status == trade_status::cancelled) {
+      ++timing.cancelled;
+    } else if (r.status == trade_status::ok) {
+      ++timing.priced;
+      timing.paths += r.paths;
+      if (greeks && !r.greeks) ++timing.without_greeks;
+    }
+  }
+  auto const done = std::chrono::steady_clock::now();
+  timing.results_seconds = std::chrono::duration<double>(done - collected).count();
+  if (call.timeline != nullptr) {
+    call.timeline->add({"results", chunk, 0, call.timeline->seconds(collected), call.timeline->seconds(done), false});
+  }
   return timing;
 }
 
@@ -451,30 +531,19 @@ constexpr double min_path_steps_per_trade = 131072.0;
 bool worth_a_pipeline(const portfolio& book, const engine_options& options)
 {
   if (book.trades.empty()) return false;
+  // Estimated from at most 256 evenly spaced trades: a pass over every row of a large book
+  // (some 300 bytes each) would cost more than its first chunk's preparation.
+  std::size_t const n = book.trades.size();
+  std::size_t const looked = std::min<std::size_t>(n, 256);
   double work = 0.0;
-  for (const trade& t : book.trades) {
+  for (std::size_t k = 0; k < looked; ++k) {
+    const trade& t = book.trades[k * n / looked];
     bool const terminal =
         t.product == product_kind::vanilla || t.product == product_kind::digital || detail::multi_asset(t.product);
     double const steps = terminal ? 1.0 : static_cast<double>(t.steps.value_or(options.steps));
     work += static_cast<double>(t.paths.value_or(options.paths)) * steps;
   }
-  return work / static_cast<double>(book.trades.size()) >= min_path_steps_per_trade;
-}
-
-// Chunk boundaries: a first chunk of `first` trades, then up to max_chunks - 1 chunks of at
-// least 2 x first; one chunk when the book is smaller than 3 x first or first is 0.
-std::vector<std::size_t> chunk_bounds(std::size_t n, std::size_t first)
-{
-  std::vector<std::size_t> bounds{0};
-  if (first > 0 && n >= 3 * first) {
-    bounds.push_back(first);
-    std::size_t const rest = n - first;
-    std::size_t const chunks = std::min(max_chunks - 1, rest / (2 * first));
-    for (std::size_t c = 1; c <= chunks; ++c) bounds.push_back(first + rest * c / chunks);
-  } else {
-    bounds.push_back(n);
-  }
-  return bounds;
+  return work / static_cast<double>(looked) >= min_path_steps_per_trade;
 }
 
 }  // namespace
@@ -483,38 +552,52 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
                           const std::atomic<bool>* cancel) const
 {
   auto const start = std::chrono::steady_clock::now();
+  std::optional<detail::run_timeline> timeline;
+  if (impl_->options.timeline) timeline.emplace(start);
+  detail::run_timeline* const trace = timeline ? &*timeline : nullptr;
   pricing_run run;
   std::size_t const n = trades.trades.size();
-  run.results.resize(n);
 
   bool const pipelined = impl_->backend->kind() == backend_kind::gpu && worth_a_pipeline(trades, impl_->options);
-  auto const bounds = chunk_bounds(n, pipelined ? impl_->options.pipeline_chunk_trades : 0);
+  auto const bounds = detail::pipeline_bounds(n, pipelined ? impl_->options.pipeline_chunk_trades : 0);
   std::size_t const chunks = bounds.size() - 1;
+  // The results (some 300 bytes a trade, first touched here) are sized beside the first chunk's
+  // preparation and submission when pipelined, instead of before them.
+  auto size_results = [&run, n] { run.results.resize(n); };
+  std::shared_future<void> results_ready = chunks > 1 ? impl_->threads.run(size_results).share()
+                                                      : std::async(std::launch::deferred, size_results).share();
+  if (chunks == 1) results_ready.wait();
   progress_sum sums(progress);
+  detail::submission_order order;
+  call_state const call{*impl_->backend, impl_->threads, trades, run.results, results_ready, sums, cancel, trace,
+                        chunks > 1 ? &order : nullptr, impl_->options.greeks,
+                        chunks > 1 ? detail::pipeline_trades_per_thread : unpipelined_trades_per_thread};
+  if (trace != nullptr) trace->add({"setup", 0, 0, 0.0, trace->now(), false});
   std::vector<std::future<chunk_timing>> in_flight;
   std::exception_ptr failure;
+  std::size_t unstarted_cancelled = 0;
   for (std::size_t c = 0; c < chunks && !failure; ++c) {
     if (cancel != nullptr && cancel->load()) {
       // Chunks not yet prepared are not started: their rows say so.
+      results_ready.wait();
       for (std::size_t i = bounds[c]; i < n; ++i) mark_cancelled(run.results[i], trades.trades[i].id);
+      unstarted_cancelled = n - bounds[c];
       break;
     }
     auto const prep_start = std::chrono::steady_clock::now();
     try {
-      // A pipeline's first chunk is prepared on as many threads as pay (the GPU waits for it);
-      // other chunks, and unpipelined books, take a thread per 2048 trades: more measured slower,
-      // contending with chunks in flight or with concurrent callers.
       std::size_t const per_thread =
-          c == 0 && chunks > 1 ? first_chunk_trades_per_thread : later_chunk_trades_per_thread;
+          chunks == 1 ? unpipelined_trades_per_thread : c == 0 ? n : detail::pipeline_trades_per_thread;
       auto f = std::make_shared<request_families>(
-          prepare_rows(trades, bounds[c], bounds[c + 1], run.results, impl_->market, impl_->options, per_thread));
-      run.summary.prepare_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - prep_start).count();
-      auto job = [this, f, &run, &sums, c, cancel] {
-        return price_families(*impl_->backend, *f, impl_->options.greeks, run.results, sums, c, cancel);
-      };
+          prepare_rows(trades, bounds[c], bounds[c + 1], impl_->market, impl_->options, impl_->threads, per_thread));
+      auto const prep_end = std::chrono::steady_clock::now();
+      run.summary.prepare_seconds += std::chrono::duration<double>(prep_end - prep_start).count();
+      if (trace != nullptr) trace->add({"prepare", c, 0, trace->seconds(prep_start), trace->seconds(prep_end), false});
+      if (chunks > 1) order.expect(c, ordered_families(*f));
+      auto job = [&call, f, c, begin = bounds[c], end = bounds[c + 1]] { return price_families(call, *f, c, begin, end); };
       // The last (or only) chunk runs on this thread: nothing is left to prepare meanwhile.
       if (c + 1 == chunks) in_flight.push_back(std::async(std::launch::deferred, job));
-      else in_flight.push_back(std::async(std::launch::async, job));
+      else in_flight.push_back(impl_->threads.run(job));
     } catch (...) {
       failure = std::current_exception();
     }
@@ -522,29 +605,37 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
   // The last chunk (deferred, this thread's) is submitted at once rather than after the helpers'
   // chunks finish, so its GPU work queues behind theirs; every chunk is waited for, even after
   // a failure: they write into run.results.
+  std::size_t priced = 0;
+  std::size_t cancelled = unstarted_cancelled;
   try {
     wait_all(in_flight, [&](std::size_t, chunk_timing t) {
       run.summary.price_seconds += t.price_seconds;
       run.summary.results_seconds += t.results_seconds;
       run.summary.jobs += t.jobs;
+      run.summary.paths += t.paths;
+      run.summary.without_greeks += t.without_greeks;
+      priced += t.priced;
+      cancelled += t.cancelled;
     });
   } catch (...) {
     if (!failure) failure = std::current_exception();
   }
+  results_ready.wait();
   if (failure) std::rethrow_exception(failure);
+  double const finish_from = trace != nullptr ? trace->now() : 0.0;
 
   run.summary.trades = n;
   run.summary.chunks = chunks;
   run.summary.greeks = impl_->options.greeks;
-  for (auto const& r : run.results) {
-    if (r.status == trade_status::error) ++run.summary.failed;
-    else if (r.status == trade_status::cancelled) ++run.summary.cancelled;
-    else run.summary.paths += r.paths;
-    if (run.summary.greeks && r.status == trade_status::ok && !r.greeks) ++run.summary.without_greeks;
-  }
+  run.summary.cancelled = cancelled;
+  run.summary.failed = n - priced - cancelled;
   run.summary.backend = impl_->backend->kind();
   run.summary.device_name = impl_->backend->name();
   run.summary.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (timeline) {
+    timeline->add({"finish", chunks, 0, finish_from, run.summary.wall_seconds, false});
+    run.summary.timeline = timeline->sorted();
+  }
   return run;
 }
 

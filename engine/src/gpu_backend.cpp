@@ -15,6 +15,8 @@
 #include "mcprice/kernels/path_two_phase.hpp"
 #include "mcprice/memory/cuda_error.hpp"
 #include "mcprice/memory/device_info.hpp"
+#include "mcprice/memory/event.hpp"
+#include "mcprice/memory/stream.hpp"
 #include "mcprice/memory/memory_errors.hpp"
 #include "mcprice/memory/persistent_arena.hpp"
 #include "mcprice/memory/scratch_lease.hpp"
@@ -25,6 +27,8 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <mutex>
+#include <optional>
 #include <type_traits>
 
 namespace mcprice::detail {
@@ -79,6 +83,44 @@ void keep_greeks(european_outcome& o, const basket_greek_moments& g)
   o.basket_greeks.assign(std::begin(g.m), std::end(g.m));
 }
 
+// A traced job's device events: recorded before its first kernel and after its last copy.
+struct job_trace {
+  int job{0};
+  event start{event::timing::enabled};
+  event end{event::timing::enabled};
+};
+
+// A traced call's device clock: an event recorded on an idle stream, and the host second then.
+struct device_clock {
+  event origin{event::timing::enabled};
+  double host_seconds{0.0};
+};
+
+// A family's place in a pipelined call's submission order (run_control::wait_turn and
+// submitted): taken before its first GPU operation, given up once its jobs are queued, and in
+// any case on the way out, so a failing family never holds up the chunks behind it.
+class submission_turn {
+ public:
+  explicit submission_turn(const run_control& c) : control_(c) {}
+  submission_turn(const submission_turn&) = delete;
+  submission_turn& operator=(const submission_turn&) = delete;
+  ~submission_turn() { give_up(); }
+  void take()
+  {
+    if (control_.wait_turn) control_.wait_turn();
+  }
+  void give_up() noexcept
+  {
+    if (done_) return;
+    done_ = true;
+    if (control_.submitted) control_.submitted();
+  }
+
+ private:
+  const run_control& control_;
+  bool done_{false};
+};
+
 // A request in flight: its plan and its request-lifetime buffers on both sides.
 struct request_state {
   segment_plan plan;
@@ -91,6 +133,7 @@ struct request_state {
   unsigned char* h_greeks{nullptr};        // and their segment sums
   int n_trades{0};
   order_token uploaded{0};
+  std::vector<job_trace>* traces{nullptr};  // traced calls only
 };
 
 // The kernels of a job: (request, blocks [first, end), block moments out, block Greek sums out
@@ -369,13 +412,21 @@ class gpu_backend final : public pricing_backend {
                           std::int64_t total_blocks, std::size_t scratch_per_block, const run_control& control,
                           const job_kernels& kernels, const greek_sums_kind* greeks = nullptr) const
   {
+    submission_turn turn(control);
     MCPRICE_CUDA_TRY(cudaSetDevice(ctx_.device()));
+    double const submitted_from = control.timeline != nullptr ? control.timeline->now() : 0.0;
+    std::vector<job_trace> traces;
+    std::shared_ptr<const device_clock> clock;
     request_state r;
     r.n_trades = static_cast<int>(trades.size());
+    if (control.timeline != nullptr) {
+      r.traces = &traces;
+      clock = device_clock_of(*control.timeline);
+    }
     {
       nvtx_range const phase("plan");
       r.plan = plan_segments(first_blocks_of(trades), total_blocks);
-      r.split = plan_jobs(r.plan, plan_cap(), job_size(total_blocks), [&](std::int64_t blocks, std::size_t segs) {
+      r.split = plan_jobs(r.plan, plan_cap(), job_size(total_blocks, control.max_jobs), [&](std::int64_t blocks, std::size_t segs) {
         return scratch_need(blocks, segs, greeks) + round256(scratch_per_block * static_cast<std::size_t>(blocks));
       });
     }
@@ -400,7 +451,11 @@ class gpu_backend final : public pricing_backend {
     auto device_data = ctx_.request_buffers().acquire(arena_view::footprint({trade_bytes, extra_bytes, offset_bytes}));
     std::size_t const greek_bytes = greeks != nullptr ? greeks->bytes * n_seg : 0;
     auto staging = ctx_.staging().acquire(trade_bytes + extra_bytes + offset_bytes + sizeof(moments) * n_seg + greek_bytes);
+    turn.take();
     upload(trades.data(), trade_bytes, extra, extra_bytes, r, device_data.get(), staging.get());
+    if (control.timeline != nullptr) {
+      control.timeline->add({"plan+upload", control.chunk, 0, submitted_from, control.timeline->now(), false});
+    }
     if (greeks != nullptr) {
       r.greeks = greeks;
       r.h_greeks = reinterpret_cast<unsigned char*>(r.h_sums + n_seg);
@@ -425,7 +480,11 @@ class gpu_backend final : public pricing_backend {
         // A job the scratch pool cannot serve fails alone: its trades report why, every other
         // job runs (its lease returns what it held in stream order, so nothing leaks).
         try {
+          double const queued_from = control.timeline != nullptr ? control.timeline->now() : 0.0;
           run_admitted_job(r.split.jobs[j], r, streams[j % k], static_cast<int>(j), kernels);
+          if (control.timeline != nullptr) {
+            control.timeline->add({"queue job", control.chunk, j, queued_from, control.timeline->now(), false});
+          }
         } catch (const out_of_memory& e) {
           fail_job(r.split.jobs[j], r.plan, "job " + std::to_string(j) + ": " + e.what(), run);
         } catch (const scratch_cap_exceeded& e) {
@@ -439,8 +498,11 @@ class gpu_backend final : public pricing_backend {
       ctx_.events().release(r.uploaded);
       throw;
     }
+    turn.give_up();
+    double const collect_from = control.timeline != nullptr ? control.timeline->now() : 0.0;
     collect(streams);
     ctx_.events().release(r.uploaded);
+    if (clock) trace_request(*control.timeline, *clock, control.chunk, submitted_from, collect_from, traces);
 
     // A failed job's segments hold nothing: its trades keep their error and no sums.
     std::vector<moments> sums(r.h_sums, r.h_sums + n_seg);
@@ -483,10 +545,15 @@ class gpu_backend final : public pricing_backend {
     for (std::size_t seg = job.first_segment; seg < job.end_segment; ++seg) f(run.outcomes[plan.segments[seg].trade]);
   }
 
-  // Enough jobs to keep two per stream in flight, but never below one segment or above the cap.
-  [[nodiscard]] std::int64_t job_size(std::int64_t total_blocks) const
+  // Enough jobs to keep two per stream in flight (at most max_jobs when given), but never below
+  // one segment or above the cap.
+  [[nodiscard]] std::int64_t job_size(std::int64_t total_blocks, std::size_t max_jobs) const
   {
-    std::int64_t const share = (total_blocks + 2 * ctx_.stream_count() - 1) / (2 * ctx_.stream_count());
+    std::int64_t share = (total_blocks + 2 * ctx_.stream_count() - 1) / (2 * ctx_.stream_count());
+    if (max_jobs > 0) {
+      auto const most = static_cast<std::int64_t>(max_jobs);
+      share = std::max(share, (total_blocks + most - 1) / most);
+    }
     return std::clamp(share, layout::blocks_per_segment, max_blocks_per_job);
   }
 
@@ -520,7 +587,7 @@ class gpu_backend final : public pricing_backend {
     void* const d_trades = arena.allocate(trade_bytes);
     void* const d_extra = extra_bytes > 0 ? arena.allocate(extra_bytes) : nullptr;
     auto* const d_offsets = arena.allocate_n<std::int64_t>(n_seg + 1);
-    stream_view const u = ctx_.next_stream();
+    stream_view const u = ctx_.upload_stream();
     ctx_.wait_for_market(u);
     MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_trades, host, trade_bytes, cudaMemcpyHostToDevice, u.value()));
     if (extra_bytes > 0) {
@@ -581,6 +648,12 @@ class gpu_backend final : public pricing_backend {
     void* const temp = lease.allocate(temp_bytes);
     void* d_greek_blocks = nullptr;
     if (r.greeks != nullptr) d_greek_blocks = lease.allocate(r.greeks->bytes * blocks * layout::partials_per_block);
+    std::optional<job_trace> trace;  // kept only once its job is wholly queued (it may yet be retried)
+    if (r.traces != nullptr) {
+      trace.emplace();
+      trace->job = job_no;
+      trace->start.record(s);
+    }
     kernels(r, first, end, d_blocks, d_greek_blocks, lease, s);
     {
       nvtx_range const phase("reduce");
@@ -601,6 +674,38 @@ class gpu_backend final : public pricing_backend {
                                        cudaMemcpyDeviceToHost,
                                        s.value()));
     }
+    if (trace) {
+      trace->end.record(s);
+      r.traces->push_back(std::move(*trace));
+    }
+  }
+
+  // The traced call's device clock, recorded by its first request on an idle stream of its own
+  // (before the call's GPU work, so the event runs as soon as it is recorded).
+  std::shared_ptr<const device_clock> device_clock_of(run_timeline& timeline) const
+  {
+    return std::static_pointer_cast<const device_clock>(timeline.reference([&] {
+      std::call_once(trace_stream_once_, [this] { trace_stream_.emplace(); });
+      auto c = std::make_shared<device_clock>();
+      c->origin.record(trace_stream_->view());
+      c->host_seconds = timeline.now();
+      return std::shared_ptr<const void>(std::move(c));
+    }));
+  }
+
+  // A traced request's spans: its submission and collection on the host, and each job's span on
+  // the device (its events are complete once the request is collected).
+  void trace_request(run_timeline& timeline, const device_clock& clock, std::size_t chunk, double submitted_from,
+                     double collect_from, const std::vector<job_trace>& traces) const
+  {
+    timeline.add({"submit", chunk, 0, submitted_from, collect_from, false});
+    timeline.add({"collect", chunk, 0, collect_from, timeline.now(), false});
+    clock.origin.synchronize();
+    for (const job_trace& t : traces) {
+      double const begin = clock.host_seconds + 1e-3 * event::elapsed_ms(clock.origin, t.start);
+      double const end = clock.host_seconds + 1e-3 * event::elapsed_ms(clock.origin, t.end);
+      timeline.add({"job", chunk, static_cast<std::size_t>(t.job), begin, end, true});
+    }
   }
 
   // The request's one host wait: an event after the last copy of each stream it used.
@@ -620,6 +725,8 @@ class gpu_backend final : public pricing_backend {
   bool two_phase_;
   std::string name_;
   mutable gpu_context ctx_;
+  mutable std::once_flag trace_stream_once_;
+  mutable std::optional<stream> trace_stream_;  // idle: the traced calls' device clock is recorded there
 };
 
 }  // namespace

@@ -46,6 +46,8 @@ gpu_context::gpu_context(const engine_options& o, const market_data& market, std
         ordering_ = std::make_unique<cuda_event_ordering>();
         bucketed_pool_options bo;
         bo.limit_bytes = o.pool_limit_bytes;
+        // A pipelined book's jobs (a few MiB of sums each) stay independent across streams.
+        bo.untied_bytes = std::size_t{32} << 20;
         bucketed_ = std::make_unique<bucketed_pool_resource>(*pool_, *ordering_, bo);
         scratch_ = bucketed_.get();
       }

@@ -32,6 +32,9 @@ class gpu_context {
   [[nodiscard]] int device() const noexcept { return device_; }
   [[nodiscard]] stream_view next_stream() noexcept { return streams_.next(); }
   [[nodiscard]] int stream_count() const noexcept { return streams_.size(); }
+  // Requests' trade tables go up on a stream of their own: on a pool stream the copy would
+  // queue behind another request's kernels, and every job of the request behind it.
+  [[nodiscard]] stream_view upload_stream() const noexcept { return uploads_.view(); }
   // Events for ordering a request's streams, recycled across requests.
   [[nodiscard]] stream_ordering& events() noexcept { return events_; }
   [[nodiscard]] memory_resource& scratch() noexcept { return *scratch_; }
@@ -49,6 +52,7 @@ class gpu_context {
  private:
   int device_;
   stream_pool streams_;
+  stream uploads_;
   cuda_event_ordering events_;
   std::string allocator_name_;
   std::unique_ptr<explicit_pool_resource> pool_;

@@ -4,6 +4,7 @@
 // Both backends evaluate the same canonical blocks with the same per-path code; they differ
 // only in who runs the blocks.
 #include "exercise_family.hpp"
+#include "run_timeline.hpp"
 #include "mcprice/engine.hpp"
 #include "mcprice/memory_report.hpp"
 #include "mcprice/kernels/basket_gbm.hpp"
@@ -17,6 +18,7 @@
 #include "mcprice/kernels/path_greeks.hpp"
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,6 +31,15 @@ namespace mcprice::detail {
 struct run_control {
   progress_callback progress;
   const std::atomic<bool>* cancel{nullptr};
+  run_timeline* timeline{nullptr};  // a traced call's spans, or none
+  std::size_t chunk{0};             // the pipeline chunk this call belongs to
+  // A pipelined chunk's family: at most this many GPU jobs (0: the backend's choice), since the
+  // chunks already keep the streams busy and each job costs host time to queue.
+  std::size_t max_jobs{0};
+  // A pipelined chunk's family queues its GPU work in chunk order: wait_turn before its first
+  // GPU operation, submitted once all of it is queued (or it gave up). Empty: no ordering.
+  std::function<void()> wait_turn;
+  std::function<void()> submitted;
   [[nodiscard]] bool cancelled() const noexcept { return cancel != nullptr && cancel->load(std::memory_order_relaxed); }
 };
 

@@ -10,7 +10,8 @@ namespace mcprice {
 bucketed_pool_resource::bucketed_pool_resource(memory_resource& upstream, stream_ordering& ordering,
                                                bucketed_pool_options options)
     : upstream_(upstream), ordering_(ordering), classes_(options.classes), limit_(options.limit_bytes),
-      reach_(options.limit_bytes != 0 ? 0 : options.reuse_reach), headroom_(options.headroom), cached_(static_cast<std::size_t>(classes_.count()))
+      reach_(options.limit_bytes != 0 ? 0 : options.reuse_reach), headroom_(options.headroom),
+      untied_bytes_(options.limit_bytes != 0 ? 0 : options.untied_bytes), cached_(static_cast<std::size_t>(classes_.count()))
 {
   stats_.classes.resize(cached_.size());
   for (int c = 0; c < classes_.count(); ++c) stats_.classes[static_cast<std::size_t>(c)].size = classes_.size_of(c);
@@ -71,6 +72,9 @@ void* bucketed_pool_resource::take_cached(int cls, stream_view s)
     }
   }
   bool const take_found = same_stream || passed;
+  // A small pool grows instead (untied_bytes): a job would otherwise wait for the end of
+  // another stream's job whose scratch it reuses.
+  if (!take_found && stats_.reserved + classes_.size_of(cls) <= untied_bytes_) return nullptr;
   cached_block const block = take_found ? *it : list.back();
   if (take_found) list.erase(std::next(it).base());
   else list.pop_back();
@@ -96,7 +100,7 @@ void* bucketed_pool_resource::grow(std::size_t size, std::size_t requested, stre
   }
   // Headroom: the cache may hold only a little more than the most ever live at once, so that
   // blocks of sizes no longer asked for go back instead of piling up.
-  if (headroom_ >= 0.0) {
+  if (headroom_ >= 0.0 && stats_.reserved + size > untied_bytes_) {
     auto const live_peak = static_cast<double>(std::max(stats_.allocated_peak, stats_.allocated + size));
     auto const target = static_cast<std::size_t>((1.0 + headroom_) * live_peak);
     if (stats_.reserved + size > target) make_room(target > size ? target - size : 0, s);

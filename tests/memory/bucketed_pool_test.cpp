@@ -92,6 +92,43 @@ TEST_CASE("reuse on another stream skips the wait when the device has passed the
   CHECK(s.event_waits == 1);
 }
 
+TEST_CASE("a small pool grows rather than wait on another stream's pending free")
+{
+  fake_upstream up;
+  fake_ordering ord;
+  auto o = small_classes();
+  o.untied_bytes = std::size_t{12} << 20;  // three 3 MiB-class blocks
+  o.headroom = 0.05;  // the headroom would have the pending block back (with a wait) before growing
+  bucketed_pool_resource pool(up, ord, o);
+  void* a = pool.allocate(3 << 20, fake_stream(1));
+  void* b = pool.allocate(3 << 20, fake_stream(1));
+  pool.deallocate(a, 3 << 20, fake_stream(1));  // mark 1
+  pool.deallocate(b, 3 << 20, fake_stream(1));  // mark 2
+  ord.passed_marks = {1};
+  CHECK(pool.allocate(3 << 20, fake_stream(2)) == a);  // passed: reused, no wait
+  void* c = pool.allocate(3 << 20, fake_stream(2));    // b still pending: a new block
+  CHECK(c != b);
+  CHECK(ord.waits.empty());
+  CHECK(up.allocations == 3);
+  CHECK(pool.allocate(3 << 20, fake_stream(1)) == b);  // its own stream takes it at once
+  CHECK(pool.statistics().event_waits == 0);
+  // Past untied_bytes the pool waits again rather than grow.
+  pool.deallocate(c, 3 << 20, fake_stream(2));  // pending on stream 2
+  void* e = pool.allocate(3 << 20, fake_stream(3));
+  CHECK(e == c);
+  CHECK(ord.waits.size() == 1);
+  // Under a limit the same pool waits instead of growing past it.
+  fake_upstream up2;
+  fake_ordering ord2;
+  auto limited = o;
+  limited.limit_bytes = pool.classes().size_of(pool.classes().class_of(3 << 20));
+  bucketed_pool_resource tight(up2, ord2, limited);
+  void* d = tight.allocate(3 << 20, fake_stream(1));
+  tight.deallocate(d, 3 << 20, fake_stream(1));
+  CHECK(tight.allocate(3 << 20, fake_stream(2)) == d);
+  CHECK(ord2.waits.size() == 1);
+}
+
 TEST_CASE("requests above the largest class bypass the cache")
 {
   fake_upstream up;

@@ -69,6 +69,21 @@ struct trade_result {
   std::optional<trade_greeks> greeks;
 };
 
+// One interval of a call traced with engine_options::timeline, in seconds from the call's start.
+// Host phases: "prepare" (checks and kernel records), "price" (a chunk's families in the
+// backend), within it on the GPU "submit" (a family's plan, upload and job launches) and
+// "collect" (its wait for the GPU), then "results". GPU spans ("job"): from a job's first
+// kernel's turn on its stream to its copy-back's end, by device events whose clock is tied to the
+// host's by one event recorded on an idle stream (within microseconds).
+struct timeline_span {
+  std::string what;
+  std::size_t chunk{0};   // pipeline chunk
+  std::size_t index{0};   // job number within its family's request (GPU spans)
+  double begin_seconds{0.0};
+  double end_seconds{0.0};
+  bool device{false};     // a GPU span
+};
+
 struct run_summary {
   std::size_t trades{0};
   std::size_t failed{0};
@@ -88,6 +103,7 @@ struct run_summary {
   std::size_t chunks{1};  // pipeline chunks the book was prepared and priced in
   bool greeks{false};            // Greeks were asked for
   std::size_t without_greeks{0};  // priced trades whose product has no Greeks in this release
+  std::vector<timeline_span> timeline;  // engine_options::timeline: sorted by begin
 };
 
 struct pricing_run {

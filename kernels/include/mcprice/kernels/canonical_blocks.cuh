@@ -9,6 +9,10 @@
 #include "mcprice/kernels/tuning.hpp"
 #include "mcprice/memory/cuda_error.hpp"
 
+#include <map>
+#include <mutex>
+#include <tuple>
+
 
 namespace mcprice::kernels::detail {
 
@@ -61,18 +65,33 @@ __device__ __forceinline__ void stage_trade(const Trade* trades, int num_trades,
 
 // A persistent grid of exactly the resident blocks: a second, partial wave would leave most of
 // the GPU idle at the end. `requested` > 0 overrides (it never changes results).
+// The resident blocks are asked of the runtime once per kernel, block size and device (a few
+// microseconds a query, which every job would pay otherwise).
 template <typename Kernel>
 int persistent_grid(Kernel kernel, int threads, std::int64_t work_blocks, int requested)
 {
   if (requested > 0) return requested;
+  static std::mutex mutex;
+  static std::map<std::tuple<const void*, int, int>, int> resident;
   int device = 0;
-  int sms = 0;
-  int per_sm = 0;
   MCPRICE_CUDA_TRY(cudaGetDevice(&device));
-  MCPRICE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  MCPRICE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
-  std::int64_t const full = std::int64_t{sms} * (per_sm > 0 ? per_sm : 1);
-  return static_cast<int>(work_blocks < full ? work_blocks : full);
+  auto const key = std::make_tuple(reinterpret_cast<const void*>(kernel), threads, device);
+  int full = 0;
+  {
+    std::lock_guard<std::mutex> const lock(mutex);
+    auto const it = resident.find(key);
+    if (it != resident.end()) full = it->second;
+  }
+  if (full == 0) {
+    int sms = 0;
+    int per_sm = 0;
+    MCPRICE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    MCPRICE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
+    full = sms * (per_sm > 0 ? per_sm : 1);
+    std::lock_guard<std::mutex> const lock(mutex);
+    resident[key] = full;
+  }
+  return static_cast<int>(work_blocks < full ? work_blocks : std::int64_t{full});
 }
 
 // Launches `kernel` (a canonical-block kernel of the tuned block size) over `work_blocks`

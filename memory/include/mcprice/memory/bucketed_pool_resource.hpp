@@ -31,6 +31,13 @@ struct bucketed_pool_options {
   // headroom) x the most it ever had live (granted) at once; negative: cache without bound.
   // Blocks of sizes no longer asked for then go back instead of piling up as fragmentation.
   double headroom{0.05};
+  // A block another stream freed, whose free the device has not yet passed, is reused with the
+  // allocating stream waiting on that free: least memory, but the two streams' jobs then run one
+  // after the other on the GPU (one's ramp cannot fill the other's tail). While the pool holds
+  // at most this many bytes it grows instead, and gives back through the headroom only blocks
+  // that need no wait: a few jobs' worth of concurrency bought with memory that does not
+  // matter. 0: always wait. Under a limit the pool always waits rather than fail.
+  std::size_t untied_bytes{0};
 };
 
 class bucketed_pool_resource final : public memory_resource {
@@ -77,6 +84,7 @@ class bucketed_pool_resource final : public memory_resource {
   std::size_t limit_;
   int reach_;
   double headroom_;
+  std::size_t untied_bytes_;  // 0 under a limit
 
   mutable std::mutex mutex_;
   std::vector<std::vector<cached_block>> cached_;
