@@ -176,7 +176,7 @@ void print_timeline(const mcprice::pricing_run& run, bool antithetic)
 
 }  // namespace
 
-// Usage: mcprice-bench [OPTIONS=8192] [PATHS=262144] [gpu|cpu] [STREAMS=0] [PIPELINE_CHUNK=256] [SLICES=0]
+// Usage: mcprice-bench [OPTIONS=8192] [PATHS=262144] [gpu|cpu] [STREAMS=0] [PIPELINE_CHUNK=128] [SLICES=0]
 //                     [timeline]
 // (STREAMS 0: the device's default; PIPELINE_CHUNK 0: one chunk; neither changes results;
 // SLICES > 1 also times the kernel cut into that many launches over 4 streams; `timeline`

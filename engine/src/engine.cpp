@@ -573,52 +573,78 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
                         chunks > 1 ? &order : nullptr, impl_->options.greeks,
                         chunks > 1 ? detail::pipeline_trades_per_thread : unpipelined_trades_per_thread};
   if (trace != nullptr) trace->add({"setup", 0, 0, 0.0, trace->now(), false});
-  std::vector<std::future<chunk_timing>> in_flight;
-  std::exception_ptr failure;
-  std::size_t unstarted_cancelled = 0;
-  for (std::size_t c = 0; c < chunks && !failure; ++c) {
-    if (cancel != nullptr && cancel->load()) {
-      // Chunks not yet prepared are not started: their rows say so.
-      results_ready.wait();
-      for (std::size_t i = bounds[c]; i < n; ++i) mark_cancelled(run.results[i], trades.trades[i].id);
-      unstarted_cancelled = n - bounds[c];
-      break;
+  // Chunks [from, to): each prepared on the calling thread, then priced on a kept thread, but
+  // the last here (deferred: run when waited for, with nothing left to prepare meanwhile).
+  struct launched {
+    std::vector<std::future<chunk_timing>> in_flight;
+    std::exception_ptr failure;
+    std::size_t unstarted_cancelled{0};
+    double prepare_seconds{0.0};
+  };
+  auto launch = [&](std::size_t from, std::size_t to, launched& out) {
+    for (std::size_t c = from; c < to && !out.failure; ++c) {
+      if (cancel != nullptr && cancel->load()) {
+        // Chunks not yet prepared are not started: their rows say so.
+        results_ready.wait();
+        for (std::size_t i = bounds[c]; i < n; ++i) mark_cancelled(run.results[i], trades.trades[i].id);
+        out.unstarted_cancelled = n - bounds[c];
+        return;
+      }
+      auto const prep_start = std::chrono::steady_clock::now();
+      try {
+        std::size_t const per_thread =
+            chunks == 1 ? unpipelined_trades_per_thread : c == 0 ? n : detail::pipeline_trades_per_thread;
+        auto f = std::make_shared<request_families>(
+            prepare_rows(trades, bounds[c], bounds[c + 1], impl_->market, impl_->options, impl_->threads, per_thread));
+        auto const prep_end = std::chrono::steady_clock::now();
+        out.prepare_seconds += std::chrono::duration<double>(prep_end - prep_start).count();
+        if (trace != nullptr) trace->add({"prepare", c, 0, trace->seconds(prep_start), trace->seconds(prep_end), false});
+        if (chunks > 1) order.expect(c, ordered_families(*f));
+        auto job = [&call, f, c, begin = bounds[c], end = bounds[c + 1]] { return price_families(call, *f, c, begin, end); };
+        if (c + 1 == to) out.in_flight.push_back(std::async(std::launch::deferred, job));
+        else out.in_flight.push_back(impl_->threads.run(job));
+      } catch (...) {
+        out.failure = std::current_exception();
+      }
     }
-    auto const prep_start = std::chrono::steady_clock::now();
-    try {
-      std::size_t const per_thread =
-          chunks == 1 ? unpipelined_trades_per_thread : c == 0 ? n : detail::pipeline_trades_per_thread;
-      auto f = std::make_shared<request_families>(
-          prepare_rows(trades, bounds[c], bounds[c + 1], impl_->market, impl_->options, impl_->threads, per_thread));
-      auto const prep_end = std::chrono::steady_clock::now();
-      run.summary.prepare_seconds += std::chrono::duration<double>(prep_end - prep_start).count();
-      if (trace != nullptr) trace->add({"prepare", c, 0, trace->seconds(prep_start), trace->seconds(prep_end), false});
-      if (chunks > 1) order.expect(c, ordered_families(*f));
-      auto job = [&call, f, c, begin = bounds[c], end = bounds[c + 1]] { return price_families(call, *f, c, begin, end); };
-      // The last (or only) chunk runs on this thread: nothing is left to prepare meanwhile.
-      if (c + 1 == chunks) in_flight.push_back(std::async(std::launch::deferred, job));
-      else in_flight.push_back(impl_->threads.run(job));
-    } catch (...) {
-      failure = std::current_exception();
-    }
+  };
+  // The first chunk is priced on this thread as soon as it is prepared (handing it to another
+  // thread took up to 150 us on the GPU host); a kept thread prepares and launches the rest.
+  launched head;
+  launched tail;
+  launch(0, 1, head);
+  std::future<void> launcher;
+  if (chunks > 1 && !head.failure && head.unstarted_cancelled == 0) {
+    launcher = impl_->threads.run([&] { launch(1, chunks, tail); });
   }
-  // The last chunk (deferred, this thread's) is submitted at once rather than after the helpers'
-  // chunks finish, so its GPU work queues behind theirs; every chunk is waited for, even after
-  // a failure: they write into run.results.
+  // Every chunk is waited for, even after a failure: they write into run.results. The last
+  // chunk (deferred) is submitted as soon as it is prepared, its GPU work queued behind theirs.
+  std::exception_ptr failure = head.failure;
   std::size_t priced = 0;
-  std::size_t cancelled = unstarted_cancelled;
-  try {
-    wait_all(in_flight, [&](std::size_t, chunk_timing t) {
-      run.summary.price_seconds += t.price_seconds;
-      run.summary.results_seconds += t.results_seconds;
-      run.summary.jobs += t.jobs;
-      run.summary.paths += t.paths;
-      run.summary.without_greeks += t.without_greeks;
-      priced += t.priced;
-      cancelled += t.cancelled;
-    });
-  } catch (...) {
-    if (!failure) failure = std::current_exception();
+  std::size_t cancelled = 0;
+  auto take = [&](std::size_t, chunk_timing t) {
+    run.summary.price_seconds += t.price_seconds;
+    run.summary.results_seconds += t.results_seconds;
+    run.summary.jobs += t.jobs;
+    run.summary.paths += t.paths;
+    run.summary.without_greeks += t.without_greeks;
+    priced += t.priced;
+    cancelled += t.cancelled;
+  };
+  for (launched* part : {&head, &tail}) {
+    try {
+      if (part == &tail && launcher.valid()) launcher.get();
+    } catch (...) {
+      if (!failure) failure = std::current_exception();
+    }
+    try {
+      wait_all(part->in_flight, take);
+    } catch (...) {
+      if (!failure) failure = std::current_exception();
+    }
+    if (!failure) failure = part->failure;
+    cancelled += part->unstarted_cancelled;
+    run.summary.prepare_seconds += part->prepare_seconds;
   }
   results_ready.wait();
   if (failure) std::rethrow_exception(failure);

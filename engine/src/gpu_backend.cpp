@@ -29,6 +29,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <thread>
 #include <type_traits>
 
 namespace mcprice::detail {
@@ -708,14 +709,17 @@ class gpu_backend final : public pricing_backend {
     }
   }
 
-  // The request's one host wait: an event after the last copy of each stream it used.
+  // The request's one host wait: an event after the last copy of each stream it used, polled
+  // with the core yielded between polls. A pipelined call has a collector per chunk in flight,
+  // and the runtime's own wait spins (one context, many cores): a dozen spinning collectors took
+  // the cores of the chunks being prepared and queued.
   void collect(const std::vector<stream_view>& used) const
   {
     nvtx_range const phase("collect");
     std::vector<order_token> done;
     for (stream_view s : used) done.push_back(ctx_.events().record(s));
     for (order_token t : done) {
-      ctx_.events().synchronize(t);
+      while (!ctx_.events().passed(t)) std::this_thread::yield();
       ctx_.events().release(t);
     }
   }

@@ -40,13 +40,16 @@ void thread_cache::work()
       if (stopping_) return;
       ++idle_;
       lock.unlock();
-      auto const until = std::chrono::steady_clock::now() + poll_for;
-      while (queued_.load(std::memory_order_acquire) == 0 && !stopping_.load(std::memory_order_relaxed) &&
-             std::chrono::steady_clock::now() < until) {
+      if (polling_.fetch_add(1, std::memory_order_relaxed) < max_polling) {
+        auto const until = std::chrono::steady_clock::now() + poll_for;
+        while (queued_.load(std::memory_order_acquire) == 0 && !stopping_.load(std::memory_order_relaxed) &&
+               std::chrono::steady_clock::now() < until) {
 #if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
+          __builtin_ia32_pause();
 #endif
+        }
       }
+      polling_.fetch_sub(1, std::memory_order_relaxed);
       lock.lock();
       wake_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
       --idle_;

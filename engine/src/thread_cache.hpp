@@ -44,6 +44,7 @@ class thread_cache {
   // How long an idle thread polls before it sleeps: a pipelined call hands work over every few
   // hundred microseconds, and back-to-back calls come within a millisecond or two.
   static constexpr std::chrono::microseconds poll_for{2000};
+  static constexpr unsigned max_polling = 4;
 
  private:
   void post(std::function<void()> job);
@@ -55,6 +56,7 @@ class thread_cache {
   std::atomic<std::size_t> queued_{0};  // jobs_.size(), for threads polling without the lock
   std::vector<std::thread> threads_;
   std::size_t idle_{0};  // threads polling or waiting for a job
+  std::atomic<unsigned> polling_{0};  // at most max_polling at a time: they would take cores from work
   std::atomic<bool> stopping_{false};
 };
 

@@ -41,7 +41,7 @@ struct engine_options {
   kernel_route route{kernel_route::automatic};
   // GPU books of at least 3 x this many trades go as a pipeline of chunks (host preparation of
   // one chunk overlapping the GPU's pricing of the last); 0 = never.
-  std::size_t pipeline_chunk_trades{256};
+  std::size_t pipeline_chunk_trades{128};
   // Record where the call's time went in run_summary::timeline: host phases per chunk and, on
   // the GPU, when each job's work ran (two timing events a job, read after the request).
   bool timeline{false};
