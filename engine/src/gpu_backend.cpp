@@ -25,6 +25,7 @@
 #include "work_plan.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <functional>
 #include <mutex>
@@ -709,17 +710,31 @@ class gpu_backend final : public pricing_backend {
     }
   }
 
-  // The request's one host wait: an event after the last copy of each stream it used, polled
-  // with the core yielded between polls. A pipelined call has a collector per chunk in flight,
-  // and the runtime's own wait spins (one context, many cores): a dozen spinning collectors took
-  // the cores of the chunks being prepared and queued.
+  // The request's one host wait: an event after the last copy of each stream it used. Two
+  // collectors at a time poll it without pause (the runtime's own wait spins too: one context,
+  // many cores); the others sleep between polls until a polling slot frees. A pipelined call
+  // has a collector per chunk in flight, and a dozen spinning (or yielding) collectors starved
+  // the threads preparing chunks and making results for milliseconds.
   void collect(const std::vector<stream_view>& used) const
   {
     nvtx_range const phase("collect");
     std::vector<order_token> done;
     for (stream_view s : used) done.push_back(ctx_.events().record(s));
     for (order_token t : done) {
-      while (!ctx_.events().passed(t)) std::this_thread::yield();
+      while (!ctx_.events().passed(t)) {
+        if (!ctx_.take_poll_slot()) {
+          std::this_thread::sleep_for(std::chrono::microseconds(50));
+          continue;
+        }
+        try {
+          while (!ctx_.events().passed(t)) {
+          }
+        } catch (...) {
+          ctx_.give_poll_slot();
+          throw;
+        }
+        ctx_.give_poll_slot();
+      }
       ctx_.events().release(t);
     }
   }

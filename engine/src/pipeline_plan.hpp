@@ -15,6 +15,6 @@ std::vector<std::size_t> pipeline_bounds(std::size_t n, std::size_t first);
 
 // Trades a thread prepares (checks and kernel records) or turns into results in a pipelined
 // chunk; the first chunk is prepared on the calling thread alone, which starts at once.
-inline constexpr std::size_t pipeline_trades_per_thread = 256;
+inline constexpr std::size_t pipeline_trades_per_thread = 128;
 
 }  // namespace mcprice::detail

@@ -5,7 +5,7 @@
 namespace mcprice::kernels {
 namespace {
 
-using policy = tuning::european_policy;
+using policy = tuning::european_fused_policy;
 
 struct fused_lane {
   __device__ __forceinline__ moments operator()(const european_gbm_trade& t, std::int64_t block_in_trade,

@@ -9,6 +9,14 @@
 #define MCPRICE_EUROPEAN_MIN_BLOCKS_PER_SM 8
 #endif
 
+// The fused European kernel at 6 blocks an SM (40 registers a thread, 48 of 64 warps) ran 3.4%
+// faster than at 8 (32 registers, full occupancy) on an H200: 3.19 against 3.30 ms for the
+// MonteCarloMultiGPU book (docs/benchmarks.md). It is issue-bound, and the registers buy more
+// independent instructions per warp than the lost warps hid.
+#ifndef MCPRICE_EUROPEAN_FUSED_MIN_BLOCKS_PER_SM
+#define MCPRICE_EUROPEAN_FUSED_MIN_BLOCKS_PER_SM 6
+#endif
+
 // The Greek kernel's nine extra double sums a lane need 76 registers: 3 blocks an SM hold them
 // without spilling (4 would cap registers at 64 and spill about 120 bytes a thread).
 #ifndef MCPRICE_GREEK_MIN_BLOCKS_PER_SM
@@ -21,6 +29,11 @@ struct european_policy {
   static constexpr int threads_per_block = layout::lanes_per_block;
   // 8 caps registers at 32 (a full SM of warps); a build may trade occupancy for registers.
   static constexpr int min_blocks_per_sm = MCPRICE_EUROPEAN_MIN_BLOCKS_PER_SM;
+};
+
+struct european_fused_policy {
+  static constexpr int threads_per_block = layout::lanes_per_block;
+  static constexpr int min_blocks_per_sm = MCPRICE_EUROPEAN_FUSED_MIN_BLOCKS_PER_SM;
 };
 
 struct european_greek_policy {
