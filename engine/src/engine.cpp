@@ -581,13 +581,18 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
     std::size_t unstarted_cancelled{0};
     double prepare_seconds{0.0};
   };
+  std::atomic<bool> stop_launching{false};  // a chunk failed to prepare: start no more
   auto launch = [&](std::size_t from, std::size_t to, launched& out) {
-    for (std::size_t c = from; c < to && !out.failure; ++c) {
+    for (std::size_t c = from; c < to && !out.failure && !stop_launching.load(); ++c) {
       if (cancel != nullptr && cancel->load()) {
-        // Chunks not yet prepared are not started: their rows say so.
+        // Chunks not yet prepared are not started: their rows say so, and no chunk waits for
+        // their turn.
         results_ready.wait();
-        for (std::size_t i = bounds[c]; i < n; ++i) mark_cancelled(run.results[i], trades.trades[i].id);
-        out.unstarted_cancelled = n - bounds[c];
+        for (std::size_t i = bounds[c]; i < bounds[to]; ++i) mark_cancelled(run.results[i], trades.trades[i].id);
+        out.unstarted_cancelled = bounds[to] - bounds[c];
+        if (chunks > 1) {
+          for (std::size_t k = c; k < to; ++k) order.abandon(k);
+        }
         return;
       }
       auto const prep_start = std::chrono::steady_clock::now();
@@ -605,18 +610,19 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
         else out.in_flight.push_back(impl_->threads.run(job));
       } catch (...) {
         out.failure = std::current_exception();
+        stop_launching = true;
+        if (chunks > 1) order.abandon(c);
       }
     }
   };
   // The first chunk is priced on this thread as soon as it is prepared (handing it to another
-  // thread took up to 150 us on the GPU host); a kept thread prepares and launches the rest.
+  // thread took up to 150 us on the GPU host); a kept thread prepares and launches the rest,
+  // starting beside the first chunk's preparation.
   launched head;
   launched tail;
-  launch(0, 1, head);
   std::future<void> launcher;
-  if (chunks > 1 && !head.failure && head.unstarted_cancelled == 0) {
-    launcher = impl_->threads.run([&] { launch(1, chunks, tail); });
-  }
+  if (chunks > 1) launcher = impl_->threads.run([&] { launch(1, chunks, tail); });
+  launch(0, 1, head);
   // Every chunk is waited for, even after a failure: they write into run.results. The last
   // chunk (deferred) is submitted as soon as it is prepared, its GPU work queued behind theirs.
   std::exception_ptr failure = head.failure;

@@ -12,15 +12,20 @@ namespace mcprice::detail {
 
 class submission_order {
  public:
-  // Chunk `chunk` (the next one, in order) has `families` families that will report.
+  // Chunk `chunk` has `families` families that will report (chunks may be announced in any
+  // order: the first two are prepared side by side).
   void expect(std::size_t chunk, std::size_t families)
   {
     std::lock_guard<std::mutex> const lock(mutex_);
-    if (left_.size() <= chunk) left_.resize(chunk + 1, 0);
+    grow(chunk);
+    announced_[chunk] = true;
     left_[chunk] = families;
-    expected_ = chunk + 1;
     advance();
   }
+
+  // Chunk `chunk` will not queue anything after all (its preparation failed): the chunks behind
+  // it go on. Reports of its families, if some were started, are then ignored.
+  void abandon(std::size_t chunk) { expect(chunk, 0); }
 
   void wait_turn(std::size_t chunk)
   {
@@ -36,18 +41,25 @@ class submission_order {
   }
 
  private:
-  // Moves past every expected chunk whose families have all reported.
+  void grow(std::size_t chunk)
+  {
+    if (left_.size() > chunk) return;
+    left_.resize(chunk + 1, 0);
+    announced_.resize(chunk + 1, false);
+  }
+
+  // Moves past every announced chunk whose families have all reported.
   void advance()
   {
     std::size_t const before = next_;
-    while (next_ < expected_ && left_[next_] == 0) ++next_;
+    while (next_ < left_.size() && announced_[next_] && left_[next_] == 0) ++next_;
     if (next_ != before) turn_.notify_all();
   }
 
   std::mutex mutex_;
   std::condition_variable turn_;
   std::vector<std::size_t> left_;  // per chunk: families yet to report
-  std::size_t expected_{0};        // chunks announced so far
+  std::vector<bool> announced_;    // per chunk: expect() called
   std::size_t next_{0};            // the first chunk not wholly submitted
 };
 

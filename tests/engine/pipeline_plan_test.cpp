@@ -72,3 +72,22 @@ TEST_CASE("chunks submit in order: chunk k waits until every family of the chunk
   CHECK(turns.load() == 3);
   order.wait_turn(3);  // chunk 2 has reported too
 }
+
+TEST_CASE("chunks announced out of order, or abandoned, keep the order and hold nobody up", "[concurrency]")
+{
+  submission_order order;
+  std::atomic<bool> second_went{false};
+  order.expect(1, 1);  // the second chunk is prepared before the first
+  std::thread second([&] {
+    order.wait_turn(1);
+    second_went = true;
+    order.submitted(1);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  CHECK_FALSE(second_went.load());  // chunk 0 not announced yet: no turn for chunk 1
+  order.abandon(0);                  // chunk 0's preparation failed
+  second.join();
+  CHECK(second_went.load());
+  order.submitted(0);  // a report of an abandoned chunk is ignored
+  order.wait_turn(2);
+}
