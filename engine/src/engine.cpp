@@ -616,13 +616,14 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
     }
   };
   // The first chunk is priced on this thread as soon as it is prepared (handing it to another
-  // thread took up to 150 us on the GPU host); a kept thread prepares and launches the rest,
-  // starting beside the first chunk's preparation.
+  // thread took up to 150 us on the GPU host); a kept thread prepares and launches the rest.
+  // (Starting that thread beside the first chunk's preparation measured slower: the two
+  // preparations contend.)
   launched head;
   launched tail;
+  launch(0, 1, head);
   std::future<void> launcher;
   if (chunks > 1) launcher = impl_->threads.run([&] { launch(1, chunks, tail); });
-  launch(0, 1, head);
   // Every chunk is waited for, even after a failure: they write into run.results. The last
   // chunk (deferred) is submitted as soon as it is prepared, its GPU work queued behind theirs.
   std::exception_ptr failure = head.failure;
