@@ -42,17 +42,6 @@ class gpu_context {
   [[nodiscard]] scratch_gate* gate() noexcept { return gate_.budget() != 0 ? &gate_ : nullptr; }
   [[nodiscard]] std::size_t pool_limit() const noexcept { return gate_.budget(); }
   void note_job_retry() noexcept { ++job_retries_; }
-  // Collectors that may poll without sleeping (the rest sleep between polls): a pipelined call
-  // has a collector per chunk in flight, and as many busy pollers as cores starved the threads
-  // preparing chunks and making results for milliseconds.
-  [[nodiscard]] bool take_poll_slot() noexcept
-  {
-    if (polling_collectors_.fetch_add(1, std::memory_order_relaxed) < max_polling_collectors) return true;
-    polling_collectors_.fetch_sub(1, std::memory_order_relaxed);
-    return false;
-  }
-  void give_poll_slot() noexcept { polling_collectors_.fetch_sub(1, std::memory_order_relaxed); }
-  static constexpr int max_polling_collectors = 2;
   void note_cap_rejection() noexcept;
   void wait_for_market(stream_view s) const { market_ready_.make_wait(s); }
   [[nodiscard]] buffer_cache<cuda_malloc_traits>& request_buffers() noexcept { return device_cache_; }
@@ -74,7 +63,6 @@ class gpu_context {
   memory_resource* scratch_{nullptr};
   scratch_gate gate_;
   std::atomic<std::uint64_t> job_retries_{0};
-  std::atomic<int> polling_collectors_{0};
   buffer_cache<cuda_malloc_traits> device_cache_;
   buffer_cache<pinned_host_traits> pinned_cache_;
   gpudirect_buffer market_rdma_;

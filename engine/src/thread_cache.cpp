@@ -22,7 +22,6 @@ void thread_cache::post(std::function<void()> job)
 {
   std::unique_lock<std::mutex> lock(mutex_);
   jobs_.push_back(std::move(job));
-  queued_.store(jobs_.size(), std::memory_order_release);
   // Every queued job needs a waiting thread of its own; otherwise a thread starts for it.
   if (jobs_.size() <= idle_) {
     lock.unlock();
@@ -39,25 +38,12 @@ void thread_cache::work()
     if (jobs_.empty()) {
       if (stopping_) return;
       ++idle_;
-      lock.unlock();
-      if (polling_.fetch_add(1, std::memory_order_relaxed) < max_polling) {
-        auto const until = std::chrono::steady_clock::now() + poll_for;
-        while (queued_.load(std::memory_order_acquire) == 0 && !stopping_.load(std::memory_order_relaxed) &&
-               std::chrono::steady_clock::now() < until) {
-#if defined(__x86_64__) || defined(__i386__)
-          __builtin_ia32_pause();
-#endif
-        }
-      }
-      polling_.fetch_sub(1, std::memory_order_relaxed);
-      lock.lock();
       wake_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
       --idle_;
       continue;
     }
     auto job = std::move(jobs_.front());
     jobs_.pop_front();
-    queued_.store(jobs_.size(), std::memory_order_release);
     lock.unlock();
     job();  // a packaged_task: its exceptions go to its future
     lock.lock();
