@@ -25,19 +25,19 @@ void keep(european_outcome& o, const moments& m) { o.sums = m; }
 void keep(european_outcome& o, const priced_greeks& m)
 {
   o.sums = m.price;
-  o.greeks = m.greeks;
+  o.greek_sums().greeks = m.greeks;
 }
 
 void keep(european_outcome& o, const priced_path_greeks& m)
 {
   o.sums = m.price;
-  o.path_greeks = m.greeks;
+  o.greek_sums().path_greeks = m.greeks;
 }
 
 void keep(european_outcome& o, const priced_basket_greeks& m)
 {
   o.sums = m.price;
-  o.basket_greeks.assign(std::begin(m.greeks.m), std::end(m.greeks.m));
+  o.greek_sums().basket_greeks.assign(std::begin(m.greeks.m), std::end(m.greeks.m));
 }
 
 // Threads take whole segments; each segment is summed block by block in order, so the result

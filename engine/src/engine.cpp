@@ -199,8 +199,10 @@ struct request_families {
   std::vector<std::pair<std::size_t, std::string>> rejected;  // rows the checks refused, and why
 };
 
+// Early-exercise work is boxed: it is twice the size of the others, and a chunk's jobs are
+// fresh memory every call (first touching a page cost 1-3 us on the GPU host).
 using trade_job = std::variant<detail::european_job, detail::path_job, detail::basket_job, detail::heston_job,
-                               exercise_work>;
+                               std::unique_ptr<exercise_work>>;
 
 // Fills `message` (why the trade cannot be priced) or returns the trade's kernel work.
 std::optional<trade_job> check_and_build(const trade& t, std::string& message, const market_data& market,
@@ -218,9 +220,9 @@ std::optional<trade_job> check_and_build(const trade& t, std::string& message, c
   bool const heston_basket =
       detail::multi_asset(t.product) && market.assets()[first_underlying].model == model_kind::heston;
   if (t.exercise != exercise_style::european || heston_basket) {
-    exercise_work w{detail::make_exercise_job(t, market, options), std::nullopt};
-    if (options.greeks) w.greeks = detail::make_exercise_greeks(t, market, options);
-    return w;
+    auto w = std::make_unique<exercise_work>(exercise_work{detail::make_exercise_job(t, market, options), std::nullopt});
+    if (options.greeks) w->greeks = detail::make_exercise_greeks(t, market, options);
+    return trade_job(std::move(w));
   }
   const asset& a = market.assets()[first_underlying];
   if (a.model == model_kind::heston) return detail::make_heston_job(t, a, market, options);
@@ -261,8 +263,8 @@ request_families prepare_rows(const portfolio& trades, std::size_t begin, std::s
       h->kernel.first_step = static_cast<std::int32_t>(f.heston_steps.size());
       f.heston_steps.insert(f.heston_steps.end(), h->steps.begin(), h->steps.end());
       f.hestons.add(h->kernel, layout::blocks_for(h->kernel.samples, path_normals_per_sample), h->scale, h->paths, i);
-    } else if (auto* x = std::get_if<exercise_work>(&*jobs[k])) {
-      f.exercises.add_job(*x, i);
+    } else if (auto* x = std::get_if<std::unique_ptr<exercise_work>>(&*jobs[k])) {
+      f.exercises.add_job(**x, i);
     } else if (auto* b = std::get_if<detail::basket_job>(&*jobs[k])) {
       b->kernel.first_asset = static_cast<std::int32_t>(f.basket_assets.size());
       b->kernel.first_factor = static_cast<std::int32_t>(f.factors.size());
@@ -492,15 +494,15 @@ chunk_timing price_families(const call_state& call, const request_families& f, s
         if (greeks) r.greeks = f.exercises.greeks_of(k, outcome, today);
       }
       if (greeks && fam == &f.europeans) {
-        r.greeks = detail::make_greeks(o.sums, o.greeks, fam->samples[k], fam->scales[k], f.european_greeks[k]);
+        r.greeks = detail::make_greeks(o.sums, o.greek_sums().greeks, fam->samples[k], fam->scales[k], f.european_greeks[k]);
       } else if (greeks && (fam == &f.paths || fam == &f.scenario_paths)) {
-        r.greeks = detail::make_path_greeks(o.path_greeks, fam->samples[k], fam->scales[k],
+        r.greeks = detail::make_path_greeks(o.greek_sums().path_greeks, fam->samples[k], fam->scales[k],
                                             fam == &f.paths ? greek_method::pathwise_bumped_gamma
                                                             : greek_method::central_bumps);
       } else if (greeks && fam == &f.hestons) {
-        r.greeks = detail::make_path_greeks(o.path_greeks, fam->samples[k], fam->scales[k], greek_method::central_bumps);
+        r.greeks = detail::make_path_greeks(o.greek_sums().path_greeks, fam->samples[k], fam->scales[k], greek_method::central_bumps);
       } else if (greeks && fam == &f.baskets && f.baskets.trades[k].greeks) {
-        r.greeks = detail::make_basket_greeks(o.basket_greeks, f.baskets.trades[k].assets, fam->samples[k],
+        r.greeks = detail::make_basket_greeks(o.greek_sums().basket_greeks, f.baskets.trades[k].assets, fam->samples[k],
                                               fam->scales[k]);
       }
     }, call.results_per_thread);

@@ -78,11 +78,11 @@ constexpr greek_sums_kind path_greek_sums = greek_sums_of<path_greek_moments, ke
 constexpr greek_sums_kind basket_greek_sums =
     greek_sums_of<basket_greek_moments, kernels::segmented_basket_greek_sum>();
 
-void keep_greeks(european_outcome& o, const greek_moments& g) { o.greeks = g; }
-void keep_greeks(european_outcome& o, const path_greek_moments& g) { o.path_greeks = g; }
+void keep_greeks(european_outcome& o, const greek_moments& g) { o.greek_sums().greeks = g; }
+void keep_greeks(european_outcome& o, const path_greek_moments& g) { o.greek_sums().path_greeks = g; }
 void keep_greeks(european_outcome& o, const basket_greek_moments& g)
 {
-  o.basket_greeks.assign(std::begin(g.m), std::end(g.m));
+  o.greek_sums().basket_greeks.assign(std::begin(g.m), std::end(g.m));
 }
 
 // A traced job's device events: recorded before its first kernel and after its last copy.

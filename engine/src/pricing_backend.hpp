@@ -43,14 +43,33 @@ struct run_control {
   [[nodiscard]] bool cancelled() const noexcept { return cancel != nullptr && cancel->load(std::memory_order_relaxed); }
 };
 
+// The Greek sums of a trade, for runs with Greeks only: kept apart so that an outcome of a
+// price-only run is small (a book's outcomes are fresh memory every call, and first touching a
+// page cost 1-3 us on the GPU host).
+struct outcome_greeks {
+  greek_moments greeks;            // run_european_greeks
+  path_greek_moments path_greeks;  // run_path_greeks, run_heston_greeks
+  std::vector<moments> basket_greeks;  // run_basket_greeks, trades with Greeks: basket_channels' sums
+};
+
 struct european_outcome {
   moments sums;
-  greek_moments greeks;            // run_european_greeks only
-  path_greek_moments path_greeks;  // run_path_greeks only
-  std::vector<moments> basket_greeks;  // run_basket_greeks, trades with Greeks: basket_channels' sums
+  std::unique_ptr<outcome_greeks> extra;  // runs with Greeks
   double continuation_today{0.0};  // run_early_exercise: the calibration paths' mean cash flow
   std::string error;  // non-empty: this trade could not be priced (e.g. its chunk exceeds the job cap)
   bool cancelled{false};  // the run was cancelled before all of this trade's work ran
+
+  outcome_greeks& greek_sums()
+  {
+    if (!extra) extra = std::make_unique<outcome_greeks>();
+    return *extra;
+  }
+  // The Greek sums, zero when the run kept none.
+  [[nodiscard]] const outcome_greeks& greek_sums() const
+  {
+    static const outcome_greeks none{};
+    return extra ? *extra : none;
+  }
 };
 
 struct family_run {
