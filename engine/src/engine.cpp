@@ -314,6 +314,9 @@ class progress_sum {
 // it prices later ones. A trade's numbers depend only on its own blocks, so chunking never
 // changes them (engine_options::pipeline_chunk_trades).
 constexpr std::size_t unpipelined_trades_per_thread = 2048;  // more measured slower beside callers
+// The first chunk is on the critical path: pieces of it are claimed by the caller and by kept
+// threads that are awake in time (parallel_for never waits for one that is not).
+constexpr std::size_t first_chunk_trades_per_thread = 64;
 
 // A trade the run was stopped before pricing.
 void mark_cancelled(trade_result& r, const std::string& id)
@@ -381,6 +384,7 @@ struct call_state {
   detail::submission_order* order;  // pipelined calls: chunks queue their GPU work in order
   bool greeks;
   std::size_t results_per_thread;  // rows a thread turns into results
+  std::size_t chunks;
 };
 
 // A chunk's family runs that queue GPU work in chunk order (the early-exercise family's
@@ -448,6 +452,7 @@ chunk_timing price_families(const call_state& call, const request_families& f, s
     control.cancel = call.cancel;
     control.timeline = call.timeline;
     control.chunk = chunk;
+    control.spin_wait = call.order == nullptr || chunk + 2 >= call.chunks;
     if (call.order != nullptr && runs[i].first != &f.exercises) {
       control.max_jobs = pipelined_jobs_per_family;
       control.wait_turn = [order = call.order, chunk] { order->wait_turn(chunk); };
@@ -573,7 +578,7 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
   detail::submission_order order;
   call_state const call{*impl_->backend, impl_->threads, trades, run.results, results_ready, sums, cancel, trace,
                         chunks > 1 ? &order : nullptr, impl_->options.greeks,
-                        chunks > 1 ? detail::pipeline_trades_per_thread : unpipelined_trades_per_thread};
+                        chunks > 1 ? detail::pipeline_trades_per_thread : unpipelined_trades_per_thread, chunks};
   if (trace != nullptr) trace->add({"setup", 0, 0, 0.0, trace->now(), false});
   // Chunks [from, to): each prepared on the calling thread, then priced on a kept thread, but
   // the last here (deferred: run when waited for, with nothing left to prepare meanwhile).
@@ -600,7 +605,7 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
       auto const prep_start = std::chrono::steady_clock::now();
       try {
         std::size_t const per_thread =
-            chunks == 1 ? unpipelined_trades_per_thread : c == 0 ? n : detail::pipeline_trades_per_thread;
+            chunks == 1 ? unpipelined_trades_per_thread : c == 0 ? first_chunk_trades_per_thread : detail::pipeline_trades_per_thread;
         auto f = std::make_shared<request_families>(
             prepare_rows(trades, bounds[c], bounds[c + 1], impl_->market, impl_->options, impl_->threads, per_thread));
         auto const prep_end = std::chrono::steady_clock::now();

@@ -502,7 +502,7 @@ class gpu_backend final : public pricing_backend {
     }
     turn.give_up();
     double const collect_from = control.timeline != nullptr ? control.timeline->now() : 0.0;
-    collect(streams);
+    collect(streams, control.spin_wait);
     ctx_.events().release(r.uploaded);
     if (clock) trace_request(*control.timeline, *clock, control.chunk, submitted_from, collect_from, traces);
 
@@ -710,18 +710,20 @@ class gpu_backend final : public pricing_backend {
     }
   }
 
-  // The request's one host wait: an event after the last copy of each stream it used, polled
-  // with a 50 us sleep between polls. The runtime's own wait spins (one context, many cores),
-  // and a pipelined call has a collector per chunk in flight: a dozen busy collectors (spinning,
-  // or yielding, much the same on Linux) starved the threads preparing chunks and making results
-  // for milliseconds. Letting two of them spin measured the same as none.
-  void collect(const std::vector<stream_view>& used) const
+  // The request's one host wait: an event after the last copy of each stream it used, polled.
+  // A pipelined call has a collector per chunk in flight, and a dozen busy collectors (spinning,
+  // as the runtime's own wait does with one context and many cores, or yielding, much the same
+  // on Linux) starved the threads preparing chunks and making results for milliseconds: all but
+  // the last chunks' collectors sleep 50 us between polls (spin: run_control::spin_wait).
+  void collect(const std::vector<stream_view>& used, bool spin) const
   {
     nvtx_range const phase("collect");
     std::vector<order_token> done;
     for (stream_view s : used) done.push_back(ctx_.events().record(s));
     for (order_token t : done) {
-      while (!ctx_.events().passed(t)) std::this_thread::sleep_for(std::chrono::microseconds(50));
+      while (!ctx_.events().passed(t)) {
+        if (!spin) std::this_thread::sleep_for(std::chrono::microseconds(50));
+      }
       ctx_.events().release(t);
     }
   }

@@ -40,6 +40,9 @@ struct run_control {
   // GPU operation, submitted once all of it is queued (or it gave up). Empty: no ordering.
   std::function<void()> wait_turn;
   std::function<void()> submitted;
+  // Wait for the GPU without sleeping between polls: the call's last chunks (nothing left to
+  // prepare, so no thread to starve; a sleep there is added to the call) and unpipelined calls.
+  bool spin_wait{true};
   [[nodiscard]] bool cancelled() const noexcept { return cancel != nullptr && cancel->load(std::memory_order_relaxed); }
 };
 
