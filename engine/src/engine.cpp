@@ -314,9 +314,6 @@ class progress_sum {
 // it prices later ones. A trade's numbers depend only on its own blocks, so chunking never
 // changes them (engine_options::pipeline_chunk_trades).
 constexpr std::size_t unpipelined_trades_per_thread = 2048;  // more measured slower beside callers
-// The first chunk is on the critical path: pieces of it are claimed by the caller and by kept
-// threads that are awake in time (parallel_for never waits for one that is not).
-constexpr std::size_t first_chunk_trades_per_thread = 64;
 
 // A trade the run was stopped before pricing.
 void mark_cancelled(trade_result& r, const std::string& id)
@@ -605,7 +602,7 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
       auto const prep_start = std::chrono::steady_clock::now();
       try {
         std::size_t const per_thread =
-            chunks == 1 ? unpipelined_trades_per_thread : c == 0 ? first_chunk_trades_per_thread : detail::pipeline_trades_per_thread;
+            chunks == 1 ? unpipelined_trades_per_thread : c == 0 ? n : detail::pipeline_trades_per_thread;
         auto f = std::make_shared<request_families>(
             prepare_rows(trades, bounds[c], bounds[c + 1], impl_->market, impl_->options, impl_->threads, per_thread));
         auto const prep_end = std::chrono::steady_clock::now();
