@@ -34,9 +34,9 @@ struct bucketed_pool_options {
   // A block another stream freed, whose free the device has not yet passed, is reused with the
   // allocating stream waiting on that free: least memory, but the two streams' jobs then run one
   // after the other on the GPU (one's ramp cannot fill the other's tail). While the pool holds
-  // at most this many bytes it grows instead, and gives back through the headroom only blocks
-  // that need no wait: a few jobs' worth of concurrency bought with memory that does not
-  // matter. 0: always wait. Under a limit the pool always waits rather than fail.
+  // at most this many bytes it grows instead (the headroom does not apply below it): a few
+  // jobs' worth of concurrency bought with memory that does not matter. 0: always wait. Under a
+  // limit the pool always waits rather than fail.
   std::size_t untied_bytes{0};
 };
 
