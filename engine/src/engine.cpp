@@ -567,16 +567,17 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
   std::size_t const chunks = bounds.size() - 1;
   // The results (some 300 bytes a trade, first touched here) are sized beside the first chunk's
   // preparation and submission when pipelined, instead of before them.
+  if (trace != nullptr) trace->add({"setup", 0, 0, 0.0, trace->now(), false});
+  progress_sum sums(progress);
+  detail::submission_order order;
+  // Nothing below throws until every task that refers to this frame has been waited for.
   auto size_results = [&run, n] { run.results.resize(n); };
   std::shared_future<void> results_ready = chunks > 1 ? impl_->threads.run(size_results).share()
                                                       : std::async(std::launch::deferred, size_results).share();
   if (chunks == 1) results_ready.wait();
-  progress_sum sums(progress);
-  detail::submission_order order;
   call_state const call{*impl_->backend, impl_->threads, trades, run.results, results_ready, sums, cancel, trace,
                         chunks > 1 ? &order : nullptr, impl_->options.greeks,
                         chunks > 1 ? detail::pipeline_trades_per_thread : unpipelined_trades_per_thread, chunks};
-  if (trace != nullptr) trace->add({"setup", 0, 0, 0.0, trace->now(), false});
   // Chunks [from, to): each prepared on the calling thread, then priced on a kept thread, but
   // the last here (deferred: run when waited for, with nothing left to prepare meanwhile).
   struct launched {
@@ -627,7 +628,13 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
   launched tail;
   launch(0, 1, head);
   std::future<void> launcher;
-  if (chunks > 1) launcher = impl_->threads.run([&] { launch(1, chunks, tail); });
+  if (chunks > 1) {
+    try {
+      launcher = impl_->threads.run([&] { launch(1, chunks, tail); });
+    } catch (...) {
+      tail.failure = std::current_exception();  // no thread: chunks 1.. never start
+    }
+  }
   // Every chunk is waited for, even after a failure: they write into run.results. The last
   // chunk (deferred) is submitted as soon as it is prepared, its GPU work queued behind theirs.
   std::exception_ptr failure = head.failure;
