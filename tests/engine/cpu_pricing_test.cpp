@@ -205,3 +205,28 @@ TEST_CASE("a cancelled run prices what had started and marks the rest cancelled"
     for (std::size_t k = 0; k < rows.size(); ++k) CHECK(same_bits(full.results[k].price, part.results[rows[k]].price));
   }
 }
+
+TEST_CASE("a traced call lists its phases in order within its wall time, and tracing keeps the bits")
+{
+  auto const book = reference_book();
+  engine_options o;
+  o.backend = backend_choice::cpu;
+  o.paths = 20'000;
+  auto const plain = engine(test_market(), o).price(book);
+  CHECK(plain.summary.timeline.empty());
+  o.timeline = true;
+  auto const traced = engine(test_market(), o).price(book);
+  REQUIRE(traced.results.size() == plain.results.size());
+  for (std::size_t i = 0; i < book.trades.size(); ++i) CHECK(same_bits(traced.results[i].price, plain.results[i].price));
+  auto const& spans = traced.summary.timeline;
+  std::vector<std::string> what;
+  for (auto const& s : spans) {
+    what.push_back(s.what);
+    CHECK(s.begin_seconds >= 0.0);
+    CHECK(s.begin_seconds <= s.end_seconds);
+    CHECK(s.end_seconds <= traced.summary.wall_seconds + 1e-9);
+    CHECK_FALSE(s.device);  // the CPU backend has no device spans
+  }
+  CHECK(what == std::vector<std::string>{"setup", "prepare", "price", "results", "finish"});
+  for (std::size_t i = 1; i < spans.size(); ++i) CHECK(spans[i - 1].end_seconds <= spans[i].begin_seconds + 1e-9);
+}

@@ -98,6 +98,42 @@ TEST_CASE("GPU: a trade priced alone has the same bits as in a book", "[gpu]")
   CHECK(std::memcmp(&all.results[3].price, &single.results[0].price, sizeof(double)) == 0);
 }
 
+TEST_CASE("GPU: a traced pipelined call has a device span per job, inside its chunk's work, and the same bits",
+          "[gpu]")
+{
+  auto const base = reference_book();
+  portfolio big;
+  for (std::size_t i = 0; big.trades.size() < 1'200; ++i) {
+    trade t = base.trades[i % base.trades.size()];
+    t.id += "-" + std::to_string(i);
+    big.trades.push_back(t);
+  }
+  engine_options o;
+  o.backend = backend_choice::gpu;
+  o.paths = 262'144;
+  auto const plain = engine(test_market(), o).price(big);
+  o.timeline = true;
+  auto const traced = engine(test_market(), o).price(big);
+  REQUIRE(traced.summary.chunks > 1);
+  for (std::size_t i = 0; i < big.trades.size(); ++i) {
+    REQUIRE(std::memcmp(&traced.results[i].price, &plain.results[i].price, sizeof(double)) == 0);
+  }
+  std::size_t jobs = 0;
+  for (auto const& s : traced.summary.timeline) {
+    CHECK(s.begin_seconds <= s.end_seconds);
+    if (!s.device) continue;
+    ++jobs;
+    // A job runs after its chunk started pricing and before the call ends.
+    double chunk_start = 1e9;
+    for (auto const& h : traced.summary.timeline) {
+      if (!h.device && h.what == "price" && h.chunk == s.chunk) chunk_start = h.begin_seconds;
+    }
+    CHECK(s.begin_seconds >= chunk_start - 1e-4);  // the clocks are tied within microseconds
+    CHECK(s.end_seconds <= traced.summary.wall_seconds + 1e-4);
+  }
+  CHECK(jobs == traced.summary.jobs);
+}
+
 TEST_CASE("GPU: a large book, priced as a pipeline of chunks, gives every trade its bits alone", "[gpu]")
 {
   // 10,000 trades (the reference book repeated under new ids, so every trade has its own
