@@ -101,13 +101,7 @@ TEST_CASE("GPU: a trade priced alone has the same bits as in a book", "[gpu]")
 TEST_CASE("GPU: a traced pipelined call has a device span per job, inside its chunk's work, and the same bits",
           "[gpu]")
 {
-  auto const base = reference_book();
-  portfolio big;
-  for (std::size_t i = 0; big.trades.size() < 1'200; ++i) {
-    trade t = base.trades[i % base.trades.size()];
-    t.id += "-" + std::to_string(i);
-    big.trades.push_back(t);
-  }
+  auto const big = repeated_reference_book(100);  // 1,200 trades
   engine_options o;
   o.backend = backend_choice::gpu;
   o.paths = 262'144;
