@@ -3,6 +3,7 @@
 #include "parallel_for.hpp"
 #include "result_statistics.hpp"
 
+#include <algorithm>
 #include <functional>
 
 namespace mcprice::detail {
@@ -34,27 +35,32 @@ constexpr std::size_t pipelined_jobs_per_family = 2;
 
 }  // namespace
 
-std::size_t ordered_families(const request_families& f)
-{
-  std::size_t n = 0;
-  for (const family_base* fam : {static_cast<const family_base*>(&f.europeans), static_cast<const family_base*>(&f.paths),
-                                 static_cast<const family_base*>(&f.scenario_paths),
-                                 static_cast<const family_base*>(&f.hestons), static_cast<const family_base*>(&f.baskets)}) {
-    if (!fam->rows.empty()) ++n;
-  }
-  return n;
-}
-
 chunk_timing price_families(const call_state& call, const request_families& f, std::size_t chunk, std::size_t begin,
                             std::size_t end)
 {
   auto const start = std::chrono::steady_clock::now();
+  // A pipelined chunk that fails before all its families have reported gives up its turn, so the
+  // chunks behind it go on (reports after that are ignored).
+  struct turn_guard {
+    submission_order* order;
+    std::size_t chunk;
+    bool reported{false};
+    ~turn_guard()
+    {
+      if (order == nullptr || reported) return;
+      try {
+        order->abandon(chunk);
+      } catch (...) {
+        // Out of memory marking the chunk: nothing better is left to do here.
+      }
+    }
+  } guard{call.order, chunk};
   bool const greeks = call.greeks;
-  const detail::pricing_backend& backend = call.backend;
+  const pricing_backend& backend = call.backend;
   constexpr std::size_t families = 6;
-  std::vector<std::pair<const family_base*, std::function<detail::family_run(const detail::run_control&)>>> runs;
+  std::vector<std::pair<const family_base*, std::function<family_run(const run_control&)>>> runs;
   if (!f.europeans.trades.empty()) {
-    runs.emplace_back(&f.europeans, [&](const detail::run_control& p) {
+    runs.emplace_back(&f.europeans, [&](const run_control& p) {
       if (greeks) return backend.run_european_greeks(f.europeans.trades, f.europeans.blocks, p);
       return backend.run_european(f.europeans.trades, f.europeans.blocks, p);
     });
@@ -62,47 +68,60 @@ chunk_timing price_families(const call_state& call, const request_families& f, s
   for (const path_family* fam : {&f.paths, &f.scenario_paths}) {
     if (fam->trades.empty()) continue;
     bool const scenario_lanes = fam == &f.scenario_paths;
-    runs.emplace_back(fam, [&backend, fam, greeks, scenario_lanes](const detail::run_control& p) {
+    runs.emplace_back(fam, [&backend, fam, greeks, scenario_lanes](const run_control& p) {
       if (greeks) return backend.run_path_greeks(fam->trades, fam->grid, fam->greek_grid, fam->blocks, scenario_lanes, p);
       return backend.run_path(fam->trades, fam->grid, fam->blocks, p);
     });
   }
   if (!f.hestons.trades.empty()) {
-    runs.emplace_back(&f.hestons, [&](const detail::run_control& p) {
+    runs.emplace_back(&f.hestons, [&](const run_control& p) {
       if (greeks) return backend.run_heston_greeks(f.hestons.trades, f.heston_steps, f.hestons.blocks, p);
       return backend.run_heston(f.hestons.trades, f.heston_steps, f.hestons.blocks, p);
     });
   }
   if (!f.baskets.trades.empty()) {
-    runs.emplace_back(&f.baskets, [&](const detail::run_control& p) {
+    runs.emplace_back(&f.baskets, [&](const run_control& p) {
       if (greeks) return backend.run_basket_greeks(f.baskets.trades, f.basket_assets, f.factors, f.baskets.blocks, p);
       return backend.run_basket(f.baskets.trades, f.basket_assets, f.factors, f.baskets.blocks, p);
     });
   }
   if (!f.exercises.f.trades.empty()) {
-    runs.emplace_back(&f.exercises, [&](const detail::run_control& p) { return backend.run_early_exercise(f.exercises.f, p); });
+    runs.emplace_back(&f.exercises, [&](const run_control& p) { return backend.run_early_exercise(f.exercises.f, p); });
+  }
+  // A pipelined chunk announces how many of its families queue GPU work in chunk order (the
+  // early-exercise family's calibration and pricing requests are not ordered).
+  bool const ordered = call.order != nullptr;
+  if (ordered) {
+    auto const in_order = std::count_if(runs.begin(), runs.end(), [&](auto const& r) { return r.first != &f.exercises; });
+    call.order->expect(chunk, static_cast<std::size_t>(in_order));
   }
   bool const side_by_side = backend.kind() == backend_kind::gpu;
-  std::vector<std::future<detail::family_run>> pending;
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    detail::run_control control;
-    control.progress = call.progress.for_slot(chunk * families + i);
-    control.cancel = call.cancel;
-    control.timeline = call.timeline;
-    control.chunk = chunk;
-    control.spin_wait = call.order == nullptr || chunk + 2 >= call.chunks;
-    if (call.order != nullptr && runs[i].first != &f.exercises) {
-      control.max_jobs = pipelined_jobs_per_family;
-      control.wait_turn = [order = call.order, chunk] { order->wait_turn(chunk); };
-      control.submitted = [order = call.order, chunk] { order->submitted(chunk); };
+  std::vector<std::future<family_run>> pending;
+  std::vector<std::pair<const family_base*, family_run>> outcomes(runs.size());
+  try {
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      run_control control;
+      control.progress = call.progress.for_slot(chunk * families + i);
+      control.cancel = call.cancel;
+      control.timeline = call.timeline;
+      control.chunk = chunk;
+      control.spin_wait = !ordered || chunk + 2 >= call.chunks;
+      if (ordered && runs[i].first != &f.exercises) {
+        control.max_jobs = pipelined_jobs_per_family;
+        control.wait_turn = [order = call.order, chunk] { order->wait_turn(chunk); };
+        control.submitted = [order = call.order, chunk] { order->submitted(chunk); };
+      }
+      // The last family runs on this thread; on the CPU each family uses every core already.
+      auto run = [fn = runs[i].second, control = std::move(control)] { return fn(control); };
+      if (side_by_side && i + 1 < runs.size()) pending.push_back(call.threads.run(std::move(run)));
+      else pending.push_back(std::async(std::launch::deferred, std::move(run)));
     }
-    // The last family runs on this thread; on the CPU each family uses every core already.
-    auto run = [f = runs[i].second, control = std::move(control)] { return f(control); };
-    if (side_by_side && i + 1 < runs.size()) pending.push_back(call.threads.run(std::move(run)));
-    else pending.push_back(std::async(std::launch::deferred, std::move(run)));
+  } catch (...) {
+    wait_all(pending, [](std::size_t, const family_run&) {});  // they share this frame
+    throw;
   }
-  std::vector<std::pair<const family_base*, detail::family_run>> outcomes(runs.size());
-  wait_all(pending, [&](std::size_t i, detail::family_run r) { outcomes[i] = {runs[i].first, std::move(r)}; });
+  wait_all(pending, [&](std::size_t i, family_run r) { outcomes[i] = {runs[i].first, std::move(r)}; });
+  guard.reported = true;
   auto const collected = std::chrono::steady_clock::now();
   if (call.timeline != nullptr) {
     call.timeline->add({"price", chunk, 0, call.timeline->seconds(start), call.timeline->seconds(collected), false});
@@ -117,7 +136,7 @@ chunk_timing price_families(const call_state& call, const request_families& f, s
   }
   for (auto const& [fam, outcome] : outcomes) {
     timing.jobs += outcome.jobs;
-    detail::parallel_for(call.threads, fam->rows.size(), [&, fam = fam](std::size_t k) {
+    parallel_for(call.threads, fam->rows.size(), [&, fam = fam](std::size_t k) {
       trade_result& r = results[fam->rows[k]];
       const std::string& id = call.book.trades[fam->rows[k]].id;
       auto const& o = outcome.outcomes[k];
@@ -130,22 +149,22 @@ chunk_timing price_families(const call_state& call, const request_families& f, s
         mark_cancelled(r, id);
         return;
       }
-      r = detail::make_result(id, o.sums, fam->samples[k], fam->paths[k], fam->scales[k]);
+      r = make_result(id, o.sums, fam->samples[k], fam->paths[k], fam->scales[k]);
       if (fam == &f.exercises) {
         bool const today =
             exercise_today_if_better(r, f.exercises.exercise_today[k], o.continuation_today, fam->scales[k]);
         if (greeks) r.greeks = f.exercises.greeks_of(k, outcome, today);
       }
       if (greeks && fam == &f.europeans) {
-        r.greeks = detail::make_greeks(o.sums, o.greek_sums().greeks, fam->samples[k], fam->scales[k], f.european_greeks[k]);
+        r.greeks = make_greeks(o.sums, o.greek_sums().greeks, fam->samples[k], fam->scales[k], f.european_greeks[k]);
       } else if (greeks && (fam == &f.paths || fam == &f.scenario_paths)) {
-        r.greeks = detail::make_path_greeks(o.greek_sums().path_greeks, fam->samples[k], fam->scales[k],
+        r.greeks = make_path_greeks(o.greek_sums().path_greeks, fam->samples[k], fam->scales[k],
                                             fam == &f.paths ? greek_method::pathwise_bumped_gamma
                                                             : greek_method::central_bumps);
       } else if (greeks && fam == &f.hestons) {
-        r.greeks = detail::make_path_greeks(o.greek_sums().path_greeks, fam->samples[k], fam->scales[k], greek_method::central_bumps);
+        r.greeks = make_path_greeks(o.greek_sums().path_greeks, fam->samples[k], fam->scales[k], greek_method::central_bumps);
       } else if (greeks && fam == &f.baskets && f.baskets.trades[k].greeks) {
-        r.greeks = detail::make_basket_greeks(o.greek_sums().basket_greeks, f.baskets.trades[k].assets, fam->samples[k],
+        r.greeks = make_basket_greeks(o.greek_sums().basket_greeks, f.baskets.trades[k].assets, fam->samples[k],
                                               fam->scales[k]);
       }
     }, call.results_per_thread);

@@ -88,23 +88,19 @@ struct chunk_timing {
 
 // What every chunk of a call shares.
 struct call_state {
-  const detail::pricing_backend& backend;
-  detail::thread_cache& threads;
+  const pricing_backend& backend;
+  thread_cache& threads;
   const portfolio& book;
   std::vector<trade_result>& results;
   std::shared_future<void> results_ready;  // the results vector is sized (off the critical path)
   progress_sum& progress;
   const std::atomic<bool>* cancel;
-  detail::run_timeline* timeline;
-  detail::submission_order* order;  // pipelined calls: chunks queue their GPU work in order
+  run_timeline* timeline;
+  submission_order* order;  // pipelined calls: chunks queue their GPU work in order
   bool greeks;
   std::size_t results_per_thread;  // rows a thread turns into results
   std::size_t chunks;
 };
-
-// A chunk's family runs that queue GPU work in chunk order (the early-exercise family's
-// calibration and pricing requests are not ordered).
-std::size_t ordered_families(const request_families& f);
 
 // Prices a chunk's families and turns their sums into its rows of results. On the GPU the
 // families run side by side (each is a request of its own on the shared stream pool), so one

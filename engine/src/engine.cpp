@@ -77,7 +77,6 @@ namespace {
 using detail::call_state;
 using detail::chunk_timing;
 using detail::mark_cancelled;
-using detail::ordered_families;
 using detail::prepare_rows;
 using detail::price_families;
 using detail::progress_sum;
@@ -128,12 +127,12 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
   bool const pipelined = impl_->backend->kind() == backend_kind::gpu && worth_a_pipeline(trades, impl_->options);
   auto const bounds = detail::pipeline_bounds(n, pipelined ? impl_->options.pipeline_chunk_trades : 0);
   std::size_t const chunks = bounds.size() - 1;
-  // The results (some 300 bytes a trade, first touched here) are sized beside the first chunk's
-  // preparation and submission when pipelined, instead of before them.
   if (trace != nullptr) trace->add({"setup", 0, 0, 0.0, trace->now(), false});
   progress_sum sums(progress);
   detail::submission_order order;
-  // Nothing below throws until every task that refers to this frame has been waited for.
+  // Nothing below throws until every task that refers to this frame has been waited for. The
+  // results (some 300 bytes a trade, first touched here) are sized beside the first chunk's
+  // preparation and submission when pipelined, instead of before them.
   auto size_results = [&run, n] { run.results.resize(n); };
   std::shared_future<void> results_ready = chunks > 1 ? impl_->threads.run(size_results).share()
                                                       : std::async(std::launch::deferred, size_results).share();
@@ -172,7 +171,6 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
         auto const prep_end = std::chrono::steady_clock::now();
         out.prepare_seconds += std::chrono::duration<double>(prep_end - prep_start).count();
         if (trace != nullptr) trace->add({"prepare", c, 0, trace->seconds(prep_start), trace->seconds(prep_end), false});
-        if (chunks > 1) order.expect(c, ordered_families(*f));
         auto job = [&call, f, c, begin = bounds[c], end = bounds[c + 1]] { return price_families(call, *f, c, begin, end); };
         if (c + 1 == to) out.in_flight.push_back(std::async(std::launch::deferred, job));
         else out.in_flight.push_back(impl_->threads.run(job));

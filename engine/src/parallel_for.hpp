@@ -17,12 +17,18 @@
 
 namespace mcprice::detail {
 
-// start(task) runs a task on another thread and returns its std::future<void>.
-template <typename Start, typename F>
-void parallel_for_on(Start&& start, std::size_t n, F&& f, std::size_t min_per_thread)
+// How many pieces n items make: one per min_per_thread items (the least work worth a thread of
+// its own; thread start-up is some 10 us), at most 8 and at most the cores.
+inline std::size_t pieces_for(std::size_t n, std::size_t min_per_thread)
 {
   std::size_t const hw = std::max(1U, std::thread::hardware_concurrency());
-  std::size_t const threads = std::min<std::size_t>({hw, 8, (n + min_per_thread - 1) / min_per_thread});
+  return std::min<std::size_t>({hw, 8, (n + min_per_thread - 1) / min_per_thread});
+}
+
+template <typename F>
+void parallel_for(std::size_t n, F&& f, std::size_t min_per_thread = 2048)
+{
+  std::size_t const threads = pieces_for(n, min_per_thread);
   if (threads <= 1) {
     for (std::size_t i = 0; i < n; ++i) f(i);
     return;
@@ -30,20 +36,12 @@ void parallel_for_on(Start&& start, std::size_t n, F&& f, std::size_t min_per_th
   std::size_t const chunk = (n + threads - 1) / threads;
   std::vector<std::future<void>> workers;
   for (std::size_t t = 1; t < threads; ++t) {
-    workers.push_back(start([&, t] {
+    workers.push_back(std::async(std::launch::async, [&, t] {
       for (std::size_t i = t * chunk; i < std::min(n, (t + 1) * chunk); ++i) f(i);
     }));
   }
   for (std::size_t i = 0; i < std::min(n, chunk); ++i) f(i);
   for (auto& w : workers) w.get();
-}
-
-// min_per_thread: the least work worth a thread of its own (thread start-up is some 10 us).
-template <typename F>
-void parallel_for(std::size_t n, F&& f, std::size_t min_per_thread = 2048)
-{
-  parallel_for_on([](auto task) { return std::async(std::launch::async, std::move(task)); }, n, std::forward<F>(f),
-                  min_per_thread);
 }
 
 // The same on an engine's kept threads. Pieces are claimed, not assigned: the caller works
@@ -53,8 +51,7 @@ void parallel_for(std::size_t n, F&& f, std::size_t min_per_thread = 2048)
 template <typename F>
 void parallel_for(thread_cache& threads, std::size_t n, F&& f, std::size_t min_per_thread = 2048)
 {
-  std::size_t const hw = std::max(1U, std::thread::hardware_concurrency());
-  std::size_t const pieces = std::min<std::size_t>({hw, 8, (n + min_per_thread - 1) / min_per_thread});
+  std::size_t const pieces = pieces_for(n, min_per_thread);
   if (pieces <= 1) {
     for (std::size_t i = 0; i < n; ++i) f(i);
     return;

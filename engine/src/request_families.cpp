@@ -13,7 +13,7 @@ namespace {
 
 // Early-exercise work is boxed: it is twice the size of the others, and a chunk's jobs are
 // fresh memory every call (first touching a page cost 1-3 us on the GPU host).
-using trade_job = std::variant<detail::european_job, detail::path_job, detail::basket_job, detail::heston_job,
+using trade_job = std::variant<european_job, path_job, basket_job, heston_job,
                                std::unique_ptr<exercise_work>>;
 
 // Fills `message` (why the trade cannot be priced) or returns the trade's kernel work.
@@ -22,41 +22,41 @@ std::optional<trade_job> check_and_build(const trade& t, std::string& message, c
 {
   message = t.row_error;
   std::size_t first_underlying = 0;  // found by the checks: the one market lookup of a vanilla
-  if (message.empty()) message = detail::validate_trade(t, market, &first_underlying);
+  if (message.empty()) message = validate_trade(t, market, &first_underlying);
   if (message.empty() && t.paths && *t.paths > max_paths_per_trade) {
     message = "trade " + t.id + ": paths " + std::to_string(*t.paths) + " exceeds the limit " +
               std::to_string(max_paths_per_trade);
   }
-  if (message.empty()) message = detail::unsupported_feature(t, market);
+  if (message.empty()) message = unsupported_feature(t, market);
   if (!message.empty()) return std::nullopt;
   bool const heston_basket =
-      detail::multi_asset(t.product) && market.assets()[first_underlying].model == model_kind::heston;
+      multi_asset(t.product) && market.assets()[first_underlying].model == model_kind::heston;
   if (t.exercise != exercise_style::european || heston_basket) {
-    auto w = std::make_unique<exercise_work>(exercise_work{detail::make_exercise_job(t, market, options), std::nullopt});
-    if (options.greeks) w->greeks = detail::make_exercise_greeks(t, market, options);
+    auto w = std::make_unique<exercise_work>(exercise_work{make_exercise_job(t, market, options), std::nullopt});
+    if (options.greeks) w->greeks = make_exercise_greeks(t, market, options);
     return trade_job(std::move(w));
   }
   const asset& a = market.assets()[first_underlying];
-  if (a.model == model_kind::heston) return detail::make_heston_job(t, a, market, options);
+  if (a.model == model_kind::heston) return make_heston_job(t, a, market, options);
   switch (t.product) {
     case product_kind::vanilla:
-    case product_kind::digital: return detail::make_european_job(t, a, market, options);
+    case product_kind::digital: return make_european_job(t, a, market, options);
     case product_kind::basket:
     case product_kind::best_of:
     case product_kind::worst_of:
-    case product_kind::spread: return detail::make_basket_job(t, market, options);
-    default: return detail::make_path_job(t, a, market, options);
+    case product_kind::spread: return make_basket_job(t, market, options);
+    default: return make_path_job(t, a, market, options);
   }
 }
 
 }  // namespace
 
 request_families prepare_rows(const portfolio& trades, std::size_t begin, std::size_t end, const market_data& market,
-                              const engine_options& options, detail::thread_cache& threads, std::size_t trades_per_thread)
+                              const engine_options& options, thread_cache& threads, std::size_t trades_per_thread)
 {
   std::vector<std::optional<trade_job>> jobs(end - begin);
   std::vector<std::string> messages(end - begin);
-  detail::parallel_for(
+  parallel_for(
       threads, end - begin,
       [&](std::size_t k) { jobs[k] = check_and_build(trades.trades[begin + k], messages[k], market, options); },
       trades_per_thread);
@@ -67,23 +67,23 @@ request_families prepare_rows(const portfolio& trades, std::size_t begin, std::s
       f.rejected.emplace_back(i, std::move(messages[k]));
       continue;
     }
-    if (auto* e = std::get_if<detail::european_job>(&*jobs[k])) {
+    if (auto* e = std::get_if<european_job>(&*jobs[k])) {
       f.europeans.add(e->kernel, layout::blocks_for(e->kernel.samples, european_normals_per_sample), e->scale, e->paths, i);
       if (options.greeks) f.european_greeks.push_back(e->greeks);
-    } else if (auto* h = std::get_if<detail::heston_job>(&*jobs[k])) {
+    } else if (auto* h = std::get_if<heston_job>(&*jobs[k])) {
       h->kernel.first_step = static_cast<std::int32_t>(f.heston_steps.size());
       f.heston_steps.insert(f.heston_steps.end(), h->steps.begin(), h->steps.end());
       f.hestons.add(h->kernel, layout::blocks_for(h->kernel.samples, path_normals_per_sample), h->scale, h->paths, i);
     } else if (auto* x = std::get_if<std::unique_ptr<exercise_work>>(&*jobs[k])) {
       f.exercises.add_job(**x, i);
-    } else if (auto* b = std::get_if<detail::basket_job>(&*jobs[k])) {
+    } else if (auto* b = std::get_if<basket_job>(&*jobs[k])) {
       b->kernel.first_asset = static_cast<std::int32_t>(f.basket_assets.size());
       b->kernel.first_factor = static_cast<std::int32_t>(f.factors.size());
       f.basket_assets.insert(f.basket_assets.end(), b->assets.begin(), b->assets.end());
       f.factors.insert(f.factors.end(), b->factor.begin(), b->factor.end());
       f.baskets.add(b->kernel, layout::blocks_for(b->kernel.samples, basket_normals_per_sample), b->scale, b->paths, i);
     } else {
-      auto& p = std::get<detail::path_job>(*jobs[k]);
+      auto& p = std::get<path_job>(*jobs[k]);
       bool const scenario_lanes = options.greeks && p.kernel.product != path_product::asian;
       (scenario_lanes ? f.scenario_paths : f.paths).add_job(p, i);
     }

@@ -55,7 +55,7 @@ struct path_family : family<path_gbm_trade> {
   std::vector<path_step> grid;
   std::vector<path_greek_step> greek_grid;
 
-  void add_job(detail::path_job& p, std::size_t row)
+  void add_job(path_job& p, std::size_t row)
   {
     p.kernel.first_step = static_cast<std::int32_t>(grid.size());
     grid.insert(grid.end(), p.steps.begin(), p.steps.end());
@@ -66,22 +66,22 @@ struct path_family : family<path_gbm_trade> {
 
 // An American or Bermudan trade, with its Greek scenarios when Greeks are asked for.
 struct exercise_work {
-  detail::exercise_job job;
-  std::optional<detail::exercise_greek_plan> greeks;
+  exercise_job job;
+  std::optional<exercise_greek_plan> greeks;
 };
 
 // American and Bermudan trades with their tables, what exercising today would pay, and their
 // Greeks' combinations (combination range per trade).
 struct exercise_rows : family_base {
-  detail::exercise_family f;
+  exercise_family f;
   std::vector<double> exercise_today;
-  std::vector<std::optional<detail::exercise_greek_plan>> greeks;
+  std::vector<std::optional<exercise_greek_plan>> greeks;
   std::vector<std::size_t> first_combination;
 
   void add_job(exercise_work& w, std::size_t row)
   {
     std::size_t const trade = f.trades.size();
-    detail::add_to_family(f, w.job);
+    add_to_family(f, w.job);
     samples.push_back(w.job.kernel.samples);
     scales.push_back(w.job.scale);
     paths.push_back(w.job.paths);
@@ -90,7 +90,7 @@ struct exercise_rows : family_base {
     first_combination.push_back(f.combinations.size());
     if (w.greeks) {
       std::vector<std::int32_t> scenario;
-      for (auto const& s : w.greeks->scenarios) scenario.push_back(detail::add_scenario(f, s, trade));
+      for (auto const& s : w.greeks->scenarios) scenario.push_back(add_scenario(f, s, trade));
       for (auto const& g : w.greeks->greeks) {
         exercise_combination c{};
         c.samples = w.job.kernel.samples;
@@ -111,27 +111,27 @@ struct exercise_rows : family_base {
   }
 
   // Trade k's Greeks from the run's combinations (none if any of them failed).
-  [[nodiscard]] std::optional<trade_greeks> greeks_of(std::size_t k, const detail::family_run& run, bool today) const
+  [[nodiscard]] std::optional<trade_greeks> greeks_of(std::size_t k, const family_run& run, bool today) const
   {
     if (!greeks[k]) return std::nullopt;
-    const detail::exercise_greek_plan& plan = *greeks[k];
-    if (today) return detail::exercised_today_greeks(plan, scales[k]);
+    const exercise_greek_plan& plan = *greeks[k];
+    if (today) return exercised_today_greeks(plan, scales[k]);
     std::vector<greek_estimate> values;
     for (std::size_t g = 0; g < plan.greeks.size(); ++g) {
       std::size_t const c = first_combination[k] + g;
       if (c >= run.combinations.size()) return std::nullopt;
       auto const& o = run.combinations[c];
       if (!o.error.empty() || o.cancelled) return std::nullopt;
-      values.push_back(detail::estimate(o.sums, samples[k], scales[k] / plan.greeks[g].denominator));
+      values.push_back(estimate(o.sums, samples[k], scales[k] / plan.greeks[g].denominator));
     }
-    return detail::assemble_exercise_greeks(plan, values);
+    return assemble_exercise_greeks(plan, values);
   }
 };
 
 // The trades of one chunk of a request, by kernel family, with their tables.
 struct request_families {
   family<european_gbm_trade> europeans;
-  std::vector<detail::greek_inputs> european_greeks;  // with Greeks: per european, in order
+  std::vector<greek_inputs> european_greeks;  // with Greeks: per european, in order
   path_family paths;           // with Greeks: Asians only
   path_family scenario_paths;  // with Greeks: barriers, touches and lookbacks (scenario lanes)
   family<basket_gbm_trade> baskets;
