@@ -3,7 +3,8 @@ BUILD      ?= build
 BUILD_TYPE ?= Release
 JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
-DEB_PACKAGES := cmake g++ make catch2 nlohmann-json3-dev libboost-program-options-dev libeigen3-dev libssl-dev libstb-dev chromium-headless-shell
+DEB_PACKAGES := cmake g++ make catch2 nlohmann-json3-dev libboost-program-options-dev libeigen3-dev libssl-dev libstb-dev chromium-headless-shell \
+                libopenmpi-dev openmpi-bin
 
 .PHONY: all deps configure build run test device-build device-bundle sanitize-host sanitize-thread fuzz clean
 

@@ -5,6 +5,7 @@
 
 #include <boost/program_options.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
@@ -34,6 +35,9 @@ po::options_description visible_options()
       ("backend", po::value<std::string>()->default_value("auto"), "auto | gpu | cpu")
       ("threads", po::value<std::string>(), "CPU backend threads (default: all cores)")
       ("device", po::value<std::string>(), "GPU ordinal (default 0)")
+      ("devices", po::value<std::string>(),
+       "several GPUs in one process: all | 0,1,... (the book split across them by estimated cost; same "
+       "results as one GPU). Under mpirun: the GPUs a node's ranks take in turn (default: all)")
       ("streams", po::value<std::string>(), "GPU streams (default: chosen from the device)")
       ("job-cap", po::value<std::string>(), "scratch bytes one job may hold, e.g. 256MiB (default: no cap)")
       ("allocator", po::value<std::string>(), "GPU scratch: bucketed (default) | pool | async-default | malloc")
@@ -69,6 +73,23 @@ po::options_description visible_options()
       ("help,h", "this help")
       ("version", "engine version and commit");
   return o;
+}
+
+// "0,1,3": GPU ordinals, each a count.
+std::vector<int> parse_device_list(const std::string& s)
+{
+  std::vector<int> out;
+  std::size_t from = 0;
+  while (from <= s.size()) {
+    std::size_t const comma = std::min(s.find(',', from), s.size());
+    std::string const item = s.substr(from, comma - from);
+    if (item.empty()) throw configuration_error("--devices " + s + ": expected all or GPU ordinals such as 0,1");
+    std::int64_t const d = parse_count(item, "--devices");
+    if (d > 1024) throw configuration_error("--devices " + s + ": GPU " + item + " is out of range");
+    out.push_back(static_cast<int>(d));
+    from = comma + 1;
+  }
+  return out;
 }
 
 allocator_kind parse_allocator(const std::string& s)
@@ -260,6 +281,12 @@ command_line parse_command_line(int argc, const char* const argv[])
   e.backend = parse_backend(get("backend"));
   if (vm.count("threads")) e.threads = static_cast<unsigned>(parse_count(get("threads"), "--threads"));
   if (vm.count("device")) e.device = static_cast<int>(parse_count(get("device"), "--device"));
+  if (vm.count("devices")) {
+    if (vm.count("device")) throw configuration_error("give --device or --devices, not both");
+    std::string const d = get("devices");
+    if (d == "all") e.every_device = true;
+    else e.devices = parse_device_list(d);
+  }
   if (vm.count("streams")) e.streams = static_cast<int>(parse_count(get("streams"), "--streams"));
   if (vm.count("job-cap")) e.job_cap_bytes = parse_bytes(get("job-cap"), "--job-cap");
   if (vm.count("allocator")) e.allocator = parse_allocator(get("allocator"));

@@ -7,8 +7,10 @@
 #include "mcprice/memory/cuda_error.hpp"
 #include "mcprice/portfolio_reader.hpp"
 #include "mcprice/results_writer.hpp"
+#include "mcprice/work_split.hpp"
 #include "mcprice/version.hpp"
 #include "output_file.hpp"
+#include "rank_pricing.hpp"
 #include "rerun_report.hpp"
 #include "run_manifest.hpp"
 
@@ -71,26 +73,72 @@ std::string results_text(const mcprice::pricing_run& run, mcprice::output_format
 struct priced {
   mcprice::pricing_run run;
   std::string text;  // the results as written (a manifest digests them)
+  bool whole{true};  // false on MPI ranks other than 0: they hold only their part, already sent
 };
 
-// Reads the inputs, prices, writes the results where the command line says (--out, else stdout
-// unless rerunning) and the summary and memory report to stderr.
-priced price(const std::string& portfolio, const std::string& market_path, const mcprice::engine_options& options,
-             const mcprice::cli::command_line& cl)
+bool given(const mcprice::cli::command_line& cl, const char* name)
 {
-  auto market = mcprice::read_market_file(market_path);
-  auto const book = mcprice::read_portfolio_file(portfolio);
-  mcprice::engine const engine(std::move(market), options);
-  for (auto const& notice : engine.notices()) std::fprintf(stderr, "price-batch: %s\n", notice.c_str());
+  return std::find(cl.given.begin(), cl.given.end(), name) != cl.given.end();
+}
 
-  bool const show_progress = !cl.quiet && ::isatty(STDERR_FILENO) == 1;
+void print_memory_report(const mcprice::engine& engine, const std::string& where)
+{
+  std::string const who = where.empty() ? "" : where + ": ";
+  if (engine.backend() != mcprice::backend_kind::gpu) {
+    std::fprintf(stderr, "price-batch: %s--memory-report: the CPU backend uses no GPU memory\n", who.c_str());
+    return;
+  }
+  for (std::size_t d = 0; d < engine.device_count(); ++d) {
+    if (auto const report = engine.memory(d)) {
+      std::ostringstream r;
+      if (!who.empty() || engine.device_count() > 1) r << who << "GPU " << d + 1 << " of " << engine.device_count() << ":\n";
+      mcprice::print_report(r, *report);
+      std::fputs(r.str().c_str(), stderr);
+    }
+  }
+}
+
+// Reads the inputs, prices, writes the results where the command line says (--out, else stdout
+// unless rerunning) and the summary and memory report to stderr. Under mpirun each rank prices
+// its part of the book and rank 0 writes the whole run (rank_pricing.hpp).
+priced price(const std::string& portfolio, const std::string& market_path, const mcprice::engine_options& options,
+             const mcprice::cli::command_line& cl, mcprice::cli::rank_run& ranks)
+{
+  struct inputs {
+    mcprice::market_data market;
+    mcprice::portfolio book;
+    std::vector<std::vector<std::size_t>> parts;
+  };
+  auto in = ranks.checkpoint([&] {
+    inputs i{mcprice::read_market_file(market_path), mcprice::read_portfolio_file(portfolio), {}};
+    if (ranks.split()) i.parts = ranks.parts(i.book, i.market, options);
+    return i;
+  });
+  std::size_t const trades = in.book.trades.size();
+  auto const settings = ranks.engine_settings(options, given(cl, "device"), given(cl, "threads"));
+  auto const engine = ranks.checkpoint([&] { return std::make_unique<mcprice::engine>(std::move(in.market), settings); });
+  std::string const where = ranks.where();
+  for (auto const& notice : engine->notices()) {
+    std::fprintf(stderr, "price-batch: %s%s\n", where.empty() ? "" : (where + ": ").c_str(), notice.c_str());
+  }
+
+  bool const show_progress = ranks.first() && !cl.quiet && ::isatty(STDERR_FILENO) == 1;
   auto progress = [](std::int64_t done, std::int64_t total) {
     std::fprintf(stderr, "\rpricing: %5.1f%% of %.4g paths", 100.0 * static_cast<double>(done) / static_cast<double>(total),
                  static_cast<double>(total));
     std::fflush(stderr);
   };
-  auto result = engine.price(book, show_progress ? mcprice::progress_callback(progress) : nullptr, &stop_requested);
+  auto const callback = show_progress ? mcprice::progress_callback(progress) : nullptr;
+  auto mine = ranks.checkpoint([&] {
+    ranks.fail_if_injected();
+    if (!ranks.split()) return engine->price(in.book, callback, &stop_requested);
+    return engine->price(mcprice::select_trades(in.book, ranks.mine(in.parts)), callback, &stop_requested);
+  });
   if (show_progress) std::fprintf(stderr, "\n");
+  if (cl.memory_report) print_memory_report(*engine, where);
+  auto whole = ranks.gather(std::move(mine), in.parts, trades);
+  if (!whole) return {{}, {}, false};
+  mcprice::pricing_run result = std::move(*whole);
 
   std::string text = results_text(result, cl.format);
   if (!cl.out.empty()) mcprice::cli::write_file_atomically(cl.out, text);
@@ -107,26 +155,29 @@ priced price(const std::string& portfolio, const std::string& market_path, const
                  "trades of more than 8 assets; docs/greeks.md): their Greek cells are empty\n",
                  result.summary.without_greeks);
   }
-  if (cl.memory_report) {
-    if (auto const report = engine.memory()) {
-      std::ostringstream r;
-      mcprice::print_report(r, *report);
-      std::fputs(r.str().c_str(), stderr);
-    } else {
-      std::fputs("price-batch: --memory-report: the CPU backend uses no GPU memory\n", stderr);
-    }
-  }
-  return {std::move(result), std::move(text)};
+  return {std::move(result), std::move(text), true};
+}
+
+mcprice::cli::run_manifest manifest_of(const std::string& portfolio, const std::string& market,
+                                       const mcprice::cli::command_line& cl, mcprice::output_format format,
+                                       const mcprice::engine_options& options, const priced& p,
+                                       const mcprice::cli::rank_run& ranks)
+{
+  auto m = mcprice::cli::make_manifest(portfolio, market, cl.out, format, options, p.run, p.text);
+  m.rank_hosts = ranks.hosts();
+  return m;
 }
 
 // --rerun: the manifest's inputs (checked against their digests) and settings, with any
 // settings given on this command line overriding them; the new results compared bit for bit.
-int rerun(const mcprice::cli::command_line& cl)
+// Under mpirun rank 0's view of the inputs decides for every rank, and rank 0 reports.
+int rerun(const mcprice::cli::command_line& cl, mcprice::cli::rank_run& ranks)
 {
   using namespace mcprice::cli;
-  run_manifest const recorded = read_manifest(cl.rerun);
-  auto const inputs_changed = changed_inputs(recorded);
-  if (!inputs_changed.empty() && !cl.allow_input_change) {
+  run_manifest const recorded = ranks.checkpoint([&] { return read_manifest(cl.rerun); });
+  auto const inputs_changed = ranks.checkpoint([&] { return changed_inputs(recorded); });
+  if (ranks.agree(!inputs_changed.empty() && !cl.allow_input_change ? 1 : 0) == 1) {
+    if (!ranks.first()) return exit_rerun_inputs_changed;
     rerun_report r;
     r.inputs_changed = inputs_changed;
     print_rerun_report(std::cout, r, cl.rerun);
@@ -135,28 +186,32 @@ int rerun(const mcprice::cli::command_line& cl)
   }
   mcprice::engine_options options = recorded.settings;
   options.backend = recorded.backend == "gpu" ? mcprice::backend_choice::gpu : mcprice::backend_choice::cpu;
-  auto const given = [&](const char* name) { return std::find(cl.given.begin(), cl.given.end(), name) != cl.given.end(); };
   mcprice::engine_options const& o = cl.engine;
-  if (given("paths")) options.paths = o.paths;
-  if (given("steps")) options.steps = o.steps;
-  if (given("seed")) options.seed = o.seed;
-  if (given("antithetic")) options.antithetic = o.antithetic;
-  if (given("control-variates")) options.control_variates = o.control_variates;
-  if (given("greeks")) options.greeks = o.greeks;
-  if (given("backend")) options.backend = o.backend;
-  if (given("threads")) options.threads = o.threads;
-  if (given("device")) options.device = o.device;
-  if (given("streams")) options.streams = o.streams;
-  if (given("job-cap")) options.job_cap_bytes = o.job_cap_bytes;
-  if (given("allocator")) options.allocator = o.allocator;
-  if (given("pool-limit")) options.pool_limit_bytes = o.pool_limit_bytes;
-  if (given("route")) options.route = o.route;
-  if (given("grid-blocks")) options.grid_blocks = o.grid_blocks;
+  if (given(cl, "paths")) options.paths = o.paths;
+  if (given(cl, "steps")) options.steps = o.steps;
+  if (given(cl, "seed")) options.seed = o.seed;
+  if (given(cl, "antithetic")) options.antithetic = o.antithetic;
+  if (given(cl, "control-variates")) options.control_variates = o.control_variates;
+  if (given(cl, "greeks")) options.greeks = o.greeks;
+  if (given(cl, "backend")) options.backend = o.backend;
+  if (given(cl, "threads")) options.threads = o.threads;
+  if (given(cl, "device") || given(cl, "devices")) {
+    options.device = o.device;
+    options.devices = o.devices;
+    options.every_device = o.every_device;
+  }
+  if (given(cl, "streams")) options.streams = o.streams;
+  if (given(cl, "job-cap")) options.job_cap_bytes = o.job_cap_bytes;
+  if (given(cl, "allocator")) options.allocator = o.allocator;
+  if (given(cl, "pool-limit")) options.pool_limit_bytes = o.pool_limit_bytes;
+  if (given(cl, "route")) options.route = o.route;
+  if (given(cl, "grid-blocks")) options.grid_blocks = o.grid_blocks;
   auto const format = recorded.results_format == "json" ? mcprice::output_format::json : mcprice::output_format::csv;
   mcprice::cli::command_line out = cl;
   out.format = format;
-  auto const p = price(recorded.portfolio.path, recorded.market.path, options, out);
-  auto const now = make_manifest(recorded.portfolio.path, recorded.market.path, cl.out, format, options, p.run, p.text);
+  auto const p = price(recorded.portfolio.path, recorded.market.path, options, out, ranks);
+  if (!p.whole) return exit_all_priced;  // rank 0 decides the status
+  auto const now = manifest_of(recorded.portfolio.path, recorded.market.path, cl, format, options, p, ranks);
   rerun_report r = compare_runs(recorded, now);
   r.inputs_changed = inputs_changed;
   print_rerun_report(std::cout, r, cl.rerun);
@@ -164,43 +219,68 @@ int rerun(const mcprice::cli::command_line& cl)
   return r.identical() ? exit_all_priced : exit_rerun_differs;
 }
 
-int run(int argc, const char* const argv[])
+int run(int argc, const char* const argv[], mcprice::cli::rank_run& ranks)
 {
   auto const cl = mcprice::cli::parse_command_line(argc, argv);
   if (cl.show_help) {
-    std::cout << mcprice::cli::help_text();
+    if (ranks.first()) std::cout << mcprice::cli::help_text();
     return exit_all_priced;
   }
   if (cl.show_version) {
-    std::cout << "price-batch (mcprice) " << mcprice::version << " (commit " << mcprice::git_commit << ")\n";
+    if (ranks.first()) {
+      std::cout << "price-batch (mcprice) " << mcprice::version << " (commit " << mcprice::git_commit << ")"
+                << (mcprice::cli::ranks_supported() ? " with MPI" : "") << "\n";
+    }
     return exit_all_priced;
   }
-  if (cl.load_test) return mcprice::cli::run_load_test(cl, std::cout, std::cerr);
+  if (cl.load_test) {
+    if (ranks.split()) throw mcprice::configuration_error("--load-test runs in one process, not under mpirun");
+    return mcprice::cli::run_load_test(cl, std::cout, std::cerr);
+  }
   install_stop_handlers();
-  if (!cl.rerun.empty()) return rerun(cl);
-  auto const p = price(cl.portfolio, cl.market, cl.engine, cl);
+  if (!cl.rerun.empty()) return rerun(cl, ranks);
+  auto const p = price(cl.portfolio, cl.market, cl.engine, cl, ranks);
+  if (!p.whole) return exit_all_priced;  // rank 0 decides the status
   if (!cl.manifest.empty()) {
-    auto const m = mcprice::cli::make_manifest(cl.portfolio, cl.market, cl.out, cl.format, cl.engine, p.run, p.text);
+    auto const m = manifest_of(cl.portfolio, cl.market, cl, cl.format, cl.engine, p, ranks);
     mcprice::cli::write_file_atomically(cl.manifest, mcprice::cli::to_json(m).dump(2) + "\n");
   }
   if (p.run.summary.cancelled > 0) return exit_signal_base + stop_signal.load();
   return p.run.summary.failed > 0 ? exit_some_failed : exit_all_priced;
 }
 
+// Prints why the run stopped; under mpirun prefixed by the rank that stopped.
+void print_failure(const std::exception_ptr& e, const mcprice::cli::rank_run& ranks)
+{
+  std::string const where = ranks.where();
+  std::fprintf(stderr, "price-batch: %s%s\n", where.empty() ? "" : (where + ": ").c_str(),
+               mcprice::cli::describe_failure(e).c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
 {
+  std::unique_ptr<mcprice::cli::rank_world> world;
   try {
-    return run(argc, argv);
-  } catch (const mcprice::input_error& e) {
-    std::fprintf(stderr, "price-batch: error: %s\n", e.what());
-  } catch (const mcprice::configuration_error& e) {
-    std::fprintf(stderr, "price-batch: error: %s\n", e.what());
-  } catch (const mcprice::cuda_error& e) {
-    std::fprintf(stderr, "price-batch: GPU error: %s\n", e.what());
+    world = mcprice::cli::join_ranks(argc, argv);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "price-batch: error: %s\n", e.what());
+    return exit_nothing_priced;
   }
-  return exit_nothing_priced;
+  // Every rank reaches the same checkpoints and the final agreement on the status: a failure
+  // at a checkpoint stops every rank there (rank_failure), one after the last gather is rank 0's
+  // alone and its status goes to every rank.
+  mcprice::cli::rank_run ranks(world.get());
+  int status = exit_nothing_priced;
+  try {
+    status = run(argc, argv, ranks);
+  } catch (const mcprice::cli::rank_failure& e) {
+    if (e.report()) std::fprintf(stderr, "price-batch: %s\n", e.what());
+    return exit_nothing_priced;
+  } catch (...) {
+    print_failure(std::current_exception(), ranks);
+    status = exit_nothing_priced;
+  }
+  return ranks.agree(status);
 }

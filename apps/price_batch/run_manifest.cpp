@@ -5,6 +5,7 @@
 #include "mcprice/version.hpp"
 #include "sha256.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -185,6 +186,8 @@ nlohmann::json to_json(const run_manifest& m)
             {"backend_requested", name_of(s.backend)},
             {"threads", s.threads},
             {"device", s.device},
+            {"devices", s.devices},
+            {"every_device", s.every_device},
             {"streams", s.streams},
             {"job_cap_bytes", s.job_cap_bytes},
             {"allocator", name_of(s.allocator)},
@@ -197,7 +200,9 @@ nlohmann::json to_json(const run_manifest& m)
             {"compute_capability", m.compute_capability},
             {"driver_version", m.driver_version},
             {"runtime_version", m.runtime_version},
-            {"host", m.host}}},
+            {"host", m.host},
+            {"ranks", m.rank_hosts.empty() ? std::size_t{1} : m.rank_hosts.size()},
+            {"rank_hosts", m.rank_hosts}}},
           {"trades", trades}};
 }
 
@@ -236,6 +241,15 @@ run_manifest manifest_from_json(const nlohmann::json& j, const std::string& file
   o.backend = requested == "gpu" ? backend_choice::gpu : requested == "cpu" ? backend_choice::cpu : backend_choice::automatic;
   o.threads = r.num<unsigned>(s, "threads", "/settings");
   o.device = r.num<int>(s, "device", "/settings");
+  // Manifests before several GPUs lack these (one device: the defaults).
+  if (s.contains("devices")) {
+    auto const& d = s.at("devices");
+    if (!d.is_array() || !std::all_of(d.begin(), d.end(), [](auto const& v) { return v.is_number_integer(); })) {
+      r.fail("/settings/devices must be an array of GPU ordinals");
+    }
+    o.devices = d.get<std::vector<int>>();
+  }
+  if (s.contains("every_device")) o.every_device = r.flag(s, "every_device", "/settings");
   o.streams = r.num<int>(s, "streams", "/settings");
   o.job_cap_bytes = r.num<std::size_t>(s, "job_cap_bytes", "/settings");
   std::string const alloc = r.str(s, "allocator", "/settings");
@@ -254,6 +268,13 @@ run_manifest manifest_from_json(const nlohmann::json& j, const std::string& file
   m.driver_version = r.num<int>(env, "driver_version", "/environment");
   m.runtime_version = r.num<int>(env, "runtime_version", "/environment");
   m.host = r.str(env, "host", "/environment");
+  if (env.contains("rank_hosts")) {
+    auto const& h = env.at("rank_hosts");
+    if (!h.is_array() || !std::all_of(h.begin(), h.end(), [](auto const& v) { return v.is_string(); })) {
+      r.fail("/environment/rank_hosts must be an array of host names");
+    }
+    m.rank_hosts = h.get<std::vector<std::string>>();
+  }
   auto const& trades = r.at(j, "trades", "");
   if (!trades.is_array()) r.fail("/trades must be an array");
   for (std::size_t i = 0; i < trades.size(); ++i) {

@@ -46,6 +46,9 @@ struct run_manifest {
   int driver_version{0};
   int runtime_version{0};
   std::string host;
+  // Under mpirun: each rank's host, by rank (rank 0's is `host`); empty for one process. The
+  // results do not depend on the rank count; it is recorded to say where the run ran.
+  std::vector<std::string> rank_hosts;
   std::vector<manifest_trade> trades;
 };
 

@@ -6,10 +6,12 @@
 #include "pipeline_plan.hpp"
 #include "pricing_backend.hpp"
 #include "request_families.hpp"
+#include "split_pricing.hpp"
 #include "submission_order.hpp"
 #include "thread_cache.hpp"
 #include "trade_validation.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <exception>
@@ -22,7 +24,9 @@ namespace mcprice {
 struct engine::impl {
   market_data market;
   engine_options options;
-  std::unique_ptr<detail::pricing_backend> backend;
+  std::unique_ptr<detail::pricing_backend> backend;  // one device, or the CPU
+  std::vector<engine> devices;                       // several GPUs: an engine each (no backend here)
+  std::string devices_name;
   std::vector<std::string> notices;
   detail::thread_cache threads;  // the calls' host threads (last: stopped before the backend goes)
 };
@@ -45,6 +49,29 @@ std::unique_ptr<detail::pricing_backend> choose_backend(const engine_options& op
   return detail::make_gpu_backend(opt, market, notices);
 }
 
+// The GPUs the options name, or none when they name one at most (the plain engine serves).
+std::vector<int> several_devices(const engine_options& opt)
+{
+  if (opt.backend == backend_choice::cpu) return {};
+  std::vector<int> list = opt.devices;
+  if (opt.every_device) {
+    list.clear();
+    for (int d = 0; d < usable_device_count(); ++d) list.push_back(d);
+  }
+  if (list.size() < 2) return {};
+  int const usable = usable_device_count();
+  for (int const d : list) {
+    if (d < 0 || d >= usable) {
+      std::string const why = usable == 0 ? "no usable CUDA GPU was found"
+                                          : "GPU " + std::to_string(d) + " does not exist (" + std::to_string(usable) +
+                                                " usable)";
+      if (opt.backend == backend_choice::gpu || usable > 0) throw configuration_error("--devices: " + why);
+      return {};  // automatic without a GPU: the CPU, as for one device
+    }
+  }
+  return list;
+}
+
 }  // namespace
 
 engine::engine(market_data market, engine_options options) : impl_(std::make_unique<impl>())
@@ -59,19 +86,54 @@ engine::engine(market_data market, engine_options options) : impl_(std::make_uni
   }
   impl_->market = std::move(market);
   impl_->options = options;
-  impl_->backend = choose_backend(options, impl_->market, impl_->notices);
+  auto const several = several_devices(options);
+  if (several.empty()) {
+    if (options.devices.size() == 1 && !options.every_device) impl_->options.device = options.devices.front();
+    if (options.every_device && options.backend != backend_choice::cpu) impl_->options.device = 0;
+    impl_->backend = choose_backend(impl_->options, impl_->market, impl_->notices);
+    return;
+  }
+  for (int const d : several) {
+    engine_options one = options;
+    one.devices.clear();
+    one.every_device = false;
+    one.device = d;
+    one.backend = backend_choice::gpu;
+    impl_->devices.emplace_back(impl_->market, one);
+    for (auto const& n : impl_->devices.back().notices()) {
+      if (std::find(impl_->notices.begin(), impl_->notices.end(), n) == impl_->notices.end()) impl_->notices.push_back(n);
+    }
+    impl_->devices_name += (impl_->devices_name.empty() ? "" : ", ") + impl_->devices.back().device_name() + " (GPU " +
+                           std::to_string(d) + ")";
+  }
+  impl_->devices_name = std::to_string(several.size()) + " GPUs: " + impl_->devices_name;
 }
 
 engine::~engine() = default;
 engine::engine(engine&&) noexcept = default;
 engine& engine::operator=(engine&&) noexcept = default;
 
-backend_kind engine::backend() const noexcept { return impl_->backend->kind(); }
-const std::string& engine::device_name() const noexcept { return impl_->backend->name(); }
+backend_kind engine::backend() const noexcept
+{
+  return impl_->backend ? impl_->backend->kind() : backend_kind::gpu;
+}
+const std::string& engine::device_name() const noexcept
+{
+  return impl_->backend ? impl_->backend->name() : impl_->devices_name;
+}
 const engine_options& engine::options() const noexcept { return impl_->options; }
 const std::vector<std::string>& engine::notices() const noexcept { return impl_->notices; }
-std::optional<memory_report> engine::memory() const { return impl_->backend->memory(); }
-void engine::trim_memory() const { impl_->backend->trim_memory(); }
+std::size_t engine::device_count() const noexcept { return impl_->backend ? 1 : impl_->devices.size(); }
+std::optional<memory_report> engine::memory(std::size_t device) const
+{
+  if (impl_->backend) return device == 0 ? impl_->backend->memory() : std::nullopt;
+  return device < impl_->devices.size() ? impl_->devices[device].memory() : std::nullopt;
+}
+void engine::trim_memory() const
+{
+  if (impl_->backend) impl_->backend->trim_memory();
+  for (auto const& e : impl_->devices) e.trim_memory();
+}
 namespace {
 
 using detail::call_state;
@@ -117,6 +179,12 @@ bool worth_a_pipeline(const portfolio& book, const engine_options& options)
 pricing_run engine::price(const portfolio& trades, const progress_callback& progress,
                           const std::atomic<bool>* cancel) const
 {
+  if (!impl_->backend) {
+    pricing_run run = detail::price_split(impl_->devices, impl_->market, impl_->options, impl_->threads, trades,
+                                          progress, cancel);
+    run.summary.device_name = impl_->devices_name;
+    return run;
+  }
   auto const start = std::chrono::steady_clock::now();
   std::optional<detail::run_timeline> timeline;
   if (impl_->options.timeline) timeline.emplace(start);

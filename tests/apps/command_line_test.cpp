@@ -80,3 +80,16 @@ TEST_CASE("a pool limit is bytes, or with --load-test shares of the stream's pea
   CHECK_THROWS_AS(parse({"--load-test", "--pool-limit", "0%"}), configuration_error);
   CHECK_THROWS_AS(parse({"book.csv", "--load-html", "r.html"}), configuration_error);
 }
+
+TEST_CASE("--devices names several GPUs, or all of them")
+{
+  CHECK(parse({"book.csv", "--devices", "all"}).engine.every_device);
+  auto const two = parse({"book.csv", "--devices", "0,1"}).engine;
+  CHECK(two.devices == std::vector<int>{0, 1});
+  CHECK_FALSE(two.every_device);
+  CHECK(parse({"book.csv", "--devices", "3"}).engine.devices == std::vector<int>{3});
+  CHECK_THROWS_AS(parse({"book.csv", "--devices", "0,,1"}), configuration_error);
+  CHECK_THROWS_AS(parse({"book.csv", "--devices", "0,x"}), configuration_error);
+  CHECK_THROWS_AS(parse({"book.csv", "--devices", ""}), configuration_error);
+  CHECK_THROWS_AS(parse({"book.csv", "--device", "0", "--devices", "1"}), configuration_error);
+}

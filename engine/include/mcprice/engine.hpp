@@ -40,9 +40,11 @@ class engine {
   [[nodiscard]] const engine_options& options() const noexcept;
   // Things the caller should tell the user, e.g. that auto fell back to the CPU.
   [[nodiscard]] const std::vector<std::string>& notices() const noexcept;
-  // The GPU backend's memory: scratch pool statistics, driver pool usage, market buffers.
-  // Empty on the CPU backend.
-  [[nodiscard]] std::optional<memory_report> memory() const;
+  // GPUs the engine prices on (engine_options::devices): 1 on one GPU or the CPU.
+  [[nodiscard]] std::size_t device_count() const noexcept;
+  // The GPU backend's memory on one of its devices (a position in engine_options::devices):
+  // scratch pool statistics, driver pool usage, market buffers. Empty on the CPU backend.
+  [[nodiscard]] std::optional<memory_report> memory(std::size_t device = 0) const;
   // Returns the scratch memory cached between requests to the device (waits for it to be idle).
   void trim_memory() const;
 

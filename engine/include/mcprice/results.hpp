@@ -82,6 +82,7 @@ struct timeline_span {
   double begin_seconds{0.0};
   double end_seconds{0.0};
   bool device{false};     // a GPU span
+  std::size_t part{0};    // with several GPUs: which of engine_options::devices priced it
 };
 
 struct run_summary {

@@ -3,6 +3,7 @@
 // streams, job cap) are separate in kind from those that do (paths, seed): see docs/determinism.md.
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace mcprice {
 
@@ -33,6 +34,11 @@ struct engine_options {
   backend_choice backend{backend_choice::automatic};
   unsigned threads{0};          // CPU backend: 0 = all cores
   int device{0};                // GPU ordinal
+  // Several GPUs in one process (--devices): the book is split across them by estimated cost
+  // (work_split.hpp, docs/scale-out.md), each with its own context, streams, scratch pool and
+  // copy of the market. Empty: `device` alone. An ordinal may repeat (two engines share a GPU).
+  std::vector<int> devices;
+  bool every_device{false};     // --devices all: every usable GPU (overrides `devices`)
   int streams{0};               // 0 = chosen from the device
   std::size_t job_cap_bytes{0};  // scratch one job may hold; 0 = no cap
   allocator_kind allocator{allocator_kind::bucketed};
