@@ -11,6 +11,7 @@
 #include "mcprice/memory/event.hpp"
 #include "mcprice/memory/stream.hpp"
 #include "mcprice/memory/cuda_error.hpp"
+#include "bench_devices.hpp"
 #include "synthetic_book.hpp"
 
 #include <algorithm>
@@ -168,8 +169,8 @@ void print_timeline(const mcprice::pricing_run& run, bool antithetic)
               antithetic ? "true" : "false", run.summary.wall_seconds * 1e6, first * 1e6, reach * 1e6, busy * 1e6);
   for (std::size_t i = 0; i < spans.size(); ++i) {
     auto const& s = spans[i];
-    std::printf("%s[\"%s\",%zu,%zu,%.1f,%.1f]", i > 0 ? "," : "", s.what.c_str(), s.chunk, s.index,
-                s.begin_seconds * 1e6, s.end_seconds * 1e6);
+    std::printf("%s[\"%s\",%zu,%zu,%.1f,%.1f,%zu]", i > 0 ? "," : "", s.what.c_str(), s.chunk, s.index,
+                s.begin_seconds * 1e6, s.end_seconds * 1e6, s.part);
   }
   std::printf("]}\n");
 }
@@ -191,6 +192,7 @@ int main(int argc, char** argv)
   if (argc > 5) eo.pipeline_chunk_trades = static_cast<std::size_t>(std::atoll(argv[5]));
   int const slices = argc > 6 ? std::atoi(argv[6]) : 0;
   eo.timeline = argc > 7 && std::string(argv[7]) == "timeline";
+  mcprice::bench::devices_from_environment(eo);
   int const reps = cpu ? (std::getenv("MCPRICE_BENCH_REPS") ? std::atoi(std::getenv("MCPRICE_BENCH_REPS")) : 0) : 10;
   if (!cpu && mcprice::usable_device_count() == 0) {
     std::fprintf(stderr, "mcprice-bench: no GPU; run with 'N PATHS cpu' to measure the CPU backend\n");
@@ -210,12 +212,14 @@ int main(int argc, char** argv)
                 "\"kernel_paths_per_s\":%.4g,\"engine_ms\":%.4f,\"engine_paths_per_s\":%.4g,"
                 "\"streams\":%d,\"pipeline_chunk\":%zu,\"engine_prepare_ms\":%.3f,\"engine_price_ms\":%.3f,"
                 "\"engine_results_ms\":%.3f,\"jobs\":%zu,\"chunks\":%zu,"
-                "\"worst_abs_z\":%.2f,\"aggregate_z\":%.3f,\"options_with_no_paths_in_the_money\":%d}\n",
+                "\"worst_abs_z\":%.2f,\"aggregate_z\":%.3f,\"options_with_no_paths_in_the_money\":%d,"
+                "\"engine_device\":\"%s\",\"results_digest\":\"%016llx\"}\n",
                 device.c_str(), antithetic ? "true" : "false", n, static_cast<long long>(paths), kernel,
                 kernel > 0 ? n / (kernel * 1e-3) : 0.0, kernel > 0 ? total_paths / (kernel * 1e-3) : 0.0, end_to_end,
                 total_paths / (end_to_end * 1e-3), eo.streams, eo.pipeline_chunk_trades, run.summary.prepare_seconds * 1e3, run.summary.price_seconds * 1e3,
                 run.summary.results_seconds * 1e3, run.summary.jobs, run.summary.chunks, acc.worst_z, acc.aggregate_z,
-                acc.zero_hit);
+                acc.zero_hit, run.summary.device_name.c_str(),
+                static_cast<unsigned long long>(mcprice::bench::results_digest(run)));
     if (eo.timeline) print_timeline(run, antithetic);
     std::fflush(stdout);
   }

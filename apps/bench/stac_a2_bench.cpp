@@ -10,6 +10,7 @@
 // (apps/bench/peers/lsm_peer.py).
 //   mcprice-stac-bench [REPS] [gpu|cpu] [small|large|both|lsm-put]
 #include "mcprice/engine.hpp"
+#include "bench_devices.hpp"
 #include "synthetic_book.hpp"
 
 #include <chrono>
@@ -76,6 +77,7 @@ void run(const workload& w, int reps, bool cpu)
   o.greeks = true;
   o.paths = w.paths;
   o.steps = w.steps;
+  mcprice::bench::devices_from_environment(o);
   auto const start = clock::now();
   mcprice::engine const e(market, o);
   auto first = e.price(book);
@@ -88,11 +90,11 @@ void run(const workload& w, int reps, bool cpu)
       "{\"workload\": \"%s\", \"backend\": \"%s\", \"assets\": %d, \"paths\": %lld, \"steps\": %lld, "
       "\"exercise_dates\": %lld, \"status\": \"%s\", \"price\": %.6f, \"std_error\": %.6f, \"greeks\": %zu, "
       "\"delta0\": %.5f, \"delta0_se\": %.5f, \"cold_s\": %.4f, \"warm_median_s\": %.4f, "
-      "\"reps\": %d}\n",
+      "\"reps\": %d, \"results_digest\": \"%016llx\"}\n",
       w.name, e.device_name().c_str(), w.assets, static_cast<long long>(w.paths), static_cast<long long>(w.steps),
       static_cast<long long>(w.steps), r.status == mcprice::trade_status::ok ? "ok" : r.message.c_str(), r.price,
       r.std_error, greeks, r.greeks ? r.greeks->deltas[0].value : 0.0, r.greeks ? r.greeks->deltas[0].std_error : 0.0,
-      cold, warm, reps);
+      cold, warm, reps, static_cast<unsigned long long>(mcprice::bench::results_digest(first)));
   std::fflush(stdout);
 }
 

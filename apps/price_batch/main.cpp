@@ -107,7 +107,7 @@ priced price(const std::string& portfolio, const std::string& market_path, const
   struct inputs {
     mcprice::market_data market;
     mcprice::portfolio book;
-    std::vector<std::vector<std::size_t>> parts;
+    std::vector<mcprice::trade_range> parts;
   };
   auto in = ranks.checkpoint([&] {
     inputs i{mcprice::read_market_file(market_path), mcprice::read_portfolio_file(portfolio), {}};

@@ -79,20 +79,20 @@ engine_options rank_run::engine_settings(const engine_options& o, bool device_gi
   return mine;
 }
 
-std::vector<std::vector<std::size_t>> rank_run::parts(const portfolio& book, const market_data& market,
-                                                      const engine_options& o) const
+std::vector<trade_range> rank_run::parts(const portfolio& book, const market_data& market,
+                                         const engine_options& o) const
 {
   std::size_t const ranks = split() ? static_cast<std::size_t>(world_->size()) : 1;
   return split_by_cost(book, market, o, ranks);
 }
 
-const std::vector<std::size_t>& rank_run::mine(const std::vector<std::vector<std::size_t>>& parts) const
+trade_range rank_run::mine(const std::vector<trade_range>& parts) const
 {
   return parts.at(split() ? static_cast<std::size_t>(world_->rank()) : 0);
 }
 
-std::optional<pricing_run> rank_run::gather(pricing_run mine,
-                                            const std::vector<std::vector<std::size_t>>& parts, std::size_t trades)
+std::optional<pricing_run> rank_run::gather(pricing_run mine, const std::vector<trade_range>& parts,
+                                            std::size_t trades)
 {
   if (!split()) return mine;
   auto const bytes = world_->gather_to_first(encode_run(mine));

@@ -71,15 +71,14 @@ class rank_run {
   // between the node's ranks unless --threads says. None of these changes the numbers.
   [[nodiscard]] engine_options engine_settings(const engine_options& o, bool device_given, bool threads_given) const;
 
-  // The trade indices of every rank's part (the same on every rank).
-  [[nodiscard]] std::vector<std::vector<std::size_t>> parts(const portfolio& book, const market_data& market,
-                                                            const engine_options& o) const;
-  [[nodiscard]] const std::vector<std::size_t>& mine(const std::vector<std::vector<std::size_t>>& parts) const;
+  // Every rank's part of the book (the same on every rank), and this rank's.
+  [[nodiscard]] std::vector<trade_range> parts(const portfolio& book, const market_data& market,
+                                               const engine_options& o) const;
+  [[nodiscard]] trade_range mine(const std::vector<trade_range>& parts) const;
 
   // Every rank's run to rank 0, merged in input order (a book of `trades` trades); nullopt on
   // the other ranks.
-  [[nodiscard]] std::optional<pricing_run> gather(pricing_run mine,
-                                                  const std::vector<std::vector<std::size_t>>& parts,
+  [[nodiscard]] std::optional<pricing_run> gather(pricing_run mine, const std::vector<trade_range>& parts,
                                                   std::size_t trades);
 
   // Tests' fault injection: throws on the rank that MCPRICE_FAIL_RANK names (docs/scale-out.md),

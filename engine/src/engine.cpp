@@ -156,16 +156,16 @@ constexpr std::size_t unpipelined_trades_per_thread = 2048;  // more measured sl
 // The estimate counts path-steps: paths, times the steps of path-dependent products.
 constexpr double min_path_steps_per_trade = 131072.0;
 
-bool worth_a_pipeline(const portfolio& book, const engine_options& options)
+bool worth_a_pipeline(const portfolio& book, std::size_t begin, std::size_t end, const engine_options& options)
 {
-  if (book.trades.empty()) return false;
+  if (end <= begin) return false;
   // Estimated from at most 256 evenly spaced trades: a pass over every row of a large book
   // (some 300 bytes each) would cost more than its first chunk's preparation.
-  std::size_t const n = book.trades.size();
+  std::size_t const n = end - begin;
   std::size_t const looked = std::min<std::size_t>(n, 256);
   double work = 0.0;
   for (std::size_t k = 0; k < looked; ++k) {
-    const trade& t = book.trades[k * n / looked];
+    const trade& t = book.trades[begin + k * n / looked];
     bool const terminal =
         t.product == product_kind::vanilla || t.product == product_kind::digital || detail::multi_asset(t.product);
     double const steps = terminal ? 1.0 : static_cast<double>(t.steps.value_or(options.steps));
@@ -180,20 +180,37 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
                           const std::atomic<bool>* cancel) const
 {
   if (!impl_->backend) {
-    pricing_run run = detail::price_split(impl_->devices, impl_->market, impl_->options, impl_->threads, trades,
-                                          progress, cancel);
+    pricing_run run = detail::price_split(impl_->devices, impl_->market, impl_->threads, trades, progress, cancel);
     run.summary.device_name = impl_->devices_name;
     return run;
+  }
+  pricing_run run;
+  run.summary = price_range(trades, 0, trades.trades.size(), run.results, progress, cancel);
+  return run;
+}
+
+run_summary engine::price_range(const portfolio& trades, std::size_t begin, std::size_t end,
+                                std::vector<trade_result>& results, const progress_callback& progress,
+                                const std::atomic<bool>* cancel, std::shared_future<void> sized_elsewhere) const
+{
+  if (begin > end || end > trades.trades.size()) {
+    throw configuration_error("price_range: trades [" + std::to_string(begin) + ", " + std::to_string(end) +
+                              ") are not in a book of " + std::to_string(trades.trades.size()));
+  }
+  if (!impl_->backend) {
+    throw configuration_error("price_range: an engine on several GPUs prices whole books (engine::price)");
   }
   auto const start = std::chrono::steady_clock::now();
   std::optional<detail::run_timeline> timeline;
   if (impl_->options.timeline) timeline.emplace(start);
   detail::run_timeline* const trace = timeline ? &*timeline : nullptr;
-  pricing_run run;
-  std::size_t const n = trades.trades.size();
+  pricing_run run;  // its summary; the rows go to `results`
+  std::size_t const n = end - begin;
 
-  bool const pipelined = impl_->backend->kind() == backend_kind::gpu && worth_a_pipeline(trades, impl_->options);
-  auto const bounds = detail::pipeline_bounds(n, pipelined ? impl_->options.pipeline_chunk_trades : 0);
+  bool const pipelined =
+      impl_->backend->kind() == backend_kind::gpu && worth_a_pipeline(trades, begin, end, impl_->options);
+  auto bounds = detail::pipeline_bounds(n, pipelined ? impl_->options.pipeline_chunk_trades : 0);
+  for (auto& b : bounds) b += begin;
   std::size_t const chunks = bounds.size() - 1;
   if (trace != nullptr) trace->add({"setup", 0, 0, 0.0, trace->now(), false});
   progress_sum sums(progress);
@@ -201,11 +218,24 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
   // Nothing below throws until every task that refers to this frame has been waited for. The
   // results (some 300 bytes a trade, first touched here) are sized beside the first chunk's
   // preparation and submission when pipelined, instead of before them.
-  auto size_results = [&run, n] { run.results.resize(n); };
-  std::shared_future<void> results_ready = chunks > 1 ? impl_->threads.run(size_results).share()
-                                                      : std::async(std::launch::deferred, size_results).share();
-  if (chunks == 1) results_ready.wait();
-  call_state const call{*impl_->backend, impl_->threads, trades, run.results, results_ready, sums, cancel, trace,
+  // A book's first range sizes the results for it; a later range finds them sized.
+  std::size_t const rows = trades.trades.size();
+  auto size_results = [&results, rows] {
+    if (results.size() != rows) results.resize(rows);
+  };
+  std::shared_future<void> results_ready = std::move(sized_elsewhere);
+  if (results_ready.valid()) {
+    // Sized by the caller, beside this range's first preparation.
+  } else if (results.size() == rows) {
+    std::promise<void> sized;
+    sized.set_value();
+    results_ready = sized.get_future().share();
+  } else {
+    results_ready = chunks > 1 ? impl_->threads.run(size_results).share()
+                               : std::async(std::launch::deferred, size_results).share();
+  }
+  if (chunks == 1) results_ready.wait();  // a caller's sizing too: the lone chunk writes rows at once
+  call_state const call{*impl_->backend, impl_->threads, trades, results, results_ready, sums, cancel, trace,
                         chunks > 1 ? &order : nullptr, impl_->options.greeks,
                         chunks > 1 ? detail::pipeline_trades_per_thread : unpipelined_trades_per_thread, chunks};
   // Chunks [from, to): each prepared on the calling thread, then priced on a kept thread, but
@@ -223,7 +253,7 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
         // Chunks not yet prepared are not started: their rows say so, and no chunk waits for
         // their turn.
         results_ready.wait();
-        for (std::size_t i = bounds[c]; i < bounds[to]; ++i) mark_cancelled(run.results[i], trades.trades[i].id);
+        for (std::size_t i = bounds[c]; i < bounds[to]; ++i) mark_cancelled(results[i], trades.trades[i].id);
         out.unstarted_cancelled = bounds[to] - bounds[c];
         if (chunks > 1) {
           for (std::size_t k = c; k < to; ++k) order.abandon(k);
@@ -309,7 +339,7 @@ pricing_run engine::price(const portfolio& trades, const progress_callback& prog
     timeline->add({"finish", chunks, 0, finish_from, run.summary.wall_seconds, false});
     run.summary.timeline = timeline->sorted();
   }
-  return run;
+  return run.summary;
 }
 
 }  // namespace mcprice

@@ -42,41 +42,47 @@ class summed_progress {
 
 }  // namespace
 
-pricing_run price_split(const std::vector<engine>& devices, const market_data& market, const engine_options& options,
-                        thread_cache& threads, const portfolio& book, const progress_callback& progress,
-                        const std::atomic<bool>* cancel)
+pricing_run price_split(const std::vector<engine>& devices, const market_data& market, thread_cache& threads,
+                        const portfolio& book, const progress_callback& progress, const std::atomic<bool>* cancel)
 {
   auto const start = std::chrono::steady_clock::now();
-  auto const split = split_by_cost(book, market, options, devices.size());
+  auto const ranges = split_by_cost(book, market, devices.front().options(), devices.size());
   summed_progress sums(progress, devices.size());
-  std::vector<std::future<pricing_run>> others;
+  pricing_run run;
+  std::shared_future<void> const sized =
+      threads.run([&run, n = book.trades.size()] { run.results.resize(n); }).share();
+  std::vector<run_summary> summaries(devices.size());
+  std::vector<std::future<void>> others;
   std::exception_ptr failure;
+  auto part = [&](std::size_t k) {
+    summaries[k] = devices[k].price_range(book, ranges[k].begin, ranges[k].end, run.results, sums.part(k), cancel, sized);
+  };
   for (std::size_t k = 1; k < devices.size(); ++k) {
     try {
-      others.push_back(threads.run([&, k] { return devices[k].price(select_trades(book, split[k]), sums.part(k), cancel); }));
+      others.push_back(threads.run([&part, k] { part(k); }));
     } catch (...) {
       failure = std::current_exception();
       break;
     }
   }
-  std::vector<pricing_run> runs(devices.size());
   if (!failure) {
     try {
-      runs[0] = devices[0].price(select_trades(book, split[0]), sums.part(0), cancel);
+      part(0);
     } catch (...) {
       failure = std::current_exception();
     }
   }
-  // Every started part is waited for, even after a failure: they refer to this frame.
-  for (std::size_t k = 0; k < others.size(); ++k) {
+  // Every started range is waited for, even after a failure: they write into run.results.
+  for (auto& f : others) {
     try {
-      runs[k + 1] = others[k].get();
+      f.get();
     } catch (...) {
       if (!failure) failure = std::current_exception();
     }
   }
+  sized.wait();
   if (failure) std::rethrow_exception(failure);
-  pricing_run run = merge_parts(std::move(runs), split, book.trades.size());
+  run.summary = merge_summaries(summaries);
   run.summary.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return run;
 }

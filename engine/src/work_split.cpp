@@ -4,8 +4,9 @@
 #include "trade_validation.hpp"
 
 #include <algorithm>
-#include <numeric>
-#include <queue>
+#include <iterator>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace mcprice {
@@ -44,52 +45,46 @@ double estimated_cost(const trade& t, const market_data& market, const engine_op
   return paths * path_steps * assets * (heston ? 2.0 : 1.0);
 }
 
-std::vector<std::vector<std::size_t>> split_by_cost(const portfolio& book, const market_data& market,
-                                                    const engine_options& options, std::size_t parts)
+std::vector<trade_range> split_by_cost(const portfolio& book, const market_data& market,
+                                       const engine_options& options, std::size_t parts)
 {
   parts = std::max<std::size_t>(parts, 1);
   std::size_t const n = book.trades.size();
-  std::vector<double> cost(n);
-  for (std::size_t i = 0; i < n; ++i) cost[i] = estimated_cost(book.trades[i], market, options);
-  std::vector<std::size_t> order(n);
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return cost[a] > cost[b]; });
-
-  // (load, part): the least loaded part on top, ties to the lowest part.
-  using load = std::pair<double, std::size_t>;
-  std::priority_queue<load, std::vector<load>, std::greater<>> least;
-  for (std::size_t p = 0; p < parts; ++p) least.push({0.0, p});
-  std::vector<std::vector<std::size_t>> out(parts);
-  for (std::size_t const i : order) {
-    auto [so_far, p] = least.top();
-    least.pop();
-    out[p].push_back(i);
-    least.push({so_far + cost[i], p});
+  std::vector<double> before(n + 1, 0.0);  // cost of trades [0, i)
+  for (std::size_t i = 0; i < n; ++i) before[i + 1] = before[i] + estimated_cost(book.trades[i], market, options);
+  double const total = before[n];
+  std::vector<trade_range> out;
+  std::size_t from = 0;
+  for (std::size_t k = 0; k < parts; ++k) {
+    std::size_t to = n;
+    if (k + 1 < parts) {
+      double const target = total * static_cast<double>(k + 1) / static_cast<double>(parts);
+      to = static_cast<std::size_t>(std::lower_bound(before.begin() + static_cast<std::ptrdiff_t>(from),
+                                                     before.end(), target) - before.begin());
+      to = std::min(to, n);
+      // The cut before or after the trade that crosses the target, whichever lands nearer.
+      if (to > from && target - before[to - 1] < before[to] - target) --to;
+    }
+    out.push_back({from, to});
+    from = to;
   }
-  for (auto& part : out) std::sort(part.begin(), part.end());
   return out;
 }
 
-portfolio select_trades(const portfolio& book, const std::vector<std::size_t>& indices)
+portfolio select_trades(const portfolio& book, trade_range range)
 {
   portfolio out;
   out.source = book.source;
-  out.trades.reserve(indices.size());
-  for (std::size_t const i : indices) out.trades.push_back(book.trades.at(i));
+  out.trades.assign(book.trades.begin() + static_cast<std::ptrdiff_t>(range.begin),
+                    book.trades.begin() + static_cast<std::ptrdiff_t>(range.end));
   return out;
 }
 
-pricing_run merge_parts(std::vector<pricing_run> parts, const std::vector<std::vector<std::size_t>>& indices,
-                        std::size_t trades)
+run_summary merge_summaries(const std::vector<run_summary>& parts)
 {
-  pricing_run run;
-  run.results.resize(trades);
-  run_summary& s = run.summary;
+  run_summary s;
   for (std::size_t k = 0; k < parts.size(); ++k) {
-    pricing_run& part = parts[k];
-    auto const& where = indices.at(k);
-    for (std::size_t j = 0; j < part.results.size(); ++j) run.results.at(where.at(j)) = std::move(part.results[j]);
-    run_summary const& p = part.summary;
+    run_summary const& p = parts[k];
     s.trades += p.trades;
     s.failed += p.failed;
     s.cancelled += p.cancelled;
@@ -99,12 +94,13 @@ pricing_run merge_parts(std::vector<pricing_run> parts, const std::vector<std::v
       s.backend = p.backend;
       s.device_name = p.device_name;
       s.greeks = p.greeks;
+      s.chunks = 0;
     }
     s.prepare_seconds += p.prepare_seconds;
     s.price_seconds += p.price_seconds;
     s.results_seconds += p.results_seconds;
     s.jobs += p.jobs;
-    s.chunks = k == 0 ? p.chunks : s.chunks + p.chunks;
+    s.chunks += p.chunks;
     s.without_greeks += p.without_greeks;
     for (timeline_span span : p.timeline) {
       span.part = k;
@@ -113,6 +109,23 @@ pricing_run merge_parts(std::vector<pricing_run> parts, const std::vector<std::v
   }
   std::stable_sort(s.timeline.begin(), s.timeline.end(),
                    [](const timeline_span& a, const timeline_span& b) { return a.begin_seconds < b.begin_seconds; });
+  return s;
+}
+
+pricing_run merge_parts(std::vector<pricing_run> parts, const std::vector<trade_range>& ranges, std::size_t trades)
+{
+  pricing_run run;
+  run.results.reserve(trades);
+  std::vector<run_summary> summaries;
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    if (parts[k].results.size() != ranges.at(k).size() || run.results.size() != ranges[k].begin) {
+      throw std::logic_error("merge_parts: part " + std::to_string(k) + " does not hold its range's results");
+    }
+    std::move(parts[k].results.begin(), parts[k].results.end(), std::back_inserter(run.results));
+    summaries.push_back(std::move(parts[k].summary));
+  }
+  if (run.results.size() != trades) throw std::logic_error("merge_parts: the parts do not cover the book");
+  run.summary = merge_summaries(summaries);
   return run;
 }
 

@@ -1,6 +1,8 @@
 #include "catch.hpp"
 #include "mcprice/engine.hpp"
 #include "mcprice/market_reader.hpp"
+#include "mcprice/input_error.hpp"
+#include "mcprice/memory/device_info.hpp"
 #include "mcprice/memory/fault_injection.hpp"
 #include "path_references.hpp"
 #include "pricing_cases.hpp"
@@ -526,4 +528,42 @@ TEST_CASE("GPU: a cancelled run marks what it did not start and keeps the bits o
   }
   CHECK(part.summary.cancelled == cancelled);
   WARN("cancelled " << cancelled << " of " << opts.trades.size() << " trades 1.5 ms into the run");
+}
+
+TEST_CASE("GPU: an engine on several devices gives one device's bits, in input order", "[gpu]")
+{
+  // Every usable GPU, and GPU 0 once more: two engines may share a GPU, so a one-GPU machine
+  // still splits the book.
+  std::vector<int> devices;
+  for (int d = 0; d < usable_device_count(); ++d) devices.push_back(d);
+  devices.push_back(0);
+  auto const base = reference_book();
+  portfolio big;
+  for (std::size_t i = 0; big.trades.size() < 3'000; ++i) {
+    trade t = base.trades[i % base.trades.size()];
+    t.id += "-" + std::to_string(i);
+    big.trades.push_back(t);
+  }
+  engine_options o;
+  o.backend = backend_choice::gpu;
+  o.paths = 131'072;
+  o.greeks = true;
+  auto const one = engine(test_market(), o).price(big);
+  o.devices = devices;
+  engine const several(test_market(), o);
+  CHECK(several.device_count() == devices.size());
+  CHECK(several.memory(devices.size() - 1).has_value());
+  auto const split = several.price(big);
+  CHECK(same_bits(one, split));
+  for (std::size_t i = 0; i < one.results.size(); ++i) {
+    REQUIRE(split.results[i].id == one.results[i].id);
+    if (!one.results[i].greeks) continue;
+    auto const a = one.results[i].greeks->all();
+    auto const b = split.results[i].greeks->all();
+    REQUIRE(a.size() == b.size());
+    for (std::size_t g = 0; g < a.size(); ++g) CHECK(std::memcmp(&a[g].value, &b[g].value, sizeof(double)) == 0);
+  }
+  CHECK(split.summary.device_name.find(std::to_string(devices.size()) + " GPUs") == 0);
+  o.devices = {0, usable_device_count()};
+  CHECK_THROWS_AS(engine(test_market(), o), configuration_error);
 }

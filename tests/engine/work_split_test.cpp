@@ -1,14 +1,16 @@
 // Splitting a book across GPUs or ranks: the split's rules, and that pricing the parts apart
-// gives one engine's bits (here with CPU engines standing in for the devices).
+// gives one engine's bits (here with CPU engines standing in for the devices, and ranges of one
+// book priced side by side into one results vector).
 #include "catch.hpp"
+#include "mcprice/input_error.hpp"
 #include "mcprice/market_reader.hpp"
 #include "mcprice/portfolio_reader.hpp"
 #include "mcprice/work_split.hpp"
 #include "split_pricing.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
-#include <numeric>
-#include <set>
 
 using namespace mcprice;
 
@@ -29,39 +31,64 @@ bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; 
 
 }  // namespace
 
-TEST_CASE("a split puts every trade in one part, in input order, balanced by cost")
+TEST_CASE("a split cuts the book into consecutive ranges of about equal cost")
 {
   auto const market = read_market_file(std::string(MCPRICE_DATA_DIR) + "/sample_market.json");
   engine_options const o;
   portfolio book;
-  // Costs 1..40 (x 1000 paths): the best 3-way split has 820/3 in each part.
+  // Costs 1..40 (x 1000 paths, rising): 820,000 in all.
   for (int i = 1; i <= 40; ++i) book.trades.push_back(vanilla("T" + std::to_string(i), 1000 * i));
   for (std::size_t parts : {1, 2, 3, 7}) {
+    INFO(parts << " parts");
     auto const split = split_by_cost(book, market, o, parts);
     REQUIRE(split.size() == parts);
-    std::set<std::size_t> seen;
-    double most = 0.0;
-    double least = 1e300;
-    for (auto const& part : split) {
-      CHECK(std::is_sorted(part.begin(), part.end()));
+    CHECK(split.front().begin == 0);
+    CHECK(split.back().end == book.trades.size());
+    double const share = 820'000.0 / static_cast<double>(parts);
+    for (std::size_t k = 0; k < parts; ++k) {
+      if (k > 0) CHECK(split[k].begin == split[k - 1].end);
       double cost = 0.0;
-      for (std::size_t i : part) {
-        CHECK(seen.insert(i).second);
-        cost += estimated_cost(book.trades[i], market, o);
-      }
-      most = std::max(most, cost);
-      least = std::min(least, cost);
+      for (std::size_t i = split[k].begin; i < split[k].end; ++i) cost += estimated_cost(book.trades[i], market, o);
+      // Each cut lands within half a trade of its target, so a part is within one costliest
+      // trade (40,000) of an equal share.
+      CHECK(std::abs(cost - share) <= 40'000.0);
     }
-    CHECK(seen.size() == book.trades.size());
-    // Longest-processing-time first: no part exceeds the best by more than the smallest trade's
-    // share here, far inside the 4/3 bound.
-    double const total = 820.0 * 1000.0;
-    CHECK(most <= total / static_cast<double>(parts) + 1000.0 * 8);
-    CHECK(most - least <= 40'000.0);
   }
   CHECK(split_by_cost(book, market, o, 3) == split_by_cost(book, market, o, 3));
   auto const many = split_by_cost(book, market, o, 50);
-  CHECK(std::count_if(many.begin(), many.end(), [](auto const& p) { return p.empty(); }) == 10);
+  CHECK(std::count_if(many.begin(), many.end(), [](auto const& p) { return p.size() == 0; }) >= 10);
+  CHECK(many.back().end == book.trades.size());
+  portfolio const empty;
+  auto const none = split_by_cost(empty, market, o, 2);
+  CHECK((none.size() == 2 && none[0].size() == 0 && none[1].size() == 0));
+  // One trade far costlier than the rest gets a part of its own.
+  book.trades[20].paths = 100'000'000;
+  auto const heavy = split_by_cost(book, market, o, 2);
+  CHECK((heavy[0].end == 20 || heavy[0].end == 21));
+}
+
+TEST_CASE("parts priced apart merge back into input order")
+{
+  std::vector<pricing_run> parts(3);
+  std::vector<trade_range> const ranges{{0, 2}, {2, 2}, {2, 5}};
+  for (std::size_t k = 0; k < 3; ++k) {
+    for (std::size_t i = ranges[k].begin; i < ranges[k].end; ++i) {
+      trade_result r;
+      r.id = "T" + std::to_string(i);
+      parts[k].results.push_back(r);
+    }
+    parts[k].summary.trades = ranges[k].size();
+    parts[k].summary.chunks = 1;
+    parts[k].summary.timeline = {{"prepare", 0, 0, 0.1 * static_cast<double>(3 - k), 1.0, false, 0}};
+  }
+  auto const run = merge_parts(parts, ranges, 5);
+  REQUIRE(run.results.size() == 5);
+  for (std::size_t i = 0; i < 5; ++i) CHECK(run.results[i].id == "T" + std::to_string(i));
+  CHECK(run.summary.trades == 5);
+  CHECK(run.summary.chunks == 3);
+  REQUIRE(run.summary.timeline.size() == 3);
+  CHECK(run.summary.timeline.front().part == 2);  // sorted by begin, each keeping its part
+  CHECK_THROWS(merge_parts(parts, {{0, 2}, {2, 3}, {3, 5}}, 5));
 }
 
 TEST_CASE("cost estimates follow paths, steps, assets, Heston and early exercise")
@@ -102,7 +129,7 @@ TEST_CASE("a book priced in parts on several engines has one engine's bits, in i
   detail::thread_cache threads;
   std::int64_t last_done = -1;
   std::int64_t last_total = 0;
-  auto const split = detail::price_split(parts, market, o, threads, book, [&](std::int64_t d, std::int64_t t) {
+  auto const split = detail::price_split(parts, market, threads, book, [&](std::int64_t d, std::int64_t t) {
     last_done = d;
     last_total = t;
   }, nullptr);
@@ -126,5 +153,8 @@ TEST_CASE("a book priced in parts on several engines has one engine's bits, in i
   CHECK(split.summary.failed == one.summary.failed);
   CHECK(split.summary.paths == one.summary.paths);
   CHECK(last_done == last_total);
+  std::vector<trade_result> rows;
+  CHECK_THROWS_AS(parts[0].price_range(book, 3, 2, rows), configuration_error);
+  CHECK_THROWS_AS(parts[0].price_range(book, 0, book.trades.size() + 1, rows), configuration_error);
   CHECK(last_total == one_total);
 }

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <functional>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -34,6 +35,18 @@ class engine {
   // and its trades come back with status cancelled; work under way finishes.
   [[nodiscard]] pricing_run price(const portfolio& trades, const progress_callback& progress = {},
                                   const std::atomic<bool>* cancel = nullptr) const;
+
+  // Prices trades [begin, end) of a book into results[begin, end), leaving the other rows as
+  // they are. For callers that split a book across engines themselves (as an engine on several
+  // GPUs does): ranges of one book may be priced at once into one vector sized to the book.
+  // `results` is sized to the book here when it is not already, unless sized_elsewhere is
+  // valid: then another thread is sizing it, and rows are written once that is ready (first
+  // touching a large vector costs milliseconds, overlapped so with preparing the range). Not on
+  // an engine of several GPUs. The summary counts the range.
+  run_summary price_range(const portfolio& trades, std::size_t begin, std::size_t end,
+                          std::vector<trade_result>& results, const progress_callback& progress = {},
+                          const std::atomic<bool>* cancel = nullptr,
+                          std::shared_future<void> sized_elsewhere = {}) const;
 
   [[nodiscard]] backend_kind backend() const noexcept;
   [[nodiscard]] const std::string& device_name() const noexcept;
