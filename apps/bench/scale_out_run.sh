@@ -28,6 +28,22 @@ for d in one all; do
   done
 done
 cmp "$out/mixed_one.csv" "$out/mixed_all.csv" && echo "mixed book: bit-identical on one GPU and on all"
+if command -v mpirun > /dev/null && "$build/apps/price-batch" --version | grep -q "with MPI"; then
+  mpi="mpirun --allow-run-as-root --oversubscribe -x MCPRICE_FAIL_RANK"
+  log "the mixed book under mpirun: one rank per GPU, then $gpus ranks sharing GPU 0"
+  for rep in 1 2; do
+    /usr/bin/time -f "mpirun -np $gpus rep $rep: %e s wall" $mpi -np "$gpus" "$build/apps/price-batch" "$out/mixed.csv" \
+      --market data/sample_market.json --backend gpu --paths 16384 --steps 64 --out "$out/mixed_ranks.csv" \
+      --manifest "$out/ranks.json"
+  done
+  cmp "$out/mixed_one.csv" "$out/mixed_ranks.csv" && echo "mixed book: bit-identical under mpirun -np $gpus"
+  $mpi -np 2 "$build/apps/price-batch" "$out/mixed.csv" --market data/sample_market.json --backend gpu --paths 16384 \
+    --steps 64 --device 0 --quiet --out "$out/mixed_shared.csv"
+  cmp "$out/mixed_one.csv" "$out/mixed_shared.csv" && echo "mixed book: bit-identical with 2 ranks sharing GPU 0"
+  "$build/apps/price-batch" --rerun "$out/ranks.json" --quiet | head -1
+  MCPRICE_FAIL_RANK=1 timeout 120 $mpi -np 2 "$build/apps/price-batch" "$out/mixed.csv" --market data/sample_market.json \
+    --backend gpu --paths 16384 --quiet --out "$out/failed.csv" 2>&1 | grep "price-batch:"
+fi
 log "STAC-A2-style small workload (one trade): one GPU, then all"
 "$build/apps/mcprice-stac-bench" 3 gpu small
 MCPRICE_BENCH_DEVICES=all "$build/apps/mcprice-stac-bench" 3 gpu small

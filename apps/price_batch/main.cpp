@@ -55,12 +55,15 @@ void install_stop_handlers()
   sigaction(SIGTERM, &action, nullptr);
 }
 
-void print_summary(const mcprice::run_summary& s)
+void print_summary(const mcprice::run_summary& s, const std::string& placement)
 {
   std::fprintf(stderr, "price-batch: %zu trades (%zu ok, %zu failed", s.trades, s.trades - s.failed - s.cancelled, s.failed);
   if (s.cancelled > 0) std::fprintf(stderr, ", %zu cancelled", s.cancelled);
+  std::string where = s.device_name;
+  if (s.devices > 1 && s.backend == mcprice::backend_kind::gpu) where += " x " + std::to_string(s.devices);
+  if (!placement.empty()) where += "; " + placement;
   std::fprintf(stderr, "), %.4g paths, %.3f s, backend %s (%s)\n", static_cast<double>(s.paths), s.wall_seconds,
-               s.backend == mcprice::backend_kind::gpu ? "gpu" : "cpu", s.device_name.c_str());
+               s.backend == mcprice::backend_kind::gpu ? "gpu" : "cpu", where.c_str());
 }
 
 std::string results_text(const mcprice::pricing_run& run, mcprice::output_format format)
@@ -144,7 +147,7 @@ priced price(const std::string& portfolio, const std::string& market_path, const
   if (!cl.out.empty()) mcprice::cli::write_file_atomically(cl.out, text);
   else if (cl.rerun.empty()) std::cout << text << std::flush;
 
-  if (!cl.quiet) print_summary(result.summary);
+  if (!cl.quiet) print_summary(result.summary, ranks.placement());
   if (result.summary.cancelled > 0) {
     std::fprintf(stderr, "price-batch: stopped by signal %d: %zu trades cancelled (status cancelled), the others written\n",
                  stop_signal.load(), result.summary.cancelled);

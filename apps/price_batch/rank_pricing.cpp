@@ -5,8 +5,8 @@
 #include "run_wire.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <set>
+#include <cstdlib>
 #include <thread>
 
 namespace mcprice::cli {
@@ -27,6 +27,13 @@ std::string describe_failure(const std::exception_ptr& e)
 rank_run::rank_run(rank_world* world) : world_(world)
 {
   if (split()) hosts_ = world_->share(world_->host());
+}
+
+std::string rank_run::placement() const
+{
+  if (!split()) return "";
+  std::size_t const machines = std::set<std::string>(hosts_.begin(), hosts_.end()).size();
+  return std::to_string(world_->size()) + " ranks on " + std::to_string(machines) + (machines == 1 ? " host" : " hosts");
 }
 
 std::string rank_run::where() const
@@ -101,9 +108,6 @@ std::optional<pricing_run> rank_run::gather(pricing_run mine, const std::vector<
   runs.reserve(bytes.size());
   for (auto const& b : bytes) runs.push_back(decode_run(b));
   pricing_run run = merge_parts(std::move(runs), parts, trades);
-  std::size_t const machines = std::set<std::string>(hosts_.begin(), hosts_.end()).size();
-  run.summary.device_name = std::to_string(world_->size()) + " ranks on " + std::to_string(machines) +
-                            (machines == 1 ? " host" : " hosts") + "; rank 0: " + mine.summary.device_name;
   return run;
 }
 

@@ -116,6 +116,7 @@ std::string encode_run(const pricing_run& run)
                     {"wall_seconds", s.wall_seconds},
                     {"backend", static_cast<int>(s.backend)},
                     {"device_name", s.device_name},
+                    {"devices", s.devices},
                     {"prepare_seconds", s.prepare_seconds},
                     {"price_seconds", s.price_seconds},
                     {"results_seconds", s.results_seconds},
@@ -143,6 +144,7 @@ pricing_run decode_run(const std::string& bytes)
     o.wall_seconds = s.at("wall_seconds").get<double>();
     o.backend = static_cast<backend_kind>(s.at("backend").get<int>());
     o.device_name = s.at("device_name").get<std::string>();
+    o.devices = s.at("devices").get<std::size_t>();
     o.prepare_seconds = s.at("prepare_seconds").get<double>();
     o.price_seconds = s.at("price_seconds").get<double>();
     o.results_seconds = s.at("results_seconds").get<double>();

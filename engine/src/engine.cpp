@@ -103,10 +103,12 @@ engine::engine(market_data market, engine_options options) : impl_(std::make_uni
     for (auto const& n : impl_->devices.back().notices()) {
       if (std::find(impl_->notices.begin(), impl_->notices.end(), n) == impl_->notices.end()) impl_->notices.push_back(n);
     }
-    impl_->devices_name += (impl_->devices_name.empty() ? "" : ", ") + impl_->devices.back().device_name() + " (GPU " +
-                           std::to_string(d) + ")";
+    // The model, as for one GPU (a manifest compares it across reruns); several models: each.
+    std::string const& model = impl_->devices.back().device_name();
+    if (impl_->devices_name.find(model) == std::string::npos) {
+      impl_->devices_name += (impl_->devices_name.empty() ? "" : ", ") + model;
+    }
   }
-  impl_->devices_name = std::to_string(several.size()) + " GPUs: " + impl_->devices_name;
 }
 
 engine::~engine() = default;

@@ -95,7 +95,11 @@ run_summary merge_summaries(const std::vector<run_summary>& parts)
       s.device_name = p.device_name;
       s.greeks = p.greeks;
       s.chunks = 0;
+      s.devices = 0;
+    } else if (p.device_name != s.device_name && s.device_name.find(p.device_name) == std::string::npos) {
+      s.device_name += ", " + p.device_name;  // GPUs of several models
     }
+    s.devices += p.devices;
     s.prepare_seconds += p.prepare_seconds;
     s.price_seconds += p.price_seconds;
     s.results_seconds += p.results_seconds;

@@ -4,16 +4,7 @@
 # split run rerun in one process, and the other way round.
 set -u
 bin=$1 data=$2 mpirun=$3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-passes=0
-check() {  # check NAME EXPECTED_RC ACTUAL_RC
-  if [ "$2" != "$3" ]; then echo "FAIL $1: exit $3, expected $2"; failures=$((failures + 1)); else echo "ok   $1"; passes=$((passes + 1)); fi
-}
-expect_text() {  # expect_text NAME FILE TEXT
-  if grep -qF -- "$3" "$2"; then echo "ok   $1"; passes=$((passes + 1)); else echo "FAIL $1: '$3' not in $2:"; cat "$2"; failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/script_checks.sh"
 # As root (CI), over more ranks than cores; shared memory without ptrace-based single copy,
 # which containers often forbid. A hung job fails the test after 300 s instead of hanging it.
 ranks() {  # ranks N ARGS...
@@ -60,5 +51,4 @@ ranks 2 /nonexistent.csv "${common[@]}" 2> "$tmp/missing.err"; check "a missing 
 ranks 2 --load-test --backend cpu 2> "$tmp/load.err"; check "the load test is one process" 1 $?
 expect_text "the load test says why" "$tmp/load.err" "--load-test runs in one process"
 
-echo "$passes passed, $failures failed"
-[ "$failures" = 0 ]
+finish

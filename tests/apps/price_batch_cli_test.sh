@@ -2,16 +2,7 @@
 # price-batch end to end on the CPU backend: exit codes, row order, output formats and messages.
 set -u
 bin=$1 data=$2 cases=$3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-passes=0
-check() {  # check NAME EXPECTED_RC ACTUAL_RC
-  if [ "$2" != "$3" ]; then echo "FAIL $1: exit $3, expected $2"; failures=$((failures + 1)); else echo "ok   $1"; passes=$((passes + 1)); fi
-}
-expect_text() {  # expect_text NAME FILE TEXT
-  if grep -qF -- "$3" "$2"; then echo "ok   $1"; passes=$((passes + 1)); else echo "FAIL $1: '$3' not in $2:"; cat "$2"; failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/script_checks.sh"
 
 "$bin" --help > "$tmp/help" ; check "--help" 0 $?
 expect_text "help has examples" "$tmp/help" "Examples:"
@@ -116,5 +107,4 @@ expect_text "a bad share is named" "$tmp/share.err" "'120%' is not a percentage 
 "$bin" --load-test --backend cpu --load-pattern spiky 2> "$tmp/pattern.err"; check "a bad load pattern" 1 $?
 expect_text "a bad load pattern is named" "$tmp/pattern.err" "arrival pattern 'spiky'"
 
-echo "$passes passed, $failures failed"
-[ "$failures" = 0 ]
+finish

@@ -36,6 +36,7 @@ TEST_CASE("a rank's run crosses the wire to the last bit")
   run.summary.paths = 123;
   run.summary.device_name = "CPU, 3 threads";
   run.summary.jobs = 4;
+  run.summary.devices = 2;
   run.summary.chunks = 5;
   run.summary.greeks = true;
 
@@ -65,6 +66,7 @@ TEST_CASE("a rank's run crosses the wire to the last bit")
   CHECK(back.summary.paths == 123);
   CHECK(back.summary.device_name == "CPU, 3 threads");
   CHECK(back.summary.chunks == 5);
+  CHECK(back.summary.devices == 2);
   CHECK(back.summary.greeks);
   CHECK_THROWS_AS(cli::decode_run("not cbor"), configuration_error);
 }

@@ -86,6 +86,7 @@ TEST_CASE("parts priced apart merge back into input order")
   for (std::size_t i = 0; i < 5; ++i) CHECK(run.results[i].id == "T" + std::to_string(i));
   CHECK(run.summary.trades == 5);
   CHECK(run.summary.chunks == 3);
+  CHECK(run.summary.devices == 3);
   REQUIRE(run.summary.timeline.size() == 3);
   CHECK(run.summary.timeline.front().part == 2);  // sorted by begin, each keeping its part
   CHECK_THROWS(merge_parts(parts, {{0, 2}, {2, 3}, {3, 5}}, 5));
@@ -112,7 +113,7 @@ TEST_CASE("cost estimates follow paths, steps, assets, Heston and early exercise
   CHECK(estimated_cost(bad, market, o) == 1.0);
 }
 
-TEST_CASE("a book priced in parts on several engines has one engine's bits, in input order")
+TEST_CASE("a book priced in parts on several engines has one engine's bits, in input order", "[concurrency]")
 {
   auto const market = read_market_file(std::string(MCPRICE_DATA_DIR) + "/sample_market.json");
   auto const book = read_portfolio_file(std::string(MCPRICE_DATA_DIR) + "/sample_portfolio.csv");
@@ -152,6 +153,8 @@ TEST_CASE("a book priced in parts on several engines has one engine's bits, in i
   CHECK(split.summary.trades == one.summary.trades);
   CHECK(split.summary.failed == one.summary.failed);
   CHECK(split.summary.paths == one.summary.paths);
+  CHECK(split.summary.devices == 3);
+  CHECK(split.summary.device_name == one.summary.device_name);
   CHECK(last_done == last_total);
   std::vector<trade_result> rows;
   CHECK_THROWS_AS(parts[0].price_range(book, 3, 2, rows), configuration_error);

@@ -92,7 +92,8 @@ struct run_summary {
   std::int64_t paths{0};
   double wall_seconds{0.0};
   backend_kind backend{backend_kind::cpu};
-  std::string device_name;  // GPU name, or the CPU backend's thread count
+  std::string device_name;  // GPU model (several models: their names), or the CPU backend's thread count
+  std::size_t devices{1};   // GPUs (or CPU backends) the run priced on: several GPUs, MPI ranks
   // Where the time went: checking trades and building the kernel's trade table; the backend
   // (plan, upload, jobs, collect); turning sums into results. A large book on the GPU is a
   // pipeline of chunks whose phases overlap: each figure is then summed over the chunks, and
