@@ -9,6 +9,7 @@
 #include "split_pricing.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 
@@ -160,4 +161,25 @@ TEST_CASE("a book priced in parts on several engines has one engine's bits, in i
   CHECK_THROWS_AS(parts[0].price_range(book, 3, 2, rows), configuration_error);
   CHECK_THROWS_AS(parts[0].price_range(book, 0, book.trades.size() + 1, rows), configuration_error);
   CHECK(last_total == one_total);
+}
+
+TEST_CASE("a cancelled split run marks every range's trades, in input order", "[concurrency]")
+{
+  auto const market = read_market_file(std::string(MCPRICE_DATA_DIR) + "/sample_market.json");
+  auto const book = read_portfolio_file(std::string(MCPRICE_DATA_DIR) + "/sample_portfolio.csv");
+  engine_options o;
+  o.backend = backend_choice::cpu;
+  o.paths = 4096;
+  o.threads = 1;
+  std::vector<engine> parts;
+  for (int k = 0; k < 2; ++k) parts.emplace_back(market, o);
+  detail::thread_cache threads;
+  std::atomic<bool> const cancel{true};
+  auto const run = detail::price_split(parts, market, threads, book, {}, &cancel);
+  REQUIRE(run.results.size() == book.trades.size());
+  for (std::size_t i = 0; i < book.trades.size(); ++i) {
+    CHECK(run.results[i].id == book.trades[i].id);
+    CHECK(run.results[i].status == trade_status::cancelled);
+  }
+  CHECK(run.summary.cancelled == book.trades.size());
 }
