@@ -44,9 +44,13 @@ test: build
 
 # Binaries that run on the GPU machine's image: static C++ runtime and Boost. The peers of
 # ../shared/peers are built beside them, so one carried folder holds the whole benchmark run.
+# DEVICE_MPI=ON keeps MPI in price-batch (libmpi.so.40 stays shared: the GPU machine's image
+# has Open MPI 4.1), for mpirun runs there (docs/scale-out.md).
 PEERS ?= ../shared/peers
+DEVICE_MPI ?= OFF
 device-build:
-	@$(MAKE) --no-print-directory BUILD=build-device CMAKE_ARGS="-DMCPRICE_PORTABLE_BINARIES=ON" build
+	@$(MAKE) --no-print-directory BUILD=build-device \
+	  CMAKE_ARGS="-DMCPRICE_PORTABLE_BINARIES=ON -DMCPRICE_PORTABLE_WITH_MPI=$(DEVICE_MPI)" build
 	@if [ -f $(PEERS)/roofline.cu ]; then mkdir -p build-device/peers && \
 	  PATH="$$PATH:/usr/local/cuda/bin" nvcc -std=c++17 -O3 -arch=sm_90 -o build-device/peers/roofline $(PEERS)/roofline.cu && \
 	  cp $(PEERS)/torch_peers.py build-device/peers/; fi
