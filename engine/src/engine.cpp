@@ -93,6 +93,7 @@ engine::engine(market_data market, engine_options options) : impl_(std::make_uni
     impl_->backend = choose_backend(impl_->options, impl_->market, impl_->notices);
     return;
   }
+  std::vector<std::string> models;
   for (int const d : several) {
     engine_options one = options;
     one.devices.clear();
@@ -105,7 +106,8 @@ engine::engine(market_data market, engine_options options) : impl_(std::make_uni
     }
     // The model, as for one GPU (a manifest compares it across reruns); several models: each.
     std::string const& model = impl_->devices.back().device_name();
-    if (impl_->devices_name.find(model) == std::string::npos) {
+    if (std::find(models.begin(), models.end(), model) == models.end()) {
+      models.push_back(model);
       impl_->devices_name += (impl_->devices_name.empty() ? "" : ", ") + model;
     }
   }

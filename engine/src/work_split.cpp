@@ -83,6 +83,7 @@ portfolio select_trades(const portfolio& book, trade_range range)
 run_summary merge_summaries(const std::vector<run_summary>& parts)
 {
   run_summary s;
+  std::vector<std::string> models;  // GPUs of several models: each named once
   for (std::size_t k = 0; k < parts.size(); ++k) {
     run_summary const& p = parts[k];
     s.trades += p.trades;
@@ -90,14 +91,15 @@ run_summary merge_summaries(const std::vector<run_summary>& parts)
     s.cancelled += p.cancelled;
     s.paths += p.paths;
     s.wall_seconds = std::max(s.wall_seconds, p.wall_seconds);
+    if (std::find(models.begin(), models.end(), p.device_name) == models.end()) {
+      s.device_name += (models.empty() ? "" : ", ") + p.device_name;
+      models.push_back(p.device_name);
+    }
     if (k == 0) {
       s.backend = p.backend;
-      s.device_name = p.device_name;
       s.greeks = p.greeks;
       s.chunks = 0;
       s.devices = 0;
-    } else if (p.device_name != s.device_name && s.device_name.find(p.device_name) == std::string::npos) {
-      s.device_name += ", " + p.device_name;  // GPUs of several models
     }
     s.devices += p.devices;
     s.prepare_seconds += p.prepare_seconds;
