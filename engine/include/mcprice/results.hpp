@@ -3,6 +3,7 @@
 #include "mcprice/settings.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,6 +56,40 @@ struct trade_greeks {
   }
 };
 
+// An optional value kept on the heap: the interface of std::optional for what results use
+// (test, ->, *, assign a value, reset), copied deeply. A trade's Greeks are 200 bytes that most
+// runs never fill; inline they made every result row 320 bytes, and first touching a large
+// book's rows cost milliseconds on the GPU host (docs/scale-out.md). Boxed, a row is 128.
+template <typename T>
+class boxed {
+ public:
+  boxed() = default;
+  boxed(const T& v) : p_(std::make_unique<T>(v)) {}  // NOLINT: converts as std::optional does
+  boxed(T&& v) : p_(std::make_unique<T>(std::move(v))) {}  // NOLINT
+  boxed(std::nullopt_t) {}  // NOLINT
+  boxed(std::optional<T>&& v) : p_(v ? std::make_unique<T>(std::move(*v)) : nullptr) {}  // NOLINT
+  boxed(const boxed& o) : p_(o.p_ ? std::make_unique<T>(*o.p_) : nullptr) {}
+  boxed(boxed&&) noexcept = default;
+  boxed& operator=(const boxed& o)
+  {
+    if (this != &o) p_ = o.p_ ? std::make_unique<T>(*o.p_) : nullptr;
+    return *this;
+  }
+  boxed& operator=(boxed&&) noexcept = default;
+  ~boxed() = default;
+
+  [[nodiscard]] bool has_value() const noexcept { return p_ != nullptr; }
+  explicit operator bool() const noexcept { return has_value(); }
+  T* operator->() noexcept { return p_.get(); }
+  const T* operator->() const noexcept { return p_.get(); }
+  T& operator*() noexcept { return *p_; }
+  const T& operator*() const noexcept { return *p_; }
+  void reset() noexcept { p_.reset(); }
+
+ private:
+  std::unique_ptr<T> p_;
+};
+
 struct trade_result {
   std::string id;
   trade_status status{trade_status::error};
@@ -66,7 +101,7 @@ struct trade_result {
   std::string message;    // why it failed; empty when ok
   // With engine_options::greeks, for the products that have them (docs/greeks.md); empty for
   // the others and for failed trades.
-  std::optional<trade_greeks> greeks;
+  boxed<trade_greeks> greeks;
 };
 
 // One interval of a call traced with engine_options::timeline, in seconds from the call's start.
