@@ -30,11 +30,24 @@ trade vanilla(const std::string& id, std::int64_t paths)
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
+market_data sample_market() { return read_market_file(std::string(MCPRICE_DATA_DIR) + "/sample_market.json"); }
+portfolio sample_book() { return read_portfolio_file(std::string(MCPRICE_DATA_DIR) + "/sample_portfolio.csv"); }
+
+// CPU engines standing in for GPUs: few paths, so the whole sample book prices quickly.
+engine_options cpu_settings(unsigned threads)
+{
+  engine_options o;
+  o.backend = backend_choice::cpu;
+  o.paths = 4096;
+  o.threads = threads;
+  return o;
+}
+
 }  // namespace
 
 TEST_CASE("a split cuts the book into consecutive ranges of about equal cost")
 {
-  auto const market = read_market_file(std::string(MCPRICE_DATA_DIR) + "/sample_market.json");
+  auto const market = sample_market();
   engine_options const o;
   portfolio book;
   // Costs 1..40 (x 1000 paths, rising): 820,000 in all.
@@ -95,7 +108,7 @@ TEST_CASE("parts priced apart merge back into input order")
 
 TEST_CASE("cost estimates follow paths, steps, assets, Heston and early exercise")
 {
-  auto const market = read_market_file(std::string(MCPRICE_DATA_DIR) + "/sample_market.json");
+  auto const market = sample_market();
   engine_options o;
   o.steps = 100;
   trade const v = vanilla("V", 1000);
@@ -116,14 +129,11 @@ TEST_CASE("cost estimates follow paths, steps, assets, Heston and early exercise
 
 TEST_CASE("a book priced in parts on several engines has one engine's bits, in input order", "[concurrency]")
 {
-  auto const market = read_market_file(std::string(MCPRICE_DATA_DIR) + "/sample_market.json");
-  auto const book = read_portfolio_file(std::string(MCPRICE_DATA_DIR) + "/sample_portfolio.csv");
-  engine_options o;
-  o.backend = backend_choice::cpu;
-  o.paths = 4096;
+  auto const market = sample_market();
+  auto const book = sample_book();
+  engine_options o = cpu_settings(2);
   o.steps = 32;
   o.greeks = true;
-  o.threads = 2;
   std::int64_t one_total = 0;
   auto const one = engine(market, o).price(book, [&](std::int64_t, std::int64_t t) { one_total = t; });
   std::vector<engine> parts;
@@ -165,12 +175,9 @@ TEST_CASE("a book priced in parts on several engines has one engine's bits, in i
 
 TEST_CASE("a cancelled split run marks every range's trades, in input order", "[concurrency]")
 {
-  auto const market = read_market_file(std::string(MCPRICE_DATA_DIR) + "/sample_market.json");
-  auto const book = read_portfolio_file(std::string(MCPRICE_DATA_DIR) + "/sample_portfolio.csv");
-  engine_options o;
-  o.backend = backend_choice::cpu;
-  o.paths = 4096;
-  o.threads = 1;
+  auto const market = sample_market();
+  auto const book = sample_book();
+  engine_options const o = cpu_settings(1);
   std::vector<engine> parts;
   for (int k = 0; k < 2; ++k) parts.emplace_back(market, o);
   detail::thread_cache threads;
