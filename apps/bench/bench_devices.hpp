@@ -4,9 +4,9 @@
 // GPUs priced exactly what one GPU did.
 #include "mcprice/engine.hpp"
 #include "mcprice/kernels/trade_key.hpp"
+#include "quantity.hpp"
 
 #include <cstdlib>
-#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -16,17 +16,8 @@ inline void devices_from_environment(engine_options& o)
 {
   const char* const v = std::getenv("MCPRICE_BENCH_DEVICES");
   if (v == nullptr || *v == '\0') return;
-  std::string const list = v;
-  if (list == "all") {
-    o.every_device = true;
-    return;
-  }
-  std::size_t from = 0;
-  while (from <= list.size()) {
-    std::size_t const comma = std::min(list.find(',', from), list.size());
-    o.devices.push_back(std::atoi(list.substr(from, comma - from).c_str()));
-    from = comma + 1;
-  }
+  if (std::string(v) == "all") o.every_device = true;
+  else o.devices = cli::parse_device_list(v, "MCPRICE_BENCH_DEVICES");
 }
 
 // FNV-1a over every result's price and std error bits, in input order.

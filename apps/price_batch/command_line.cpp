@@ -5,7 +5,6 @@
 
 #include <boost/program_options.hpp>
 
-#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
@@ -73,23 +72,6 @@ po::options_description visible_options()
       ("help,h", "this help")
       ("version", "engine version and commit");
   return o;
-}
-
-// "0,1,3": GPU ordinals, each a count.
-std::vector<int> parse_device_list(const std::string& s)
-{
-  std::vector<int> out;
-  std::size_t from = 0;
-  while (from <= s.size()) {
-    std::size_t const comma = std::min(s.find(',', from), s.size());
-    std::string const item = s.substr(from, comma - from);
-    if (item.empty()) throw configuration_error("--devices " + s + ": expected all or GPU ordinals such as 0,1");
-    std::int64_t const d = parse_count(item, "--devices");
-    if (d > 1024) throw configuration_error("--devices " + s + ": GPU " + item + " is out of range");
-    out.push_back(static_cast<int>(d));
-    from = comma + 1;
-  }
-  return out;
 }
 
 allocator_kind parse_allocator(const std::string& s)
@@ -285,7 +267,7 @@ command_line parse_command_line(int argc, const char* const argv[])
     if (vm.count("device")) throw configuration_error("give --device or --devices, not both");
     std::string const d = get("devices");
     if (d == "all") e.every_device = true;
-    else e.devices = parse_device_list(d);
+    else e.devices = parse_device_list(d, "--devices");
   }
   if (vm.count("streams")) e.streams = static_cast<int>(parse_count(get("streams"), "--streams"));
   if (vm.count("job-cap")) e.job_cap_bytes = parse_bytes(get("job-cap"), "--job-cap");

@@ -84,9 +84,9 @@ bool given(const mcprice::cli::command_line& cl, const char* name)
   return std::find(cl.given.begin(), cl.given.end(), name) != cl.given.end();
 }
 
-void print_memory_report(const mcprice::engine& engine, const std::string& where)
+// who: the rank's prefix under mpirun, else empty.
+void print_memory_report(const mcprice::engine& engine, const std::string& who)
 {
-  std::string const who = where.empty() ? "" : where + ": ";
   if (engine.backend() != mcprice::backend_kind::gpu) {
     std::fprintf(stderr, "price-batch: %s--memory-report: the CPU backend uses no GPU memory\n", who.c_str());
     return;
@@ -120,10 +120,8 @@ priced price(const std::string& portfolio, const std::string& market_path, const
   std::size_t const trades = in.book.trades.size();
   auto const settings = ranks.engine_settings(options, given(cl, "device"), given(cl, "threads"));
   auto const engine = ranks.checkpoint([&] { return std::make_unique<mcprice::engine>(std::move(in.market), settings); });
-  std::string const where = ranks.where();
-  for (auto const& notice : engine->notices()) {
-    std::fprintf(stderr, "price-batch: %s%s\n", where.empty() ? "" : (where + ": ").c_str(), notice.c_str());
-  }
+  std::string const who = ranks.prefix();
+  for (auto const& notice : engine->notices()) std::fprintf(stderr, "price-batch: %s%s\n", who.c_str(), notice.c_str());
 
   bool const show_progress = ranks.first() && !cl.quiet && ::isatty(STDERR_FILENO) == 1;
   auto progress = [](std::int64_t done, std::int64_t total) {
@@ -138,7 +136,7 @@ priced price(const std::string& portfolio, const std::string& market_path, const
     return engine->price(mcprice::select_trades(in.book, ranks.mine(in.parts)), callback, &stop_requested);
   });
   if (show_progress) std::fprintf(stderr, "\n");
-  if (cl.memory_report) print_memory_report(*engine, where);
+  if (cl.memory_report) print_memory_report(*engine, who);
   auto whole = ranks.gather(std::move(mine), in.parts, trades);
   if (!whole) return {{}, {}, false};
   mcprice::pricing_run result = std::move(*whole);
@@ -255,9 +253,7 @@ int run(int argc, const char* const argv[], mcprice::cli::rank_run& ranks)
 // Prints why the run stopped; under mpirun prefixed by the rank that stopped.
 void print_failure(const std::exception_ptr& e, const mcprice::cli::rank_run& ranks)
 {
-  std::string const where = ranks.where();
-  std::fprintf(stderr, "price-batch: %s%s\n", where.empty() ? "" : (where + ": ").c_str(),
-               mcprice::cli::describe_failure(e).c_str());
+  std::fprintf(stderr, "price-batch: %s%s\n", ranks.prefix().c_str(), mcprice::cli::describe_failure(e).c_str());
 }
 
 }  // namespace

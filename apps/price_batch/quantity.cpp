@@ -2,6 +2,7 @@
 
 #include "mcprice/input_error.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <utility>
@@ -49,6 +50,22 @@ std::uint64_t parse_bytes(const std::string& text, const std::string& option)
     }
   }
   bad(option, text, "a size such as 268435456, 256MiB or 2GiB");
+}
+
+std::vector<int> parse_device_list(const std::string& text, const std::string& option)
+{
+  std::vector<int> out;
+  std::size_t from = 0;
+  while (from <= text.size()) {
+    std::size_t const comma = std::min(text.find(',', from), text.size());
+    std::string const item = text.substr(from, comma - from);
+    if (item.empty()) bad(option, text, "all or GPU ordinals such as 0,1");
+    std::int64_t const d = parse_count(item, option);
+    if (d > 1024) throw configuration_error(option + " " + text + ": GPU " + item + " is out of range");
+    out.push_back(static_cast<int>(d));
+    from = comma + 1;
+  }
+  return out;
 }
 
 }  // namespace mcprice::cli

@@ -36,10 +36,10 @@ std::string rank_run::placement() const
   return std::to_string(world_->size()) + " ranks on " + std::to_string(machines) + (machines == 1 ? " host" : " hosts");
 }
 
-std::string rank_run::where() const
+std::string rank_run::prefix() const
 {
   if (!split()) return "";
-  return "rank " + std::to_string(world_->rank()) + " (host " + world_->host() + ")";
+  return "rank " + std::to_string(world_->rank()) + " (host " + world_->host() + "): ";
 }
 
 void rank_run::settle(const std::exception_ptr& failure)

@@ -38,7 +38,7 @@ class rank_run {
   [[nodiscard]] bool split() const { return world_ != nullptr && world_->size() > 1; }
   [[nodiscard]] bool first() const { return !split() || world_->rank() == 0; }
   [[nodiscard]] const std::vector<std::string>& hosts() const { return hosts_; }  // by rank; empty unless split
-  [[nodiscard]] std::string where() const;      // "rank R (host H)"; empty for one process
+  [[nodiscard]] std::string prefix() const;     // "rank R (host H): " before a rank's messages; empty for one process
   [[nodiscard]] std::string placement() const;  // "N ranks on M hosts"; empty for one process
 
   // f(), and with several ranks a checkpoint after it: if any rank's f threw, every rank throws

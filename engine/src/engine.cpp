@@ -53,13 +53,13 @@ std::unique_ptr<detail::pricing_backend> choose_backend(const engine_options& op
 std::vector<int> several_devices(const engine_options& opt)
 {
   if (opt.backend == backend_choice::cpu) return {};
+  int const usable = usable_device_count();
   std::vector<int> list = opt.devices;
   if (opt.every_device) {
     list.clear();
-    for (int d = 0; d < usable_device_count(); ++d) list.push_back(d);
+    for (int d = 0; d < usable; ++d) list.push_back(d);
   }
   if (list.size() < 2) return {};
-  int const usable = usable_device_count();
   for (int const d : list) {
     if (d < 0 || d >= usable) {
       std::string const why = usable == 0 ? "no usable CUDA GPU was found"

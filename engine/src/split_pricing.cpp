@@ -1,53 +1,20 @@
 #include "split_pricing.hpp"
 
+#include "chunk_pricing.hpp"
 #include "mcprice/work_split.hpp"
 
 #include <chrono>
 #include <exception>
 #include <future>
-#include <mutex>
 
 namespace mcprice::detail {
-
-namespace {
-
-// The parts' progress as one: each part reports its own (done, total) as it goes.
-class summed_progress {
- public:
-  summed_progress(const progress_callback& out, std::size_t parts) : out_(out), done_(parts, 0), total_(parts, 0) {}
-
-  progress_callback part(std::size_t k)
-  {
-    if (!out_) return {};
-    return [this, k](std::int64_t done, std::int64_t total) {
-      std::lock_guard<std::mutex> lock(mutex_);
-      done_[k] = done;
-      total_[k] = total;
-      std::int64_t d = 0;
-      std::int64_t t = 0;
-      for (std::size_t i = 0; i < done_.size(); ++i) {
-        d += done_[i];
-        t += total_[i];
-      }
-      out_(d, t);
-    };
-  }
-
- private:
-  const progress_callback& out_;
-  std::mutex mutex_;
-  std::vector<std::int64_t> done_;
-  std::vector<std::int64_t> total_;
-};
-
-}  // namespace
 
 pricing_run price_split(const std::vector<engine>& devices, const market_data& market, thread_cache& threads,
                         const portfolio& book, const progress_callback& progress, const std::atomic<bool>* cancel)
 {
   auto const start = std::chrono::steady_clock::now();
   auto const ranges = split_by_cost(book, market, devices.front().options(), devices.size());
-  summed_progress sums(progress, devices.size());
+  progress_sum sums(progress);
   pricing_run run;
   std::shared_future<void> const sized =
       threads.run([&run, n = book.trades.size()] { run.results.resize(n); }).share();
@@ -55,7 +22,7 @@ pricing_run price_split(const std::vector<engine>& devices, const market_data& m
   std::vector<std::future<void>> others;
   std::exception_ptr failure;
   auto part = [&](std::size_t k) {
-    summaries[k] = devices[k].price_range(book, ranges[k].begin, ranges[k].end, run.results, sums.part(k), cancel, sized);
+    summaries[k] = devices[k].price_range(book, ranges[k].begin, ranges[k].end, run.results, sums.for_slot(k), cancel, sized);
   };
   for (std::size_t k = 1; k < devices.size(); ++k) {
     try {
