@@ -247,15 +247,19 @@ class gpu_backend final : public pricing_backend {
   {
     int rows = 0;
     for (auto const& t : trades) rows = std::max(rows, kernels::heston_rows_per_sample(t));
+    bool const europeans_only = std::all_of(trades.begin(), trades.end(), [](const heston_trade& t) {
+      return t.product == path_product::european;
+    });
     auto const lanes = static_cast<std::size_t>(kernels::path_samples_per_block);
     std::size_t const per_block = two_phase_ ? sizeof(float) * lanes * (static_cast<std::size_t>(rows) + 1) : 0;
-    auto launch_kernels = [this, rows, lanes](const request_state& r, std::int64_t first, std::int64_t end,
-                                              moments* d_blocks, void*, scratch_lease& lease,
-                                              stream_view s) {
+    auto launch_kernels = [this, rows, lanes, europeans_only](const request_state& r, std::int64_t first,
+                                                              std::int64_t end, moments* d_blocks, void*,
+                                                              scratch_lease& lease, stream_view s) {
       auto const* d_trades = static_cast<const heston_trade*>(r.d_trades);
       auto const* d_steps = static_cast<const heston_step*>(r.d_extra);
       if (!two_phase_) {
-        kernels::launch_heston_blocks(d_trades, r.n_trades, d_steps, first, end, d_blocks, grid_blocks_, s.value());
+        kernels::launch_heston_blocks(d_trades, r.n_trades, d_steps, first, end, d_blocks, europeans_only, grid_blocks_,
+                                      s.value());
         return;
       }
       auto const blocks = static_cast<std::size_t>(end - first);

@@ -192,8 +192,15 @@ TEST_CASE("GPU: a book of every family, priced side by side, gives each trade it
   best.id = "best";
   best.product = product_kind::best_of;
   best.underlyings = {"A", "B"};
+  // A Heston barrier puts the book's Heston Europeans on the kernel for every product; alone
+  // they take the Europeans-only kernel: the bits must not tell.
+  trade heston_barrier = heston;
+  heston_barrier.id = "heston-barrier";
+  heston_barrier.product = product_kind::barrier;
+  heston_barrier.barrier = 85.0;
+  heston_barrier.barrier_type = barrier_kind::down_out;
   portfolio book;
-  book.trades = {call, asian, heston, best, call, heston};
+  book.trades = {call, asian, heston, best, call, heston, heston_barrier};
   book.trades[4].id = "call-2";
   book.trades[5].id = "heston-2";
   engine_options o;

@@ -96,7 +96,26 @@ MCPRICE_HD MCPRICE_INLINE float quick_sqrt(float x)
 #endif
 }
 
+// ln(x) where a small error relative to 1 is harmless (the exponential branch's draw of v':
+// an absolute error of 4e-7 near x = 1 moves v' by 4e-7 / beta): the hardware logarithm
+// and a product on the GPU instead of the accurate logf's dozen instructions.
+MCPRICE_HD MCPRICE_INLINE float quick_log(float x)
+{
+#if defined(__CUDA_ARCH__)
+  return __logf(x);
+#else
+  return std::log(x);
+#endif
+}
+
 // One QE step of the variance and the matching log-spot increment (xi: the vol of vol).
+//
+// The two branches only work out their own parameters; the martingale correction's logarithm
+// is taken once after them. Written as ln(1 + w), both branches' arguments are near 1 (w is
+// -2 A a, or (1 - p) A / (beta - A)), which log1p keeps exact where ln of a rounded 1 + w would
+// lose w's digits. One logarithm after the branches rather than one in each matters on the GPU:
+// where the variance sits near zero some lanes of a warp take each branch, and the warp runs
+// both (the peers' case violates the Feller condition).
 MCPRICE_HD MCPRICE_INLINE void heston_qe_step(float xi, const heston_step& s, float& v, float z_v, float z_x, float& dx,
                                               float& integrated_variance)
 {
@@ -104,39 +123,49 @@ MCPRICE_HD MCPRICE_INLINE void heston_qe_step(float xi, const heston_step& s, fl
   float v_next = m;
   if (xi > static_cast<float>(heston_min_xi) && m > 0.0F) {
     float const s2 = fmaf(v, s.s2_v, s.s2_0);
-    float const m2 = m * m;
-    float k0 = 0.0F;
+    float const m2 = rounded_product(m, m);
+    float w = 0.0F;            // ln(1 + w) is the correction's logarithm
+    float weight = 0.0F;       // its coefficient: 1/2 (quadratic) or -1 (exponential)
+    float quadratic_term = 0.0F;  // -A b^2 a / (1 - 2 A a)
+    bool finite = false;       // E[exp(A v')] < infinity
     if (s2 <= qe_psi_switch * m2) {
-      // Quadratic branch: v' = a (b + Z)^2, with E[exp(A v')] in closed form for the correction.
+      // Quadratic branch: v' = a (b + Z)^2, E[exp(A v')] = exp(A b^2 a / q) / sqrt(q), q = 1 - 2 A a.
       float const inv = quick_divide(2.0F * m2, s2);  // 2 / psi
-      float const b2 = inv - 1.0F + quick_sqrt(inv * (inv - 1.0F));
+      float const b2 = inv - 1.0F + quick_sqrt(rounded_product(inv, inv - 1.0F));
       float const a = quick_divide(m, 1.0F + b2);
-      float const b = quick_sqrt(b2);
-      v_next = a * (b + z_v) * (b + z_v);
-      float const q = 1.0F - rounded_product(2.0F * s.a, a);
-      k0 = q > 0.0F ? -quick_divide(s.a * b2 * a, q) + rounded_product(0.5F, logf(q)) - rounded_product(s.k1k3, v)
-                    : s.k0_fallback;
+      float const zb = quick_sqrt(b2) + z_v;
+      v_next = rounded_product(rounded_product(a, zb), zb);
+      w = -rounded_product(2.0F * s.a, a);
+      float const q = 1.0F + w;
+      finite = q > 0.0F;
+      quadratic_term = -quick_divide(rounded_product(rounded_product(s.a, b2), a), q);
+      weight = 0.5F;
     } else {
-      // Exponential branch: a mass p at zero and an exponential tail of rate beta.
+      // Exponential branch: a mass p at zero and an exponential tail of rate beta = (1 - p) / m;
+      // E[exp(A v')] = p + beta (1 - p) / (beta - A) = 1 + (1 - p) A / (beta - A).
       float const p = quick_divide(s2 - m2, s2 + m2);  // (psi - 1) / (psi + 1)
-      float const beta = quick_divide(1.0F - p, m);
+      float const keep = 1.0F - p;
+      float const beta = quick_divide(keep, m);
       // U = N(z_v); 1 - U = N(-z_v) keeps its precision in the tail, where v' is large.
       float const upper = standard_normal_cdf(-z_v);
-      v_next = 1.0F - upper <= p ? 0.0F : quick_divide(logf(quick_divide(1.0F - p, upper)), beta);
-      k0 = s.a < beta ? -logf(p + quick_divide(beta * (1.0F - p), beta - s.a)) - rounded_product(s.k1k3, v)
-                      : s.k0_fallback;
+      v_next = upper >= keep ? 0.0F : quick_divide(quick_log(quick_divide(keep, upper)), beta);
+      finite = s.a < beta;
+      w = quick_divide(rounded_product(keep, s.a), beta - s.a);
+      weight = -1.0F;
     }
+    float const k0 = finite ? rounded_product(weight, log1pf(w)) + quadratic_term - rounded_product(s.k1k3, v)
+                            : s.k0_fallback;
     // Products rounded before they are added (rounded_product.hpp): the Greek kernel inlines
     // this step next to others and must price with the same bits.
     dx = s.log_forward + k0 + rounded_product(s.k1, v) + rounded_product(s.k2, v_next) +
-         rounded_product(quick_sqrt(s.k3 * (v + v_next)), z_x);
+         rounded_product(quick_sqrt(rounded_product(s.k3, v + v_next)), z_x);
   } else {
     // No vol of vol (or a variance absorbed at zero): the variance follows its mean and the
     // step is log-normal.
-    float const var = 0.5F * (v + v_next) * s.dt;
+    float const var = rounded_product(rounded_product(0.5F, v + v_next), s.dt);
     dx = s.log_forward - rounded_product(0.5F, var) + rounded_product(sqrtf(fmaxf(var, 0.0F)), z_x);
   }
-  integrated_variance = 0.5F * (v + v_next) * s.dt;
+  integrated_variance = rounded_product(rounded_product(0.5F, v + v_next), s.dt);
   v = v_next;
 }
 
@@ -204,6 +233,17 @@ MCPRICE_HD MCPRICE_INLINE moments heston_lane(const heston_trade& h, const hesto
   return own_subsequence_lane(h.samples, block, lane, [&](std::uint64_t subsequence) {
     return h.antithetic ? heston_sample_of<NormalStream, true>(h, grid, subsequence)
                         : heston_sample_of<NormalStream, false>(h, grid, subsequence);
+  });
+}
+
+// The same lane for a trade known to be a European: no dispatch over the path products.
+template <typename NormalStream>
+MCPRICE_HD MCPRICE_INLINE moments heston_european_lane(const heston_trade& h, const heston_step* grid, std::int64_t block,
+                                                       int lane)
+{
+  return own_subsequence_lane(h.samples, block, lane, [&](std::uint64_t subsequence) {
+    return h.antithetic ? heston_sample<NormalStream, path_product::european, true>(h, grid, subsequence)
+                        : heston_sample<NormalStream, path_product::european, false>(h, grid, subsequence);
   });
 }
 

@@ -23,6 +23,11 @@
 #define MCPRICE_GREEK_MIN_BLOCKS_PER_SM 3
 #endif
 
+// The Heston Europeans kernel (heston_kernel.cu): blocks an SM its registers are capped for.
+#ifndef MCPRICE_HESTON_EUROPEAN_MIN_BLOCKS_PER_SM
+#define MCPRICE_HESTON_EUROPEAN_MIN_BLOCKS_PER_SM 4
+#endif
+
 namespace mcprice::tuning {
 
 struct european_policy {
@@ -39,6 +44,11 @@ struct european_fused_policy {
 struct european_greek_policy {
   static constexpr int threads_per_block = layout::lanes_per_block;
   static constexpr int min_blocks_per_sm = MCPRICE_GREEK_MIN_BLOCKS_PER_SM;
+};
+
+struct heston_european_policy {
+  static constexpr int threads_per_block = layout::lanes_per_block;
+  static constexpr int min_blocks_per_sm = MCPRICE_HESTON_EUROPEAN_MIN_BLOCKS_PER_SM;
 };
 
 }  // namespace mcprice::tuning
