@@ -4,6 +4,7 @@
 #include "heston_reference.hpp"
 #include "mcprice/black_scholes.hpp"
 #include "mcprice/engine.hpp"
+#include "mcprice/kernels/heston_path.hpp"
 #include "mcprice/market_reader.hpp"
 
 #include <cmath>
@@ -25,6 +26,25 @@ pricing_run price(const market_data& m, std::vector<trade> trades, std::int64_t 
 constexpr double qe_allowance = 0.01;
 
 }  // namespace
+
+TEST_CASE("the martingale correction's ln(1 + w) is log1p to float rounding on both sides of its series")
+{
+  double worst = 0.0;
+  for (int i = -4000; i <= 4000; ++i) {
+    // Dense around 0 and the series' edge at 1/32, then out to -0.99 and 10.
+    float const w = static_cast<float>(i < -2000 ? -0.99 * (-i - 2000) / 2000.0
+                                       : i > 2000 ? 10.0 * (i - 2000) / 2000.0
+                                                  : 0.0625 * i / 2000.0);
+    double const exact = std::log1p(static_cast<double>(w));
+    if (exact == 0.0) {
+      CHECK(small_log1p(w) == 0.0F);
+      continue;
+    }
+    worst = std::max(worst, std::abs(small_log1p(w) - exact) / std::abs(exact));
+  }
+  INFO("worst relative error " << worst);
+  CHECK(worst < 4e-7);
+}
 
 TEST_CASE("the semi-analytic Heston reference reproduces the published benchmark")
 {
