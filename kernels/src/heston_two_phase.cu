@@ -35,32 +35,25 @@ struct observation_lane {
     float xa = 0.0F;
     float xb = 0.0F;
     // The steps are formed as heston_sample forms them.
-    auto const step = [&](int k, float z_v, float z_x) {
+    auto const step = [&](int k, const qe_paired_draw& draw, float z_x, float u) {
       heston_step const s = steps[k];
       float dx = 0.0F;
       float var = 0.0F;
-      heston_qe_step(h, s, va, z_v, z_x, dx, var);
+      heston_qe_step(h, s, va, draw, z_x, dx, var);
       xa = xa + dx;
       paths[row_index(j, rows, r.x(0, k), lane)] = xa;
       paths[row_index(j, rows, r.var(0, k), lane)] = var;
       if (h.antithetic) {
-        heston_qe_step(h, s, vb, -z_v, -z_x, dx, var);
+        heston_qe_step(h, s, vb, draw.antithetic(), -z_x, dx, var);
         xb = xb + dx;
         paths[row_index(j, rows, r.x(1, k), lane)] = xb;
         paths[row_index(j, rows, r.var(1, k), lane)] = var;
       }
+      if (h.product == path_product::lookback && h.continuous) paths[row_index(j, rows, r.u(k), lane)] = u;
     };
-    if (h.product == path_product::lookback && h.continuous) {
-      normal_feeder<rng::device_normal_stream> normals{rng};
-      for (int k = 0; k < h.steps; ++k) {
-        float const z_v = normals.next();
-        float const z_x = normals.next();
-        step(k, z_v, z_x);
-        paths[row_index(j, rows, r.u(k), lane)] = normals.next();
-      }
-    } else {
-      for_step_normal_pairs(rng, h.steps, step);
-    }
+    // Only continuous lookbacks draw differently (a third normal a step).
+    if (h.product == path_product::lookback) for_heston_step_normals<path_product::lookback>(h, rng, step);
+    else for_heston_step_normals<path_product::european>(h, rng, step);
   }
 };
 

@@ -13,6 +13,12 @@ struct device_normal_stream {
   {
     curand_init(key, subsequence, 0, &state_);
   }
+  // The next block's raw outputs (curand4: the same counter curand_normal4 advances).
+  __device__ __forceinline__ u32x4 next_uint4()
+  {
+    uint4 const u = curand4(&state_);
+    return {u.x, u.y, u.z, u.w};
+  }
   __device__ __forceinline__ f32x4 next4()
   {
     float4 const z = curand_normal4(&state_);

@@ -162,7 +162,7 @@ MCPRICE_HD MCPRICE_INLINE void walk_exercise_path(const Trade& t, const exercise
         for (int a = 0; a < asset_count(t); ++a) {
           float dx = 0.0F;
           float var = 0.0F;
-          heston_qe_step(assets[a].xi, hs[a], s.v[a], z_v[a], y[a], dx, var);
+          heston_qe_step(assets[a].xi, hs[a], s.v[a], qe_normal_draw{z_v[a]}, y[a], dx, var);
           s.x[a] += dx;
         }
       }

@@ -70,11 +70,11 @@ MCPRICE_HD MCPRICE_INLINE float heston_scenario_sample(const heston_trade& h, co
     v_time[side][1] = h.v0;
   }
   float elapsed = 0.0F;
-  auto const step = [&](int k, float z_v, float z_x, float u) {
+  auto const step = [&](int k, const qe_paired_draw& draw, float z_x, float u) {
     heston_step const s = steps[k];
     elapsed += s.dt;
     for (int side = 0; side < sides; ++side) {
-      float const zv = side == 0 ? z_v : -z_v;
+      qe_paired_draw const zv = side == 0 ? draw : draw.antithetic();
       float const zx = side == 0 ? z_x : -z_x;
       float dx = 0.0F;
       float var = 0.0F;

@@ -122,6 +122,34 @@ MCPRICE_HD MCPRICE_INLINE float small_log1p(float w)
   return rounded_product(w, p);
 }
 
+// The variance's random input to a QE step. The quadratic branch takes a normal z, the
+// exponential branch a uniform U (through 1 - U, `upper`); a step uses one or the other, so
+// each needs only the right law and independence from the log spot's normal.
+//
+// A Heston path draws both: a normal from the Box-Muller pair it shares with the log spot, and
+// a uniform from a raw 32-bit Philox output. Deriving U from z instead (U = N(z)) costs the
+// exponential branch a normal CDF, about 45 instructions; where the variance sits near zero some
+// lanes of a warp take that branch and the whole warp waits for them. A raw output costs every
+// lane a dozen instructions of Philox. The antithetic path takes -z and the complement of the
+// 32 bits, so its U is exactly 1 - U.
+struct qe_paired_draw {
+  float z;
+  std::uint32_t bits;
+  MCPRICE_HD MCPRICE_INLINE float upper() const
+  {
+    // (bits + 1/2) / 2^32: never 0; a float of bits near 2^32 may round to 1, which only means v' = 0.
+    return fmaf(static_cast<float>(bits), 2.3283064e-10F, 1.1641532e-10F);
+  }
+  MCPRICE_HD MCPRICE_INLINE qe_paired_draw antithetic() const { return {-z, ~bits}; }
+};
+
+// The variance's input as one normal (the early-exercise walks): U = N(z), 1 - U = N(-z), which
+// keeps its precision in the tail, where v' is large.
+struct qe_normal_draw {
+  float z;
+  MCPRICE_HD MCPRICE_INLINE float upper() const { return standard_normal_cdf(-z); }
+};
+
 // One QE step of the variance and the matching log-spot increment (xi: the vol of vol).
 //
 // The two branches only work out their own parameters; the martingale correction's logarithm
@@ -130,8 +158,9 @@ MCPRICE_HD MCPRICE_INLINE float small_log1p(float w)
 // lose w's digits. One logarithm after the branches rather than one in each matters on the GPU:
 // where the variance sits near zero some lanes of a warp take each branch, and the warp runs
 // both (the peers' case violates the Feller condition).
-MCPRICE_HD MCPRICE_INLINE void heston_qe_step(float xi, const heston_step& s, float& v, float z_v, float z_x, float& dx,
-                                              float& integrated_variance)
+template <typename Draw>
+MCPRICE_HD MCPRICE_INLINE void heston_qe_step(float xi, const heston_step& s, float& v, const Draw& draw, float z_x,
+                                              float& dx, float& integrated_variance)
 {
   float const m = fmaf(v, s.e, s.m0);
   float v_next = m;
@@ -147,7 +176,7 @@ MCPRICE_HD MCPRICE_INLINE void heston_qe_step(float xi, const heston_step& s, fl
       float const inv = quick_divide(2.0F * m2, s2);  // 2 / psi
       float const b2 = inv - 1.0F + quick_sqrt(rounded_product(inv, inv - 1.0F));
       float const a = quick_divide(m, 1.0F + b2);
-      float const zb = quick_sqrt(b2) + z_v;
+      float const zb = quick_sqrt(b2) + draw.z;
       v_next = rounded_product(rounded_product(a, zb), zb);
       w = -rounded_product(2.0F * s.a, a);
       float const q = 1.0F + w;
@@ -160,8 +189,7 @@ MCPRICE_HD MCPRICE_INLINE void heston_qe_step(float xi, const heston_step& s, fl
       float const p = quick_divide(s2 - m2, s2 + m2);  // (psi - 1) / (psi + 1)
       float const keep = 1.0F - p;
       float const beta = quick_divide(keep, m);
-      // U = N(z_v); 1 - U = N(-z_v) keeps its precision in the tail, where v' is large.
-      float const upper = standard_normal_cdf(-z_v);
+      float const upper = draw.upper();  // 1 - U
       v_next = upper >= keep ? 0.0F : quick_divide(quick_log(quick_divide(keep, upper)), beta);
       finite = s.a < beta;
       w = quick_divide(rounded_product(keep, s.a), beta - s.a);
@@ -183,26 +211,51 @@ MCPRICE_HD MCPRICE_INLINE void heston_qe_step(float xi, const heston_step& s, fl
   v = v_next;
 }
 
-MCPRICE_HD MCPRICE_INLINE void heston_qe_step(const heston_trade& h, const heston_step& s, float& v, float z_v, float z_x,
-                                              float& dx, float& integrated_variance)
+MCPRICE_HD MCPRICE_INLINE void heston_qe_step(const heston_trade& h, const heston_step& s, float& v,
+                                              const qe_paired_draw& draw, float z_x, float& dx,
+                                              float& integrated_variance)
 {
-  heston_qe_step(h.xi, s, v, z_v, z_x, dx, integrated_variance);
+  heston_qe_step(h.xi, s, v, draw, z_x, dx, integrated_variance);
 }
 
-// Calls step(k, z_v, z_x, u) for each step of a Heston path: two normals a step (variance, log
-// spot), and for continuous lookbacks a third (the bridge's extremum), handed out one by one.
+// Calls step(k, draw, z_x, u) for each step of a Heston path: the variance's draw (a normal and
+// 32 raw bits), the log spot's normal, and for continuous lookbacks a third normal (the
+// bridge's extremum). Four steps take two Box-Muller blocks (variance and log-spot normals in
+// pairs) and one raw block; continuous lookbacks take their normals one by one and their bits
+// four steps at a time. Every Heston kernel (fused, two-phase, Greeks) walks its normals here,
+// so a trade's numbers do not depend on the route.
 template <path_product Product, typename NormalStream, typename Step>
 MCPRICE_HD MCPRICE_INLINE void for_heston_step_normals(const path_gbm_trade& t, NormalStream& rng, Step&& step)
 {
   if (Product == path_product::lookback && t.continuous) {
     normal_feeder<NormalStream> normals{rng};
+    decltype(rng.next_uint4()) bits{};
     for (int k = 0; k < t.steps; ++k) {
       float const z_v = normals.next();
       float const z_x = normals.next();
-      step(k, z_v, z_x, normals.next());
+      if (k % 4 == 0) bits = rng.next_uint4();
+      std::uint32_t const b = k % 4 == 0 ? bits.x : k % 4 == 1 ? bits.y : k % 4 == 2 ? bits.z : bits.w;
+      step(k, qe_paired_draw{z_v, b}, z_x, normals.next());
     }
-  } else {
-    for_step_normal_pairs(rng, t.steps, [&](int k, float z_v, float z_x) { step(k, z_v, z_x, 0.0F); });
+    return;
+  }
+  int k = 0;
+  for (; k + 4 <= t.steps; k += 4) {
+    auto const first = rng.next4();
+    auto const second = rng.next4();
+    auto const bits = rng.next_uint4();
+    step(k, qe_paired_draw{first.x, bits.x}, first.y, 0.0F);
+    step(k + 1, qe_paired_draw{first.z, bits.y}, first.w, 0.0F);
+    step(k + 2, qe_paired_draw{second.x, bits.z}, second.y, 0.0F);
+    step(k + 3, qe_paired_draw{second.z, bits.w}, second.w, 0.0F);
+  }
+  if (k < t.steps) {
+    auto const first = rng.next4();
+    auto const second = k + 2 < t.steps ? rng.next4() : decltype(rng.next4()){};
+    auto const bits = rng.next_uint4();
+    step(k, qe_paired_draw{first.x, bits.x}, first.y, 0.0F);
+    if (k + 1 < t.steps) step(k + 1, qe_paired_draw{first.z, bits.y}, first.w, 0.0F);
+    if (k + 2 < t.steps) step(k + 2, qe_paired_draw{second.x, bits.z}, second.y, 0.0F);
   }
 }
 
@@ -216,14 +269,14 @@ MCPRICE_HD MCPRICE_INLINE float heston_sample(const heston_trade& h, const hesto
   float va = h.v0;
   float vb = h.v0;
   const heston_step* steps = grid + t.first_step;
-  auto const step = [&](int k, float z_v, float z_x, float u) {
+  auto const step = [&](int k, const qe_paired_draw& draw, float z_x, float u) {
     heston_step const s = steps[k];
     float dx = 0.0F;
     float var = 0.0F;
-    heston_qe_step(h, s, va, z_v, z_x, dx, var);
+    heston_qe_step(h, s, va, draw, z_x, dx, var);
     a.move<Product>(t, t.log_barrier, dx, var, s.fixing != 0, s.hit_value, u);
     if constexpr (Antithetic) {
-      heston_qe_step(h, s, vb, -z_v, -z_x, dx, var);
+      heston_qe_step(h, s, vb, draw.antithetic(), -z_x, dx, var);
       b.move<Product>(t, t.log_barrier, dx, var, s.fixing != 0, s.hit_value, u);
     }
   };

@@ -44,6 +44,7 @@ struct host_normal_stream {
   {
   }
   MCPRICE_INLINE f32x4 next4() { return stream_.next_normal4(); }
+  MCPRICE_INLINE u32x4 next_uint4() { return stream_.next_uint4(); }
 
  private:
   host_philox_stream stream_;
