@@ -25,7 +25,8 @@ struct heston_fused_lane {
 
 template <bool EuropeansOnly>
 __global__ void __launch_bounds__(policy::threads_per_block,
-                                  EuropeansOnly ? tuning::heston_european_policy::min_blocks_per_sm : 1)
+                                  EuropeansOnly ? tuning::heston_european_policy::min_blocks_per_sm
+                                                : tuning::heston_policy::min_blocks_per_sm)
 heston_blocks_kernel(const heston_trade* __restrict__ trades, int num_trades, const heston_step* __restrict__ steps,
                      std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ block_moments)
 {

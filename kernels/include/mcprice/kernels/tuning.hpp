@@ -23,9 +23,17 @@
 #define MCPRICE_GREEK_MIN_BLOCKS_PER_SM 3
 #endif
 
-// The Heston Europeans kernel (heston_kernel.cu): blocks an SM its registers are capped for.
+// The Heston kernels (heston_kernel.cu): blocks an SM their registers are capped for. The
+// Europeans kernel at 4 (64 registers) ran 156-160 G path-steps/s on an H200, at 3 (80) 153-157,
+// at 2 (88) 131-133. The kernel for every product, uncapped, took 98 registers (2 blocks an SM):
+// 16 Heston down-and-out calls (252 steps, 2^22 paths each) in 0.196-0.199 s; capped at 3
+// blocks (80 registers, a little spilling) 0.171-0.177 s, at 4 (64) 0.171-0.175 s, the same bits
+// (docs/benchmarks.md).
 #ifndef MCPRICE_HESTON_EUROPEAN_MIN_BLOCKS_PER_SM
 #define MCPRICE_HESTON_EUROPEAN_MIN_BLOCKS_PER_SM 4
+#endif
+#ifndef MCPRICE_HESTON_MIN_BLOCKS_PER_SM
+#define MCPRICE_HESTON_MIN_BLOCKS_PER_SM 3
 #endif
 
 namespace mcprice::tuning {
@@ -44,6 +52,11 @@ struct european_fused_policy {
 struct european_greek_policy {
   static constexpr int threads_per_block = layout::lanes_per_block;
   static constexpr int min_blocks_per_sm = MCPRICE_GREEK_MIN_BLOCKS_PER_SM;
+};
+
+struct heston_policy {
+  static constexpr int threads_per_block = layout::lanes_per_block;
+  static constexpr int min_blocks_per_sm = MCPRICE_HESTON_MIN_BLOCKS_PER_SM;
 };
 
 struct heston_european_policy {
