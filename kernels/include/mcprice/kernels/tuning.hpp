@@ -38,30 +38,19 @@
 
 namespace mcprice::tuning {
 
-struct european_policy {
+// A kernel's launch shape: the canonical block's threads, and the blocks an SM its registers
+// are capped for.
+template <int MinBlocksPerSm>
+struct block_policy {
   static constexpr int threads_per_block = layout::lanes_per_block;
-  // 8 caps registers at 32 (a full SM of warps); a build may trade occupancy for registers.
-  static constexpr int min_blocks_per_sm = MCPRICE_EUROPEAN_MIN_BLOCKS_PER_SM;
+  static constexpr int min_blocks_per_sm = MinBlocksPerSm;
 };
 
-struct european_fused_policy {
-  static constexpr int threads_per_block = layout::lanes_per_block;
-  static constexpr int min_blocks_per_sm = MCPRICE_EUROPEAN_FUSED_MIN_BLOCKS_PER_SM;
-};
-
-struct european_greek_policy {
-  static constexpr int threads_per_block = layout::lanes_per_block;
-  static constexpr int min_blocks_per_sm = MCPRICE_GREEK_MIN_BLOCKS_PER_SM;
-};
-
-struct heston_policy {
-  static constexpr int threads_per_block = layout::lanes_per_block;
-  static constexpr int min_blocks_per_sm = MCPRICE_HESTON_MIN_BLOCKS_PER_SM;
-};
-
-struct heston_european_policy {
-  static constexpr int threads_per_block = layout::lanes_per_block;
-  static constexpr int min_blocks_per_sm = MCPRICE_HESTON_EUROPEAN_MIN_BLOCKS_PER_SM;
-};
+// 8 caps registers at 32 (a full SM of warps); a build may trade occupancy for registers.
+using european_policy = block_policy<MCPRICE_EUROPEAN_MIN_BLOCKS_PER_SM>;
+using european_fused_policy = block_policy<MCPRICE_EUROPEAN_FUSED_MIN_BLOCKS_PER_SM>;
+using european_greek_policy = block_policy<MCPRICE_GREEK_MIN_BLOCKS_PER_SM>;
+using heston_policy = block_policy<MCPRICE_HESTON_MIN_BLOCKS_PER_SM>;
+using heston_european_policy = block_policy<MCPRICE_HESTON_EUROPEAN_MIN_BLOCKS_PER_SM>;
 
 }  // namespace mcprice::tuning
