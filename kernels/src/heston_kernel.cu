@@ -2,31 +2,34 @@
 #include "mcprice/kernels/device_normal_stream.cuh"
 #include "mcprice/kernels/heston_launcher.hpp"
 
+#include <type_traits>
+
 namespace mcprice::kernels {
 namespace {
 
-using policy = tuning::european_policy;
-
 // A kernel's registers are those of its largest variant: a request of Heston Europeans only
-// (the common case, and the benchmark's) gets a kernel without the path products' state, 57
-// registers a thread instead of 74, so four blocks an SM are resident instead of three. It
-// inlines the very same step and payoff code, so a trade's bits do not depend on which of the
-// two kernels priced it (GPU test: a book of every family).
+// (the common case, and the benchmark's) gets a kernel without the path products' state, capped
+// at 64 registers for four blocks an SM where the kernel for every product takes 80 at three
+// (tuning.hpp has the measurements). It inlines the very same step and payoff code, so a
+// trade's bits do not depend on which of the two kernels priced it (GPU test: a book of every
+// family).
+template <bool EuropeansOnly>
+using heston_kernel_policy =
+    std::conditional_t<EuropeansOnly, tuning::heston_european_policy, tuning::heston_policy>;
+
 template <bool EuropeansOnly>
 struct heston_fused_lane {
   const heston_step* steps;
   __device__ __forceinline__ moments operator()(const heston_trade& t, std::int64_t block_in_trade, std::int64_t,
                                                 int lane) const
   {
-    if constexpr (EuropeansOnly) return heston_european_lane<rng::device_normal_stream>(t, steps, block_in_trade, lane);
-    else return heston_lane<rng::device_normal_stream>(t, steps, block_in_trade, lane);
+    return heston_lane<rng::device_normal_stream, EuropeansOnly>(t, steps, block_in_trade, lane);
   }
 };
 
 template <bool EuropeansOnly>
-__global__ void __launch_bounds__(policy::threads_per_block,
-                                  EuropeansOnly ? tuning::heston_european_policy::min_blocks_per_sm
-                                                : tuning::heston_policy::min_blocks_per_sm)
+__global__ void __launch_bounds__(heston_kernel_policy<EuropeansOnly>::threads_per_block,
+                                  heston_kernel_policy<EuropeansOnly>::min_blocks_per_sm)
 heston_blocks_kernel(const heston_trade* __restrict__ trades, int num_trades, const heston_step* __restrict__ steps,
                      std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ block_moments)
 {

@@ -288,31 +288,26 @@ MCPRICE_HD MCPRICE_INLINE float heston_sample(const heston_trade& h, const hesto
   else return 0.5F * (up + b.payoff<Product>(t));
 }
 
-template <typename NormalStream, bool Antithetic>
+// EuropeansOnly: the trade is known to be a European, so no dispatch over the path products
+// (the Europeans kernel; a kernel's registers are those of its largest variant).
+template <typename NormalStream, bool Antithetic, bool EuropeansOnly>
 MCPRICE_HD MCPRICE_INLINE float heston_sample_of(const heston_trade& h, const heston_step* grid, std::uint64_t group)
 {
-  return with_path_product(h.product, [&](auto product) {
-    return heston_sample<NormalStream, decltype(product)::value, Antithetic>(h, grid, group);
-  });
+  if constexpr (EuropeansOnly) {
+    return heston_sample<NormalStream, path_product::european, Antithetic>(h, grid, group);
+  } else {
+    return with_path_product(h.product, [&](auto product) {
+      return heston_sample<NormalStream, decltype(product)::value, Antithetic>(h, grid, group);
+    });
+  }
 }
 
-template <typename NormalStream>
+template <typename NormalStream, bool EuropeansOnly = false>
 MCPRICE_HD MCPRICE_INLINE moments heston_lane(const heston_trade& h, const heston_step* grid, std::int64_t block, int lane)
 {
   return own_subsequence_lane(h.samples, block, lane, [&](std::uint64_t subsequence) {
-    return h.antithetic ? heston_sample_of<NormalStream, true>(h, grid, subsequence)
-                        : heston_sample_of<NormalStream, false>(h, grid, subsequence);
-  });
-}
-
-// The same lane for a trade known to be a European: no dispatch over the path products.
-template <typename NormalStream>
-MCPRICE_HD MCPRICE_INLINE moments heston_european_lane(const heston_trade& h, const heston_step* grid, std::int64_t block,
-                                                       int lane)
-{
-  return own_subsequence_lane(h.samples, block, lane, [&](std::uint64_t subsequence) {
-    return h.antithetic ? heston_sample<NormalStream, path_product::european, true>(h, grid, subsequence)
-                        : heston_sample<NormalStream, path_product::european, false>(h, grid, subsequence);
+    return h.antithetic ? heston_sample_of<NormalStream, true, EuropeansOnly>(h, grid, subsequence)
+                        : heston_sample_of<NormalStream, false, EuropeansOnly>(h, grid, subsequence);
   });
 }
 
