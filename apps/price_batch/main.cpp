@@ -194,6 +194,7 @@ int rerun(const mcprice::cli::command_line& cl, mcprice::cli::rank_run& ranks)
   if (given(cl, "antithetic")) options.antithetic = o.antithetic;
   if (given(cl, "control-variates")) options.control_variates = o.control_variates;
   if (given(cl, "greeks")) options.greeks = o.greeks;
+  if (given(cl, "precision")) options.precision = o.precision;
   if (given(cl, "backend")) options.backend = o.backend;
   if (given(cl, "threads")) options.threads = o.threads;
   if (given(cl, "device") || given(cl, "devices")) {

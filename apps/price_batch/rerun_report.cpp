@@ -87,6 +87,10 @@ rerun_report compare_runs(const run_manifest& recorded, const run_manifest& now)
   if (a.steps != b.steps) may.push_back(changed("setting steps", a.steps, b.steps));
   if (a.antithetic != b.antithetic) may.push_back(changed("setting antithetic", a.antithetic, b.antithetic));
   if (a.greeks != b.greeks) may.push_back(changed("setting greeks", a.greeks, b.greeks));
+  if (a.precision != b.precision) {
+    auto const name = [](path_precision p) { return p == path_precision::float64 ? "double" : "float"; };
+    may.push_back(changed("setting precision", name(a.precision), name(b.precision)));
+  }
   if (a.calibration_paths != b.calibration_paths) {
     may.push_back(changed("setting calibration_paths", a.calibration_paths, b.calibration_paths));
   }

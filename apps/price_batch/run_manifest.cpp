@@ -32,6 +32,7 @@ const char* name_of(kernel_route r)
 {
   return r == kernel_route::fused ? "fused" : r == kernel_route::two_phase ? "two-phase" : "auto";
 }
+const char* name_of(path_precision p) { return p == path_precision::float64 ? "double" : "float"; }
 
 std::string hex64(std::uint64_t v)
 {
@@ -181,7 +182,7 @@ nlohmann::json to_json(const run_manifest& m)
             {"control_variates", s.control_variates},
             {"greeks", s.greeks},
             {"calibration_paths", s.calibration_paths},
-            {"precision", "float"},
+            {"precision", name_of(s.precision)},
             {"backend", m.backend},
             {"backend_requested", name_of(s.backend)},
             {"threads", s.threads},
@@ -234,7 +235,9 @@ run_manifest manifest_from_json(const nlohmann::json& j, const std::string& file
   o.greeks = s.contains("greeks") && r.flag(s, "greeks", "/settings");  // manifests before Greeks lack it
   // Manifests before early exercise lack it (their trades had no use for it: 0, the default).
   if (s.contains("calibration_paths")) o.calibration_paths = r.num<std::int64_t>(s, "calibration_paths", "/settings");
-  if (r.str(s, "precision", "/settings") != "float") r.fail("/settings/precision must be float in this release");
+  std::string const precision = r.str(s, "precision", "/settings");
+  if (precision != "float" && precision != "double") r.fail("/settings/precision must be float or double");
+  o.precision = precision == "double" ? path_precision::float64 : path_precision::float32;
   m.backend = r.str(s, "backend", "/settings");
   if (m.backend != "cpu" && m.backend != "gpu") r.fail("/settings/backend must be cpu or gpu");
   std::string const requested = r.str(s, "backend_requested", "/settings");

@@ -57,7 +57,7 @@ chunk_timing price_families(const call_state& call, const request_families& f, s
   } guard{call.order, chunk};
   bool const greeks = call.greeks;
   const pricing_backend& backend = call.backend;
-  constexpr std::size_t families = 6;
+  constexpr std::size_t families = 8;
   std::vector<std::pair<const family_base*, std::function<family_run(const run_control&)>>> runs;
   if (!f.europeans.trades.empty()) {
     runs.emplace_back(&f.europeans, [&](const run_control& p) {
@@ -75,8 +75,19 @@ chunk_timing price_families(const call_state& call, const request_families& f, s
   }
   if (!f.hestons.trades.empty()) {
     runs.emplace_back(&f.hestons, [&](const run_control& p) {
-      if (greeks) return backend.run_heston_greeks(f.hestons.trades, f.heston_steps, f.hestons.blocks, p);
-      return backend.run_heston(f.hestons.trades, f.heston_steps, f.hestons.blocks, p);
+      if (greeks) return backend.run_heston_greeks(f.hestons.trades, f.hestons.steps, f.hestons.blocks, p);
+      return backend.run_heston(f.hestons.trades, f.hestons.steps, f.hestons.blocks, p);
+    });
+  }
+  // --precision double (no Greeks: the engine refuses them there).
+  if (!f.double_paths.trades.empty()) {
+    runs.emplace_back(&f.double_paths, [&](const run_control& p) {
+      return backend.run_path(f.double_paths.trades, f.double_paths.grid, f.double_paths.blocks, p);
+    });
+  }
+  if (!f.double_hestons.trades.empty()) {
+    runs.emplace_back(&f.double_hestons, [&](const run_control& p) {
+      return backend.run_heston(f.double_hestons.trades, f.double_hestons.steps, f.double_hestons.blocks, p);
     });
   }
   if (!f.baskets.trades.empty()) {

@@ -69,9 +69,13 @@ class cpu_backend final : public pricing_backend {
   family_run run_path(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
                         std::int64_t total_blocks, const run_control& control) const override
   {
-    return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
-      return over_lanes([&](int lane) { return path_lane<rng::host_normal_stream>(trades[i], grid.data(), block, lane); });
-    });
+    return run_paths(trades, grid, total_blocks, control);
+  }
+
+  family_run run_path(const std::vector<path_gbm_trade_f64>& trades, const std::vector<path_step_f64>& grid,
+                        std::int64_t total_blocks, const run_control& control) const override
+  {
+    return run_paths(trades, grid, total_blocks, control);
   }
 
   family_run run_path_greeks(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
@@ -90,9 +94,13 @@ class cpu_backend final : public pricing_backend {
   family_run run_heston(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
                           std::int64_t total_blocks, const run_control& control) const override
   {
-    return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
-      return over_lanes([&](int lane) { return heston_lane<rng::host_normal_stream>(trades[i], steps.data(), block, lane); });
-    });
+    return run_hestons(trades, steps, total_blocks, control);
+  }
+
+  family_run run_heston(const std::vector<heston_trade_f64>& trades, const std::vector<heston_step_f64>& steps,
+                          std::int64_t total_blocks, const run_control& control) const override
+  {
+    return run_hestons(trades, steps, total_blocks, control);
   }
 
   family_run run_heston_greeks(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
@@ -151,6 +159,25 @@ class cpu_backend final : public pricing_backend {
   [[nodiscard]] const std::string& name() const noexcept override { return name_; }
 
  private:
+  // Path and Heston trades in either path precision.
+  template <typename Trade, typename Step>
+  family_run run_paths(const std::vector<Trade>& trades, const std::vector<Step>& grid, std::int64_t total_blocks,
+                       const run_control& control) const
+  {
+    return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
+      return over_lanes([&](int lane) { return path_lane<rng::host_normal_stream>(trades[i], grid.data(), block, lane); });
+    });
+  }
+
+  template <typename Trade, typename Step>
+  family_run run_hestons(const std::vector<Trade>& trades, const std::vector<Step>& steps, std::int64_t total_blocks,
+                         const run_control& control) const
+  {
+    return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
+      return over_lanes([&](int lane) { return heston_lane<rng::host_normal_stream>(trades[i], steps.data(), block, lane); });
+    });
+  }
+
   // block_moments(trade index, block within the trade) -> the sums of that canonical block.
   template <typename Trade, typename BlockMoments>
   family_run run_blocks(const std::vector<Trade>& trades, std::int64_t total_blocks, const run_control& control,

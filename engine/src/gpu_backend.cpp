@@ -275,6 +275,33 @@ class gpu_backend final : public pricing_backend {
                       launch_kernels);
   }
 
+  // --precision double: the fused route only (the engine refuses two-phase with it).
+  family_run run_path(const std::vector<path_gbm_trade_f64>& trades, const std::vector<path_step_f64>& grid,
+                        std::int64_t total_blocks, const run_control& control) const override
+  {
+    auto launch_kernels = [this](const request_state& r, std::int64_t first, std::int64_t end, moments* d_blocks,
+                                 void*, scratch_lease&, stream_view s) {
+      kernels::launch_path_blocks(static_cast<const path_gbm_trade_f64*>(r.d_trades), r.n_trades,
+                                  static_cast<const path_step_f64*>(r.d_extra), first, end, d_blocks, grid_blocks_,
+                                  s.value());
+    };
+    return run_family(trades, grid.data(), sizeof(path_step_f64) * grid.size(), total_blocks, 0, control,
+                      launch_kernels);
+  }
+
+  family_run run_heston(const std::vector<heston_trade_f64>& trades, const std::vector<heston_step_f64>& steps,
+                          std::int64_t total_blocks, const run_control& control) const override
+  {
+    auto launch_kernels = [this](const request_state& r, std::int64_t first, std::int64_t end, moments* d_blocks,
+                                 void*, scratch_lease&, stream_view s) {
+      kernels::launch_heston_blocks(static_cast<const heston_trade_f64*>(r.d_trades), r.n_trades,
+                                    static_cast<const heston_step_f64*>(r.d_extra), first, end, d_blocks,
+                                    grid_blocks_, s.value());
+    };
+    return run_family(trades, steps.data(), sizeof(heston_step_f64) * steps.size(), total_blocks, 0, control,
+                      launch_kernels);
+  }
+
   family_run run_heston_greeks(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
                                  std::int64_t total_blocks, const run_control& control) const override
   {

@@ -79,20 +79,21 @@ path_grid make_path_grid(const trade& t, const engine_options& opt, bool uniform
   return g;
 }
 
-path_gbm_trade make_path_record(const trade& t, const asset& a, const path_grid& g, const engine_options& opt,
-                                std::int64_t& paths)
+template <typename Real>
+basic_path_gbm_trade<Real> make_path_record(const trade& t, const asset& a, const path_grid& g,
+                                            const engine_options& opt, std::int64_t& paths)
 {
-  path_gbm_trade k{};
+  basic_path_gbm_trade<Real> k{};
   k.key = rng::trade_key(opt.seed, t.id);
   std::int64_t const requested = t.paths.value_or(opt.paths);
   k.antithetic = opt.antithetic ? 1 : 0;
   k.samples = opt.antithetic ? (requested + 1) / 2 : requested;
   paths = opt.antithetic ? 2 * k.samples : k.samples;
   k.steps = static_cast<std::int32_t>(g.times.size());
-  k.spot = static_cast<float>(a.spot);
-  k.strike = static_cast<float>(t.strike.value_or(0.0));
-  k.log_barrier = t.barrier ? static_cast<float>(std::log(*t.barrier / a.spot)) : 0.0F;
-  k.rebate = static_cast<float>(t.product == product_kind::barrier ? t.rebate : t.payout);
+  k.spot = static_cast<Real>(a.spot);
+  k.strike = static_cast<Real>(t.strike.value_or(0.0));
+  k.log_barrier = t.barrier ? static_cast<Real>(std::log(*t.barrier / a.spot)) : Real(0);
+  k.rebate = static_cast<Real>(t.product == product_kind::barrier ? t.rebate : t.payout);
   switch (t.product) {
     case product_kind::asian: k.product = path_product::asian; break;
     case product_kind::barrier: k.product = path_product::barrier; break;
@@ -116,37 +117,39 @@ path_gbm_trade make_path_record(const trade& t, const asset& a, const path_grid&
   if (t.product == product_kind::lookback) {
     bool const floating = t.strike_type == strike_kind::floating;
     k.track_max = (floating != (t.type == option_type::call)) ? 1 : 0;  // floating put or fixed call
-    k.log_extreme = t.running_extreme ? static_cast<float>(std::log(*t.running_extreme / a.spot)) : 0.0F;
+    k.log_extreme = t.running_extreme ? static_cast<Real>(std::log(*t.running_extreme / a.spot)) : Real(0);
     k.seasoned = t.running_extreme ? 1 : 0;
   }
   if (t.product == product_kind::digital) k.digital = t.digital == digital_kind::cash ? 1 : 2;
   return k;
 }
 
-path_job make_path_job(const trade& t, const asset& a, const market_data& market, const engine_options& opt)
+template <typename Real>
+basic_path_job<Real> make_path_job(const trade& t, const asset& a, const market_data& market,
+                                   const engine_options& opt)
 {
   path_grid const g = make_path_grid(t, opt, false);
   auto const log_forward = [&](double time) { return market.log_forward(a, time); };
   double const df_T = market.discount().discount(t.maturity);
-  path_job job{};
+  basic_path_job<Real> job{};
   double t_prev = 0.0;
   for (std::size_t i = 0; i < g.times.size(); ++i) {
     double const ti = g.times[i];
     double const dw = a.vol.total_variance(ti) - a.vol.total_variance(t_prev);
-    path_step s{};
-    s.drift = static_cast<float>(log_forward(ti) - log_forward(t_prev) - 0.5 * dw);
-    s.vol = static_cast<float>(std::sqrt(std::max(0.0, dw)));
-    s.hit_value = static_cast<float>(market.discount().discount(ti) / df_T);
+    basic_path_step<Real> s{};
+    s.drift = static_cast<Real>(log_forward(ti) - log_forward(t_prev) - 0.5 * dw);
+    s.vol = static_cast<Real>(std::sqrt(std::max(0.0, dw)));
+    s.hit_value = static_cast<Real>(market.discount().discount(ti) / df_T);
     s.fixing = g.is_fixing[i] ? 1 : 0;
     job.steps.push_back(s);
     t_prev = ti;
   }
-  job.kernel = make_path_record(t, a, g, opt, job.paths);
+  job.kernel = make_path_record<Real>(t, a, g, opt, job.paths);
   job.scale = df_T * t.notional;
   if (opt.greeks) job.greek_steps = make_greek_steps(a, g.times, -std::log(df_T) / t.maturity);
   if (opt.control_variates && t.product == product_kind::asian && t.averaging == averaging_kind::arithmetic) {
     job.kernel.control = 1;
-    job.kernel.control_value = static_cast<float>(
+    job.kernel.control_value = static_cast<Real>(
         geometric_asian_price(market, a, g.fixings, t.maturity, t.strike.value_or(0.0), t.type == option_type::call,
                               t.strike_type == strike_kind::floating) /
         df_T);
@@ -154,16 +157,18 @@ path_job make_path_job(const trade& t, const asset& a, const market_data& market
   return job;
 }
 
-heston_job make_heston_job(const trade& t, const asset& a, const market_data& market, const engine_options& opt)
+template <typename Real>
+basic_heston_job<Real> make_heston_job(const trade& t, const asset& a, const market_data& market,
+                                       const engine_options& opt)
 {
   path_grid const g = make_path_grid(t, opt, true);
   auto const log_forward = [&](double time) { return market.log_forward(a, time); };
   double const df_T = market.discount().discount(t.maturity);
-  heston_job job{};
+  basic_heston_job<Real> job{};
   double t_prev = 0.0;
   for (std::size_t i = 0; i < g.times.size(); ++i) {
     double const ti = g.times[i];
-    job.steps.push_back(make_heston_step(ti - t_prev, log_forward(ti) - log_forward(t_prev),
+    job.steps.push_back(make_heston_step<Real>(ti - t_prev, log_forward(ti) - log_forward(t_prev),
                                          market.discount().discount(ti) / df_T, g.is_fixing[i], a.heston.kappa,
                                          a.heston.theta, a.heston.xi, a.heston.rho));
     t_prev = ti;
@@ -174,25 +179,32 @@ heston_job make_heston_job(const trade& t, const asset& a, const market_data& ma
     double const t1 = g.times.front();
     double const eps = heston_roll(static_cast<float>(t1));
     for (double const dt : {t1 - eps, t1 + eps}) {
-      job.steps.push_back(make_heston_step(dt, log_forward(t1) * dt / t1, market.discount().discount(t1) / df_T,
+      job.steps.push_back(make_heston_step<Real>(dt, log_forward(t1) * dt / t1, market.discount().discount(t1) / df_T,
                                            g.is_fixing.front(), a.heston.kappa, a.heston.theta, a.heston.xi,
                                            a.heston.rho));
     }
   }
-  static_cast<path_gbm_trade&>(job.kernel) = make_path_record(t, a, g, opt, job.paths);
-  job.kernel.maturity = static_cast<float>(t.maturity);
-  job.kernel.rate = static_cast<float>(-std::log(df_T) / t.maturity);
-  job.kernel.v0 = static_cast<float>(a.heston.v0);
-  job.kernel.kappa = static_cast<float>(a.heston.kappa);
-  job.kernel.theta = static_cast<float>(a.heston.theta);
-  job.kernel.xi = static_cast<float>(a.heston.xi);
-  job.kernel.rho = static_cast<float>(a.heston.rho);
+  static_cast<basic_path_gbm_trade<Real>&>(job.kernel) = make_path_record<Real>(t, a, g, opt, job.paths);
+  job.kernel.maturity = static_cast<Real>(t.maturity);
+  job.kernel.rate = static_cast<Real>(-std::log(df_T) / t.maturity);
+  job.kernel.v0 = static_cast<Real>(a.heston.v0);
+  job.kernel.kappa = static_cast<Real>(a.heston.kappa);
+  job.kernel.theta = static_cast<Real>(a.heston.theta);
+  job.kernel.xi = static_cast<Real>(a.heston.xi);
+  job.kernel.rho = static_cast<Real>(a.heston.rho);
   job.scale = df_T * t.notional;
   if (t.product == product_kind::digital && t.digital == digital_kind::cash) {
-    job.kernel.rebate = 1.0F;
+    job.kernel.rebate = Real(1);
     job.scale *= t.payout;
   }
   return job;
 }
+
+template path_gbm_trade make_path_record<float>(const trade&, const asset&, const path_grid&, const engine_options&,
+                                                std::int64_t&);
+template path_job make_path_job<float>(const trade&, const asset&, const market_data&, const engine_options&);
+template path_job_f64 make_path_job<double>(const trade&, const asset&, const market_data&, const engine_options&);
+template heston_job make_heston_job<float>(const trade&, const asset&, const market_data&, const engine_options&);
+template heston_job_f64 make_heston_job<double>(const trade&, const asset&, const market_data&, const engine_options&);
 
 }  // namespace mcprice::detail

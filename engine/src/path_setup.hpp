@@ -14,20 +14,27 @@
 
 namespace mcprice::detail {
 
-struct path_job {
-  path_gbm_trade kernel;         // first_block and first_step are set by the batcher
-  std::vector<path_step> steps;
-  std::vector<path_greek_step> greek_steps;  // with Greeks: parallel to steps (Asians' are read)
+// Real: the path precision of the records (float, or double for --precision double).
+template <typename Real>
+struct basic_path_job {
+  basic_path_gbm_trade<Real> kernel;  // first_block and first_step are set by the batcher
+  std::vector<basic_path_step<Real>> steps;
+  std::vector<path_greek_step> greek_steps;  // with Greeks (float only): parallel to steps (Asians' are read)
   double scale;                  // P(0,T) x notional
   std::int64_t paths;
 };
+using path_job = basic_path_job<float>;
+using path_job_f64 = basic_path_job<double>;
 
-struct heston_job {
-  heston_trade kernel;  // first_block and first_step are set by the batcher
-  std::vector<heston_step> steps;
+template <typename Real>
+struct basic_heston_job {
+  basic_heston_trade<Real> kernel;  // first_block and first_step are set by the batcher
+  std::vector<basic_heston_step<Real>> steps;
   double scale;
   std::int64_t paths;
 };
+using heston_job = basic_heston_job<float>;
+using heston_job_f64 = basic_heston_job<double>;
 
 // A path trade's time grid: the positive fixing times, `steps` equal steps when a barrier is
 // monitored continuously (or always, for Heston), and maturity.
@@ -39,16 +46,22 @@ struct path_grid {
 };
 
 path_grid make_path_grid(const trade& t, const engine_options& opt, bool uniform_steps);
-path_gbm_trade make_path_record(const trade& t, const asset& a, const path_grid& g, const engine_options& opt,
-                                std::int64_t& paths);
+template <typename Real>
+basic_path_gbm_trade<Real> make_path_record(const trade& t, const asset& a, const path_grid& g,
+                                            const engine_options& opt, std::int64_t& paths);
 
 // The fixing times of a trade (fixing_times, else `fixings` equal steps ending at maturity, else
 // `steps` of them); a leading 0 means today's spot is a fixing.
 std::vector<double> fixing_times_of(const trade& t, std::int64_t default_steps);
 
-// `a` is the trade's underlying, already looked up in `market`.
-path_job make_path_job(const trade& t, const asset& a, const market_data& market, const engine_options& opt);
+// `a` is the trade's underlying, already looked up in `market`. In double (Real = double) a
+// GBM vanilla or digital is a one-step path trade (product european).
+template <typename Real>
+basic_path_job<Real> make_path_job(const trade& t, const asset& a, const market_data& market,
+                                   const engine_options& opt);
 // Any single-asset product on a Heston asset: the path record on a uniform grid.
-heston_job make_heston_job(const trade& t, const asset& a, const market_data& market, const engine_options& opt);
+template <typename Real>
+basic_heston_job<Real> make_heston_job(const trade& t, const asset& a, const market_data& market,
+                                       const engine_options& opt);
 
 }  // namespace mcprice::detail

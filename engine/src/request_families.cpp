@@ -14,7 +14,25 @@ namespace {
 // Early-exercise work is boxed: it is twice the size of the others, and a chunk's jobs are
 // fresh memory every call (first touching a page cost 1-3 us on the GPU host).
 using trade_job = std::variant<european_job, path_job, basket_job, heston_job,
-                               std::unique_ptr<exercise_work>>;
+                               std::unique_ptr<exercise_work>, path_job_f64, heston_job_f64>;
+
+// --precision double: single-asset European-exercise products, under GBM (GBM vanillas and
+// digitals as one-step paths) and Heston; the rest is refused with the reason.
+std::optional<trade_job> build_double(const trade& t, const asset& a, bool heston_basket, std::string& message,
+                                      const market_data& market, const engine_options& options)
+{
+  if (t.exercise != exercise_style::european) {
+    message = "trade " + t.id + ": --precision double prices European exercise only; " +
+              std::string(to_string(t.exercise)) + " exercise (least squares) is in float";
+    return std::nullopt;
+  }
+  if (multi_asset(t.product) || heston_basket) {
+    message = "trade " + t.id + ": --precision double prices single-asset products only; multi-asset products are in float";
+    return std::nullopt;
+  }
+  if (a.model == model_kind::heston) return make_heston_job<double>(t, a, market, options);
+  return make_path_job<double>(t, a, market, options);
+}
 
 // Fills `message` (why the trade cannot be priced) or returns the trade's kernel work.
 std::optional<trade_job> check_and_build(const trade& t, std::string& message, const market_data& market,
@@ -31,13 +49,16 @@ std::optional<trade_job> check_and_build(const trade& t, std::string& message, c
   if (!message.empty()) return std::nullopt;
   bool const heston_basket =
       multi_asset(t.product) && market.assets()[first_underlying].model == model_kind::heston;
+  if (options.precision == path_precision::float64) {
+    return build_double(t, market.assets()[first_underlying], heston_basket, message, market, options);
+  }
   if (t.exercise != exercise_style::european || heston_basket) {
     auto w = std::make_unique<exercise_work>(exercise_work{make_exercise_job(t, market, options), std::nullopt});
     if (options.greeks) w->greeks = make_exercise_greeks(t, market, options);
     return trade_job(std::move(w));
   }
   const asset& a = market.assets()[first_underlying];
-  if (a.model == model_kind::heston) return make_heston_job(t, a, market, options);
+  if (a.model == model_kind::heston) return make_heston_job<float>(t, a, market, options);
   switch (t.product) {
     case product_kind::vanilla:
     case product_kind::digital: return make_european_job(t, a, market, options);
@@ -45,7 +66,7 @@ std::optional<trade_job> check_and_build(const trade& t, std::string& message, c
     case product_kind::best_of:
     case product_kind::worst_of:
     case product_kind::spread: return make_basket_job(t, market, options);
-    default: return make_path_job(t, a, market, options);
+    default: return make_path_job<float>(t, a, market, options);
   }
 }
 
@@ -71,9 +92,11 @@ request_families prepare_rows(const portfolio& trades, std::size_t begin, std::s
       f.europeans.add(e->kernel, layout::blocks_for(e->kernel.samples, european_normals_per_sample), e->scale, e->paths, i);
       if (options.greeks) f.european_greeks.push_back(e->greeks);
     } else if (auto* h = std::get_if<heston_job>(&*jobs[k])) {
-      h->kernel.first_step = static_cast<std::int32_t>(f.heston_steps.size());
-      f.heston_steps.insert(f.heston_steps.end(), h->steps.begin(), h->steps.end());
-      f.hestons.add(h->kernel, layout::blocks_for(h->kernel.samples, path_normals_per_sample), h->scale, h->paths, i);
+      f.hestons.add_job(*h, i);
+    } else if (auto* dp = std::get_if<path_job_f64>(&*jobs[k])) {
+      f.double_paths.add_job(*dp, i);
+    } else if (auto* dh = std::get_if<heston_job_f64>(&*jobs[k])) {
+      f.double_hestons.add_job(*dh, i);
     } else if (auto* x = std::get_if<std::unique_ptr<exercise_work>>(&*jobs[k])) {
       f.exercises.add_job(**x, i);
     } else if (auto* b = std::get_if<basket_job>(&*jobs[k])) {

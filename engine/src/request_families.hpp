@@ -51,16 +51,32 @@ struct family : family_base {
 };
 
 // GBM path trades with their time grids (and with Greeks, the Greek grids parallel to them).
-struct path_family : family<path_gbm_trade> {
-  std::vector<path_step> grid;
+// Real: the path precision (double: --precision double, where GBM Europeans are path trades too).
+template <typename Real>
+struct basic_path_family : family<basic_path_gbm_trade<Real>> {
+  std::vector<basic_path_step<Real>> grid;
   std::vector<path_greek_step> greek_grid;
 
-  void add_job(path_job& p, std::size_t row)
+  void add_job(basic_path_job<Real>& p, std::size_t row)
   {
     p.kernel.first_step = static_cast<std::int32_t>(grid.size());
     grid.insert(grid.end(), p.steps.begin(), p.steps.end());
     greek_grid.insert(greek_grid.end(), p.greek_steps.begin(), p.greek_steps.end());
-    add(p.kernel, layout::blocks_for(p.kernel.samples, path_normals_per_sample), p.scale, p.paths, row);
+    this->add(p.kernel, layout::blocks_for(p.kernel.samples, path_normals_per_sample), p.scale, p.paths, row);
+  }
+};
+using path_family = basic_path_family<float>;
+
+// Heston trades with every trade's steps in one table.
+template <typename Real>
+struct basic_heston_family : family<basic_heston_trade<Real>> {
+  std::vector<basic_heston_step<Real>> steps;
+
+  void add_job(basic_heston_job<Real>& h, std::size_t row)
+  {
+    h.kernel.first_step = static_cast<std::int32_t>(steps.size());
+    steps.insert(steps.end(), h.steps.begin(), h.steps.end());
+    this->add(h.kernel, layout::blocks_for(h.kernel.samples, path_normals_per_sample), h.scale, h.paths, row);
   }
 };
 
@@ -137,9 +153,11 @@ struct request_families {
   family<basket_gbm_trade> baskets;
   std::vector<basket_asset> basket_assets;
   std::vector<float> factors;
-  family<heston_trade> hestons;
-  std::vector<heston_step> heston_steps;
+  basic_heston_family<float> hestons;
   exercise_rows exercises;
+  // --precision double: every trade is one of these (the float families stay empty).
+  basic_path_family<double> double_paths;
+  basic_heston_family<double> double_hestons;
   std::vector<std::pair<std::size_t, std::string>> rejected;  // rows the checks refused, and why
 };
 

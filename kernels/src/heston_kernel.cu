@@ -37,7 +37,35 @@ heston_blocks_kernel(const heston_trade* __restrict__ trades, int num_trades, co
                                   heston_fused_lane<EuropeansOnly>{steps});
 }
 
+// Double paths (`--precision double`, for validation): one kernel for every product,
+// registers uncapped (their state takes twice the registers; not tuned).
+struct heston_double_lane {
+  const heston_step_f64* steps;
+  __device__ __forceinline__ moments operator()(const heston_trade_f64& t, std::int64_t block_in_trade, std::int64_t,
+                                                int lane) const
+  {
+    return heston_lane<rng::device_normal_stream>(t, steps, block_in_trade, lane);
+  }
+};
+
+__global__ void __launch_bounds__(tuning::heston_policy::threads_per_block)
+heston_double_blocks_kernel(const heston_trade_f64* __restrict__ trades, int num_trades,
+                            const heston_step_f64* __restrict__ steps, std::int64_t block_begin, std::int64_t block_end,
+                            moments* __restrict__ block_moments)
+{
+  detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, block_moments, heston_double_lane{steps});
+}
+
 }  // namespace
+
+void launch_heston_blocks(const heston_trade_f64* trades, int num_trades, const heston_step_f64* steps,
+                          std::int64_t block_begin, std::int64_t block_end, moments* block_moments, int grid_blocks,
+                          cudaStream_t stream)
+{
+  if (num_trades == 0) return;
+  detail::launch_persistent(heston_double_blocks_kernel, "heston_blocks_kernel<double>", block_end - block_begin,
+                            grid_blocks, stream, trades, num_trades, steps, block_begin, block_end, block_moments);
+}
 
 void launch_heston_blocks(const heston_trade* trades, int num_trades, const heston_step* steps, std::int64_t block_begin,
                           std::int64_t block_end, moments* block_moments, bool europeans_only, int grid_blocks,

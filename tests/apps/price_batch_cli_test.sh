@@ -51,7 +51,23 @@ cut -d, -f1-7 "$tmp/sample.csv" | tail -n +2 > "$tmp/plain.prices"
 cmp -s "$tmp/greeks.prices" "$tmp/plain.prices"; check "--greeks leaves every price's bytes unchanged" 0 $?
 "$bin" "$data/sample_portfolio.csv" --greeks --route two-phase --backend cpu 2>/dev/null
 check "--greeks on the two-phase route is refused" 1 $?
-"$bin" "$data/sample_portfolio.csv" --precision double --backend cpu 2>/dev/null; check "--precision double not yet available" 1 $?
+"$bin" "$data/sample_portfolio.csv" --market "$data/sample_market.json" --precision double --backend cpu --paths 2e4 \
+  --out "$tmp/double.csv" --manifest "$tmp/double.manifest.json" 2>/dev/null
+check "--precision double: single-asset rows priced, the basket refused" 2 $?
+grep -q "^ABC-LOOKBACK,ok," "$tmp/double.csv"; check "--precision double: a lookback is priced" 0 $?
+grep -q "^GHI-C120-1Y,ok," "$tmp/double.csv"; check "--precision double: a Heston vanilla is priced" 0 $?
+expect_text "--precision double: the basket's reason" "$tmp/double.csv" "--precision double prices single-asset products only"
+cmp -s <(cut -d, -f1-3 "$tmp/double.csv") <(cut -d, -f1-3 "$tmp/sample.csv"); check "--precision double: other prices than float" 1 $?
+expect_text "--precision double: the manifest records it" "$tmp/double.manifest.json" '"precision": "double"'
+"$bin" --rerun "$tmp/double.manifest.json" --threads 1 --quiet > "$tmp/double.rerun"
+check "--precision double: a rerun on one thread reproduces every bit" 0 $?
+expect_text "--precision double: the rerun compares every row" "$tmp/double.rerun" "15 trades compared, all bit-identical"
+"$bin" --rerun "$tmp/double.manifest.json" --precision float --quiet > "$tmp/double.float.rerun"
+check "--precision double: a rerun in float differs" 3 $?
+expect_text "--precision double: the rerun names the precision" "$tmp/double.float.rerun" \
+  "changed, may change results: setting precision double -> float"
+"$bin" "$data/sample_portfolio.csv" --precision double --greeks --backend cpu 2>/dev/null
+check "--precision double with --greeks is refused" 1 $?
 "$bin" "$data/sample_portfolio.csv" --precision half --backend cpu 2>/dev/null; check "--precision half is not a precision" 1 $?
 
 # SIGINT stops a run cleanly: exit 130, every row written, the unpriced ones cancelled.

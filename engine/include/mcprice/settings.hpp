@@ -16,6 +16,9 @@ enum class allocator_kind { malloc, async_default, pool, bucketed };
 // picks fused where no product needs stored paths.
 enum class kernel_route { automatic, fused, two_phase };
 enum class backend_kind { cpu, gpu };
+// The arithmetic of a path (docs/precision.md): float with double accumulation (the default,
+// and the fast one), or double throughout, for validation and for desks that require it.
+enum class path_precision { float32, float64 };
 
 struct engine_options {
   // Change the numbers:
@@ -30,6 +33,7 @@ struct engine_options {
   // American and Bermudan trades: paths of the regression that sets the exercise policy (their
   // own random stream, separate from the pricing paths); 0 = the trade's paths, up to 131,072.
   std::int64_t calibration_paths{0};
+  path_precision precision{path_precision::float32};
   // Never change the numbers:
   backend_choice backend{backend_choice::automatic};
   unsigned threads{0};          // CPU backend: 0 = all cores

@@ -24,6 +24,11 @@ struct device_normal_stream {
     float4 const z = curand_normal4(&state_);
     return {z.x, z.y, z.z, z.w};
   }
+  __device__ __forceinline__ f64x4 next4_double()
+  {
+    u32x4 const first = next_uint4();
+    return box_muller4_double(first, next_uint4());
+  }
 
  private:
   curandStatePhilox4_32_10_t state_;

@@ -15,49 +15,54 @@ inline constexpr double heston_min_xi = 1e-6;
 
 // One step of a Heston trade's grid. Everything that depends only on the step (its length and
 // the model's parameters) is worked out once on the host, in double (make_heston_step), so a
-// path's step is a few multiply-adds, two square roots and a logarithm.
-struct alignas(16) heston_step {
-  float dt;
-  float log_forward;  // ln(F(t_i) / F(t_{i-1})): the rates' and dividends' drift of the step
-  float hit_value;    // P(0,t_i)/P(0,T)
-  float e;            // exp(-kappa dt)
-  float m0;           // theta (1 - e): E[v'] = m0 + e v
-  float s2_v;         // xi^2 e (1 - e) / kappa: Var[v'] = s2_v v + s2_0
-  float s2_0;         // theta xi^2 (1 - e)^2 / (2 kappa)
-  float k1, k2, k3;   // Andersen's K1, K2, K3 (gamma1 = gamma2 = 1/2); K4 = K3
-  float a;            // A = K2 + K3/2, the exponent of the martingale correction
-  float k1k3;         // K1 + K3/2
-  float k0_fallback;  // -rho kappa theta dt / xi: the uncorrected K0 where E[exp(A v')] diverges
+// path's step is a few multiply-adds, two square roots and a logarithm. Real: the path
+// precision (path_gbm.hpp).
+template <typename Real>
+struct alignas(16) basic_heston_step {
+  Real dt;
+  Real log_forward;  // ln(F(t_i) / F(t_{i-1})): the rates' and dividends' drift of the step
+  Real hit_value;    // P(0,t_i)/P(0,T)
+  Real e;            // exp(-kappa dt)
+  Real m0;           // theta (1 - e): E[v'] = m0 + e v
+  Real s2_v;         // xi^2 e (1 - e) / kappa: Var[v'] = s2_v v + s2_0
+  Real s2_0;         // theta xi^2 (1 - e)^2 / (2 kappa)
+  Real k1, k2, k3;   // Andersen's K1, K2, K3 (gamma1 = gamma2 = 1/2); K4 = K3
+  Real a;            // A = K2 + K3/2, the exponent of the martingale correction
+  Real k1k3;         // K1 + K3/2
+  Real k0_fallback;  // -rho kappa theta dt / xi: the uncorrected K0 where E[exp(A v')] diverges
   std::uint8_t fixing;
 };
+using heston_step = basic_heston_step<float>;
+using heston_step_f64 = basic_heston_step<double>;
 
 // The step's coefficients in double; kappa -> 0 takes the limits (1 - e)/kappa -> dt.
-inline heston_step make_heston_step(double dt, double log_forward, double hit_value, bool fixing, double kappa,
-                                    double theta, double xi, double rho)
+template <typename Real = float>
+inline basic_heston_step<Real> make_heston_step(double dt, double log_forward, double hit_value, bool fixing,
+                                                double kappa, double theta, double xi, double rho)
 {
   double const kdt = kappa * dt;
   double const e = std::exp(-kdt);
   // (1 - e)/kappa and (1 - e)^2/(2 kappa), by series where kappa dt is tiny.
   double const one_minus_e_over_kappa = kdt > 1e-6 ? -std::expm1(-kdt) / kappa : dt * (1.0 - 0.5 * kdt);
   double const sq_over_2kappa = kdt > 1e-6 ? std::expm1(-kdt) * std::expm1(-kdt) / (2.0 * kappa) : 0.5 * kappa * dt * dt;
-  heston_step s{};
-  s.dt = static_cast<float>(dt);
-  s.log_forward = static_cast<float>(log_forward);
-  s.hit_value = static_cast<float>(hit_value);
-  s.e = static_cast<float>(e);
-  s.m0 = static_cast<float>(-theta * std::expm1(-kdt));
-  s.s2_v = static_cast<float>(xi * xi * e * one_minus_e_over_kappa);
-  s.s2_0 = static_cast<float>(theta * xi * xi * sq_over_2kappa);
+  basic_heston_step<Real> s{};
+  s.dt = static_cast<Real>(dt);
+  s.log_forward = static_cast<Real>(log_forward);
+  s.hit_value = static_cast<Real>(hit_value);
+  s.e = static_cast<Real>(e);
+  s.m0 = static_cast<Real>(-theta * std::expm1(-kdt));
+  s.s2_v = static_cast<Real>(xi * xi * e * one_minus_e_over_kappa);
+  s.s2_0 = static_cast<Real>(theta * xi * xi * sq_over_2kappa);
   if (xi > heston_min_xi) {
     double const k1 = 0.5 * dt * (kappa * rho / xi - 0.5) - rho / xi;
     double const k2 = 0.5 * dt * (kappa * rho / xi - 0.5) + rho / xi;
     double const k3 = 0.5 * dt * (1.0 - rho * rho);
-    s.k1 = static_cast<float>(k1);
-    s.k2 = static_cast<float>(k2);
-    s.k3 = static_cast<float>(k3);
-    s.a = static_cast<float>(k2 + 0.5 * k3);
-    s.k1k3 = static_cast<float>(k1 + 0.5 * k3);
-    s.k0_fallback = static_cast<float>(-rho * kappa * theta * dt / xi);
+    s.k1 = static_cast<Real>(k1);
+    s.k2 = static_cast<Real>(k2);
+    s.k3 = static_cast<Real>(k3);
+    s.a = static_cast<Real>(k2 + 0.5 * k3);
+    s.k1k3 = static_cast<Real>(k1 + 0.5 * k3);
+    s.k0_fallback = static_cast<Real>(-rho * kappa * theta * dt / xi);
   }
   s.fixing = fixing ? 1 : 0;
   return s;
@@ -65,11 +70,14 @@ inline heston_step make_heston_step(double dt, double log_forward, double hit_va
 
 // The path record (product, payoff; first_step and steps index the heston_step table) and the
 // asset's Heston parameters.
-struct heston_trade : path_gbm_trade {
-  float v0, kappa, theta, xi, rho;
-  float maturity;  // T (Greeks: the rate scenarios' hit discounts)
-  float rate;      // r(T) (Greeks: theta's discount)
+template <typename Real>
+struct basic_heston_trade : basic_path_gbm_trade<Real> {
+  Real v0, kappa, theta, xi, rho;
+  Real maturity;  // T (Greeks: the rate scenarios' hit discounts)
+  Real rate;      // r(T) (Greeks: theta's discount)
 };
+using heston_trade = basic_heston_trade<float>;
+using heston_trade_f64 = basic_heston_trade<double>;
 
 // The psi threshold between the quadratic and the exponential branch (Andersen's 1.5).
 inline constexpr float qe_psi_switch = 1.5F;
@@ -84,6 +92,8 @@ MCPRICE_HD MCPRICE_INLINE float quick_divide(float a, float b)
   return a / b;
 #endif
 }
+// Double paths exist for validation: their quick_* are the exact operations.
+MCPRICE_HD MCPRICE_INLINE double quick_divide(double a, double b) { return a / b; }
 
 // sqrt(x) for x >= 0 as x / sqrt(x) from the hardware reciprocal root (about 2 ulp) instead of
 // the correctly rounded root's refinement steps.
@@ -95,6 +105,7 @@ MCPRICE_HD MCPRICE_INLINE float quick_sqrt(float x)
   return x > 0.0F ? std::sqrt(x) : 0.0F;
 #endif
 }
+MCPRICE_HD MCPRICE_INLINE double quick_sqrt(double x) { return x > 0.0 ? ::sqrt(x) : 0.0; }
 
 // ln(x) where a small error relative to 1 is harmless (the exponential branch's draw of v':
 // an absolute error of 4e-7 near x = 1 moves v' by 4e-7 / beta): the hardware logarithm
@@ -107,6 +118,7 @@ MCPRICE_HD MCPRICE_INLINE float quick_log(float x)
   return std::log(x);
 #endif
 }
+MCPRICE_HD MCPRICE_INLINE double quick_log(double x) { return ::log(x); }
 
 // ln(1 + w). Over |w| <= 1/32, where the correction's argument lies for steps of up to a few
 // weeks, the series to w^6 (truncation below 1e-10 relative, six FMAs); elsewhere log1pf, whose
@@ -121,6 +133,8 @@ MCPRICE_HD MCPRICE_INLINE float small_log1p(float w)
   p = fmaf(w, p, 1.0F);
   return rounded_product(w, p);
 }
+// In double the series would need twice the terms; log1p is the validation path's choice.
+MCPRICE_HD MCPRICE_INLINE double small_log1p(double w) { return ::log1p(w); }
 
 // The variance's random input to a QE step. The quadratic branch takes a normal z, the
 // exponential branch a uniform U (through 1 - U, `upper`); a step uses one or the other, so
@@ -132,16 +146,20 @@ MCPRICE_HD MCPRICE_INLINE float small_log1p(float w)
 // lanes of a warp take that branch and the whole warp waits for them. A raw output costs every
 // lane a dozen instructions of Philox. The antithetic path takes -z and the complement of the
 // 32 bits, so its U is exactly 1 - U.
-struct qe_paired_draw {
-  float z;
+template <typename Real>
+struct basic_qe_paired_draw {
+  Real z;
   std::uint32_t bits;
-  MCPRICE_HD MCPRICE_INLINE float upper() const
+  MCPRICE_HD MCPRICE_INLINE Real upper() const
   {
-    // (bits + 1/2) / 2^32: never 0; a float of bits near 2^32 may round to 1, which only means v' = 0.
-    return fmaf(static_cast<float>(bits), 2.3283064e-10F, 1.1641532e-10F);
+    // (bits + 1/2) / 2^32: never 0; a float of bits near 2^32 may round to 1, which only means
+    // v' = 0 (in double it is exact).
+    if constexpr (std::is_same_v<Real, float>) return fmaf(static_cast<float>(bits), 2.3283064e-10F, 1.1641532e-10F);
+    else return (static_cast<double>(bits) + 0.5) * 2.3283064365386963e-10;
   }
-  MCPRICE_HD MCPRICE_INLINE qe_paired_draw antithetic() const { return {-z, ~bits}; }
+  MCPRICE_HD MCPRICE_INLINE basic_qe_paired_draw antithetic() const { return {-z, ~bits}; }
 };
+using qe_paired_draw = basic_qe_paired_draw<float>;
 
 // The variance's input as one normal (the multi-asset exercise walks): U = N(z), 1 - U = N(-z),
 // which keeps its precision in the tail, where v' is large. Those walks keep it: drawing raw
@@ -160,45 +178,47 @@ struct qe_normal_draw {
 // lose w's digits. One logarithm after the branches rather than one in each matters on the GPU:
 // where the variance sits near zero some lanes of a warp take each branch, and the warp runs
 // both (the peers' case violates the Feller condition).
-template <typename Draw>
-MCPRICE_HD MCPRICE_INLINE void heston_qe_step(float xi, const heston_step& s, float& v, const Draw& draw, float z_x,
-                                              float& dx, float& integrated_variance)
+template <typename Draw, typename Real>
+MCPRICE_HD MCPRICE_INLINE void heston_qe_step(Real xi, const basic_heston_step<Real>& s, Real& v, const Draw& draw,
+                                              Real z_x, Real& dx, Real& integrated_variance)
 {
-  float const m = fmaf(v, s.e, s.m0);
-  float v_next = m;
-  if (xi > static_cast<float>(heston_min_xi) && m > 0.0F) {
-    float const s2 = fmaf(v, s.s2_v, s.s2_0);
-    float const m2 = rounded_product(m, m);
-    float w = 0.0F;            // ln(1 + w) is the correction's logarithm
-    float weight = 0.0F;       // its coefficient: 1/2 (quadratic) or -1 (exponential)
-    float quadratic_term = 0.0F;  // -A b^2 a / (1 - 2 A a)
-    bool finite = false;       // E[exp(A v')] < infinity
-    if (s2 <= qe_psi_switch * m2) {
+  Real const zero(0);
+  Real const one(1);
+  Real const m = math::fma(v, s.e, s.m0);
+  Real v_next = m;
+  if (xi > static_cast<Real>(heston_min_xi) && m > zero) {
+    Real const s2 = math::fma(v, s.s2_v, s.s2_0);
+    Real const m2 = rounded_product(m, m);
+    Real w = zero;               // ln(1 + w) is the correction's logarithm
+    Real weight = zero;          // its coefficient: 1/2 (quadratic) or -1 (exponential)
+    Real quadratic_term = zero;  // -A b^2 a / (1 - 2 A a)
+    bool finite = false;         // E[exp(A v')] < infinity
+    if (s2 <= Real(qe_psi_switch) * m2) {
       // Quadratic branch: v' = a (b + Z)^2, E[exp(A v')] = exp(A b^2 a / q) / sqrt(q), q = 1 - 2 A a.
-      float const inv = quick_divide(2.0F * m2, s2);  // 2 / psi
-      float const b2 = inv - 1.0F + quick_sqrt(rounded_product(inv, inv - 1.0F));
-      float const a = quick_divide(m, 1.0F + b2);
-      float const zb = quick_sqrt(b2) + draw.z;
+      Real const inv = quick_divide(Real(2) * m2, s2);  // 2 / psi
+      Real const b2 = inv - one + quick_sqrt(rounded_product(inv, inv - one));
+      Real const a = quick_divide(m, one + b2);
+      Real const zb = quick_sqrt(b2) + draw.z;
       v_next = rounded_product(rounded_product(a, zb), zb);
-      w = -rounded_product(2.0F * s.a, a);
-      float const q = 1.0F + w;
-      finite = q > 0.0F;
+      w = -rounded_product(Real(2) * s.a, a);
+      Real const q = one + w;
+      finite = q > zero;
       quadratic_term = -quick_divide(rounded_product(rounded_product(s.a, b2), a), q);
-      weight = 0.5F;
+      weight = Real(0.5);
     } else {
       // Exponential branch: a mass p at zero and an exponential tail of rate beta = (1 - p) / m;
       // E[exp(A v')] = p + beta (1 - p) / (beta - A) = 1 + (1 - p) A / (beta - A).
-      float const p = quick_divide(s2 - m2, s2 + m2);  // (psi - 1) / (psi + 1)
-      float const keep = 1.0F - p;
-      float const beta = quick_divide(keep, m);
-      float const upper = draw.upper();  // 1 - U
-      v_next = upper >= keep ? 0.0F : quick_divide(quick_log(quick_divide(keep, upper)), beta);
+      Real const p = quick_divide(s2 - m2, s2 + m2);  // (psi - 1) / (psi + 1)
+      Real const keep = one - p;
+      Real const beta = quick_divide(keep, m);
+      Real const upper = draw.upper();  // 1 - U
+      v_next = upper >= keep ? zero : quick_divide(quick_log(quick_divide(keep, upper)), beta);
       finite = s.a < beta;
       w = quick_divide(rounded_product(keep, s.a), beta - s.a);
-      weight = -1.0F;
+      weight = -one;
     }
-    float const k0 = finite ? rounded_product(weight, small_log1p(w)) + quadratic_term - rounded_product(s.k1k3, v)
-                            : s.k0_fallback;
+    Real const k0 = finite ? rounded_product(weight, small_log1p(w)) + quadratic_term - rounded_product(s.k1k3, v)
+                           : s.k0_fallback;
     // Products rounded before they are added (rounded_product.hpp): the Greek kernel inlines
     // this step next to others and must price with the same bits.
     dx = s.log_forward + k0 + rounded_product(s.k1, v) + rounded_product(s.k2, v_next) +
@@ -206,16 +226,17 @@ MCPRICE_HD MCPRICE_INLINE void heston_qe_step(float xi, const heston_step& s, fl
   } else {
     // No vol of vol (or a variance absorbed at zero): the variance follows its mean and the
     // step is log-normal.
-    float const var = rounded_product(rounded_product(0.5F, v + v_next), s.dt);
-    dx = s.log_forward - rounded_product(0.5F, var) + rounded_product(sqrtf(fmaxf(var, 0.0F)), z_x);
+    Real const var = rounded_product(rounded_product(Real(0.5), v + v_next), s.dt);
+    dx = s.log_forward - rounded_product(Real(0.5), var) + rounded_product(math::sqrt(math::fmax(var, zero)), z_x);
   }
-  integrated_variance = rounded_product(rounded_product(0.5F, v + v_next), s.dt);
+  integrated_variance = rounded_product(rounded_product(Real(0.5), v + v_next), s.dt);
   v = v_next;
 }
 
-MCPRICE_HD MCPRICE_INLINE void heston_qe_step(const heston_trade& h, const heston_step& s, float& v,
-                                              const qe_paired_draw& draw, float z_x, float& dx,
-                                              float& integrated_variance)
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE void heston_qe_step(const basic_heston_trade<Real>& h, const basic_heston_step<Real>& s,
+                                              Real& v, const basic_qe_paired_draw<Real>& draw, Real z_x, Real& dx,
+                                              Real& integrated_variance)
 {
   heston_qe_step(h.xi, s, v, draw, z_x, dx, integrated_variance);
 }
@@ -226,72 +247,77 @@ MCPRICE_HD MCPRICE_INLINE void heston_qe_step(const heston_trade& h, const hesto
 // pairs) and one raw block; continuous lookbacks take their normals one by one and their bits
 // four steps at a time. Every Heston kernel (fused, two-phase, Greeks) walks its normals here,
 // so a trade's numbers do not depend on the route.
-template <path_product Product, typename NormalStream, typename Step>
-MCPRICE_HD MCPRICE_INLINE void for_heston_step_normals(const path_gbm_trade& t, NormalStream& rng, Step&& step)
+template <path_product Product, typename Real, typename NormalStream, typename Step>
+MCPRICE_HD MCPRICE_INLINE void for_heston_step_normals(const basic_path_gbm_trade<Real>& t, NormalStream& rng,
+                                                       Step&& step)
 {
+  using draw = basic_qe_paired_draw<Real>;
   if (Product == path_product::lookback && t.continuous) {
-    normal_feeder<NormalStream> normals{rng};
+    normal_feeder<NormalStream, Real> normals{rng};
     decltype(rng.next_uint4()) bits{};
     for (int k = 0; k < t.steps; ++k) {
-      float const z_v = normals.next();
-      float const z_x = normals.next();
+      Real const z_v = normals.next();
+      Real const z_x = normals.next();
       if (k % 4 == 0) bits = rng.next_uint4();
       std::uint32_t const b = k % 4 == 0 ? bits.x : k % 4 == 1 ? bits.y : k % 4 == 2 ? bits.z : bits.w;
-      step(k, qe_paired_draw{z_v, b}, z_x, normals.next());
+      step(k, draw{z_v, b}, z_x, normals.next());
     }
     return;
   }
   int k = 0;
+  Real const none(0);
   for (; k + 4 <= t.steps; k += 4) {
-    auto const first = rng.next4();
-    auto const second = rng.next4();
+    auto const first = mcprice::rng::normals4<Real>(rng);
+    auto const second = mcprice::rng::normals4<Real>(rng);
     auto const bits = rng.next_uint4();
-    step(k, qe_paired_draw{first.x, bits.x}, first.y, 0.0F);
-    step(k + 1, qe_paired_draw{first.z, bits.y}, first.w, 0.0F);
-    step(k + 2, qe_paired_draw{second.x, bits.z}, second.y, 0.0F);
-    step(k + 3, qe_paired_draw{second.z, bits.w}, second.w, 0.0F);
+    step(k, draw{first.x, bits.x}, first.y, none);
+    step(k + 1, draw{first.z, bits.y}, first.w, none);
+    step(k + 2, draw{second.x, bits.z}, second.y, none);
+    step(k + 3, draw{second.z, bits.w}, second.w, none);
   }
   if (k < t.steps) {
-    auto const first = rng.next4();
-    auto const second = k + 2 < t.steps ? rng.next4() : decltype(rng.next4()){};
+    auto const first = mcprice::rng::normals4<Real>(rng);
+    auto const second = k + 2 < t.steps ? mcprice::rng::normals4<Real>(rng) : decltype(first){};
     auto const bits = rng.next_uint4();
-    step(k, qe_paired_draw{first.x, bits.x}, first.y, 0.0F);
-    if (k + 1 < t.steps) step(k + 1, qe_paired_draw{first.z, bits.y}, first.w, 0.0F);
-    if (k + 2 < t.steps) step(k + 2, qe_paired_draw{second.x, bits.z}, second.y, 0.0F);
+    step(k, draw{first.x, bits.x}, first.y, none);
+    if (k + 1 < t.steps) step(k + 1, draw{first.z, bits.y}, first.w, none);
+    if (k + 2 < t.steps) step(k + 2, draw{second.x, bits.z}, second.y, none);
   }
 }
 
-template <typename NormalStream, path_product Product, bool Antithetic>
-MCPRICE_HD MCPRICE_INLINE float heston_sample(const heston_trade& h, const heston_step* grid, std::uint64_t group)
+template <typename NormalStream, path_product Product, bool Antithetic, typename Real>
+MCPRICE_HD MCPRICE_INLINE Real heston_sample(const basic_heston_trade<Real>& h, const basic_heston_step<Real>* grid,
+                                             std::uint64_t group)
 {
-  const path_gbm_trade& t = h;
+  const basic_path_gbm_trade<Real>& t = h;
   NormalStream rng(t.key, group);
-  path_state a = path_state::start(t);
-  path_state b = a;
-  float va = h.v0;
-  float vb = h.v0;
-  const heston_step* steps = grid + t.first_step;
-  auto const step = [&](int k, const qe_paired_draw& draw, float z_x, float u) {
-    heston_step const s = steps[k];
-    float dx = 0.0F;
-    float var = 0.0F;
+  auto a = basic_path_state<Real>::start(t);
+  auto b = a;
+  Real va = h.v0;
+  Real vb = h.v0;
+  const basic_heston_step<Real>* steps = grid + t.first_step;
+  auto const step = [&](int k, const basic_qe_paired_draw<Real>& draw, Real z_x, Real u) {
+    basic_heston_step<Real> const s = steps[k];
+    Real dx(0);
+    Real var(0);
     heston_qe_step(h, s, va, draw, z_x, dx, var);
-    a.move<Product>(t, t.log_barrier, dx, var, s.fixing != 0, s.hit_value, u);
+    a.template move<Product>(t, t.log_barrier, dx, var, s.fixing != 0, s.hit_value, u);
     if constexpr (Antithetic) {
       heston_qe_step(h, s, vb, draw.antithetic(), -z_x, dx, var);
-      b.move<Product>(t, t.log_barrier, dx, var, s.fixing != 0, s.hit_value, u);
+      b.template move<Product>(t, t.log_barrier, dx, var, s.fixing != 0, s.hit_value, u);
     }
   };
   for_heston_step_normals<Product>(t, rng, step);
-  float const up = a.payoff<Product>(t);
+  Real const up = a.template payoff<Product>(t);
   if constexpr (!Antithetic) return up;
-  else return 0.5F * (up + b.payoff<Product>(t));
+  else return Real(0.5) * (up + b.template payoff<Product>(t));
 }
 
 // EuropeansOnly: the trade is known to be a European, so no dispatch over the path products
 // (the Europeans kernel; a kernel's registers are those of its largest variant).
-template <typename NormalStream, bool Antithetic, bool EuropeansOnly>
-MCPRICE_HD MCPRICE_INLINE float heston_sample_of(const heston_trade& h, const heston_step* grid, std::uint64_t group)
+template <typename NormalStream, bool Antithetic, bool EuropeansOnly, typename Real>
+MCPRICE_HD MCPRICE_INLINE Real heston_sample_of(const basic_heston_trade<Real>& h, const basic_heston_step<Real>* grid,
+                                                std::uint64_t group)
 {
   if constexpr (EuropeansOnly) {
     return heston_sample<NormalStream, path_product::european, Antithetic>(h, grid, group);
@@ -302,8 +328,9 @@ MCPRICE_HD MCPRICE_INLINE float heston_sample_of(const heston_trade& h, const he
   }
 }
 
-template <typename NormalStream, bool EuropeansOnly = false>
-MCPRICE_HD MCPRICE_INLINE moments heston_lane(const heston_trade& h, const heston_step* grid, std::int64_t block, int lane)
+template <typename NormalStream, bool EuropeansOnly = false, typename Real>
+MCPRICE_HD MCPRICE_INLINE moments heston_lane(const basic_heston_trade<Real>& h, const basic_heston_step<Real>* grid,
+                                              std::int64_t block, int lane)
 {
   return own_subsequence_lane(h.samples, block, lane, [&](std::uint64_t subsequence) {
     return h.antithetic ? heston_sample_of<NormalStream, true, EuropeansOnly>(h, grid, subsequence)

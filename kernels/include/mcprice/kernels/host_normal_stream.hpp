@@ -45,6 +45,11 @@ struct host_normal_stream {
   }
   MCPRICE_INLINE f32x4 next4() { return stream_.next_normal4(); }
   MCPRICE_INLINE u32x4 next_uint4() { return stream_.next_uint4(); }
+  MCPRICE_INLINE f64x4 next4_double()
+  {
+    u32x4 const first = stream_.next_uint4();
+    return box_muller4_double(first, stream_.next_uint4());
+  }
 
  private:
   host_philox_stream stream_;

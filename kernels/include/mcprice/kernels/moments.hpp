@@ -16,9 +16,10 @@ struct moments {
     sum_sq += d * d;
   }
 
-  // Adds `count` paths given as their float sum and float sum of squared deviations from
-  // their mean: sum of squares = dev_sq + sum^2 / count, formed in double.
-  MCPRICE_HD MCPRICE_INLINE void add_group(float group_sum, float dev_sq, int count)
+  // Adds `count` paths given as their sum and sum of squared deviations from their mean, in
+  // the path precision: sum of squares = dev_sq + sum^2 / count, formed in double.
+  template <typename Real>
+  MCPRICE_HD MCPRICE_INLINE void add_group(Real group_sum, Real dev_sq, int count)
   {
     double const s = group_sum;
     sum += s;

@@ -21,7 +21,8 @@ MCPRICE_HD MCPRICE_INLINE moments own_subsequence_lane(std::int64_t samples, std
   for (int g = 0; g < layout::groups_per_lane(d); ++g) {
     std::int64_t const group = layout::group_index(block, g, lane, d);
     if (group >= samples) break;
-    m.add_group(sample(static_cast<std::uint64_t>(group)), 0.0F, 1);
+    auto const value = sample(static_cast<std::uint64_t>(group));
+    m.add_group(value, decltype(value)(0), 1);
   }
   return m;
 }

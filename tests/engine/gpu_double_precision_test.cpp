@@ -1,0 +1,97 @@
+// --precision double on the GPU backend: closed forms, the CPU's double prices to double
+// rounding, and bits that do not depend on the grid.
+#include "catch.hpp"
+#include "heston_reference.hpp"
+#include "mcprice/engine.hpp"
+#include "path_book.hpp"
+#include "pricing_cases.hpp"
+#include "result_bits.hpp"
+
+#include <cmath>
+
+using namespace mcprice;
+using namespace mcprice::testing;
+
+namespace {
+
+pricing_run price_double(const market_data& m, std::vector<trade> trades, backend_choice b, std::int64_t paths,
+                         std::int64_t steps, int grid = 0)
+{
+  engine_options o;
+  o.backend = b;
+  o.precision = path_precision::float64;
+  o.paths = paths;
+  o.steps = steps;
+  o.grid_blocks = grid;
+  portfolio book;
+  book.trades = std::move(trades);
+  return engine(m, o).price(book);
+}
+
+void check_reference(const trade_result& r, double reference, double allowance = 0.0)
+{
+  INFO(r.id << ": mc " << r.price << " +- " << r.std_error << ", reference " << reference << " " << r.message);
+  REQUIRE(r.status == trade_status::ok);
+  CHECK(std::abs(r.price - reference) <= 4.0 * r.std_error + allowance + 1e-9 * std::abs(reference));
+}
+
+// The same normals on both backends up to sin/cos/log/exp's last bits in double: the prices
+// agree to about 1e-15 relative; 1e-10 leaves room for a path's continuous payoff.
+void check_same_as_cpu(const pricing_run& gpu, const pricing_run& cpu)
+{
+  REQUIRE(gpu.results.size() == cpu.results.size());
+  for (std::size_t i = 0; i < gpu.results.size(); ++i) {
+    auto const& g = gpu.results[i];
+    auto const& c = cpu.results[i];
+    INFO(g.id << ": gpu " << g.price << ", cpu " << c.price);
+    REQUIRE(g.status == trade_status::ok);
+    CHECK(std::abs(g.price - c.price) <= 1e-10 * std::abs(c.price) + 1e-14);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("GPU double paths: GBM vanillas and digitals as one-step paths match Black-Scholes and the CPU", "[gpu]")
+{
+  auto const m = test_market();
+  auto const book = reference_book();
+  auto const gpu = price_double(m, book.trades, backend_choice::gpu, 2'000'000, 1);
+  for (std::size_t i = 0; i < book.trades.size(); ++i) check_reference(gpu.results[i], reference_price(book.trades[i], m));
+  check_same_as_cpu(price_double(m, book.trades, backend_choice::gpu, 100'000, 1),
+                    price_double(m, book.trades, backend_choice::cpu, 100'000, 1));
+}
+
+TEST_CASE("GPU double paths: every path product matches its closed form and the CPU; bits do not depend on the grid",
+          "[gpu]")
+{
+  auto const m = flat_x_market();
+  auto const book = path_book(m);
+  std::vector<trade> trades;
+  for (auto const& b : book) trades.push_back(b.t);
+  auto const gpu = price_double(m, trades, backend_choice::gpu, 2'000'000, 64);
+  for (std::size_t i = 0; i < book.size(); ++i) check_reference(gpu.results[i], book[i].reference);
+  auto const small = price_double(m, trades, backend_choice::gpu, 100'003, 64);
+  check_same_as_cpu(small, price_double(m, trades, backend_choice::cpu, 100'003, 64));
+  for (int grid : {1, 7, 5000}) {
+    INFO("grid " << grid);
+    CHECK(same_result_bits(small, price_double(m, trades, backend_choice::gpu, 100'003, 64, grid)));
+  }
+}
+
+TEST_CASE("GPU double paths: Heston QE matches the semi-analytic price and the CPU", "[gpu]")
+{
+  constexpr double qe_allowance = 0.01;
+  heston_case const c{100, 100, 1, 0, 0, 0.0175, 1.5768, 0.0398, 0.5751, -0.5711};
+  auto const m = heston_market(c);
+  trade barrier = heston_trade_of("do-call", product_kind::barrier, option_type::call, c.k, c.t);
+  barrier.barrier = 80.0;
+  barrier.barrier_type = barrier_kind::down_out;
+  barrier.monitoring = monitoring_kind::continuous;
+  std::vector<trade> const trades = {heston_trade_of("call", product_kind::vanilla, option_type::call, c.k, c.t),
+                                     heston_trade_of("put", product_kind::vanilla, option_type::put, c.k, c.t), barrier};
+  auto const gpu = price_double(m, trades, backend_choice::gpu, 2'000'000, 100);
+  check_reference(gpu.results[0], heston_call(c), qe_allowance);
+  check_reference(gpu.results[1], heston_put(c), qe_allowance);
+  check_same_as_cpu(price_double(m, trades, backend_choice::gpu, 50'001, 100),
+                    price_double(m, trades, backend_choice::cpu, 50'001, 100));
+}
