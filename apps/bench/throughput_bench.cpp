@@ -1,6 +1,6 @@
 // Throughput of the engine on books of many small trades: stream counts, concurrent callers
 // and a 100,000-trade request, with where the time goes. A benchmark app, not a test.
-// Usage: mcprice-throughput [streams|concurrency|large|paths|models|all|soak] [cpu] [SECONDS]
+// Usage: mcprice-throughput [streams|concurrency|large|paths|models|precision|all|soak] [cpu] [SECONDS]
 // soak (not in all): 16 threads price different books through one engine for SECONDS (default
 // 60), each checking every result against its first run's bits; reports rounds, mismatches and
 // the scratch pool's reserved bytes over time (they must not grow once warm).
@@ -181,6 +181,60 @@ void model_bench(bool cpu)
   }
 }
 
+// What --precision double costs: single-asset trades priced with float and with double paths
+// (antithetic, the default), each a median of 5 engine calls. Not in `all`.
+void precision_bench(bool cpu)
+{
+  auto const heston_market = parse_market(R"({"rate": 0.0, "assets": {"H": {"spot": 100, "model": "heston",
+      "heston": {"v0": 0.0175, "kappa": 1.5768, "theta": 0.0398, "xi": 0.5751, "rho": -0.5711}}}})", "heston");
+  auto const gbm_market = parse_market(R"({"rate": 0.03, "assets": {"G": {"spot": 100, "vol": 0.25}}})", "gbm");
+  auto make = [](std::string id, product_kind p, std::string asset) {
+    trade t;
+    t.id = std::move(id);
+    t.product = p;
+    t.type = option_type::call;
+    t.underlyings = {std::move(asset)};
+    t.strike = 100.0;
+    t.maturity = 1.0;
+    return t;
+  };
+  trade const heston = make("heston-european", product_kind::vanilla, "H");
+  trade barrier = make("gbm-down-out", product_kind::barrier, "G");
+  barrier.barrier = 85.0;
+  barrier.barrier_type = barrier_kind::down_out;
+  barrier.monitoring = monitoring_kind::continuous;
+  trade asian = make("gbm-asian", product_kind::asian, "G");
+  asian.fixings = 252;
+  trade const vanilla = make("gbm-vanilla", product_kind::vanilla, "G");
+  for (const trade& t : {heston, barrier, asian, vanilla}) {
+    bool const is_heston = t.id == heston.id;
+    bool const is_vanilla = t.id == vanilla.id;
+    double const steps = is_vanilla ? 1.0 : 252.0;
+    double rate[2] = {0.0, 0.0};
+    for (path_precision p : {path_precision::float32, path_precision::float64}) {
+      engine_options o;
+      o.backend = cpu ? backend_choice::cpu : backend_choice::gpu;
+      o.precision = p;
+      o.steps = 252;
+      o.paths = cpu ? (1 << 14) : (is_vanilla ? (1 << 26) : (1 << 21));
+      portfolio book;
+      book.trades = {t};
+      engine const eng(is_heston ? heston_market : gbm_market, o);
+      pricing_run run;
+      double const wall = timed(5, [&] { run = eng.price(book); });
+      auto const& r = run.results[0];
+      bool const dbl = p == path_precision::float64;
+      rate[dbl ? 1 : 0] = static_cast<double>(r.paths) * steps / wall;
+      std::printf("{\"bench\":\"%s\",\"precision\":\"%s\",\"paths\":%lld,\"wall_s\":%.5f,\"path_steps_per_s\":%.4g,"
+                  "\"price\":%.6f,\"std_error\":%.6f%s}\n",
+                  t.id.c_str(), dbl ? "double" : "float", static_cast<long long>(r.paths), wall, rate[dbl ? 1 : 0],
+                  r.price, r.std_error, r.message.empty() ? "" : (",\"message\":\"" + r.message + "\"").c_str());
+      std::fflush(stdout);
+    }
+    std::printf("{\"bench\":\"%s\",\"double_over_float\":%.3f}\n", t.id.c_str(), rate[1] / rate[0]);
+  }
+}
+
 void large_bench(bool cpu)
 {
   int const n = cpu ? 20000 : 100000;
@@ -284,6 +338,7 @@ int main(int argc, char** argv)
   if (mode == "large" || mode == "all") large_bench(cpu);
   if (mode == "paths" || mode == "all") path_bench(cpu);
   if (mode == "models" || mode == "all") model_bench(cpu);
+  if (mode == "precision") precision_bench(cpu);
   if (mode == "soak") soak_bench(cpu, argc > 3 ? std::atof(argv[3]) : 60.0);
   return 0;
 }

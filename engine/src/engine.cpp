@@ -84,13 +84,10 @@ engine::engine(market_data market, engine_options options) : impl_(std::make_uni
   if (options.greeks && options.route == kernel_route::two_phase) {
     throw configuration_error("--greeks: Greeks are computed on the fused route; --route two-phase cannot give them");
   }
-  if (options.precision == path_precision::float64) {
-    // What double paths do not cover yet is refused whole, never priced in float behind the
-    // caller's back (docs/precision.md).
-    if (options.greeks) throw configuration_error("--precision double: Greeks are computed in float only; drop --greeks");
-    if (options.route == kernel_route::two_phase) {
-      throw configuration_error("--precision double: double paths take the fused route; --route two-phase stores float paths");
-    }
+  if (options.precision == path_precision::float64 && options.greeks) {
+    // What double paths do not cover yet is refused, never priced in float behind the caller's
+    // back (docs/precision.md).
+    throw configuration_error("--precision double: Greeks are computed in float only; drop --greeks");
   }
   impl_->market = std::move(market);
   impl_->options = options;

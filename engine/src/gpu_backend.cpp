@@ -212,94 +212,28 @@ class gpu_backend final : public pricing_backend {
                                           launch_kernels, &path_greek_sums);
   }
 
-  // Path-dependent trades; on the two-phase route their scratch is sized for the request's
-  // longest path (rows per sample).
   family_run run_path(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
                         std::int64_t total_blocks, const run_control& control) const override
   {
-    int rows = 0;
-    for (auto const& t : trades) rows = std::max(rows, kernels::path_rows_per_sample(t));
-    auto const lanes = static_cast<std::size_t>(kernels::path_samples_per_block);
-    std::size_t const per_block = two_phase_ ? sizeof(float) * lanes * (static_cast<std::size_t>(rows) + 1) : 0;
-    auto launch_kernels = [this, rows, lanes](const request_state& r, std::int64_t first, std::int64_t end,
-                                              moments* d_blocks, void*, scratch_lease& lease,
-                                              stream_view s) {
-      auto const* d_trades = static_cast<const path_gbm_trade*>(r.d_trades);
-      auto const* d_grid = static_cast<const path_step*>(r.d_extra);
-      if (!two_phase_) {
-        kernels::launch_path_blocks(d_trades, r.n_trades, d_grid, first, end, d_blocks, grid_blocks_, s.value());
-        return;
-      }
-      auto const blocks = static_cast<std::size_t>(end - first);
-      auto* const paths = lease.allocate_n<float>(blocks * lanes * static_cast<std::size_t>(rows));
-      auto* const payoffs = lease.allocate_n<float>(blocks * lanes);
-      kernels::launch_path_observations(d_trades, r.n_trades, d_grid, first, end, paths, rows, grid_blocks_, s.value());
-      kernels::launch_path_payoffs(d_trades, r.n_trades, d_grid, first, end, paths, rows, payoffs, grid_blocks_,
-                                   s.value());
-      kernels::launch_path_sample_blocks(d_trades, r.n_trades, first, end, payoffs, d_blocks, grid_blocks_, s.value());
-    };
-    return run_family(trades, grid.data(), sizeof(path_step) * grid.size(), total_blocks, per_block, control,
-                      launch_kernels);
+    return run_paths(trades, grid, total_blocks, control);
+  }
+
+  family_run run_path(const std::vector<path_gbm_trade_f64>& trades, const std::vector<path_step_f64>& grid,
+                        std::int64_t total_blocks, const run_control& control) const override
+  {
+    return run_paths(trades, grid, total_blocks, control);
   }
 
   family_run run_heston(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
                           std::int64_t total_blocks, const run_control& control) const override
   {
-    int rows = 0;
-    for (auto const& t : trades) rows = std::max(rows, kernels::heston_rows_per_sample(t));
-    bool const europeans_only = std::all_of(trades.begin(), trades.end(), [](const heston_trade& t) {
-      return t.product == path_product::european;
-    });
-    auto const lanes = static_cast<std::size_t>(kernels::path_samples_per_block);
-    std::size_t const per_block = two_phase_ ? sizeof(float) * lanes * (static_cast<std::size_t>(rows) + 1) : 0;
-    auto launch_kernels = [this, rows, lanes, europeans_only](const request_state& r, std::int64_t first,
-                                                              std::int64_t end, moments* d_blocks, void*,
-                                                              scratch_lease& lease, stream_view s) {
-      auto const* d_trades = static_cast<const heston_trade*>(r.d_trades);
-      auto const* d_steps = static_cast<const heston_step*>(r.d_extra);
-      if (!two_phase_) {
-        kernels::launch_heston_blocks(d_trades, r.n_trades, d_steps, first, end, d_blocks, europeans_only, grid_blocks_,
-                                      s.value());
-        return;
-      }
-      auto const blocks = static_cast<std::size_t>(end - first);
-      auto* const paths = lease.allocate_n<float>(blocks * lanes * static_cast<std::size_t>(rows));
-      auto* const payoffs = lease.allocate_n<float>(blocks * lanes);
-      kernels::launch_heston_observations(d_trades, r.n_trades, d_steps, first, end, paths, rows, grid_blocks_,
-                                          s.value());
-      kernels::launch_heston_payoffs(d_trades, r.n_trades, d_steps, first, end, paths, rows, payoffs, grid_blocks_,
-                                     s.value());
-      kernels::launch_heston_sample_blocks(d_trades, r.n_trades, first, end, payoffs, d_blocks, grid_blocks_, s.value());
-    };
-    return run_family(trades, steps.data(), sizeof(heston_step) * steps.size(), total_blocks, per_block, control,
-                      launch_kernels);
-  }
-
-  // --precision double: the fused route only (the engine refuses two-phase with it).
-  family_run run_path(const std::vector<path_gbm_trade_f64>& trades, const std::vector<path_step_f64>& grid,
-                        std::int64_t total_blocks, const run_control& control) const override
-  {
-    auto launch_kernels = [this](const request_state& r, std::int64_t first, std::int64_t end, moments* d_blocks,
-                                 void*, scratch_lease&, stream_view s) {
-      kernels::launch_path_blocks(static_cast<const path_gbm_trade_f64*>(r.d_trades), r.n_trades,
-                                  static_cast<const path_step_f64*>(r.d_extra), first, end, d_blocks, grid_blocks_,
-                                  s.value());
-    };
-    return run_family(trades, grid.data(), sizeof(path_step_f64) * grid.size(), total_blocks, 0, control,
-                      launch_kernels);
+    return run_hestons(trades, steps, total_blocks, control);
   }
 
   family_run run_heston(const std::vector<heston_trade_f64>& trades, const std::vector<heston_step_f64>& steps,
                           std::int64_t total_blocks, const run_control& control) const override
   {
-    auto launch_kernels = [this](const request_state& r, std::int64_t first, std::int64_t end, moments* d_blocks,
-                                 void*, scratch_lease&, stream_view s) {
-      kernels::launch_heston_blocks(static_cast<const heston_trade_f64*>(r.d_trades), r.n_trades,
-                                    static_cast<const heston_step_f64*>(r.d_extra), first, end, d_blocks,
-                                    grid_blocks_, s.value());
-    };
-    return run_family(trades, steps.data(), sizeof(heston_step_f64) * steps.size(), total_blocks, 0, control,
-                      launch_kernels);
+    return run_hestons(trades, steps, total_blocks, control);
   }
 
   family_run run_heston_greeks(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
@@ -440,6 +374,73 @@ class gpu_backend final : public pricing_backend {
   }
 
   // GreekSums: the family's Greek sums type (void: none), described at run time by `greeks`.
+  // Path-dependent trades in either path precision (Real); on the two-phase route their scratch
+  // holds Real and is sized for the request's longest path (rows per sample).
+  template <typename Real>
+  family_run run_paths(const std::vector<basic_path_gbm_trade<Real>>& trades,
+                       const std::vector<basic_path_step<Real>>& grid, std::int64_t total_blocks,
+                       const run_control& control) const
+  {
+    int rows = 0;
+    for (auto const& t : trades) rows = std::max(rows, kernels::path_rows_per_sample(t));
+    auto const lanes = static_cast<std::size_t>(kernels::path_samples_per_block);
+    std::size_t const per_block = two_phase_ ? sizeof(Real) * lanes * (static_cast<std::size_t>(rows) + 1) : 0;
+    auto launch_kernels = [this, rows, lanes](const request_state& r, std::int64_t first, std::int64_t end,
+                                              moments* d_blocks, void*, scratch_lease& lease,
+                                              stream_view s) {
+      auto const* d_trades = static_cast<const basic_path_gbm_trade<Real>*>(r.d_trades);
+      auto const* d_grid = static_cast<const basic_path_step<Real>*>(r.d_extra);
+      if (!two_phase_) {
+        kernels::launch_path_blocks(d_trades, r.n_trades, d_grid, first, end, d_blocks, grid_blocks_, s.value());
+        return;
+      }
+      auto const blocks = static_cast<std::size_t>(end - first);
+      auto* const paths = lease.allocate_n<Real>(blocks * lanes * static_cast<std::size_t>(rows));
+      auto* const payoffs = lease.allocate_n<Real>(blocks * lanes);
+      kernels::launch_path_observations(d_trades, r.n_trades, d_grid, first, end, paths, rows, grid_blocks_, s.value());
+      kernels::launch_path_payoffs(d_trades, r.n_trades, d_grid, first, end, paths, rows, payoffs, grid_blocks_,
+                                   s.value());
+      kernels::launch_path_sample_blocks(d_trades, r.n_trades, first, end, payoffs, d_blocks, grid_blocks_, s.value());
+    };
+    return run_family(trades, grid.data(), sizeof(grid[0]) * grid.size(), total_blocks, per_block, control,
+                      launch_kernels);
+  }
+
+  template <typename Real>
+  family_run run_hestons(const std::vector<basic_heston_trade<Real>>& trades,
+                         const std::vector<basic_heston_step<Real>>& steps, std::int64_t total_blocks,
+                         const run_control& control) const
+  {
+    int rows = 0;
+    for (auto const& t : trades) rows = std::max(rows, kernels::heston_rows_per_sample(t));
+    bool const europeans_only = std::all_of(trades.begin(), trades.end(), [](const basic_heston_trade<Real>& t) {
+      return t.product == path_product::european;
+    });
+    auto const lanes = static_cast<std::size_t>(kernels::path_samples_per_block);
+    std::size_t const per_block = two_phase_ ? sizeof(Real) * lanes * (static_cast<std::size_t>(rows) + 1) : 0;
+    auto launch_kernels = [this, rows, lanes, europeans_only](const request_state& r, std::int64_t first,
+                                                              std::int64_t end, moments* d_blocks, void*,
+                                                              scratch_lease& lease, stream_view s) {
+      auto const* d_trades = static_cast<const basic_heston_trade<Real>*>(r.d_trades);
+      auto const* d_steps = static_cast<const basic_heston_step<Real>*>(r.d_extra);
+      if (!two_phase_) {
+        kernels::launch_heston_blocks(d_trades, r.n_trades, d_steps, first, end, d_blocks, europeans_only, grid_blocks_,
+                                      s.value());
+        return;
+      }
+      auto const blocks = static_cast<std::size_t>(end - first);
+      auto* const paths = lease.allocate_n<Real>(blocks * lanes * static_cast<std::size_t>(rows));
+      auto* const payoffs = lease.allocate_n<Real>(blocks * lanes);
+      kernels::launch_heston_observations(d_trades, r.n_trades, d_steps, first, end, paths, rows, grid_blocks_,
+                                          s.value());
+      kernels::launch_heston_payoffs(d_trades, r.n_trades, d_steps, first, end, paths, rows, payoffs, grid_blocks_,
+                                     s.value());
+      kernels::launch_heston_sample_blocks(d_trades, r.n_trades, first, end, payoffs, d_blocks, grid_blocks_, s.value());
+    };
+    return run_family(trades, steps.data(), sizeof(steps[0]) * steps.size(), total_blocks, per_block, control,
+                      launch_kernels);
+  }
+
   template <typename GreekSums = void, typename Trade>
   family_run run_family(const std::vector<Trade>& trades, const void* extra, std::size_t extra_bytes,
                           std::int64_t total_blocks, std::size_t scratch_per_block, const run_control& control,

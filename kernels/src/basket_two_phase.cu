@@ -79,7 +79,7 @@ basket_sample_blocks_kernel(const basket_gbm_trade* __restrict__ trades, int num
                             std::int64_t block_end, const float* __restrict__ payoffs, moments* __restrict__ partials)
 {
   detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, partials,
-                                  two_phase::sample_lane{payoffs, block_begin});
+                                  two_phase::sample_lane<>{payoffs, block_begin});
 }
 
 }  // namespace

@@ -12,73 +12,64 @@ namespace {
 // at 64 registers for four blocks an SM where the kernel for every product takes 80 at three
 // (tuning.hpp has the measurements). It inlines the very same step and payoff code, so a
 // trade's bits do not depend on which of the two kernels priced it (GPU test: a book of every
-// family).
-template <bool EuropeansOnly>
+// family). Double paths (--precision double, for validation) are uncapped: their state takes
+// twice the registers, and they are not tuned.
+template <typename Real, bool EuropeansOnly>
 using heston_kernel_policy =
-    std::conditional_t<EuropeansOnly, tuning::heston_european_policy, tuning::heston_policy>;
+    std::conditional_t<!std::is_same_v<Real, float>, tuning::block_policy<1>,
+                       std::conditional_t<EuropeansOnly, tuning::heston_european_policy, tuning::heston_policy>>;
 
-template <bool EuropeansOnly>
+template <typename Real, bool EuropeansOnly>
 struct heston_fused_lane {
-  const heston_step* steps;
-  __device__ __forceinline__ moments operator()(const heston_trade& t, std::int64_t block_in_trade, std::int64_t,
-                                                int lane) const
+  const basic_heston_step<Real>* steps;
+  __device__ __forceinline__ moments operator()(const basic_heston_trade<Real>& t, std::int64_t block_in_trade,
+                                                std::int64_t, int lane) const
   {
     return heston_lane<rng::device_normal_stream, EuropeansOnly>(t, steps, block_in_trade, lane);
   }
 };
 
-template <bool EuropeansOnly>
-__global__ void __launch_bounds__(heston_kernel_policy<EuropeansOnly>::threads_per_block,
-                                  heston_kernel_policy<EuropeansOnly>::min_blocks_per_sm)
-heston_blocks_kernel(const heston_trade* __restrict__ trades, int num_trades, const heston_step* __restrict__ steps,
-                     std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ block_moments)
+template <typename Real, bool EuropeansOnly>
+__global__ void __launch_bounds__(heston_kernel_policy<Real, EuropeansOnly>::threads_per_block,
+                                  heston_kernel_policy<Real, EuropeansOnly>::min_blocks_per_sm)
+heston_blocks_kernel(const basic_heston_trade<Real>* __restrict__ trades, int num_trades,
+                     const basic_heston_step<Real>* __restrict__ steps, std::int64_t block_begin,
+                     std::int64_t block_end, moments* __restrict__ block_moments)
 {
   detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, block_moments,
-                                  heston_fused_lane<EuropeansOnly>{steps});
+                                  heston_fused_lane<Real, EuropeansOnly>{steps});
 }
 
-// Double paths (`--precision double`, for validation): one kernel for every product,
-// registers uncapped (their state takes twice the registers; not tuned).
-struct heston_double_lane {
-  const heston_step_f64* steps;
-  __device__ __forceinline__ moments operator()(const heston_trade_f64& t, std::int64_t block_in_trade, std::int64_t,
-                                                int lane) const
-  {
-    return heston_lane<rng::device_normal_stream>(t, steps, block_in_trade, lane);
-  }
-};
-
-__global__ void __launch_bounds__(tuning::heston_policy::threads_per_block)
-heston_double_blocks_kernel(const heston_trade_f64* __restrict__ trades, int num_trades,
-                            const heston_step_f64* __restrict__ steps, std::int64_t block_begin, std::int64_t block_end,
-                            moments* __restrict__ block_moments)
+template <typename Real>
+void launch(const basic_heston_trade<Real>* trades, int num_trades, const basic_heston_step<Real>* steps,
+            std::int64_t block_begin, std::int64_t block_end, moments* block_moments, bool europeans_only,
+            int grid_blocks, cudaStream_t stream)
 {
-  detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, block_moments, heston_double_lane{steps});
+  if (num_trades == 0) return;
+  if (europeans_only) {
+    detail::launch_persistent(heston_blocks_kernel<Real, true>, "heston_blocks_kernel<europeans>",
+                              block_end - block_begin, grid_blocks, stream, trades, num_trades, steps, block_begin,
+                              block_end, block_moments);
+  } else {
+    detail::launch_persistent(heston_blocks_kernel<Real, false>, "heston_blocks_kernel", block_end - block_begin,
+                              grid_blocks, stream, trades, num_trades, steps, block_begin, block_end, block_moments);
+  }
 }
 
 }  // namespace
-
-void launch_heston_blocks(const heston_trade_f64* trades, int num_trades, const heston_step_f64* steps,
-                          std::int64_t block_begin, std::int64_t block_end, moments* block_moments, int grid_blocks,
-                          cudaStream_t stream)
-{
-  if (num_trades == 0) return;
-  detail::launch_persistent(heston_double_blocks_kernel, "heston_blocks_kernel<double>", block_end - block_begin,
-                            grid_blocks, stream, trades, num_trades, steps, block_begin, block_end, block_moments);
-}
 
 void launch_heston_blocks(const heston_trade* trades, int num_trades, const heston_step* steps, std::int64_t block_begin,
                           std::int64_t block_end, moments* block_moments, bool europeans_only, int grid_blocks,
                           cudaStream_t stream)
 {
-  if (num_trades == 0) return;
-  if (europeans_only) {
-    detail::launch_persistent(heston_blocks_kernel<true>, "heston_blocks_kernel<europeans>", block_end - block_begin,
-                              grid_blocks, stream, trades, num_trades, steps, block_begin, block_end, block_moments);
-  } else {
-    detail::launch_persistent(heston_blocks_kernel<false>, "heston_blocks_kernel", block_end - block_begin, grid_blocks,
-                              stream, trades, num_trades, steps, block_begin, block_end, block_moments);
-  }
+  launch(trades, num_trades, steps, block_begin, block_end, block_moments, europeans_only, grid_blocks, stream);
+}
+
+void launch_heston_blocks(const heston_trade_f64* trades, int num_trades, const heston_step_f64* steps,
+                          std::int64_t block_begin, std::int64_t block_end, moments* block_moments,
+                          bool europeans_only, int grid_blocks, cudaStream_t stream)
+{
+  launch(trades, num_trades, steps, block_begin, block_end, block_moments, europeans_only, grid_blocks, stream);
 }
 
 }  // namespace mcprice::kernels

@@ -10,35 +10,32 @@ using two_phase::lanes;
 using two_phase::row_index;
 using two_phase::sample_of;
 
-__device__ __forceinline__ two_phase::sample_rows rows_of(const heston_trade& t)
-{
-  return {t.steps, t.antithetic ? 2 : 1, true};
-}
-
+// Real: the path precision (float; double for --precision double); scratch holds Real.
+template <typename Real>
 struct observation_lane {
-  const heston_step* grid;
-  float* paths;
+  const basic_heston_step<Real>* grid;
+  Real* paths;
   int rows;
   std::int64_t block_begin;
 
-  __device__ __forceinline__ void operator()(const heston_trade& h, std::int64_t block_in_trade, std::int64_t b,
-                                             int lane) const
+  __device__ __forceinline__ void operator()(const basic_heston_trade<Real>& h, std::int64_t block_in_trade,
+                                             std::int64_t b, int lane) const
   {
     std::int64_t const sample = sample_of(h, block_in_trade, lane);
     if (sample < 0) return;
     std::int64_t const j = b - block_begin;
-    two_phase::sample_rows const r = rows_of(h);
+    two_phase::sample_rows const r{h.steps, h.antithetic ? 2 : 1, true};
     rng::device_normal_stream rng(h.key, static_cast<std::uint64_t>(sample));
-    const heston_step* steps = grid + h.first_step;
-    float va = h.v0;
-    float vb = h.v0;
-    float xa = 0.0F;
-    float xb = 0.0F;
+    const basic_heston_step<Real>* steps = grid + h.first_step;
+    Real va = h.v0;
+    Real vb = h.v0;
+    Real xa = 0;
+    Real xb = 0;
     // The steps are formed as heston_sample forms them.
-    auto const step = [&](int k, const qe_paired_draw& draw, float z_x, float u) {
-      heston_step const s = steps[k];
-      float dx = 0.0F;
-      float var = 0.0F;
+    auto const step = [&](int k, const basic_qe_paired_draw<Real>& draw, Real z_x, Real u) {
+      basic_heston_step<Real> const s = steps[k];
+      Real dx = 0;
+      Real var = 0;
       heston_qe_step(h, s, va, draw, z_x, dx, var);
       xa = xa + dx;
       paths[row_index(j, rows, r.x(0, k), lane)] = xa;
@@ -57,29 +54,65 @@ struct observation_lane {
   }
 };
 
+template <typename Real>
 __global__ void __launch_bounds__(policy::threads_per_block)
-heston_observations_kernel(const heston_trade* __restrict__ trades, int num_trades, const heston_step* __restrict__ grid,
-                           std::int64_t block_begin, std::int64_t block_end, float* __restrict__ paths, int rows)
+heston_observations_kernel(const basic_heston_trade<Real>* __restrict__ trades, int num_trades,
+                           const basic_heston_step<Real>* __restrict__ grid, std::int64_t block_begin,
+                           std::int64_t block_end, Real* __restrict__ paths, int rows)
 {
   detail::for_canonical_blocks(trades, num_trades, block_begin, block_end,
-                               observation_lane{grid, paths, rows, block_begin});
+                               observation_lane<Real>{grid, paths, rows, block_begin});
 }
 
+template <typename Real>
 __global__ void __launch_bounds__(policy::threads_per_block)
-heston_payoffs_kernel(const heston_trade* __restrict__ trades, int num_trades, const heston_step* __restrict__ grid,
-                      std::int64_t block_begin, std::int64_t block_end, const float* __restrict__ paths, int rows,
-                      float* __restrict__ payoffs)
+heston_payoffs_kernel(const basic_heston_trade<Real>* __restrict__ trades, int num_trades,
+                      const basic_heston_step<Real>* __restrict__ grid, std::int64_t block_begin,
+                      std::int64_t block_end, const Real* __restrict__ paths, int rows, Real* __restrict__ payoffs)
 {
-  using lane = two_phase::replay_lane<two_phase::stored_replay<heston_step>, heston_step>;
+  using step = basic_heston_step<Real>;
+  using lane = two_phase::replay_lane<two_phase::stored_replay<step>, step, Real>;
   detail::for_canonical_blocks(trades, num_trades, block_begin, block_end, lane{grid, paths, rows, payoffs, block_begin});
 }
 
+template <typename Real>
 __global__ void __launch_bounds__(policy::threads_per_block)
-heston_sample_blocks_kernel(const heston_trade* __restrict__ trades, int num_trades, std::int64_t block_begin,
-                            std::int64_t block_end, const float* __restrict__ payoffs, moments* __restrict__ partials)
+heston_sample_blocks_kernel(const basic_heston_trade<Real>* __restrict__ trades, int num_trades,
+                            std::int64_t block_begin, std::int64_t block_end, const Real* __restrict__ payoffs,
+                            moments* __restrict__ partials)
 {
   detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, partials,
-                                  two_phase::sample_lane{payoffs, block_begin});
+                                  two_phase::sample_lane<Real>{payoffs, block_begin});
+}
+
+template <typename Real>
+void observations(const basic_heston_trade<Real>* trades, int num_trades, const basic_heston_step<Real>* steps,
+                  std::int64_t block_begin, std::int64_t block_end, Real* paths, int rows, int grid_blocks,
+                  cudaStream_t stream)
+{
+  if (num_trades == 0) return;
+  detail::launch_persistent(heston_observations_kernel<Real>, "heston_observations_kernel", block_end - block_begin,
+                            grid_blocks, stream, trades, num_trades, steps, block_begin, block_end, paths, rows);
+}
+
+template <typename Real>
+void payoffs(const basic_heston_trade<Real>* trades, int num_trades, const basic_heston_step<Real>* steps,
+             std::int64_t block_begin, std::int64_t block_end, const Real* paths, int rows, Real* values,
+             int grid_blocks, cudaStream_t stream)
+{
+  if (num_trades == 0) return;
+  detail::launch_persistent(heston_payoffs_kernel<Real>, "heston_payoffs_kernel", block_end - block_begin,
+                            grid_blocks, stream, trades, num_trades, steps, block_begin, block_end, paths, rows,
+                            values);
+}
+
+template <typename Real>
+void sample_blocks(const basic_heston_trade<Real>* trades, int num_trades, std::int64_t block_begin,
+                   std::int64_t block_end, const Real* values, moments* partials, int grid_blocks, cudaStream_t stream)
+{
+  if (num_trades == 0) return;
+  detail::launch_persistent(heston_sample_blocks_kernel<Real>, "heston_sample_blocks_kernel", block_end - block_begin,
+                            grid_blocks, stream, trades, num_trades, block_begin, block_end, values, partials);
 }
 
 }  // namespace
@@ -88,27 +121,42 @@ void launch_heston_observations(const heston_trade* trades, int num_trades, cons
                                 std::int64_t block_begin, std::int64_t block_end, float* paths, int rows,
                                 int grid_blocks, cudaStream_t stream)
 {
-  if (num_trades == 0) return;
-  detail::launch_persistent(heston_observations_kernel, "heston_observations_kernel", block_end - block_begin,
-                            grid_blocks, stream, trades, num_trades, steps, block_begin, block_end, paths, rows);
+  observations(trades, num_trades, steps, block_begin, block_end, paths, rows, grid_blocks, stream);
+}
+
+void launch_heston_observations(const heston_trade_f64* trades, int num_trades, const heston_step_f64* steps,
+                                std::int64_t block_begin, std::int64_t block_end, double* paths, int rows,
+                                int grid_blocks, cudaStream_t stream)
+{
+  observations(trades, num_trades, steps, block_begin, block_end, paths, rows, grid_blocks, stream);
 }
 
 void launch_heston_payoffs(const heston_trade* trades, int num_trades, const heston_step* steps,
                            std::int64_t block_begin, std::int64_t block_end, const float* paths, int rows,
-                           float* payoffs, int grid_blocks, cudaStream_t stream)
+                           float* values, int grid_blocks, cudaStream_t stream)
 {
-  if (num_trades == 0) return;
-  detail::launch_persistent(heston_payoffs_kernel, "heston_payoffs_kernel", block_end - block_begin, grid_blocks,
-                            stream, trades, num_trades, steps, block_begin, block_end, paths, rows, payoffs);
+  payoffs(trades, num_trades, steps, block_begin, block_end, paths, rows, values, grid_blocks, stream);
+}
+
+void launch_heston_payoffs(const heston_trade_f64* trades, int num_trades, const heston_step_f64* steps,
+                           std::int64_t block_begin, std::int64_t block_end, const double* paths, int rows,
+                           double* values, int grid_blocks, cudaStream_t stream)
+{
+  payoffs(trades, num_trades, steps, block_begin, block_end, paths, rows, values, grid_blocks, stream);
 }
 
 void launch_heston_sample_blocks(const heston_trade* trades, int num_trades, std::int64_t block_begin,
-                                 std::int64_t block_end, const float* payoffs, moments* partials, int grid_blocks,
+                                 std::int64_t block_end, const float* values, moments* partials, int grid_blocks,
                                  cudaStream_t stream)
 {
-  if (num_trades == 0) return;
-  detail::launch_persistent(heston_sample_blocks_kernel, "heston_sample_blocks_kernel", block_end - block_begin,
-                            grid_blocks, stream, trades, num_trades, block_begin, block_end, payoffs, partials);
+  sample_blocks(trades, num_trades, block_begin, block_end, values, partials, grid_blocks, stream);
+}
+
+void launch_heston_sample_blocks(const heston_trade_f64* trades, int num_trades, std::int64_t block_begin,
+                                 std::int64_t block_end, const double* values, moments* partials, int grid_blocks,
+                                 cudaStream_t stream)
+{
+  sample_blocks(trades, num_trades, block_begin, block_end, values, partials, grid_blocks, stream);
 }
 
 }  // namespace mcprice::kernels

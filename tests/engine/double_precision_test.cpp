@@ -134,9 +134,6 @@ TEST_CASE("--precision double refuses what it does not cover, with the reason")
   engine_options greeks = double_options(1000, 4);
   greeks.greeks = true;
   CHECK_THROWS_WITH(engine(m, greeks), Catch::Contains("--precision double: Greeks"));
-  engine_options two_phase = double_options(1000, 4);
-  two_phase.route = kernel_route::two_phase;
-  CHECK_THROWS_WITH(engine(m, two_phase), Catch::Contains("--precision double"));
 
   auto const m2 = parse_market(R"({"rate": 0.05, "assets": {"X": {"spot": 100, "vol": 0.25}, "Y": {"spot": 90, "vol": 0.3}},
                                    "correlation": {"X,Y": 0.4}})",

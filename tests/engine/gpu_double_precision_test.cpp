@@ -8,6 +8,7 @@
 #include "result_bits.hpp"
 
 #include <cmath>
+#include <cstring>
 
 using namespace mcprice;
 using namespace mcprice::testing;
@@ -15,7 +16,7 @@ using namespace mcprice::testing;
 namespace {
 
 pricing_run price_double(const market_data& m, std::vector<trade> trades, backend_choice b, std::int64_t paths,
-                         std::int64_t steps, int grid = 0)
+                         std::int64_t steps, int grid = 0, kernel_route route = kernel_route::automatic)
 {
   engine_options o;
   o.backend = b;
@@ -23,6 +24,7 @@ pricing_run price_double(const market_data& m, std::vector<trade> trades, backen
   o.paths = paths;
   o.steps = steps;
   o.grid_blocks = grid;
+  o.route = route;
   portfolio book;
   book.trades = std::move(trades);
   return engine(m, o).price(book);
@@ -61,8 +63,8 @@ TEST_CASE("GPU double paths: GBM vanillas and digitals as one-step paths match B
                     price_double(m, book.trades, backend_choice::cpu, 100'000, 1));
 }
 
-TEST_CASE("GPU double paths: every path product matches its closed form and the CPU; bits do not depend on the grid",
-          "[gpu]")
+TEST_CASE("GPU double paths: every path product matches its closed form and the CPU; bits do not depend on the grid "
+          "or the route", "[gpu]")
 {
   auto const m = flat_x_market();
   auto const book = path_book(m);
@@ -76,9 +78,10 @@ TEST_CASE("GPU double paths: every path product matches its closed form and the 
     INFO("grid " << grid);
     CHECK(same_result_bits(small, price_double(m, trades, backend_choice::gpu, 100'003, 64, grid)));
   }
+  CHECK(same_result_bits(small, price_double(m, trades, backend_choice::gpu, 100'003, 64, 0, kernel_route::two_phase)));
 }
 
-TEST_CASE("GPU double paths: Heston QE matches the semi-analytic price and the CPU", "[gpu]")
+TEST_CASE("GPU double paths: Heston QE matches the semi-analytic price and the CPU, on both routes", "[gpu]")
 {
   constexpr double qe_allowance = 0.01;
   heston_case const c{100, 100, 1, 0, 0, 0.0175, 1.5768, 0.0398, 0.5751, -0.5711};
@@ -92,6 +95,10 @@ TEST_CASE("GPU double paths: Heston QE matches the semi-analytic price and the C
   auto const gpu = price_double(m, trades, backend_choice::gpu, 2'000'000, 100);
   check_reference(gpu.results[0], heston_call(c), qe_allowance);
   check_reference(gpu.results[1], heston_put(c), qe_allowance);
-  check_same_as_cpu(price_double(m, trades, backend_choice::gpu, 50'001, 100),
-                    price_double(m, trades, backend_choice::cpu, 50'001, 100));
+  auto const fused = price_double(m, trades, backend_choice::gpu, 50'001, 100);
+  check_same_as_cpu(fused, price_double(m, trades, backend_choice::cpu, 50'001, 100));
+  CHECK(same_result_bits(fused, price_double(m, trades, backend_choice::gpu, 50'001, 100, 0, kernel_route::two_phase)));
+  // Europeans alone take the Europeans-only kernel: the same bits as beside the barrier.
+  auto const alone = price_double(m, {trades[0], trades[1]}, backend_choice::gpu, 50'001, 100);
+  CHECK(std::memcmp(&alone.results[0].price, &fused.results[0].price, sizeof(double)) == 0);
 }

@@ -12,9 +12,9 @@ namespace mcprice::kernels {
 void launch_heston_blocks(const heston_trade* trades, int num_trades, const heston_step* steps, std::int64_t block_begin,
                           std::int64_t block_end, moments* block_moments, bool europeans_only, int grid_blocks,
                           cudaStream_t stream);
-// The same in double precision (`--precision double`): every product in one kernel.
+// The same in double precision (`--precision double`).
 void launch_heston_blocks(const heston_trade_f64* trades, int num_trades, const heston_step_f64* steps,
-                          std::int64_t block_begin, std::int64_t block_end, moments* block_moments, int grid_blocks,
-                          cudaStream_t stream);
+                          std::int64_t block_begin, std::int64_t block_end, moments* block_moments,
+                          bool europeans_only, int grid_blocks, cudaStream_t stream);
 
 }  // namespace mcprice::kernels

@@ -38,51 +38,61 @@ struct sample_rows {
 };
 
 // Model policies of the replay: where a step's variance comes from, and whether Europeans occur.
+// (Real, here and below: the path precision; scratch holds values of it.)
 struct gbm_replay {
   static constexpr bool stored_variance = false;
   static constexpr bool europeans = false;
-  __device__ __forceinline__ static float variance(const path_step& s, const float*, std::int64_t) { return s.vol * s.vol; }
+  template <typename Real>
+  __device__ __forceinline__ static Real variance(const basic_path_step<Real>& s, const Real*, std::int64_t)
+  {
+    return s.vol * s.vol;
+  }
 };
 template <typename Step>
 struct stored_replay {
   static constexpr bool stored_variance = true;
   static constexpr bool europeans = true;
-  __device__ __forceinline__ static float variance(const Step&, const float* paths, std::int64_t at) { return paths[at]; }
+  template <typename Real>
+  __device__ __forceinline__ static Real variance(const Step&, const Real* paths, std::int64_t at)
+  {
+    return paths[at];
+  }
 };
 
-// A sample's value from its stored rows, with the fused route's float operations.
-template <path_product Product, bool Antithetic, typename Model, typename Step>
-__device__ __forceinline__ float replay(const path_gbm_trade& t, const Step* grid, const float* paths, int rows,
-                                        std::int64_t j, int lane)
+// A sample's value from its stored rows, with the fused route's operations.
+template <path_product Product, bool Antithetic, typename Model, typename Step, typename Real>
+__device__ __forceinline__ Real replay(const basic_path_gbm_trade<Real>& t, const Step* grid, const Real* paths, int rows,
+                                       std::int64_t j, int lane)
 {
   bool const bridge_normals = Product == path_product::lookback && t.continuous;
   sample_rows const r{t.steps, Antithetic ? 2 : 1, Model::stored_variance};
   const Step* steps = grid + t.first_step;
-  path_state a = path_state::start(t);
-  path_state b = a;
+  auto a = basic_path_state<Real>::start(t);
+  auto b = a;
   for (int k = 0; k < t.steps; ++k) {
     Step const s = steps[k];
-    float const u = bridge_normals ? paths[row_index(j, rows, r.u(k), lane)] : 0.0F;
-    a.observe<Product>(t, t.log_barrier, paths[row_index(j, rows, r.x(0, k), lane)],
-                       Model::variance(s, paths, row_index(j, rows, r.var(0, k), lane)), s.fixing != 0, s.hit_value, u);
+    Real const u = bridge_normals ? paths[row_index(j, rows, r.u(k), lane)] : Real(0);
+    a.template observe<Product>(t, t.log_barrier, paths[row_index(j, rows, r.x(0, k), lane)],
+                                Model::variance(s, paths, row_index(j, rows, r.var(0, k), lane)), s.fixing != 0,
+                                s.hit_value, u);
     if constexpr (Antithetic) {
-      b.observe<Product>(t, t.log_barrier, paths[row_index(j, rows, r.x(1, k), lane)],
-                         Model::variance(s, paths, row_index(j, rows, r.var(1, k), lane)), s.fixing != 0, s.hit_value,
-                         u);
+      b.template observe<Product>(t, t.log_barrier, paths[row_index(j, rows, r.x(1, k), lane)],
+                                  Model::variance(s, paths, row_index(j, rows, r.var(1, k), lane)), s.fixing != 0,
+                                  s.hit_value, u);
     }
   }
-  float const up = a.payoff<Product>(t);
+  Real const up = a.template payoff<Product>(t);
   if constexpr (!Antithetic) return up;
-  else return 0.5F * (up + b.payoff<Product>(t));
+  else return Real(0.5) * (up + b.template payoff<Product>(t));
 }
 
 // Phase 2 for path samples: each lane's value from its rows into payoff scratch.
-template <typename Model, typename Step>
+template <typename Model, typename Step, typename Real = float>
 struct replay_lane {
   const Step* grid;
-  const float* paths;
+  const Real* paths;
   int rows;
-  float* payoffs;
+  Real* payoffs;
   std::int64_t block_begin;
 
   template <typename Trade>
@@ -92,15 +102,16 @@ struct replay_lane {
     std::int64_t const j = b - block_begin;
     payoffs[j * lanes + lane] = with_path_product<Model::europeans>(t.product, [&](auto product) {
       constexpr path_product p = decltype(product)::value;
-      return t.antithetic ? replay<p, true, Model>(t, grid, paths, rows, j, lane)
-                          : replay<p, false, Model>(t, grid, paths, rows, j, lane);
+      return t.antithetic ? replay<p, true, Model, Step, Real>(t, grid, paths, rows, j, lane)
+                          : replay<p, false, Model, Step, Real>(t, grid, paths, rows, j, lane);
     });
   }
 };
 
 // The lane's moments from payoff scratch, summed as the fused route sums its sample.
+template <typename Real = float>
 struct sample_lane {
-  const float* payoffs;
+  const Real* payoffs;
   std::int64_t block_begin;
 
   template <typename Trade>
