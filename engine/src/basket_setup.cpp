@@ -13,12 +13,13 @@ namespace {
 
 // A = V sqrt(D) from C = V D V^T, row-major: exact for positive semi-definite C (negative
 // eigenvalues, from rounding or a bumped matrix, are clipped to zero).
-void append_factor(const Eigen::MatrixXd& c, std::vector<float>& out)
+template <typename Real>
+void append_factor(const Eigen::MatrixXd& c, std::vector<Real>& out)
 {
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(c);
   Eigen::MatrixXd const a = eig.eigenvectors() * eig.eigenvalues().cwiseMax(0.0).cwiseSqrt().asDiagonal();
   for (int i = 0; i < c.rows(); ++i) {
-    for (int j = 0; j < c.cols(); ++j) out.push_back(static_cast<float>(a(i, j)));
+    for (int j = 0; j < c.cols(); ++j) out.push_back(static_cast<Real>(a(i, j)));
   }
 }
 
@@ -47,11 +48,12 @@ std::vector<float> correlation_factor(const market_data& market, const std::vect
   return out;
 }
 
-basket_job make_basket_job(const trade& t, const market_data& market, const engine_options& opt)
+template <typename Real>
+basic_basket_job<Real> make_basket_job(const trade& t, const market_data& market, const engine_options& opt)
 {
   auto const n = static_cast<int>(t.underlyings.size());
   double const T = t.maturity;
-  basket_job job{};
+  basic_basket_job<Real> job{};
   std::vector<std::size_t> idx;
   for (int i = 0; i < n; ++i) {
     std::size_t const k = *market.find(t.underlyings[static_cast<std::size_t>(i)]);
@@ -60,8 +62,8 @@ basket_job make_basket_job(const trade& t, const market_data& market, const engi
     double const w = a.vol.total_variance(T);
     double const log_fwd = market.log_forward(a, T);
     double const weight = basket_weight(t, static_cast<std::size_t>(i), static_cast<std::size_t>(n));
-    job.assets.push_back({static_cast<float>(a.spot), static_cast<float>(log_fwd - 0.5 * w),
-                          static_cast<float>(std::sqrt(w)), static_cast<float>(weight)});
+    job.assets.push_back({static_cast<Real>(a.spot), static_cast<Real>(log_fwd - 0.5 * w),
+                          static_cast<Real>(std::sqrt(w)), static_cast<Real>(weight)});
   }
   Eigen::MatrixXd const c = correlation_matrix(market, idx);
   append_factor(c, job.factor);
@@ -79,24 +81,27 @@ basket_job make_basket_job(const trade& t, const market_data& market, const engi
     }
   }
 
-  basket_gbm_trade& k = job.kernel;
+  basic_basket_gbm_trade<Real>& k = job.kernel;
   k.key = rng::trade_key(opt.seed, t.id);
   std::int64_t const requested = t.paths.value_or(opt.paths);
   k.antithetic = opt.antithetic ? 1 : 0;
   k.samples = opt.antithetic ? (requested + 1) / 2 : requested;
   job.paths = opt.antithetic ? 2 * k.samples : k.samples;
   k.assets = n;
-  k.strike = static_cast<float>(t.strike.value_or(0.0));
+  k.strike = static_cast<Real>(t.strike.value_or(0.0));
   k.payoff = t.product == product_kind::basket   ? basket_payoff::basket
              : t.product == product_kind::best_of ? basket_payoff::best_of
              : t.product == product_kind::worst_of ? basket_payoff::worst_of
                                                    : basket_payoff::spread;
   k.call = t.type == option_type::call ? 1 : 0;
   k.greeks = greeks ? 1 : 0;
-  k.maturity = static_cast<float>(T);
-  k.rate = static_cast<float>(-std::log(market.discount().discount(T)) / T);
+  k.maturity = static_cast<Real>(T);
+  k.rate = static_cast<Real>(-std::log(market.discount().discount(T)) / T);
   job.scale = market.discount().discount(T) * t.notional;
   return job;
 }
+
+template basket_job make_basket_job<float>(const trade&, const market_data&, const engine_options&);
+template basket_job_f64 make_basket_job<double>(const trade&, const market_data&, const engine_options&);
 
 }  // namespace mcprice::detail

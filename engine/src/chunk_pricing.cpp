@@ -57,7 +57,7 @@ chunk_timing price_families(const call_state& call, const request_families& f, s
   } guard{call.order, chunk};
   bool const greeks = call.greeks;
   const pricing_backend& backend = call.backend;
-  constexpr std::size_t families = 8;
+  constexpr std::size_t families = 9;
   std::vector<std::pair<const family_base*, std::function<family_run(const run_control&)>>> runs;
   if (!f.europeans.trades.empty()) {
     runs.emplace_back(&f.europeans, [&](const run_control& p) {
@@ -90,10 +90,16 @@ chunk_timing price_families(const call_state& call, const request_families& f, s
       return backend.run_heston(f.double_hestons.trades, f.double_hestons.steps, f.double_hestons.blocks, p);
     });
   }
+  if (!f.double_baskets.trades.empty()) {
+    runs.emplace_back(&f.double_baskets, [&](const run_control& p) {
+      auto const& b = f.double_baskets;
+      return backend.run_basket(b.trades, b.assets, b.factors, b.blocks, p);
+    });
+  }
   if (!f.baskets.trades.empty()) {
     runs.emplace_back(&f.baskets, [&](const run_control& p) {
-      if (greeks) return backend.run_basket_greeks(f.baskets.trades, f.basket_assets, f.factors, f.baskets.blocks, p);
-      return backend.run_basket(f.baskets.trades, f.basket_assets, f.factors, f.baskets.blocks, p);
+      if (greeks) return backend.run_basket_greeks(f.baskets.trades, f.baskets.assets, f.baskets.factors, f.baskets.blocks, p);
+      return backend.run_basket(f.baskets.trades, f.baskets.assets, f.baskets.factors, f.baskets.blocks, p);
     });
   }
   if (!f.exercises.f.trades.empty()) {

@@ -115,10 +115,14 @@ class cpu_backend final : public pricing_backend {
                           const std::vector<float>& factors, std::int64_t total_blocks,
                           const run_control& control) const override
   {
-    return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
-      return over_lanes(
-          [&](int lane) { return basket_lane<rng::host_normal_stream>(trades[i], assets.data(), factors.data(), block, lane); });
-    });
+    return run_baskets(trades, assets, factors, total_blocks, control);
+  }
+
+  family_run run_basket(const std::vector<basket_gbm_trade_f64>& trades, const std::vector<basket_asset_f64>& assets,
+                          const std::vector<double>& factors, std::int64_t total_blocks,
+                          const run_control& control) const override
+  {
+    return run_baskets(trades, assets, factors, total_blocks, control);
   }
 
   family_run run_basket_greeks(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
@@ -175,6 +179,16 @@ class cpu_backend final : public pricing_backend {
   {
     return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
       return over_lanes([&](int lane) { return heston_lane<rng::host_normal_stream>(trades[i], steps.data(), block, lane); });
+    });
+  }
+
+  template <typename Trade, typename Asset, typename Real>
+  family_run run_baskets(const std::vector<Trade>& trades, const std::vector<Asset>& assets,
+                         const std::vector<Real>& factors, std::int64_t total_blocks, const run_control& control) const
+  {
+    return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
+      return over_lanes(
+          [&](int lane) { return basket_lane<rng::host_normal_stream>(trades[i], assets.data(), factors.data(), block, lane); });
     });
   }
 

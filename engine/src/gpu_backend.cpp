@@ -249,40 +249,18 @@ class gpu_backend final : public pricing_backend {
                                           control, launch_kernels, &path_greek_sums);
   }
 
-  // The asset table and the factor table travel as one upload: assets, then factors from an
-  // aligned offset.
   family_run run_basket(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
                           const std::vector<float>& factors, std::int64_t total_blocks,
                           const run_control& control) const override
   {
-    std::size_t const factor_offset = round256(sizeof(basket_asset) * assets.size());
-    auto const tables = basket_tables(assets, factors, factor_offset);
-    int rows = 0;
-    for (auto const& t : trades) rows = std::max(rows, kernels::basket_rows_per_sample(t));
-    auto const lanes = static_cast<std::size_t>(kernels::path_samples_per_block);
-    std::size_t const per_block = two_phase_ ? sizeof(float) * lanes * (static_cast<std::size_t>(rows) + 1) : 0;
-    auto launch_kernels = [this, factor_offset, rows, lanes](const request_state& r, std::int64_t first, std::int64_t end,
-                                                             moments* d_blocks, void*, scratch_lease& lease,
-                                              stream_view s) {
-      auto const* base = static_cast<const unsigned char*>(r.d_extra);
-      auto const* d_trades = static_cast<const basket_gbm_trade*>(r.d_trades);
-      auto const* d_assets = reinterpret_cast<const basket_asset*>(base);
-      auto const* d_factors = reinterpret_cast<const float*>(base + factor_offset);
-      if (!two_phase_) {
-        kernels::launch_basket_blocks(d_trades, r.n_trades, d_assets, d_factors, first, end, d_blocks, grid_blocks_,
-                                      s.value());
-        return;
-      }
-      auto const blocks = static_cast<std::size_t>(end - first);
-      auto* const paths = lease.allocate_n<float>(blocks * lanes * static_cast<std::size_t>(rows));
-      auto* const payoffs = lease.allocate_n<float>(blocks * lanes);
-      kernels::launch_basket_observations(d_trades, r.n_trades, d_assets, d_factors, first, end, paths, rows, grid_blocks_,
-                                          s.value());
-      kernels::launch_basket_payoffs(d_trades, r.n_trades, d_assets, first, end, paths, rows, payoffs, grid_blocks_,
-                                     s.value());
-      kernels::launch_basket_sample_blocks(d_trades, r.n_trades, first, end, payoffs, d_blocks, grid_blocks_, s.value());
-    };
-    return run_family(trades, tables.data(), tables.size(), total_blocks, per_block, control, launch_kernels);
+    return run_baskets(trades, assets, factors, total_blocks, control);
+  }
+
+  family_run run_basket(const std::vector<basket_gbm_trade_f64>& trades, const std::vector<basket_asset_f64>& assets,
+                          const std::vector<double>& factors, std::int64_t total_blocks,
+                          const run_control& control) const override
+  {
+    return run_baskets(trades, assets, factors, total_blocks, control);
   }
 
   family_run run_basket_greeks(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
@@ -364,16 +342,16 @@ class gpu_backend final : public pricing_backend {
 
  private:
   // The asset table and the factor table as one upload: assets, then factors from factor_offset.
-  static std::vector<unsigned char> basket_tables(const std::vector<basket_asset>& assets, const std::vector<float>& factors,
+  template <typename Asset, typename Real>
+  static std::vector<unsigned char> basket_tables(const std::vector<Asset>& assets, const std::vector<Real>& factors,
                                                   std::size_t factor_offset)
   {
-    std::vector<unsigned char> tables(factor_offset + sizeof(float) * factors.size());
-    if (!assets.empty()) std::memcpy(tables.data(), assets.data(), sizeof(basket_asset) * assets.size());
-    if (!factors.empty()) std::memcpy(tables.data() + factor_offset, factors.data(), sizeof(float) * factors.size());
+    std::vector<unsigned char> tables(factor_offset + sizeof(Real) * factors.size());
+    if (!assets.empty()) std::memcpy(tables.data(), assets.data(), sizeof(Asset) * assets.size());
+    if (!factors.empty()) std::memcpy(tables.data() + factor_offset, factors.data(), sizeof(Real) * factors.size());
     return tables;
   }
 
-  // GreekSums: the family's Greek sums type (void: none), described at run time by `greeks`.
   // Path-dependent trades in either path precision (Real); on the two-phase route their scratch
   // holds Real and is sized for the request's longest path (rows per sample).
   template <typename Real>
@@ -441,6 +419,44 @@ class gpu_backend final : public pricing_backend {
                       launch_kernels);
   }
 
+  // Multi-asset trades in either path precision. The asset table and the factor table travel as
+  // one upload: assets, then factors from an aligned offset.
+  template <typename Real>
+  family_run run_baskets(const std::vector<basic_basket_gbm_trade<Real>>& trades,
+                         const std::vector<basic_basket_asset<Real>>& assets, const std::vector<Real>& factors,
+                         std::int64_t total_blocks, const run_control& control) const
+  {
+    std::size_t const factor_offset = round256(sizeof(basic_basket_asset<Real>) * assets.size());
+    auto const tables = basket_tables(assets, factors, factor_offset);
+    int rows = 0;
+    for (auto const& t : trades) rows = std::max(rows, kernels::basket_rows_per_sample(t));
+    auto const lanes = static_cast<std::size_t>(kernels::path_samples_per_block);
+    std::size_t const per_block = two_phase_ ? sizeof(Real) * lanes * (static_cast<std::size_t>(rows) + 1) : 0;
+    auto launch_kernels = [this, factor_offset, rows, lanes](const request_state& r, std::int64_t first, std::int64_t end,
+                                                             moments* d_blocks, void*, scratch_lease& lease,
+                                                             stream_view s) {
+      auto const* base = static_cast<const unsigned char*>(r.d_extra);
+      auto const* d_trades = static_cast<const basic_basket_gbm_trade<Real>*>(r.d_trades);
+      auto const* d_assets = reinterpret_cast<const basic_basket_asset<Real>*>(base);
+      auto const* d_factors = reinterpret_cast<const Real*>(base + factor_offset);
+      if (!two_phase_) {
+        kernels::launch_basket_blocks(d_trades, r.n_trades, d_assets, d_factors, first, end, d_blocks, grid_blocks_,
+                                      s.value());
+        return;
+      }
+      auto const blocks = static_cast<std::size_t>(end - first);
+      auto* const paths = lease.allocate_n<Real>(blocks * lanes * static_cast<std::size_t>(rows));
+      auto* const payoffs = lease.allocate_n<Real>(blocks * lanes);
+      kernels::launch_basket_observations(d_trades, r.n_trades, d_assets, d_factors, first, end, paths, rows, grid_blocks_,
+                                          s.value());
+      kernels::launch_basket_payoffs(d_trades, r.n_trades, d_assets, first, end, paths, rows, payoffs, grid_blocks_,
+                                     s.value());
+      kernels::launch_basket_sample_blocks(d_trades, r.n_trades, first, end, payoffs, d_blocks, grid_blocks_, s.value());
+    };
+    return run_family(trades, tables.data(), tables.size(), total_blocks, per_block, control, launch_kernels);
+  }
+
+  // GreekSums: the family's Greek sums type (void: none), described at run time by `greeks`.
   template <typename GreekSums = void, typename Trade>
   family_run run_family(const std::vector<Trade>& trades, const void* extra, std::size_t extra_bytes,
                           std::int64_t total_blocks, std::size_t scratch_per_block, const run_control& control,

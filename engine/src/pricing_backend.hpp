@@ -102,11 +102,14 @@ class pricing_backend {
   // Single-asset products on Heston assets; steps of every trade in one table.
   virtual family_run run_heston(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
                                   std::int64_t total_blocks, const run_control& control) const = 0;
-  // --precision double: path trades (GBM Europeans among them, as one-step paths) and Heston
-  // trades in double, on the fused route.
+  // --precision double: path trades (GBM Europeans among them, as one-step paths), Heston
+  // trades and multi-asset Europeans in double.
   virtual family_run run_path(const std::vector<path_gbm_trade_f64>& trades, const std::vector<path_step_f64>& grid,
                                 std::int64_t total_blocks, const run_control& control) const = 0;
   virtual family_run run_heston(const std::vector<heston_trade_f64>& trades, const std::vector<heston_step_f64>& steps,
+                                  std::int64_t total_blocks, const run_control& control) const = 0;
+  virtual family_run run_basket(const std::vector<basket_gbm_trade_f64>& trades,
+                                  const std::vector<basket_asset_f64>& assets, const std::vector<double>& factors,
                                   std::int64_t total_blocks, const run_control& control) const = 0;
   // The same with each trade's Greeks (scenario lanes; path_greeks sums); each trade's steps are
   // followed by its two rolled first steps (heston_greeks.hpp).

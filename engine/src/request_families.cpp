@@ -14,10 +14,11 @@ namespace {
 // Early-exercise work is boxed: it is twice the size of the others, and a chunk's jobs are
 // fresh memory every call (first touching a page cost 1-3 us on the GPU host).
 using trade_job = std::variant<european_job, path_job, basket_job, heston_job,
-                               std::unique_ptr<exercise_work>, path_job_f64, heston_job_f64>;
+                               std::unique_ptr<exercise_work>, path_job_f64, heston_job_f64, basket_job_f64>;
 
-// --precision double: single-asset European-exercise products, under GBM (GBM vanillas and
-// digitals as one-step paths) and Heston; the rest is refused with the reason.
+// --precision double: European-exercise products, under GBM (GBM vanillas and digitals as
+// one-step paths; multi-asset products on GBM assets) and single-asset under Heston; the rest
+// is refused with the reason.
 std::optional<trade_job> build_double(const trade& t, const asset& a, bool heston_basket, std::string& message,
                                       const market_data& market, const engine_options& options)
 {
@@ -26,10 +27,12 @@ std::optional<trade_job> build_double(const trade& t, const asset& a, bool hesto
               std::string(to_string(t.exercise)) + " exercise (least squares) is in float";
     return std::nullopt;
   }
-  if (multi_asset(t.product) || heston_basket) {
-    message = "trade " + t.id + ": --precision double prices single-asset products only; multi-asset products are in float";
+  if (heston_basket) {
+    message = "trade " + t.id +
+              ": --precision double prices multi-asset products on GBM assets only; on Heston assets they are in float";
     return std::nullopt;
   }
+  if (multi_asset(t.product)) return make_basket_job<double>(t, market, options);
   if (a.model == model_kind::heston) return make_heston_job<double>(t, a, market, options);
   return make_path_job<double>(t, a, market, options);
 }
@@ -65,7 +68,7 @@ std::optional<trade_job> check_and_build(const trade& t, std::string& message, c
     case product_kind::basket:
     case product_kind::best_of:
     case product_kind::worst_of:
-    case product_kind::spread: return make_basket_job(t, market, options);
+    case product_kind::spread: return make_basket_job<float>(t, market, options);
     default: return make_path_job<float>(t, a, market, options);
   }
 }
@@ -100,11 +103,9 @@ request_families prepare_rows(const portfolio& trades, std::size_t begin, std::s
     } else if (auto* x = std::get_if<std::unique_ptr<exercise_work>>(&*jobs[k])) {
       f.exercises.add_job(**x, i);
     } else if (auto* b = std::get_if<basket_job>(&*jobs[k])) {
-      b->kernel.first_asset = static_cast<std::int32_t>(f.basket_assets.size());
-      b->kernel.first_factor = static_cast<std::int32_t>(f.factors.size());
-      f.basket_assets.insert(f.basket_assets.end(), b->assets.begin(), b->assets.end());
-      f.factors.insert(f.factors.end(), b->factor.begin(), b->factor.end());
-      f.baskets.add(b->kernel, layout::blocks_for(b->kernel.samples, basket_normals_per_sample), b->scale, b->paths, i);
+      f.baskets.add_job(*b, i);
+    } else if (auto* db = std::get_if<basket_job_f64>(&*jobs[k])) {
+      f.double_baskets.add_job(*db, i);
     } else {
       auto& p = std::get<path_job>(*jobs[k]);
       bool const scenario_lanes = options.greeks && p.kernel.product != path_product::asian;

@@ -12,6 +12,7 @@
 #include "mcprice/market.hpp"
 #include "mcprice/portfolio.hpp"
 #include "mcprice/settings.hpp"
+#include "basket_setup.hpp"
 #include "path_setup.hpp"
 #include "pricing_backend.hpp"
 #include "thread_cache.hpp"
@@ -77,6 +78,22 @@ struct basic_heston_family : family<basic_heston_trade<Real>> {
     h.kernel.first_step = static_cast<std::int32_t>(steps.size());
     steps.insert(steps.end(), h.steps.begin(), h.steps.end());
     this->add(h.kernel, layout::blocks_for(h.kernel.samples, path_normals_per_sample), h.scale, h.paths, row);
+  }
+};
+
+// Multi-asset Europeans with their per-asset parameters and correlation factors.
+template <typename Real>
+struct basic_basket_family : family<basic_basket_gbm_trade<Real>> {
+  std::vector<basic_basket_asset<Real>> assets;
+  std::vector<Real> factors;
+
+  void add_job(basic_basket_job<Real>& b, std::size_t row)
+  {
+    b.kernel.first_asset = static_cast<std::int32_t>(assets.size());
+    b.kernel.first_factor = static_cast<std::int32_t>(factors.size());
+    assets.insert(assets.end(), b.assets.begin(), b.assets.end());
+    factors.insert(factors.end(), b.factor.begin(), b.factor.end());
+    this->add(b.kernel, layout::blocks_for(b.kernel.samples, basket_normals_per_sample), b.scale, b.paths, row);
   }
 };
 
@@ -150,14 +167,13 @@ struct request_families {
   std::vector<greek_inputs> european_greeks;  // with Greeks: per european, in order
   path_family paths;           // with Greeks: Asians only
   path_family scenario_paths;  // with Greeks: barriers, touches and lookbacks (scenario lanes)
-  family<basket_gbm_trade> baskets;
-  std::vector<basket_asset> basket_assets;
-  std::vector<float> factors;
+  basic_basket_family<float> baskets;
   basic_heston_family<float> hestons;
   exercise_rows exercises;
   // --precision double: every trade is one of these (the float families stay empty).
   basic_path_family<double> double_paths;
   basic_heston_family<double> double_hestons;
+  basic_basket_family<double> double_baskets;
   std::vector<std::pair<std::size_t, std::string>> rejected;  // rows the checks refused, and why
 };
 

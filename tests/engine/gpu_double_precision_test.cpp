@@ -6,6 +6,7 @@
 #include "path_book.hpp"
 #include "pricing_cases.hpp"
 #include "result_bits.hpp"
+#include "two_asset_book.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -79,6 +80,19 @@ TEST_CASE("GPU double paths: every path product matches its closed form and the 
     CHECK(same_result_bits(small, price_double(m, trades, backend_choice::gpu, 100'003, 64, grid)));
   }
   CHECK(same_result_bits(small, price_double(m, trades, backend_choice::gpu, 100'003, 64, 0, kernel_route::two_phase)));
+}
+
+TEST_CASE("GPU double paths: best-of and worst-of match Stulz and the CPU, on both routes", "[gpu]")
+{
+  auto const m = stulz_market();
+  auto const book = stulz_book();
+  std::vector<trade> trades;
+  for (auto const& b : book) trades.push_back(b.t);
+  auto const gpu = price_double(m, trades, backend_choice::gpu, 2'000'000, 1);
+  for (std::size_t i = 0; i < book.size(); ++i) check_reference(gpu.results[i], book[i].reference);
+  auto const fused = price_double(m, trades, backend_choice::gpu, 100'001, 1);
+  check_same_as_cpu(fused, price_double(m, trades, backend_choice::cpu, 100'001, 1));
+  CHECK(same_result_bits(fused, price_double(m, trades, backend_choice::gpu, 100'001, 1, 0, kernel_route::two_phase)));
 }
 
 TEST_CASE("GPU double paths: Heston QE matches the semi-analytic price and the CPU, on both routes", "[gpu]")

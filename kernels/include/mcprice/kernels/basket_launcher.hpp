@@ -12,5 +12,9 @@ namespace mcprice::kernels {
 void launch_basket_blocks(const basket_gbm_trade* trades, int num_trades, const basket_asset* assets, const float* factors,
                           std::int64_t block_begin, std::int64_t block_end, moments* block_moments, int grid_blocks,
                           cudaStream_t stream);
+// The same in double precision (--precision double).
+void launch_basket_blocks(const basket_gbm_trade_f64* trades, int num_trades, const basket_asset_f64* assets,
+                          const double* factors, std::int64_t block_begin, std::int64_t block_end,
+                          moments* block_moments, int grid_blocks, cudaStream_t stream);
 
 }  // namespace mcprice::kernels
