@@ -187,7 +187,8 @@ void precision_bench(bool cpu)
 {
   auto const heston_market = parse_market(R"({"rate": 0.0, "assets": {"H": {"spot": 100, "model": "heston",
       "heston": {"v0": 0.0175, "kappa": 1.5768, "theta": 0.0398, "xi": 0.5751, "rho": -0.5711}}}})", "heston");
-  auto const gbm_market = parse_market(R"({"rate": 0.03, "assets": {"G": {"spot": 100, "vol": 0.25}}})", "gbm");
+  auto const gbm_market = parse_market(R"({"rate": 0.03, "assets": {"G": {"spot": 100, "vol": 0.25},
+      "G2": {"spot": 95, "vol": 0.2}}, "correlation": {"G,G2": 0.5}})", "gbm");
   auto make = [](std::string id, product_kind p, std::string asset) {
     trade t;
     t.id = std::move(id);
@@ -206,17 +207,20 @@ void precision_bench(bool cpu)
   trade asian = make("gbm-asian", product_kind::asian, "G");
   asian.fixings = 252;
   trade const vanilla = make("gbm-vanilla", product_kind::vanilla, "G");
-  for (const trade& t : {heston, barrier, asian, vanilla}) {
+  trade best = make("gbm-best-of-2", product_kind::best_of, "G");
+  best.underlyings = {"G", "G2"};
+  for (const trade& t : {heston, barrier, asian, vanilla, best}) {
     bool const is_heston = t.id == heston.id;
     bool const is_vanilla = t.id == vanilla.id;
-    double const steps = is_vanilla ? 1.0 : 252.0;
+    bool const is_best = t.id == best.id;
+    double const steps = is_vanilla ? 1.0 : is_best ? 2.0 : 252.0;  // best-of: asset-paths
     double rate[2] = {0.0, 0.0};
     for (path_precision p : {path_precision::float32, path_precision::float64}) {
       engine_options o;
       o.backend = cpu ? backend_choice::cpu : backend_choice::gpu;
       o.precision = p;
       o.steps = 252;
-      o.paths = cpu ? (1 << 14) : (is_vanilla ? (1 << 26) : (1 << 21));
+      o.paths = cpu ? (1 << 14) : (is_vanilla || is_best ? (1 << 24) : (1 << 21));
       portfolio book;
       book.trades = {t};
       engine const eng(is_heston ? heston_market : gbm_market, o);

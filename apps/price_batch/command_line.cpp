@@ -51,7 +51,7 @@ po::options_description visible_options()
       ("allow-input-change", "with --rerun: run even if an input's digest changed")
       ("greeks", "also compute delta, gamma, vega, theta, rho in the same pass (every product; per asset for "
                  "multi-asset trades of up to 8 assets); JSON adds each Greek's std error")
-      ("precision", po::value<std::string>(), "path arithmetic: float (default; double accumulation) | double (single-asset European-exercise products, no Greeks)")
+      ("precision", po::value<std::string>(), "path arithmetic: float (default; double accumulation) | double (European exercise; no Greeks)")
       ("load-test", "instead of a portfolio: push a seeded stream of synthetic pricing jobs through the engine "
                     "once per allocator and report throughput, latency and memory (docs/load_test.md)")
       ("load-jobs", po::value<std::string>(), "load test: jobs in the stream (default 5000)")
