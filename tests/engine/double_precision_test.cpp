@@ -83,8 +83,7 @@ TEST_CASE("double paths match the closed forms of barriers, touches, Asians and 
 {
   auto const m = flat_x_market();
   auto const book = path_book(m);
-  std::vector<trade> trades;
-  for (auto const& b : book) trades.push_back(b.t);
+  auto const trades = trades_of(book);
   auto const run = price_double(m, trades, 400'000, 64);
   for (std::size_t i = 0; i < book.size(); ++i) check_close(run.results[i], book[i].reference);
 }
@@ -93,8 +92,7 @@ TEST_CASE("double paths match Stulz's best-of and worst-of closed forms; a baske
 {
   auto const m = stulz_market();
   auto const book = stulz_book();
-  std::vector<trade> trades;
-  for (auto const& b : book) trades.push_back(b.t);
+  auto const trades = trades_of(book);
   auto const run = price_double(m, trades, 400'000, 1);
   for (std::size_t i = 0; i < book.size(); ++i) check_close(run.results[i], book[i].reference);
 

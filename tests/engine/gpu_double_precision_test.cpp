@@ -69,8 +69,7 @@ TEST_CASE("GPU double paths: every path product matches its closed form and the 
 {
   auto const m = flat_x_market();
   auto const book = path_book(m);
-  std::vector<trade> trades;
-  for (auto const& b : book) trades.push_back(b.t);
+  auto const trades = trades_of(book);
   auto const gpu = price_double(m, trades, backend_choice::gpu, 2'000'000, 64);
   for (std::size_t i = 0; i < book.size(); ++i) check_reference(gpu.results[i], book[i].reference);
   auto const small = price_double(m, trades, backend_choice::gpu, 100'003, 64);
@@ -86,8 +85,7 @@ TEST_CASE("GPU double paths: best-of and worst-of match Stulz and the CPU, on bo
 {
   auto const m = stulz_market();
   auto const book = stulz_book();
-  std::vector<trade> trades;
-  for (auto const& b : book) trades.push_back(b.t);
+  auto const trades = trades_of(book);
   auto const gpu = price_double(m, trades, backend_choice::gpu, 2'000'000, 1);
   for (std::size_t i = 0; i < book.size(); ++i) check_reference(gpu.results[i], book[i].reference);
   auto const fused = price_double(m, trades, backend_choice::gpu, 100'001, 1);

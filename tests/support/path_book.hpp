@@ -33,6 +33,13 @@ struct referenced_trade {
   double reference;
 };
 
+inline std::vector<trade> trades_of(const std::vector<referenced_trade>& book)
+{
+  std::vector<trade> trades;
+  for (auto const& b : book) trades.push_back(b.t);
+  return trades;
+}
+
 // Continuous monitoring (the bridge) and 12 geometric fixings: closed forms hold at any step
 // count, so the tolerance is 4 std errors.
 inline std::vector<referenced_trade> path_book(const market_data& m)
