@@ -12,9 +12,17 @@ namespace mcprice::detail {
 namespace {
 
 // Early-exercise work is boxed: it is twice the size of the others, and a chunk's jobs are
-// fresh memory every call (first touching a page cost 1-3 us on the GPU host).
-using trade_job = std::variant<european_job, path_job, basket_job, heston_job,
-                               std::unique_ptr<exercise_work>, path_job_f64, heston_job_f64, basket_job_f64>;
+// fresh memory every call (first touching a page cost 1-3 us on the GPU host). Double-precision
+// jobs are boxed too: unboxed, they would widen every float job's slot by a third.
+using trade_job = std::variant<european_job, path_job, basket_job, heston_job, std::unique_ptr<exercise_work>,
+                               std::unique_ptr<path_job_f64>, std::unique_ptr<heston_job_f64>,
+                               std::unique_ptr<basket_job_f64>>;
+
+template <typename Job>
+trade_job boxed(Job job)
+{
+  return std::make_unique<Job>(std::move(job));
+}
 
 // --precision double: European-exercise products, under GBM (GBM vanillas and digitals as
 // one-step paths; multi-asset products on GBM assets) and single-asset under Heston; the rest
@@ -32,9 +40,9 @@ std::optional<trade_job> build_double(const trade& t, const asset& a, bool hesto
               ": --precision double prices multi-asset products on GBM assets only; on Heston assets they are in float";
     return std::nullopt;
   }
-  if (multi_asset(t.product)) return make_basket_job<double>(t, market, options);
-  if (a.model == model_kind::heston) return make_heston_job<double>(t, a, market, options);
-  return make_path_job<double>(t, a, market, options);
+  if (multi_asset(t.product)) return boxed(make_basket_job<double>(t, market, options));
+  if (a.model == model_kind::heston) return boxed(make_heston_job<double>(t, a, market, options));
+  return boxed(make_path_job<double>(t, a, market, options));
 }
 
 // Fills `message` (why the trade cannot be priced) or returns the trade's kernel work.
@@ -96,16 +104,16 @@ request_families prepare_rows(const portfolio& trades, std::size_t begin, std::s
       if (options.greeks) f.european_greeks.push_back(e->greeks);
     } else if (auto* h = std::get_if<heston_job>(&*jobs[k])) {
       f.hestons.add_job(*h, i);
-    } else if (auto* dp = std::get_if<path_job_f64>(&*jobs[k])) {
-      f.double_paths.add_job(*dp, i);
-    } else if (auto* dh = std::get_if<heston_job_f64>(&*jobs[k])) {
-      f.double_hestons.add_job(*dh, i);
+    } else if (auto* dp = std::get_if<std::unique_ptr<path_job_f64>>(&*jobs[k])) {
+      f.double_paths.add_job(**dp, i);
+    } else if (auto* dh = std::get_if<std::unique_ptr<heston_job_f64>>(&*jobs[k])) {
+      f.double_hestons.add_job(**dh, i);
     } else if (auto* x = std::get_if<std::unique_ptr<exercise_work>>(&*jobs[k])) {
       f.exercises.add_job(**x, i);
     } else if (auto* b = std::get_if<basket_job>(&*jobs[k])) {
       f.baskets.add_job(*b, i);
-    } else if (auto* db = std::get_if<basket_job_f64>(&*jobs[k])) {
-      f.double_baskets.add_job(*db, i);
+    } else if (auto* db = std::get_if<std::unique_ptr<basket_job_f64>>(&*jobs[k])) {
+      f.double_baskets.add_job(**db, i);
     } else {
       auto& p = std::get<path_job>(*jobs[k]);
       bool const scenario_lanes = options.greeks && p.kernel.product != path_product::asian;

@@ -54,14 +54,16 @@ void check_same_as_cpu(const pricing_run& gpu, const pricing_run& cpu)
 
 }  // namespace
 
-TEST_CASE("GPU double paths: GBM vanillas and digitals as one-step paths match Black-Scholes and the CPU", "[gpu]")
+TEST_CASE("GPU double paths: GBM vanillas and digitals as one-step paths match Black-Scholes and the CPU, on both "
+          "routes", "[gpu]")
 {
   auto const m = test_market();
   auto const book = reference_book();
   auto const gpu = price_double(m, book.trades, backend_choice::gpu, 2'000'000, 1);
   for (std::size_t i = 0; i < book.trades.size(); ++i) check_reference(gpu.results[i], reference_price(book.trades[i], m));
-  check_same_as_cpu(price_double(m, book.trades, backend_choice::gpu, 100'000, 1),
-                    price_double(m, book.trades, backend_choice::cpu, 100'000, 1));
+  auto const fused = price_double(m, book.trades, backend_choice::gpu, 100'000, 1);
+  check_same_as_cpu(fused, price_double(m, book.trades, backend_choice::cpu, 100'000, 1));
+  CHECK(same_result_bits(fused, price_double(m, book.trades, backend_choice::gpu, 100'000, 1, 0, kernel_route::two_phase)));
 }
 
 TEST_CASE("GPU double paths: every path product matches its closed form and the CPU; bits do not depend on the grid "

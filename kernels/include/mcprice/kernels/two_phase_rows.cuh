@@ -100,7 +100,9 @@ struct replay_lane {
   {
     if (sample_of(t, block_in_trade, lane) < 0) return;
     std::int64_t const j = b - block_begin;
-    payoffs[j * lanes + lane] = with_path_product<Model::europeans>(t.product, [&](auto product) {
+    // Double GBM paths include Europeans (one-step path trades; path_lane_sampled).
+    constexpr bool europeans = Model::europeans || !std::is_same_v<Real, float>;
+    payoffs[j * lanes + lane] = with_path_product<europeans>(t.product, [&](auto product) {
       constexpr path_product p = decltype(product)::value;
       return t.antithetic ? replay<p, true, Model, Step, Real>(t, grid, paths, rows, j, lane)
                           : replay<p, false, Model, Step, Real>(t, grid, paths, rows, j, lane);
