@@ -33,9 +33,9 @@ struct exercise_lane_fn {
 };
 
 // Pricing trades (exercise_trade) or Greek combinations (exercise_combination): canonical blocks
-// reduced as every family's.
+// reduced as every family's. Registers capped for the tuned blocks an SM (tuning.hpp).
 template <typename Record>
-__global__ void __launch_bounds__(policy::threads_per_block)
+__global__ void __launch_bounds__(tuning::exercise_policy::threads_per_block, tuning::exercise_policy::min_blocks_per_sm)
 exercise_blocks_kernel(const Record* __restrict__ records, int num, exercise_tables tables, std::int64_t block_begin,
                        std::int64_t block_end, moments* __restrict__ block_moments)
 {

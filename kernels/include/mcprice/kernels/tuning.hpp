@@ -36,6 +36,15 @@
 #define MCPRICE_HESTON_MIN_BLOCKS_PER_SM 3
 #endif
 
+// The early-exercise pricing and Greek-combination kernel (early_exercise_kernel.cu): uncapped it
+// took 96 registers (2 blocks an SM); capped at 3 blocks (80 registers, no spills) the
+// STAC-A2-style workloads ran 65.8-66.3 ms (small) and 3.95 s (large) against 72.8-77.3 ms and
+// 4.19 s uncapped in the same call on an H200, at 4 blocks (64 registers, 156 bytes spilled)
+// 66.1-69.6 ms and 3.94 s; the same result digests in all (docs/benchmarks.md).
+#ifndef MCPRICE_EXERCISE_MIN_BLOCKS_PER_SM
+#define MCPRICE_EXERCISE_MIN_BLOCKS_PER_SM 3
+#endif
+
 namespace mcprice::tuning {
 
 // A kernel's launch shape: the canonical block's threads, and the blocks an SM its registers
@@ -52,5 +61,6 @@ using european_fused_policy = block_policy<MCPRICE_EUROPEAN_FUSED_MIN_BLOCKS_PER
 using european_greek_policy = block_policy<MCPRICE_GREEK_MIN_BLOCKS_PER_SM>;
 using heston_policy = block_policy<MCPRICE_HESTON_MIN_BLOCKS_PER_SM>;
 using heston_european_policy = block_policy<MCPRICE_HESTON_EUROPEAN_MIN_BLOCKS_PER_SM>;
+using exercise_policy = block_policy<MCPRICE_EXERCISE_MIN_BLOCKS_PER_SM>;
 
 }  // namespace mcprice::tuning
