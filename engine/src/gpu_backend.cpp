@@ -352,36 +352,62 @@ class gpu_backend final : public pricing_backend {
     return tables;
   }
 
-  // Path-dependent trades in either path precision (Real); on the two-phase route their scratch
-  // holds Real and is sized for the request's longest path (rows per sample).
+  // Two-phase scratch of the one-sample-per-lane families (path, Heston, multi-asset), in the
+  // path precision Real: `rows` values a lane of path scratch, sized for the request's longest
+  // sample, then one payoff a lane.
+  template <typename Real>
+  struct two_phase_scratch {
+    Real* paths;
+    Real* payoffs;
+  };
+
+  template <typename Trade, typename RowsOf>
+  static int max_rows(const std::vector<Trade>& trades, RowsOf rows_of)
+  {
+    int rows = 0;
+    for (auto const& t : trades) rows = std::max(rows, rows_of(t));
+    return rows;
+  }
+
+  template <typename Real>
+  [[nodiscard]] std::size_t two_phase_bytes_per_block(int rows) const
+  {
+    auto const lanes = static_cast<std::size_t>(kernels::path_samples_per_block);
+    return two_phase_ ? sizeof(Real) * lanes * (static_cast<std::size_t>(rows) + 1) : 0;
+  }
+
+  template <typename Real>
+  static two_phase_scratch<Real> lease_two_phase(scratch_lease& lease, std::int64_t first, std::int64_t end, int rows)
+  {
+    auto const values = static_cast<std::size_t>(end - first) * static_cast<std::size_t>(kernels::path_samples_per_block);
+    Real* const paths = lease.allocate_n<Real>(values * static_cast<std::size_t>(rows));
+    return {paths, lease.allocate_n<Real>(values)};
+  }
+
+  // Path-dependent trades in either path precision (Real).
   template <typename Real>
   family_run run_paths(const std::vector<basic_path_gbm_trade<Real>>& trades,
                        const std::vector<basic_path_step<Real>>& grid, std::int64_t total_blocks,
                        const run_control& control) const
   {
-    int rows = 0;
-    for (auto const& t : trades) rows = std::max(rows, kernels::path_rows_per_sample(t));
-    auto const lanes = static_cast<std::size_t>(kernels::path_samples_per_block);
-    std::size_t const per_block = two_phase_ ? sizeof(Real) * lanes * (static_cast<std::size_t>(rows) + 1) : 0;
-    auto launch_kernels = [this, rows, lanes](const request_state& r, std::int64_t first, std::int64_t end,
-                                              moments* d_blocks, void*, scratch_lease& lease,
-                                              stream_view s) {
+    int const rows = max_rows(trades, [](const auto& t) { return kernels::path_rows_per_sample(t); });
+    auto launch_kernels = [this, rows](const request_state& r, std::int64_t first, std::int64_t end, moments* d_blocks,
+                                       void*, scratch_lease& lease, stream_view s) {
       auto const* d_trades = static_cast<const basic_path_gbm_trade<Real>*>(r.d_trades);
       auto const* d_grid = static_cast<const basic_path_step<Real>*>(r.d_extra);
       if (!two_phase_) {
         kernels::launch_path_blocks(d_trades, r.n_trades, d_grid, first, end, d_blocks, grid_blocks_, s.value());
         return;
       }
-      auto const blocks = static_cast<std::size_t>(end - first);
-      auto* const paths = lease.allocate_n<Real>(blocks * lanes * static_cast<std::size_t>(rows));
-      auto* const payoffs = lease.allocate_n<Real>(blocks * lanes);
-      kernels::launch_path_observations(d_trades, r.n_trades, d_grid, first, end, paths, rows, grid_blocks_, s.value());
-      kernels::launch_path_payoffs(d_trades, r.n_trades, d_grid, first, end, paths, rows, payoffs, grid_blocks_,
+      auto const x = lease_two_phase<Real>(lease, first, end, rows);
+      kernels::launch_path_observations(d_trades, r.n_trades, d_grid, first, end, x.paths, rows, grid_blocks_,
+                                        s.value());
+      kernels::launch_path_payoffs(d_trades, r.n_trades, d_grid, first, end, x.paths, rows, x.payoffs, grid_blocks_,
                                    s.value());
-      kernels::launch_path_sample_blocks(d_trades, r.n_trades, first, end, payoffs, d_blocks, grid_blocks_, s.value());
+      kernels::launch_path_sample_blocks(d_trades, r.n_trades, first, end, x.payoffs, d_blocks, grid_blocks_, s.value());
     };
-    return run_family(trades, grid.data(), sizeof(grid[0]) * grid.size(), total_blocks, per_block, control,
-                      launch_kernels);
+    return run_family(trades, grid.data(), sizeof(grid[0]) * grid.size(), total_blocks,
+                      two_phase_bytes_per_block<Real>(rows), control, launch_kernels);
   }
 
   template <typename Real>
@@ -389,16 +415,12 @@ class gpu_backend final : public pricing_backend {
                          const std::vector<basic_heston_step<Real>>& steps, std::int64_t total_blocks,
                          const run_control& control) const
   {
-    int rows = 0;
-    for (auto const& t : trades) rows = std::max(rows, kernels::heston_rows_per_sample(t));
+    int const rows = max_rows(trades, [](const auto& t) { return kernels::heston_rows_per_sample(t); });
     bool const europeans_only = std::all_of(trades.begin(), trades.end(), [](const basic_heston_trade<Real>& t) {
       return t.product == path_product::european;
     });
-    auto const lanes = static_cast<std::size_t>(kernels::path_samples_per_block);
-    std::size_t const per_block = two_phase_ ? sizeof(Real) * lanes * (static_cast<std::size_t>(rows) + 1) : 0;
-    auto launch_kernels = [this, rows, lanes, europeans_only](const request_state& r, std::int64_t first,
-                                                              std::int64_t end, moments* d_blocks, void*,
-                                                              scratch_lease& lease, stream_view s) {
+    auto launch_kernels = [this, rows, europeans_only](const request_state& r, std::int64_t first, std::int64_t end,
+                                                       moments* d_blocks, void*, scratch_lease& lease, stream_view s) {
       auto const* d_trades = static_cast<const basic_heston_trade<Real>*>(r.d_trades);
       auto const* d_steps = static_cast<const basic_heston_step<Real>*>(r.d_extra);
       if (!two_phase_) {
@@ -406,17 +428,16 @@ class gpu_backend final : public pricing_backend {
                                       s.value());
         return;
       }
-      auto const blocks = static_cast<std::size_t>(end - first);
-      auto* const paths = lease.allocate_n<Real>(blocks * lanes * static_cast<std::size_t>(rows));
-      auto* const payoffs = lease.allocate_n<Real>(blocks * lanes);
-      kernels::launch_heston_observations(d_trades, r.n_trades, d_steps, first, end, paths, rows, grid_blocks_,
+      auto const x = lease_two_phase<Real>(lease, first, end, rows);
+      kernels::launch_heston_observations(d_trades, r.n_trades, d_steps, first, end, x.paths, rows, grid_blocks_,
                                           s.value());
-      kernels::launch_heston_payoffs(d_trades, r.n_trades, d_steps, first, end, paths, rows, payoffs, grid_blocks_,
+      kernels::launch_heston_payoffs(d_trades, r.n_trades, d_steps, first, end, x.paths, rows, x.payoffs, grid_blocks_,
                                      s.value());
-      kernels::launch_heston_sample_blocks(d_trades, r.n_trades, first, end, payoffs, d_blocks, grid_blocks_, s.value());
+      kernels::launch_heston_sample_blocks(d_trades, r.n_trades, first, end, x.payoffs, d_blocks, grid_blocks_,
+                                           s.value());
     };
-    return run_family(trades, steps.data(), sizeof(steps[0]) * steps.size(), total_blocks, per_block, control,
-                      launch_kernels);
+    return run_family(trades, steps.data(), sizeof(steps[0]) * steps.size(), total_blocks,
+                      two_phase_bytes_per_block<Real>(rows), control, launch_kernels);
   }
 
   // Multi-asset trades in either path precision. The asset table and the factor table travel as
@@ -428,13 +449,9 @@ class gpu_backend final : public pricing_backend {
   {
     std::size_t const factor_offset = round256(sizeof(basic_basket_asset<Real>) * assets.size());
     auto const tables = basket_tables(assets, factors, factor_offset);
-    int rows = 0;
-    for (auto const& t : trades) rows = std::max(rows, kernels::basket_rows_per_sample(t));
-    auto const lanes = static_cast<std::size_t>(kernels::path_samples_per_block);
-    std::size_t const per_block = two_phase_ ? sizeof(Real) * lanes * (static_cast<std::size_t>(rows) + 1) : 0;
-    auto launch_kernels = [this, factor_offset, rows, lanes](const request_state& r, std::int64_t first, std::int64_t end,
-                                                             moments* d_blocks, void*, scratch_lease& lease,
-                                                             stream_view s) {
+    int const rows = max_rows(trades, [](const auto& t) { return kernels::basket_rows_per_sample(t); });
+    auto launch_kernels = [this, factor_offset, rows](const request_state& r, std::int64_t first, std::int64_t end,
+                                                      moments* d_blocks, void*, scratch_lease& lease, stream_view s) {
       auto const* base = static_cast<const unsigned char*>(r.d_extra);
       auto const* d_trades = static_cast<const basic_basket_gbm_trade<Real>*>(r.d_trades);
       auto const* d_assets = reinterpret_cast<const basic_basket_asset<Real>*>(base);
@@ -444,16 +461,16 @@ class gpu_backend final : public pricing_backend {
                                       s.value());
         return;
       }
-      auto const blocks = static_cast<std::size_t>(end - first);
-      auto* const paths = lease.allocate_n<Real>(blocks * lanes * static_cast<std::size_t>(rows));
-      auto* const payoffs = lease.allocate_n<Real>(blocks * lanes);
-      kernels::launch_basket_observations(d_trades, r.n_trades, d_assets, d_factors, first, end, paths, rows, grid_blocks_,
-                                          s.value());
-      kernels::launch_basket_payoffs(d_trades, r.n_trades, d_assets, first, end, paths, rows, payoffs, grid_blocks_,
+      auto const x = lease_two_phase<Real>(lease, first, end, rows);
+      kernels::launch_basket_observations(d_trades, r.n_trades, d_assets, d_factors, first, end, x.paths, rows,
+                                          grid_blocks_, s.value());
+      kernels::launch_basket_payoffs(d_trades, r.n_trades, d_assets, first, end, x.paths, rows, x.payoffs, grid_blocks_,
                                      s.value());
-      kernels::launch_basket_sample_blocks(d_trades, r.n_trades, first, end, payoffs, d_blocks, grid_blocks_, s.value());
+      kernels::launch_basket_sample_blocks(d_trades, r.n_trades, first, end, x.payoffs, d_blocks, grid_blocks_,
+                                           s.value());
     };
-    return run_family(trades, tables.data(), tables.size(), total_blocks, per_block, control, launch_kernels);
+    return run_family(trades, tables.data(), tables.size(), total_blocks, two_phase_bytes_per_block<Real>(rows),
+                      control, launch_kernels);
   }
 
   // GreekSums: the family's Greek sums type (void: none), described at run time by `greeks`.

@@ -200,8 +200,6 @@ basic_heston_job<Real> make_heston_job(const trade& t, const asset& a, const mar
   return job;
 }
 
-template path_gbm_trade make_path_record<float>(const trade&, const asset&, const path_grid&, const engine_options&,
-                                                std::int64_t&);
 template path_job make_path_job<float>(const trade&, const asset&, const market_data&, const engine_options&);
 template path_job_f64 make_path_job<double>(const trade&, const asset&, const market_data&, const engine_options&);
 template heston_job make_heston_job<float>(const trade&, const asset&, const market_data&, const engine_options&);
