@@ -8,7 +8,9 @@
 // `lsm-put` instead prices Longstaff and Schwartz's put (S = 36, K = 40, sigma 0.2, T = 1, 50
 // dates, 2^20 pricing and 2^20 calibration paths, no Greeks): the PyTorch peer's case
 // (apps/bench/peers/lsm_peer.py).
-//   mcprice-stac-bench [REPS] [gpu|cpu] [small|large|both|lsm-put]
+// `per-greek` as the fourth word walks each Greek's paths on its own (the same bits; the way the
+// GPU ran them before spot legs were walked together), to measure what sharing the walk saves.
+//   mcprice-stac-bench [REPS] [gpu|cpu] [small|large|both|lsm-put] [shared|per-greek]
 #include "mcprice/engine.hpp"
 #include "bench_devices.hpp"
 #include "synthetic_book.hpp"
@@ -67,7 +69,7 @@ mcprice::portfolio stac_book(const workload& w)
   return book;
 }
 
-void run(const workload& w, int reps, bool cpu)
+void run(const workload& w, int reps, bool cpu, bool shared_walks)
 {
   using clock = std::chrono::steady_clock;
   auto const market = stac_market(w.assets);
@@ -77,12 +79,19 @@ void run(const workload& w, int reps, bool cpu)
   o.greeks = true;
   o.paths = w.paths;
   o.steps = w.steps;
+  o.shared_greek_walks = shared_walks;
+  o.timeline = std::getenv("MCPRICE_STAC_TIMELINE") != nullptr;
   mcprice::bench::devices_from_environment(o);
   auto const start = clock::now();
   mcprice::engine const e(market, o);
   auto first = e.price(book);
   double const cold = std::chrono::duration<double>(clock::now() - start).count();
   double const warm = reps > 0 ? mcprice::bench::timed(reps, [&] { first = e.price(book); }) : 0.0;
+  // MCPRICE_STAC_TIMELINE set: where the last pricing's time went, on stderr.
+  for (auto const& span : first.summary.timeline) {
+    std::fprintf(stderr, "%-12s %s job %zu  %8.3f - %8.3f ms\n", span.what.c_str(), span.device ? "gpu " : "host",
+                 span.index, 1e3 * span.begin_seconds, 1e3 * span.end_seconds);
+  }
   auto const& r = first.results.front();
   std::size_t greeks = 0;
   if (r.greeks) greeks = r.greeks->all().size();
@@ -90,11 +99,11 @@ void run(const workload& w, int reps, bool cpu)
       "{\"workload\": \"%s\", \"backend\": \"%s\", \"assets\": %d, \"paths\": %lld, \"steps\": %lld, "
       "\"exercise_dates\": %lld, \"status\": \"%s\", \"price\": %.6f, \"std_error\": %.6f, \"greeks\": %zu, "
       "\"delta0\": %.5f, \"delta0_se\": %.5f, \"cold_s\": %.4f, \"warm_median_s\": %.4f, "
-      "\"reps\": %d, \"results_digest\": \"%016llx\"}\n",
+      "\"reps\": %d, \"greek_walks\": \"%s\", \"results_digest\": \"%016llx\"}\n",
       w.name, e.device_name().c_str(), w.assets, static_cast<long long>(w.paths), static_cast<long long>(w.steps),
       static_cast<long long>(w.steps), r.status == mcprice::trade_status::ok ? "ok" : r.message.c_str(), r.price,
       r.std_error, greeks, r.greeks ? r.greeks->deltas[0].value : 0.0, r.greeks ? r.greeks->deltas[0].std_error : 0.0,
-      cold, warm, reps, static_cast<unsigned long long>(mcprice::bench::results_digest(first)));
+      cold, warm, reps, o.shared_greek_walks ? "shared" : "per-greek", static_cast<unsigned long long>(mcprice::bench::results_digest(first)));
   std::fflush(stdout);
 }
 
@@ -136,6 +145,7 @@ int main(int argc, char** argv)
   int const reps = argc > 1 ? std::atoi(argv[1]) : 5;
   bool const cpu = argc > 2 && std::string(argv[2]) == "cpu";
   std::string const which = argc > 3 ? argv[3] : "both";
+  bool const shared_walks = !(argc > 4 && std::string(argv[4]) == "per-greek");
   workload const small{"small", 5, 25'000, 252, 1.0};
   workload const large{"large", 10, 100'000, 1'260, 5.0};
   try {
@@ -143,8 +153,8 @@ int main(int argc, char** argv)
       lsm_put(reps, cpu);
       return 0;
     }
-    if (which != "large") run(small, reps, cpu);
-    if (which != "small") run(large, reps, cpu);
+    if (which != "large") run(small, reps, cpu, shared_walks);
+    if (which != "small") run(large, reps, cpu, shared_walks);
   } catch (const std::exception& ex) {
     std::fprintf(stderr, "mcprice-stac-bench: %s\n", ex.what());
     return 1;

@@ -60,6 +60,15 @@ exercise_trade with_tables(exercise_family& f, const exercise_job& j)
   return k;
 }
 
+// What exercising today pays (American), else -1.
+double exercise_today(const trade& t, const exercise_job& job)
+{
+  if (t.exercise != exercise_style::american) return -1.0;
+  exercise_state today{};
+  today.grow(job.kernel.assets);
+  return exercise_value(job.kernel, job.assets.data(), today);
+}
+
 }  // namespace
 
 void add_to_family(exercise_family& f, const exercise_job& j)
@@ -79,7 +88,16 @@ void add_to_family(exercise_family& f, const exercise_job& j)
 
 std::int32_t add_scenario(exercise_family& f, const exercise_job& j, std::size_t of)
 {
-  exercise_trade k = with_tables(f, j);
+  exercise_trade k = j.kernel;
+  if (j.trade_tables) {
+    const exercise_trade& own = f.trades[of];
+    k.first_date = own.first_date;
+    k.first_step = own.first_step;
+    k.first_factor = own.first_factor;
+    k.first_asset = append(f.assets, j.assets);
+  } else {
+    k = with_tables(f, j);
+  }
   // The trade's policy as it stands: its coefficients, on its basis' scales.
   k.first_coefficient = f.trades[of].first_coefficient;
   k.norm = f.trades[of].norm;
@@ -127,6 +145,7 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
   if (heston) {
     std::int64_t const steps = t.steps.value_or(opt.steps);
     k.substeps = static_cast<std::int32_t>(std::max<std::int64_t>(1, (steps + k.dates - 1) / k.dates));
+    job.heston_steps.reserve(times.size() * static_cast<std::size_t>(k.substeps) * n);
     double t_prev = 0.0;
     for (double const ti : times) {
       double const dt = (ti - t_prev) / k.substeps;
@@ -158,11 +177,16 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
   }
   job.factor = n == 1 ? std::vector<float>{1.0F} : correlation_factor(market, idx);
   job.scale = t.notional;
-  if (t.exercise == exercise_style::american) {
-    exercise_state today{};
-    today.grow(k.assets);
-    job.exercise_today = exercise_value(k, job.assets.data(), today);
-  }
+  job.exercise_today = exercise_today(t, job);
+  return job;
+}
+
+exercise_job with_spots(const exercise_job& base, const trade& t, const std::vector<double>& spots)
+{
+  exercise_job job{base.kernel, base.assets, {}, {}, {}, {}, base.scale, base.paths, -1.0, true};
+  for (std::size_t i = 0; i < job.assets.size(); ++i) job.assets[i].spot = static_cast<float>(spots[i]);
+  job.kernel.norm = basis_norm(t, job.assets);
+  job.exercise_today = exercise_today(t, job);
   return job;
 }
 

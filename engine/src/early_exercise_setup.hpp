@@ -27,9 +27,17 @@ struct exercise_job {
   double scale;             // notional (cash flows are discounted to today in the kernel)
   std::int64_t paths;
   double exercise_today{-1.0};  // American: what exercising today pays (< 0: not an exercise time)
+  // A Greek scenario that differs from its trade in today's spots only: it carries no tables and
+  // walks its trade's (x = ln(S/S0), the variances and the discounts do not depend on S0).
+  bool trade_tables{false};
 };
 
 exercise_job make_exercise_job(const trade& t, const market_data& market, const engine_options& opt);
+
+// The job of `base`'s trade `t` with today's spots `spots` (one per underlying, in the trade's
+// order) and no tables of its own (trade_tables): what exercising pays, and the basis' scale
+// when the trade has no strike, follow the spots.
+exercise_job with_spots(const exercise_job& base, const trade& t, const std::vector<double>& spots);
 
 // Appends the job's record (its first_* set: running sums) and tables to the family.
 void add_to_family(exercise_family& f, const exercise_job& j);

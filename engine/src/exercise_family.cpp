@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 namespace mcprice::detail {
 namespace {
@@ -43,6 +44,7 @@ exercise_table_layout layout_of(const exercise_family& f)
   l.heston = place(sizeof(heston_step) * f.heston_steps.size());
   l.discounts = place(sizeof(float) * f.discounts.size());
   l.scenarios = place(sizeof(exercise_trade) * f.scenarios.size());
+  l.groups = place(sizeof(exercise_walk_group) * f.walk_groups.size());
   l.coefficients = place(sizeof(float) * static_cast<std::size_t>(f.coefficient_dates) * max_exercise_basis);
   l.bytes = at;
   return l;
@@ -58,6 +60,7 @@ std::vector<unsigned char> pack_tables(const exercise_family& f, const std::vect
   copy_part(out, l.heston, f.heston_steps);
   copy_part(out, l.discounts, f.discounts);
   copy_part(out, l.scenarios, f.scenarios);
+  copy_part(out, l.groups, f.walk_groups);
   copy_part(out, l.coefficients, coefficients);
   return out;
 }
@@ -68,7 +71,84 @@ exercise_tables tables_at(const void* base, const exercise_table_layout& l)
   return {reinterpret_cast<const exercise_asset*>(b + l.assets), reinterpret_cast<const float*>(b + l.factors),
           reinterpret_cast<const exercise_gbm_step*>(b + l.gbm), reinterpret_cast<const heston_step*>(b + l.heston),
           reinterpret_cast<const float*>(b + l.discounts), reinterpret_cast<const float*>(b + l.coefficients),
-          reinterpret_cast<const exercise_trade*>(b + l.scenarios)};
+          reinterpret_cast<const exercise_trade*>(b + l.scenarios),
+          reinterpret_cast<const exercise_walk_group*>(b + l.groups)};
+}
+
+namespace {
+
+template <typename T>
+bool same_entries(const std::vector<T>& v, std::int64_t a, std::int64_t b, std::int64_t n)
+{
+  return a == b || std::memcmp(v.data() + a, v.data() + b, sizeof(T) * static_cast<std::size_t>(n)) == 0;
+}
+
+}  // namespace
+
+bool same_walk(const exercise_family& f, const exercise_trade& a, const exercise_trade& b)
+{
+  if (a.key != b.key || a.dates != b.dates || a.substeps != b.substeps || a.heston != b.heston ||
+      a.assets != b.assets) {
+    return false;
+  }
+  std::int64_t const n = a.assets;
+  for (std::int64_t i = 0; i < n; ++i) {
+    exercise_asset const& x = f.assets[static_cast<std::size_t>(a.first_asset + i)];
+    exercise_asset const& y = f.assets[static_cast<std::size_t>(b.first_asset + i)];
+    if (std::memcmp(&x.v0, &y.v0, sizeof(float)) != 0 || std::memcmp(&x.xi, &y.xi, sizeof(float)) != 0) return false;
+  }
+  std::int64_t const steps = std::int64_t{a.dates} * a.substeps * n;
+  return same_entries(f.factors, a.first_factor, b.first_factor, n * n) &&
+         (a.heston ? same_entries(f.heston_steps, a.first_step, b.first_step, steps)
+                   : same_entries(f.gbm_steps, a.first_step, b.first_step, steps));
+}
+
+void group_spot_walks(exercise_family& f, std::size_t first, std::size_t end, int max_legs)
+{
+  max_legs = std::clamp(max_legs, 1, max_group_legs);
+  std::optional<exercise_walk_group> open;
+  auto const close = [&] {
+    if (open && open->members > 1) {
+      auto const index = static_cast<std::int32_t>(f.walk_groups.size());
+      for (int m = 0; m < open->members; ++m) f.combinations[static_cast<std::size_t>(open->member[m])].group = index;
+      f.walk_groups.push_back(*open);
+    }
+    open.reset();
+  };
+  for (std::size_t i = first; i < end; ++i) {
+    exercise_combination& c = f.combinations[i];
+    c.group = -1;
+    if (!c.shared_path) continue;
+    // Group g with this combination in it, if it may join (its legs recorded in c.group_leg).
+    auto const joined = [&](exercise_walk_group g) -> std::optional<exercise_walk_group> {
+      if (g.members == max_group_members) return std::nullopt;
+      const exercise_trade& walker = f.scenarios[static_cast<std::size_t>(g.legs > 0 ? g.scenario[0] : c.scenario[0])];
+      for (int k = 0; k < c.legs; ++k) {
+        if (!same_walk(f, walker, f.scenarios[static_cast<std::size_t>(c.scenario[k])])) return std::nullopt;
+        auto const at = static_cast<std::int32_t>(std::find(g.scenario, g.scenario + g.legs, c.scenario[k]) - g.scenario);
+        if (at == g.legs) {
+          if (g.legs == max_legs) return std::nullopt;
+          g.scenario[g.legs++] = c.scenario[k];
+        }
+        c.group_leg[k] = at;
+      }
+      g.member[g.members++] = static_cast<std::int32_t>(i);
+      return g;
+    };
+    auto next = open ? joined(*open) : std::nullopt;
+    if (!next) {
+      close();
+      next = joined(exercise_walk_group{});
+    }
+    open = next;  // empty when c cannot walk with its own legs: it stays on its own
+  }
+  close();
+}
+
+std::vector<exercise_combination> without_groups(std::vector<exercise_combination> combinations)
+{
+  for (auto& c : combinations) c.group = -1;
+  return combinations;
 }
 
 std::size_t calibration_bytes(std::int64_t blocks, std::int64_t path_floats)

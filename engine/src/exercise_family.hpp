@@ -4,6 +4,7 @@
 // time, the normal equations solved on the host between steps. Host-only logic (planning,
 // solving, the step loop), tested without a GPU through a CPU executor.
 #include "mcprice/kernels/early_exercise.hpp"
+#include "mcprice/kernels/tuning.hpp"
 
 #include <array>
 #include <cstddef>
@@ -24,6 +25,7 @@ struct exercise_family {
   std::int32_t coefficient_dates{0};   // the trades' dates: max_exercise_basis coefficients each
   std::vector<exercise_trade> scenarios;              // Greeks: bumped copies of the trades
   std::vector<exercise_combination> combinations;     // Greeks: first_block a running sum
+  std::vector<exercise_walk_group> walk_groups;       // Greeks: combinations the GPU walks together
   std::int64_t combination_blocks{0};
   std::int64_t blocks{0};              // pricing blocks
   std::int64_t calibration_blocks{0};  // calibration blocks (calibration_paths_per_block paths each)
@@ -32,12 +34,26 @@ struct exercise_family {
 
 // The tables packed in one upload (256-byte aligned parts), coefficients last.
 struct exercise_table_layout {
-  std::size_t assets{0}, factors{0}, gbm{0}, heston{0}, discounts{0}, scenarios{0}, coefficients{0}, bytes{0};
+  std::size_t assets{0}, factors{0}, gbm{0}, heston{0}, discounts{0}, scenarios{0}, groups{0}, coefficients{0}, bytes{0};
 };
 exercise_table_layout layout_of(const exercise_family& f);
 std::vector<unsigned char> pack_tables(const exercise_family& f, const std::vector<float>& coefficients,
                                        const exercise_table_layout& l);
 exercise_tables tables_at(const void* base, const exercise_table_layout& l);
+
+// Groups the shared-path combinations [first, end) of one trade (its delta, gamma and
+// cross-gamma scenarios) whose scenarios walk the same log-spot paths, as many as fit one
+// group's legs, and marks each grouped combination with its group and legs' places. The
+// combinations' values keep their bits; only the GPU reads the groups.
+void group_spot_walks(exercise_family& f, std::size_t first, std::size_t end,
+                      int max_legs = tuning::exercise_walk_legs);
+
+// Whether two scenarios walk bit-identical paths: the same key, dates, steps, correlation
+// factor, variances' start and vol of vol (today's spots, strikes and discounts may differ).
+[[nodiscard]] bool same_walk(const exercise_family& f, const exercise_trade& a, const exercise_trade& b);
+
+// The combinations as the GPU runs them: grouped, or each walking on its own (group -1).
+std::vector<exercise_combination> without_groups(std::vector<exercise_combination> combinations);
 
 // A calibration job: family calibration blocks [first_block, end_block), whose paths are the
 // family's path-scratch floats [first_float, end_float).

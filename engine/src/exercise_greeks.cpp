@@ -80,7 +80,8 @@ class plan_builder {
   plan_builder(const trade& t, const market_data& m, const engine_options& opt) : t_(t), m_(m), opt_(opt)
   {
     plan_.assets = t.underlyings.size();
-    scenario(neutral());  // 0: the trade itself
+    scenario(neutral());  // 0: the trade itself, then walking the trade's tables
+    plan_.scenarios.front() = with_spots(plan_.scenarios.front(), t_, spots_of(neutral()));
   }
 
   [[nodiscard]] bump neutral() const
@@ -88,12 +89,31 @@ class plan_builder {
     return {std::vector<double>(plan_.assets, 1.0), std::vector<double>(plan_.assets, 0.0)};
   }
 
+  // Scenarios that move today's spots alone (the trade itself too) share the trade's tables
+  // (with_spots): building and uploading a copy of its steps for each of them cost more than
+  // the Greeks' kernels on a STAC-A2-style trade (docs/benchmarks.md).
   std::size_t scenario(const bump& b)
   {
-    trade t = t_;
-    t.maturity += b.maturity_shift;
-    plan_.scenarios.push_back(make_exercise_job(t, local_market(t_, m_, b), opt_));
+    bool const spots_only = b.rate_shift == 0.0 && b.correlation_shift == 0.0 && b.maturity_shift == 0.0 &&
+                            std::all_of(b.vol_shift.begin(), b.vol_shift.end(), [](double v) { return v == 0.0; });
+    if (spots_only && !plan_.scenarios.empty()) {
+      plan_.scenarios.push_back(with_spots(plan_.scenarios.front(), t_, spots_of(b)));
+    } else {
+      trade t = t_;
+      t.maturity += b.maturity_shift;
+      plan_.scenarios.push_back(make_exercise_job(t, local_market(t_, m_, b), opt_));
+    }
     return plan_.scenarios.size() - 1;
+  }
+
+  // Today's spots under the bump, as local_market moves them.
+  [[nodiscard]] std::vector<double> spots_of(const bump& b) const
+  {
+    std::vector<double> spots;
+    for (std::size_t i = 0; i < plan_.assets; ++i) {
+      spots.push_back(m_.assets()[*m_.find(t_.underlyings[i])].spot * b.spot_factor[i]);
+    }
+    return spots;
   }
 
   void greek(greek_slot slot, std::size_t index, std::vector<exercise_leg> legs, double denominator)

@@ -146,7 +146,7 @@ using job_kernels = std::function<void(const request_state&, std::int64_t, std::
 class gpu_backend final : public pricing_backend {
  public:
   gpu_backend(const engine_options& o, const market_data& market, std::vector<std::string>& notices)
-      : grid_blocks_(o.grid_blocks), job_cap_(o.job_cap_bytes),
+      : grid_blocks_(o.grid_blocks), job_cap_(o.job_cap_bytes), shared_greek_walks_(o.shared_greek_walks),
         two_phase_(o.route == kernel_route::two_phase), name_(query_device(o.device).name), ctx_(o, market, notices)
   {
   }
@@ -310,13 +310,15 @@ class gpu_backend final : public pricing_backend {
       run = run_family(f.trades, tables.data(), tables.size(), f.blocks, 0, control, launch_kernels);
       if (!f.combinations.empty()) {
         auto launch_combinations = [this, l](const request_state& r, std::int64_t first, std::int64_t end,
-                                             moments* d_blocks, void*, scratch_lease&, stream_view s) {
+                                             moments* d_blocks, void*, scratch_lease& lease, stream_view s) {
           kernels::launch_exercise_combination_blocks(static_cast<const exercise_combination*>(r.d_trades), r.n_trades,
-                                                      tables_at(r.d_extra, l), first, end, d_blocks, grid_blocks_,
-                                                      s.value());
+                                                      tables_at(r.d_extra, l), first, end, d_blocks,
+                                                      lease.allocate_n<unsigned long long>(1), grid_blocks_, s.value());
         };
-        run.combinations = run_family(f.combinations, tables.data(), tables.size(), f.combination_blocks, 0, control,
-                                      launch_combinations)
+        // Each job's scratch holds its kernel's unit counter.
+        run.combinations = run_family(shared_greek_walks_ ? f.combinations : without_groups(f.combinations),
+                                      tables.data(), tables.size(), f.combination_blocks, 0, control,
+                                      launch_combinations, nullptr, sizeof(unsigned long long))
                                .outcomes;
       }
     } else {
@@ -477,7 +479,8 @@ class gpu_backend final : public pricing_backend {
   template <typename GreekSums = void, typename Trade>
   family_run run_family(const std::vector<Trade>& trades, const void* extra, std::size_t extra_bytes,
                           std::int64_t total_blocks, std::size_t scratch_per_block, const run_control& control,
-                          const job_kernels& kernels, const greek_sums_kind* greeks = nullptr) const
+                          const job_kernels& kernels, const greek_sums_kind* greeks = nullptr,
+                          std::size_t scratch_per_job = 0) const
   {
     submission_turn turn(control);
     MCPRICE_CUDA_TRY(cudaSetDevice(ctx_.device()));
@@ -494,7 +497,8 @@ class gpu_backend final : public pricing_backend {
       nvtx_range const phase("plan");
       r.plan = plan_segments(first_blocks_of(trades), total_blocks);
       r.split = plan_jobs(r.plan, plan_cap(), job_size(total_blocks, control.max_jobs), [&](std::int64_t blocks, std::size_t segs) {
-        return scratch_need(blocks, segs, greeks) + round256(scratch_per_block * static_cast<std::size_t>(blocks));
+        return scratch_need(blocks, segs, greeks) + round256(scratch_per_block * static_cast<std::size_t>(blocks)) +
+               round256(scratch_per_job);
       });
     }
     family_run run;
@@ -795,6 +799,7 @@ class gpu_backend final : public pricing_backend {
 
   int grid_blocks_;
   std::size_t job_cap_;
+  bool shared_greek_walks_;
   bool two_phase_;
   std::string name_;
   mutable gpu_context ctx_;

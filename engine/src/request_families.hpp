@@ -122,6 +122,15 @@ struct exercise_rows : family_base {
     exercise_today.push_back(w.job.exercise_today);
     first_combination.push_back(f.combinations.size());
     if (w.greeks) {
+      // One growth of the tables for all scenarios: a book's family is built afresh per request.
+      std::size_t steps = f.heston_steps.size();
+      std::size_t gbm = f.gbm_steps.size();
+      for (auto const& s : w.greeks->scenarios) {
+        steps += s.heston_steps.size();
+        gbm += s.gbm_steps.size();
+      }
+      f.heston_steps.reserve(steps);
+      f.gbm_steps.reserve(gbm);
       std::vector<std::int32_t> scenario;
       for (auto const& s : w.greeks->scenarios) scenario.push_back(add_scenario(f, s, trade));
       for (auto const& g : w.greeks->greeks) {
@@ -137,6 +146,7 @@ struct exercise_rows : family_base {
         }
         f.combinations.push_back(c);
       }
+      group_spot_walks(f, first_combination.back(), f.combinations.size());
       // The tables are in the family now; the plan keeps only what results need.
       for (auto& s : w.greeks->scenarios) s = {s.kernel, {}, {}, {}, {}, {}, s.scale, s.paths, s.exercise_today};
     }

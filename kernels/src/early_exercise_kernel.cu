@@ -42,6 +42,76 @@ exercise_blocks_kernel(const Record* __restrict__ records, int num, exercise_tab
   detail::reduce_canonical_blocks(records, num, block_begin, block_end, block_moments, exercise_lane_fn<Record>{tables});
 }
 
+// The units of a combination group's block `j` (within each member) that fall in [block_begin,
+// block_end), computed from one walk per lane and stored by the group's first member in range;
+// the other members' units of that block return at once. Each member's per-path value and warp
+// total are those of its own unit (combination_lane): the same bits.
+__device__ __forceinline__ void group_units(const exercise_combination* __restrict__ records, const exercise_tables& tables,
+                                            int self, std::int64_t j, int warp, int lane, std::int64_t block_begin,
+                                            std::int64_t block_end, moments* __restrict__ partials)
+{
+  const exercise_walk_group& g = tables.groups[records[self].group];
+  auto const in_range = [&](int m) {
+    std::int64_t const b = records[g.member[m]].first_block + j;
+    return b >= block_begin && b < block_end;
+  };
+  int owner = 0;
+  while (!in_range(owner)) ++owner;
+  if (g.member[owner] != self) return;
+  std::int64_t const samples = records[self].samples;
+  std::int64_t const sample = layout::group_index(j, 0, lane, exercise_normals_per_sample);
+  float value[max_group_legs];
+  if (sample < samples) {
+    with_sized_trade(tables.scenarios[g.scenario[0]], [&](const auto& first) {
+      group_leg_values<rng::device_normal_stream>(first, g, tables, static_cast<std::uint64_t>(sample), value);
+    });
+  }
+  for (int m = owner; m < g.members; ++m) {
+    if (!in_range(m)) continue;
+    exercise_combination const c = records[g.member[m]];
+    moments mine{};
+    if (sample < samples) mine.add_group(combined_value(c, value, c.group_leg), 0.0F, 1);
+    moments const total = detail::warp_sum(mine);
+    if (lane % layout::lanes_per_partial == 0) {
+      partials[(c.first_block + j - block_begin) * layout::partials_per_block + warp] = total;
+    }
+  }
+}
+
+// Greek combinations: the canonical units of every family (reduce_canonical_units), with the
+// grouped combinations' units computed by group_units. Units differ in cost far more than in the
+// other families (a group's unit walks for all its members, the others' return at once; early
+// exercise ends walks at different dates), so each warp takes its next unit from a counter
+// rather than a fixed stride: a few units a warp (25,000 paths a trade) left the fixed stride's
+// slowest warp far behind. Where a unit runs never changes what it stores.
+__global__ void __launch_bounds__(tuning::exercise_policy::threads_per_block, tuning::exercise_policy::min_blocks_per_sm)
+combination_blocks_kernel(const exercise_combination* __restrict__ records, int num, exercise_tables tables,
+                          std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ partials,
+                          unsigned long long* __restrict__ next_unit)
+{
+  constexpr int per_block = layout::partials_per_block;
+  int const lane_in_warp = static_cast<int>(threadIdx.x) % layout::lanes_per_partial;
+  auto const units = static_cast<unsigned long long>((block_end - block_begin) * per_block);
+  for (;;) {
+    unsigned long long u = 0;
+    if (lane_in_warp == 0) u = atomicAdd(next_unit, 1ULL);
+    u = __shfl_sync(0xffffffffU, u, 0);
+    if (u >= units) break;
+    auto const unit = static_cast<std::int64_t>(u);
+    std::int64_t const b = block_begin + unit / per_block;
+    int const warp = static_cast<int>(unit % per_block);
+    int const lane = warp * layout::lanes_per_partial + lane_in_warp;
+    int const index = detail::trade_of_block(records, num, b);
+    std::int64_t const j = b - records[index].first_block;
+    if (records[index].group >= 0) {
+      group_units(records, tables, index, j, warp, lane, block_begin, block_end, partials);
+      continue;
+    }
+    moments const total = detail::warp_sum(lane_moments(records[index], tables, j, lane));
+    if (lane_in_warp == 0) partials[unit] = total;
+  }
+}
+
 // visit(trade, block within the trade, family block) for the job's calibration blocks; a CUDA
 // block of lanes_per_block threads per calibration block, one path a thread.
 template <typename Visit>
@@ -140,12 +210,13 @@ void launch_exercise_price_blocks(const exercise_trade* trades, int num_trades, 
 
 void launch_exercise_combination_blocks(const exercise_combination* combinations, int num, const exercise_tables& tables,
                                         std::int64_t block_begin, std::int64_t block_end, moments* block_moments,
-                                        int grid_blocks, cudaStream_t stream)
+                                        unsigned long long* unit_counter, int grid_blocks, cudaStream_t stream)
 {
-  if (num == 0) return;
-  detail::launch_persistent(exercise_blocks_kernel<exercise_combination>, "exercise_blocks_kernel (Greeks)",
-                            block_end - block_begin, grid_blocks, stream, combinations, num, tables, block_begin,
-                            block_end, block_moments);
+  if (num == 0 || block_end <= block_begin) return;
+  MCPRICE_CUDA_TRY(cudaMemsetAsync(unit_counter, 0, sizeof(unsigned long long), stream));
+  detail::launch_persistent(combination_blocks_kernel, "combination_blocks_kernel (Greeks)", block_end - block_begin,
+                            grid_blocks, stream, combinations, num, tables, block_begin, block_end, block_moments,
+                            unit_counter);
 }
 
 void launch_calibration_paths(const exercise_trade* trades, const calibration_start* starts, int num_trades,

@@ -105,6 +105,8 @@ struct exercise_gbm_step {
   float vol;
 };
 
+struct exercise_walk_group;
+
 // The tables a family's trades index into (device pointers in kernels, host ones on the CPU).
 struct exercise_tables {
   const exercise_asset* assets;
@@ -114,6 +116,7 @@ struct exercise_tables {
   const float* discounts;     // P(0, t_d) per trade date
   const float* coefficients;  // max_exercise_basis per trade date; zeros until calibrated
   const exercise_trade* scenarios;  // Greeks: the trades' bumped copies (exercise_combination)
+  const exercise_walk_group* groups;  // Greeks on the GPU: combinations walked together
 };
 
 // The state of a path at a date.
@@ -313,7 +316,19 @@ struct exercise_combination {
   std::int32_t shared_path;  // the legs differ in spots only: one walk serves them all
   std::int32_t scenario[max_combination_legs];  // into the scenario table
   float weight[max_combination_legs];
+  // The GPU's walk group (exercise_walk_group) or -1, and where each leg sits in its legs.
+  std::int32_t group;
+  std::int32_t group_leg[max_combination_legs];
 };
+
+// The legs' values combined into the combination's per-path value, in leg order.
+MCPRICE_HD MCPRICE_INLINE float combined_value(const exercise_combination& c, const float* value,
+                                               const std::int32_t* leg_of)
+{
+  float v = 0.0F;
+  for (int k = 0; k < c.legs; ++k) v += rounded_product(c.weight[k], value[leg_of[k]]);
+  return v;
+}
 
 // Legs that differ only in today's spots share their log-spot paths (x = ln(S/S0) does not
 // depend on S0 under GBM or Heston): one walk, each leg deciding on its own spots. Each leg's
@@ -352,10 +367,53 @@ MCPRICE_HD MCPRICE_INLINE moments combination_lane(const exercise_combination& c
           value[k] = exercise_sample<NormalStream>(same_kind(first, tab.scenarios[c.scenario[k]]), tab, subsequence);
         }
       }
-      float v = 0.0F;
-      for (int k = 0; k < c.legs; ++k) v += rounded_product(c.weight[k], value[k]);
-      return v;
+      constexpr std::int32_t in_order[max_combination_legs] = {0, 1, 2, 3};
+      return combined_value(c, value, in_order);
     });
+  });
+}
+
+// ---- Greeks on the GPU: the spot legs of several combinations in one walk ------------------
+
+// Combinations whose legs all share one log-spot path (shared_path, the same walk inputs: the
+// delta, gamma and cross-gamma scenarios of a trade) walk it once for all of their legs; each
+// leg decides on its own spots exactly as in shared_path_values, so every combination's per-path
+// value, and so its sums, keep their bits. A group's legs fit one 64-bit mask.
+inline constexpr int max_group_legs = 64;
+inline constexpr int max_group_members = 32;
+
+struct exercise_walk_group {
+  std::int32_t members;
+  std::int32_t legs;
+  std::int32_t member[max_group_members];  // into the combination table, in order
+  std::int32_t scenario[max_group_legs];   // into the scenario table; the first one walks
+};
+
+MCPRICE_HD MCPRICE_INLINE int lowest_bit(std::uint64_t m)
+{
+#if defined(__CUDA_ARCH__)
+  return __ffsll(static_cast<long long>(m)) - 1;
+#else
+  return __builtin_ctzll(m);
+#endif
+}
+
+// Every leg's value (discounted cash flow) on path `subsequence` of the group's walk.
+template <typename NormalStream, typename Trade>
+MCPRICE_HD MCPRICE_INLINE void group_leg_values(const Trade& first, const exercise_walk_group& g,
+                                                const exercise_tables& tab, std::uint64_t subsequence, float* value)
+{
+  std::uint64_t left = g.legs >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << g.legs) - 1;
+  walk_exercise_path<NormalStream>(first, tab, first.key, subsequence, [&](int d, const exercise_state& s) {
+    for (std::uint64_t open = left; open != 0; open &= open - 1) {
+      int const k = lowest_bit(open);
+      auto const t = same_kind(first, tab.scenarios[g.scenario[k]]);
+      float const intrinsic = exercise_value(t, tab.assets + t.first_asset, s);
+      if (d + 1 < t.dates && !exercises_at(t, tab, d, s, intrinsic)) continue;
+      value[k] = rounded_product(intrinsic, tab.discounts[t.first_date + d]);
+      left &= ~(std::uint64_t{1} << k);
+    }
+    return left == 0;
   });
 }
 

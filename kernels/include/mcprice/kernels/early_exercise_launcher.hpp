@@ -19,10 +19,11 @@ void launch_exercise_price_blocks(const exercise_trade* trades, int num_trades, 
                                   std::int64_t block_begin, std::int64_t block_end, moments* block_moments,
                                   int grid_blocks, cudaStream_t stream);
 
-// Greeks: moments of the scenario combinations' canonical blocks (exercise_combination).
+// Greeks: moments of the scenario combinations' canonical blocks (exercise_combination), their
+// units handed out one by one through `unit_counter` (one device word, zeroed here on `stream`).
 void launch_exercise_combination_blocks(const exercise_combination* combinations, int num, const exercise_tables& tables,
                                         std::int64_t block_begin, std::int64_t block_end, moments* block_moments,
-                                        int grid_blocks, cudaStream_t stream);
+                                        unsigned long long* unit_counter, int grid_blocks, cudaStream_t stream);
 
 // Calibration job [view.job_first_block, job_end) of the family's calibration blocks: stores
 // each path's states and its cash flow at maturity.

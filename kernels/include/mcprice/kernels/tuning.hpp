@@ -45,7 +45,17 @@
 #define MCPRICE_EXERCISE_MIN_BLOCKS_PER_SM 3
 #endif
 
+// Greeks of early-exercise trades: the most spot legs one walk evaluates for a group of
+// combinations (early_exercise.hpp, exercise_walk_group). A walk serves its legs one after another
+// in one thread, so a group of many legs is a long chain on one warp while the launch has few
+// paths a combination to spread: see docs/benchmarks.md for the sizes measured.
+#ifndef MCPRICE_EXERCISE_WALK_LEGS
+#define MCPRICE_EXERCISE_WALK_LEGS 8
+#endif
+
 namespace mcprice::tuning {
+
+inline constexpr int exercise_walk_legs = MCPRICE_EXERCISE_WALK_LEGS;
 
 // A kernel's launch shape: the canonical block's threads, and the blocks an SM its registers
 // are capped for.

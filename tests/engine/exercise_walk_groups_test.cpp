@@ -1,0 +1,184 @@
+// The GPU's walk groups for early-exercise Greeks (exercise_family.hpp, group_units in
+// early_exercise_kernel.cu): which combinations share one walk, and that one walk gives each of
+// their legs, and so each combination's per-path value, exactly the bits of the combination's
+// own walk. Run here on the host mirror of the kernel's per-path maths.
+#include "catch.hpp"
+#include "cpu_calibration.hpp"
+#include "exercise_reference.hpp"
+#include "mcprice/engine.hpp"
+#include "mcprice/kernels/host_normal_stream.hpp"
+#include "request_families.hpp"
+
+#include <cstring>
+#include <set>
+#include <string>
+
+using namespace mcprice;
+using namespace mcprice::testing;
+
+namespace {
+
+// n correlated assets (Heston or GBM), no two alike.
+market_data assets_market(int n, bool heston)
+{
+  std::string json = R"({"rate": 0.03, "assets": {)";
+  for (int i = 0; i < n; ++i) {
+    std::string const s = std::to_string(95 + 3 * i);
+    json += (i ? ", " : "") + std::string("\"A") + std::to_string(i) + "\": {\"spot\": " + s;
+    if (heston) {
+      json += R"(, "model": "heston", "heston": {"v0": )" + std::to_string(0.03 + 0.004 * i) +
+              R"(, "kappa": 1.5, "theta": 0.04, "xi": 0.5, "rho": -0.6}})";
+    } else {
+      json += ", \"vol\": " + std::to_string(0.2 + 0.02 * i) + "}";
+    }
+  }
+  json += R"(}, "correlation": {)";
+  bool first = true;
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) {
+      json += (first ? "" : ", ") + std::string("\"A") + std::to_string(i) + ",A" + std::to_string(j) + "\": 0.4";
+      first = false;
+    }
+  }
+  return parse_market(json + "}}", "walk-groups");
+}
+
+trade worst_of_put(int n, std::int64_t dates)
+{
+  std::vector<std::string> names;
+  for (int i = 0; i < n; ++i) names.push_back("A" + std::to_string(i));
+  return exercise_trade_of("w", option_type::put, names, 100, 1, exercise_style::american, dates,
+                           n > 1 ? product_kind::worst_of : product_kind::vanilla);
+}
+
+detail::exercise_rows rows_with_greeks(const trade& t, const market_data& m, const engine_options& o)
+{
+  detail::exercise_rows rows;
+  detail::exercise_work w{detail::make_exercise_job(t, m, o), detail::make_exercise_greeks(t, m, o)};
+  rows.add_job(w, 0);
+  return rows;
+}
+
+bool same_float(float a, float b) { return std::memcmp(&a, &b, sizeof(float)) == 0; }
+
+}  // namespace
+
+TEST_CASE("walk groups: the spot combinations of a trade walk together up to a group's legs, each leg placed once, the rest alone")
+{
+  engine_options o;
+  o.paths = 2000;
+  o.steps = 8;
+  // (assets, legs a group, walks expected for the delta, gamma and cross-gamma combinations)
+  struct row {
+    int n;
+    int legs;
+    std::size_t walks;
+  };
+  // 5 assets by 8 legs: deltas and gammas of assets 1-3 (7 legs), of 4-5 (5 legs), then the ten
+  // cross gammas (4 legs each) in pairs. 64 legs: all 51 in one walk; 10 assets: 201 legs in 4.
+  for (row const r : {row{1, 8, 1}, row{2, 8, 2}, row{5, 8, 7}, row{5, 64, 1}, row{10, 64, 4}, row{10, 8, 26}}) {
+    INFO(r.n << " assets, " << r.legs << " legs a group");
+    auto rows = rows_with_greeks(worst_of_put(r.n, 8), assets_market(r.n, true), o);
+    auto& f = rows.f;
+    f.walk_groups.clear();
+    detail::group_spot_walks(f, 0, f.combinations.size(), r.legs);
+    std::size_t shared = 0;
+    std::size_t alone = 0;
+    std::set<int> seen;
+    for (std::size_t i = 0; i < f.combinations.size(); ++i) {
+      auto const& c = f.combinations[i];
+      if (!c.shared_path) {
+        CHECK(c.group == -1);
+        continue;
+      }
+      ++shared;
+      if (c.group < 0) {
+        ++alone;
+        continue;
+      }
+      REQUIRE(c.group < static_cast<int>(f.walk_groups.size()));
+      auto const& g = f.walk_groups[static_cast<std::size_t>(c.group)];
+      CHECK(std::count(g.member, g.member + g.members, static_cast<std::int32_t>(i)) == 1);
+      for (int k = 0; k < c.legs; ++k) {
+        REQUIRE(c.group_leg[k] >= 0);
+        REQUIRE(c.group_leg[k] < g.legs);
+        CHECK(g.scenario[c.group_leg[k]] == c.scenario[k]);
+      }
+      seen.insert(c.group);
+    }
+    // delta and gamma per asset, a cross gamma per pair
+    CHECK(shared == static_cast<std::size_t>(2 * r.n + r.n * (r.n - 1) / 2));
+    CHECK(seen.size() == f.walk_groups.size());
+    CHECK(f.walk_groups.size() + alone == r.walks);
+    for (auto const& g : f.walk_groups) {
+      CHECK(g.members > 1);
+      CHECK(g.legs <= r.legs);
+      std::set<std::int32_t> const distinct(g.scenario, g.scenario + g.legs);
+      CHECK(distinct.size() == static_cast<std::size_t>(g.legs));
+    }
+  }
+}
+
+TEST_CASE("walk groups: spot scenarios walk their trade's tables; others bring their own")
+{
+  engine_options o;
+  o.paths = 2000;
+  o.steps = 8;
+  auto const rows = rows_with_greeks(worst_of_put(3, 8), assets_market(3, true), o);
+  auto const& f = rows.f;
+  auto const& own = f.trades.front();
+  std::size_t sharing = 0;
+  for (auto const& c : f.combinations) {
+    for (int k = 0; k < c.legs; ++k) {
+      auto const& s = f.scenarios[static_cast<std::size_t>(c.scenario[k])];
+      bool const same = s.first_step == own.first_step && s.first_factor == own.first_factor && s.first_date == own.first_date;
+      CHECK(same == (c.shared_path != 0));
+      CHECK(detail::same_walk(f, s, own) == (c.shared_path != 0));  // vega, rho, theta, correlation move the paths
+      sharing += same ? 1 : 0;
+    }
+  }
+  CHECK(sharing > 0);
+}
+
+TEST_CASE("walk groups: one walk gives every grouped combination the bits of its own walk (host mirror)")
+{
+  engine_options o;
+  o.paths = 1024;
+  o.steps = 12;
+  for (bool heston : {true, false}) {
+    for (int n : {1, 3, 10}) {
+      INFO((heston ? "Heston, " : "GBM, ") << n << " assets");
+      auto const m = assets_market(n, heston);
+      auto rows = rows_with_greeks(worst_of_put(n, 12), m, o);
+      auto& f = rows.f;
+      // A calibrated policy, so that legs exercise at different dates.
+      auto const l = detail::layout_of(f);
+      auto const plan = detail::plan_calibration(f.trades, f.calibration_blocks, 0);
+      auto const c = detail::calibrate(f, plan, *detail::make_cpu_calibration(f, l, plan), detail::run_control{});
+      auto const packed = detail::pack_tables(f, c.coefficients, l);
+      exercise_tables const tab = detail::tables_at(packed.data(), l);
+      REQUIRE_FALSE(f.walk_groups.empty());
+      std::size_t paying = 0;
+      for (auto const& g : f.walk_groups) {
+        for (std::uint64_t path = 0; path < 200; ++path) {
+          float value[max_group_legs];
+          with_sized_trade(tab.scenarios[g.scenario[0]], [&](const auto& first) {
+            group_leg_values<rng::host_normal_stream>(first, g, tab, path, value);
+          });
+          for (int m = 0; m < g.members; ++m) {
+            auto const& comb = f.combinations[static_cast<std::size_t>(g.member[m])];
+            float own[max_combination_legs] = {};
+            with_sized_trade(tab.scenarios[comb.scenario[0]], [&](const auto& first) {
+              shared_path_values<rng::host_normal_stream>(first, comb, tab, path, own);
+            });
+            constexpr std::int32_t in_order[max_combination_legs] = {0, 1, 2, 3};
+            for (int k = 0; k < comb.legs; ++k) CHECK(same_float(value[comb.group_leg[k]], own[k]));
+            CHECK(same_float(combined_value(comb, value, comb.group_leg), combined_value(comb, own, in_order)));
+          }
+          paying += value[0] > 0.0F ? 1 : 0;
+        }
+      }
+      CHECK(paying > 0);  // some paths pay: the comparison is not of zeros alone
+    }
+  }
+}
