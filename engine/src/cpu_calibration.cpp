@@ -58,9 +58,10 @@ class cpu_calibration final : public calibration_executor {
     return out;
   }
 
-  void publish(const std::vector<float>& coefficients) override
+  void publish(const std::vector<float>& coefficients, std::size_t begin, std::size_t end) override
   {
-    std::memcpy(tables_.data() + layout_.coefficients, coefficients.data(), sizeof(float) * coefficients.size());
+    std::memcpy(tables_.data() + layout_.coefficients + sizeof(float) * begin, coefficients.data() + begin,
+                sizeof(float) * (end - begin));
   }
 
  private:

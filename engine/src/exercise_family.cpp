@@ -207,8 +207,12 @@ std::array<float, max_exercise_basis> solve_regression(const regression_sums& s,
     return beta;
   }
   int const m = s.in_the_money < min_paths_per_basis * basis ? 1 : basis;
-  Eigen::MatrixXd a(m, m);
-  Eigen::VectorXd b(m);
+  // Storage bounded by the largest basis: no heap allocation in a solve (one per trade and
+  // backward step, between the GPU's steps).
+  using matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, max_exercise_basis, max_exercise_basis>;
+  using vector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, max_exercise_basis, 1>;
+  matrix a(m, m);
+  vector b(m);
   int e = 0;
   for (int i = 0; i < basis; ++i) {
     for (int j = i; j < basis; ++j, ++e) {
@@ -220,12 +224,12 @@ std::array<float, max_exercise_basis> solve_regression(const regression_sums& s,
     if (i < m) b(i) = s.xy[i];
   }
   // Unit diagonal first (y, y^2, y^3 differ in scale by orders of magnitude).
-  Eigen::VectorXd const d = a.diagonal().unaryExpr([](double v) { return v > 0.0 ? 1.0 / std::sqrt(v) : 0.0; });
-  Eigen::MatrixXd const scaled = d.asDiagonal() * a * d.asDiagonal();
-  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
+  vector const d = a.diagonal().unaryExpr([](double v) { return v > 0.0 ? 1.0 / std::sqrt(v) : 0.0; });
+  matrix const scaled = d.asDiagonal() * a * d.asDiagonal();
+  Eigen::CompleteOrthogonalDecomposition<matrix> cod(m, m);
   cod.setThreshold(regression_threshold);
   cod.compute(scaled);
-  Eigen::VectorXd const gamma = cod.solve(d.asDiagonal() * b);
+  vector const gamma = cod.solve(vector(d.asDiagonal() * b));
   for (int i = 0; i < m; ++i) beta[static_cast<std::size_t>(i)] = static_cast<float>(d(i) * gamma(i));
   return beta;
 }
@@ -239,7 +243,7 @@ calibration calibrate(const exercise_family& f, const calibration_plan& plan, ca
   if (plan.jobs.empty()) return c;
   int steps = 0;
   for (auto const& t : f.trades) steps = std::max(steps, regressions(t));
-  x.publish(c.coefficients);
+  x.publish(c.coefficients, 0, c.coefficients.size());
   if (plan.resident) x.simulate(plan.jobs.front());
   for (int s = 0; s <= steps; ++s) {
     if (control.cancelled()) {
@@ -251,17 +255,21 @@ calibration calibrate(const exercise_family& f, const calibration_plan& plan, ca
       x.backward(job, plan.resident ? std::max(0, s - 1) : 0, s);
     }
     auto const sums = x.trade_sums();
+    std::size_t changed_begin = c.coefficients.size();
+    std::size_t changed_end = 0;
     for (std::size_t i = 0; i < f.trades.size(); ++i) {
       const exercise_trade& t = f.trades[i];
       if (s < regressions(t)) {
         auto const beta = solve_regression(sums[i], t.basis);
         auto const at = static_cast<std::size_t>(t.first_coefficient + regression_date(t, s)) * max_exercise_basis;
         std::copy(beta.begin(), beta.end(), c.coefficients.begin() + static_cast<std::ptrdiff_t>(at));
+        changed_begin = std::min(changed_begin, at);
+        changed_end = std::max(changed_end, at + max_exercise_basis);
       } else if (s == regressions(t)) {
         c.continuation_today[i] = sums[i].total / static_cast<double>(t.calibration_samples);
       }
     }
-    if (s < steps) x.publish(c.coefficients);
+    if (s < steps && changed_begin < changed_end) x.publish(c.coefficients, changed_begin, changed_end);
   }
   return c;
 }

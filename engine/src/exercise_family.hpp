@@ -93,8 +93,9 @@ class calibration_executor {
   virtual void backward(const calibration_job& job, int from_step, int step) = 0;
   // Each trade's sums of the step just run (waits for it).
   virtual std::vector<regression_sums> trade_sums() = 0;
-  // The coefficient table as it stands (the next step's decisions read it).
-  virtual void publish(const std::vector<float>& coefficients) = 0;
+  // The coefficient table as it stands (the next step's decisions read it); only its floats
+  // [begin, end) changed since the last call.
+  virtual void publish(const std::vector<float>& coefficients, std::size_t begin, std::size_t end) = 0;
 };
 
 struct calibration {
