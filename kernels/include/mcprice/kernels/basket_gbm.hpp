@@ -73,22 +73,28 @@ MCPRICE_HD MCPRICE_INLINE int asset_count(const basic_basket_gbm_trade<Real>& t)
 // The payoff of the spots spot(i): the weighted basket, the spread, or the best or worst of
 // the scaled spots, against the strike. Trade: any record with assets, payoff, call and strike
 // (the early-exercise record too); Asset: any with a weight.
-template <typename Trade, typename Asset, typename SpotAt>
-MCPRICE_HD MCPRICE_INLINE auto basket_payoff(const Trade& t, const Asset* assets, SpotAt&& spot)
+// The payoff of the weighted spots weighted(i) (each rounded before it is added: a multiply-add
+// contracted in one kernel and not in another would make the two routes differ in the last bit).
+template <typename Trade, typename WeightedAt>
+MCPRICE_HD MCPRICE_INLINE auto basket_payoff_weighted(const Trade& t, WeightedAt&& weighted)
 {
   using Real = std::decay_t<decltype(t.strike)>;
   Real agg = 0;
   int const n = asset_count(t);  // a compile-time constant for a sized trade (early_exercise.hpp)
   for (int i = 0; i < n; ++i) {
-    // Rounded before it is added: a multiply-add contracted in one kernel and not in another
-    // would make the two routes differ in the last bit.
-    Real const v = rounded_product(assets[i].weight, spot(i));
+    Real const v = weighted(i);
     if (t.payoff == basket_payoff::basket) agg += v;
     else if (t.payoff == basket_payoff::spread) agg += i == 0 ? v : -v;
     else if (i == 0) agg = v;
     else agg = t.payoff == basket_payoff::best_of ? math::fmax(agg, v) : math::fmin(agg, v);
   }
   return t.call ? math::fmax(agg - t.strike, Real(0)) : math::fmax(t.strike - agg, Real(0));
+}
+
+template <typename Trade, typename Asset, typename SpotAt>
+MCPRICE_HD MCPRICE_INLINE auto basket_payoff(const Trade& t, const Asset* assets, SpotAt&& spot)
+{
+  return basket_payoff_weighted(t, [&](int i) { return rounded_product(assets[i].weight, spot(i)); });
 }
 
 // One path: correlated terminal spots from `normals` (one per asset), times `sign`.

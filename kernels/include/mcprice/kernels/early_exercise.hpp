@@ -124,10 +124,16 @@ struct exercise_state {
   float x[max_exercise_assets];       // ln(S_i(t) / S_i(0))
   float v[max_exercise_assets];       // Heston variances
   float growth[max_exercise_assets];  // S_i(t) / S_i(0) = exp(x_i): once per date, for every scenario
+  float v_sum;                        // the variances' sum in asset order (the Heston basis)
 
   MCPRICE_HD MCPRICE_INLINE void grow(int assets)
   {
-    for (int a = 0; a < assets; ++a) growth[a] = expf(x[a]);
+    float sum = 0.0F;
+    for (int a = 0; a < assets; ++a) {
+      growth[a] = expf(x[a]);
+      sum += v[a];
+    }
+    v_sum = sum;
   }
 };
 
@@ -181,12 +187,30 @@ MCPRICE_HD MCPRICE_INLINE void walk_exercise_path(const Trade& t, const exercise
   }
 }
 
+// What a trade (or scenario) sees at a state: its weighted spots w_i S_i(t), which the payoff and
+// the basis both take (worked out once), and what exercising pays (undiscounted).
+struct leg_view {
+  float weighted[max_exercise_assets];
+  float intrinsic;
+};
+
+template <typename Trade>
+MCPRICE_HD MCPRICE_INLINE leg_view view_at(const Trade& t, const exercise_asset* assets, const exercise_state& s)
+{
+  leg_view l;
+  for (int i = 0; i < asset_count(t); ++i) {
+    l.weighted[i] = rounded_product(assets[i].weight, rounded_product(assets[i].spot, s.growth[i]));
+  }
+  l.intrinsic = basket_payoff_weighted(t, [&](int i) { return l.weighted[i]; });
+  return l;
+}
+
 // What exercising pays at a state (undiscounted).
 template <typename Trade>
 MCPRICE_HD MCPRICE_INLINE float exercise_value(const Trade& t, const exercise_asset* assets,
                                                const exercise_state& s)
 {
-  return basket_payoff(t, assets, [&](int i) { return rounded_product(assets[i].spot, s.growth[i]); });
+  return view_at(t, assets, s).intrinsic;
 }
 
 // Basis functions of the continuation value at a state, phi[0..t.basis). Single asset: 1, y,
@@ -194,13 +218,13 @@ MCPRICE_HD MCPRICE_INLINE float exercise_value(const Trade& t, const exercise_as
 // largest and smallest scaled spots h and l (spreads: the two legs), their squares and product,
 // the exercise value p / norm and its square and cube, and the mean scaled spot (Heston: the
 // mean variance / v_norm).
+// (A single asset's weight is 1: its weighted spot is S(t) exactly.)
 template <typename Trade>
-MCPRICE_HD MCPRICE_INLINE void exercise_basis(const Trade& t, const exercise_asset* assets,
-                                              const exercise_state& s, float intrinsic, float* phi)
+MCPRICE_HD MCPRICE_INLINE void exercise_basis(const Trade& t, const exercise_state& s, const leg_view& l, float* phi)
 {
   phi[0] = 1.0F;
   if (asset_count(t) == 1) {
-    float const y = rounded_product(assets[0].spot, s.growth[0]) / t.norm;
+    float const y = l.weighted[0] / t.norm;
     phi[1] = y;
     phi[2] = rounded_product(y, y);
     phi[3] = rounded_product(phi[2], y);
@@ -216,7 +240,7 @@ MCPRICE_HD MCPRICE_INLINE void exercise_basis(const Trade& t, const exercise_ass
   float lo = 0.0F;
   float sum = 0.0F;
   for (int i = 0; i < asset_count(t); ++i) {
-    float const v = rounded_product(assets[i].weight, rounded_product(assets[i].spot, s.growth[i])) / t.norm;
+    float const v = l.weighted[i] / t.norm;
     sum += v;
     if (t.payoff == basket_payoff::spread) {
       if (i == 0) hi = v;
@@ -226,7 +250,7 @@ MCPRICE_HD MCPRICE_INLINE void exercise_basis(const Trade& t, const exercise_ass
       lo = i == 0 ? v : fminf(lo, v);
     }
   }
-  float const p = intrinsic / t.norm;
+  float const p = l.intrinsic / t.norm;
   phi[1] = hi;
   phi[2] = lo;
   phi[3] = rounded_product(hi, hi);
@@ -237,9 +261,7 @@ MCPRICE_HD MCPRICE_INLINE void exercise_basis(const Trade& t, const exercise_ass
   phi[8] = rounded_product(phi[7], p);
   if (t.heston) {
     // Heston: the mean variance in place of the mean spot (the stochastic vols matter more).
-    float v = 0.0F;
-    for (int i = 0; i < asset_count(t); ++i) v += s.v[i];
-    phi[9] = v / (static_cast<float>(asset_count(t)) * t.v_norm);
+    phi[9] = s.v_sum / (static_cast<float>(asset_count(t)) * t.v_norm);
   } else {
     phi[9] = sum / static_cast<float>(asset_count(t));
   }
@@ -251,11 +273,15 @@ MCPRICE_HD MCPRICE_INLINE constexpr int exercise_basis_size(int assets, bool hes
   return assets > 1 ? 10 : heston ? 7 : 4;
 }
 
-// The regressed continuation value (discounted to today) at a state with basis phi.
+// The regressed continuation value (discounted to today) at a state with basis phi, summed in
+// basis order. Unrolled over the largest basis so that phi stays in registers.
 MCPRICE_HD MCPRICE_INLINE float continuation_value(const exercise_trade& t, const float* beta, const float* phi)
 {
   float c = 0.0F;
-  for (int i = 0; i < t.basis; ++i) c += rounded_product(beta[i], phi[i]);
+  MCPRICE_UNROLL
+  for (int i = 0; i < max_exercise_basis; ++i) {
+    if (i < t.basis) c += rounded_product(beta[i], phi[i]);
+  }
   return c;
 }
 
@@ -263,13 +289,13 @@ MCPRICE_HD MCPRICE_INLINE float continuation_value(const exercise_trade& t, cons
 // continuation. Exercise values are compared discounted to today, like the regression's targets.
 template <typename Trade>
 MCPRICE_HD MCPRICE_INLINE bool exercises_at(const Trade& t, const exercise_tables& tab, int d,
-                                            const exercise_state& s, float intrinsic)
+                                            const exercise_state& s, const leg_view& l)
 {
-  if (!(intrinsic > 0.0F)) return false;
+  if (!(l.intrinsic > 0.0F)) return false;
   float phi[max_exercise_basis];
-  exercise_basis(t, tab.assets + t.first_asset, s, intrinsic, phi);
+  exercise_basis(t, s, l, phi);
   const float* beta = tab.coefficients + static_cast<std::int64_t>(t.first_coefficient + d) * max_exercise_basis;
-  return rounded_product(intrinsic, tab.discounts[t.first_date + d]) >= continuation_value(t, beta, phi);
+  return rounded_product(l.intrinsic, tab.discounts[t.first_date + d]) >= continuation_value(t, beta, phi);
 }
 
 // One pricing path: its cash flow, discounted to today, under the calibrated policy.
@@ -280,9 +306,9 @@ MCPRICE_HD MCPRICE_INLINE float exercise_sample(const Trade& t, const exercise_t
   float value = 0.0F;
   const exercise_asset* assets = tab.assets + t.first_asset;
   walk_exercise_path<NormalStream>(t, tab, t.key, subsequence, [&](int d, const exercise_state& s) {
-    float const intrinsic = exercise_value(t, assets, s);
-    if (d + 1 < t.dates && !exercises_at(t, tab, d, s, intrinsic)) return false;
-    value = rounded_product(intrinsic, tab.discounts[t.first_date + d]);
+    leg_view const l = view_at(t, assets, s);
+    if (d + 1 < t.dates && !exercises_at(t, tab, d, s, l)) return false;
+    value = rounded_product(l.intrinsic, tab.discounts[t.first_date + d]);
     return true;
   });
   return value;
@@ -343,9 +369,9 @@ MCPRICE_HD MCPRICE_INLINE void shared_path_values(const Trade& first, const exer
     for (int k = 0; k < c.legs; ++k) {
       if (done[k]) continue;
       auto const t = same_kind(first, tab.scenarios[c.scenario[k]]);
-      float const intrinsic = exercise_value(t, tab.assets + t.first_asset, s);
-      if (d + 1 < t.dates && !exercises_at(t, tab, d, s, intrinsic)) continue;
-      value[k] = rounded_product(intrinsic, tab.discounts[t.first_date + d]);
+      leg_view const l = view_at(t, tab.assets + t.first_asset, s);
+      if (d + 1 < t.dates && !exercises_at(t, tab, d, s, l)) continue;
+      value[k] = rounded_product(l.intrinsic, tab.discounts[t.first_date + d]);
       done[k] = true;
       --left;
     }
@@ -408,9 +434,9 @@ MCPRICE_HD MCPRICE_INLINE void group_leg_values(const Trade& first, const exerci
     for (std::uint64_t open = left; open != 0; open &= open - 1) {
       int const k = lowest_bit(open);
       auto const t = same_kind(first, tab.scenarios[g.scenario[k]]);
-      float const intrinsic = exercise_value(t, tab.assets + t.first_asset, s);
-      if (d + 1 < t.dates && !exercises_at(t, tab, d, s, intrinsic)) continue;
-      value[k] = rounded_product(intrinsic, tab.discounts[t.first_date + d]);
+      leg_view const l = view_at(t, tab.assets + t.first_asset, s);
+      if (d + 1 < t.dates && !exercises_at(t, tab, d, s, l)) continue;
+      value[k] = rounded_product(l.intrinsic, tab.discounts[t.first_date + d]);
       left &= ~(std::uint64_t{1} << k);
     }
     return left == 0;
@@ -533,8 +559,8 @@ MCPRICE_HD MCPRICE_INLINE void backward_calibration_path(const Trade& t, const e
   for (int k = from_step; k < step; ++k) {
     int const d = regression_date(t, k);
     with_stored_state(t, v, block, lane, d, [&](const exercise_state& s) {
-      float const intrinsic = exercise_value(t, assets, s);
-      if (exercises_at(t, tab, d, s, intrinsic)) cf = rounded_product(intrinsic, tab.discounts[t.first_date + d]);
+      leg_view const l = view_at(t, assets, s);
+      if (exercises_at(t, tab, d, s, l)) cf = rounded_product(l.intrinsic, tab.discounts[t.first_date + d]);
     });
   }
   cash = cf;
@@ -545,10 +571,10 @@ MCPRICE_HD MCPRICE_INLINE void backward_calibration_path(const Trade& t, const e
     return;
   }
   with_stored_state(t, v, block, lane, regression_date(t, step), [&](const exercise_state& s) {
-    float const intrinsic = exercise_value(t, assets, s);
-    if (!(intrinsic > 0.0F)) return;
+    leg_view const l = view_at(t, assets, s);
+    if (!(l.intrinsic > 0.0F)) return;
     float phi[max_exercise_basis];
-    exercise_basis(t, assets, s, intrinsic, phi);
+    exercise_basis(t, s, l, phi);
     double const y = cf;
     int e = 0;
     for (int i = 0; i < t.basis; ++i) {
