@@ -145,9 +145,53 @@ void group_spot_walks(exercise_family& f, std::size_t first, std::size_t end, in
   close();
 }
 
+namespace {
+
+// The asset in which two scenarios' walks differ, if their walks differ in one asset's own
+// inputs only (v0, vol of vol, that asset's steps); -1 otherwise (or if they do not differ).
+int single_varying_asset(const exercise_family& f, const exercise_trade& a, const exercise_trade& b)
+{
+  if (a.key != b.key || a.dates != b.dates || a.substeps != b.substeps || a.heston != b.heston ||
+      a.assets != b.assets || !same_entries(f.factors, a.first_factor, b.first_factor, std::int64_t{a.assets} * a.assets)) {
+    return -1;
+  }
+  int const n = a.assets;
+  std::int64_t const per_asset = std::int64_t{a.dates} * a.substeps;
+  int found = -1;
+  for (int i = 0; i < n; ++i) {
+    exercise_asset const& x = f.assets[static_cast<std::size_t>(a.first_asset + i)];
+    exercise_asset const& y = f.assets[static_cast<std::size_t>(b.first_asset + i)];
+    bool same = std::memcmp(&x.v0, &y.v0, sizeof(float)) == 0 && std::memcmp(&x.xi, &y.xi, sizeof(float)) == 0;
+    for (std::int64_t k = 0; same && k < per_asset; ++k) {
+      same = a.heston ? same_entries(f.heston_steps, a.first_step + k * n + i, b.first_step + k * n + i, 1)
+                      : same_entries(f.gbm_steps, a.first_step + k * n + i, b.first_step + k * n + i, 1);
+    }
+    if (same) continue;
+    if (found >= 0) return -1;
+    found = i;
+  }
+  return found;
+}
+
+}  // namespace
+
+void mark_variant_pairs(exercise_family& f, std::size_t first, std::size_t end)
+{
+  for (std::size_t i = first; i < end; ++i) {
+    exercise_combination& c = f.combinations[i];
+    c.variant_asset = -1;
+    if (c.shared_path || c.legs != 2) continue;
+    c.variant_asset = single_varying_asset(f, f.scenarios[static_cast<std::size_t>(c.scenario[0])],
+                                           f.scenarios[static_cast<std::size_t>(c.scenario[1])]);
+  }
+}
+
 std::vector<exercise_combination> without_groups(std::vector<exercise_combination> combinations)
 {
-  for (auto& c : combinations) c.group = -1;
+  for (auto& c : combinations) {
+    c.group = -1;
+    c.variant_asset = -1;
+  }
   return combinations;
 }
 

@@ -52,7 +52,13 @@ void group_spot_walks(exercise_family& f, std::size_t first, std::size_t end,
 // factor, variances' start and vol of vol (today's spots, strikes and discounts may differ).
 [[nodiscard]] bool same_walk(const exercise_family& f, const exercise_trade& a, const exercise_trade& b);
 
-// The combinations as the GPU runs them: grouped, or each walking on its own (group -1).
+// Marks the two-leg combinations [first, end) whose legs differ only in one asset's own inputs
+// (vega's scenarios: that asset's v0 and steps, or its vol), setting variant_asset: one walk
+// then serves both legs (asset_variant). Every other combination gets -1.
+void mark_variant_pairs(exercise_family& f, std::size_t first, std::size_t end);
+
+// The combinations with every leg walking on its own (no groups, no variant pairs): the same
+// bits, for tests and benchmarks (engine_options::shared_greek_walks = false).
 std::vector<exercise_combination> without_groups(std::vector<exercise_combination> combinations);
 
 // A calibration job: family calibration blocks [first_block, end_block), whose paths are the

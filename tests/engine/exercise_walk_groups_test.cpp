@@ -179,6 +179,47 @@ TEST_CASE("walk groups: one walk gives every grouped combination the bits of its
         }
       }
       CHECK(paying > 0);  // some paths pay: the comparison is not of zeros alone
+      // Vega's two legs from one walk: each leg's value is its own walk's.
+      std::size_t pairs = 0;
+      for (auto const& comb : f.combinations) {
+        if (comb.variant_asset < 0) continue;
+        ++pairs;
+        for (std::uint64_t path = 0; path < 200; ++path) {
+          float both[max_combination_legs] = {};
+          with_sized_trade(tab.scenarios[comb.scenario[0]], [&](const auto& first) {
+            variant_pair_values<rng::host_normal_stream>(first, comb, tab, path, both);
+            for (int k = 0; k < 2; ++k) {
+              float const own = exercise_sample<rng::host_normal_stream>(same_kind(first, tab.scenarios[comb.scenario[k]]),
+                                                                         tab, path);
+              CHECK(same_float(both[k], own));
+            }
+          });
+        }
+      }
+      // A vega an asset; one asset: rho and theta too (they move that asset's steps alone).
+      CHECK(pairs == static_cast<std::size_t>(n == 1 ? 3 : n));
+    }
+  }
+}
+
+TEST_CASE("variant pairs: vega's legs differ in their own asset only; rho, theta and correlation legs walk alone")
+{
+  engine_options o;
+  o.paths = 2000;
+  o.steps = 8;
+  for (bool heston : {true, false}) {
+    INFO((heston ? "Heston" : "GBM"));
+    auto const rows = rows_with_greeks(worst_of_put(4, 8), assets_market(4, heston), o);
+    auto const& plan = *rows.greeks.front();
+    REQUIRE(plan.greeks.size() == rows.f.combinations.size());
+    for (std::size_t g = 0; g < plan.greeks.size(); ++g) {
+      auto const& c = rows.f.combinations[g];
+      INFO("Greek " << g);
+      if (plan.greeks[g].slot == detail::greek_slot::vega) {
+        CHECK(c.variant_asset == static_cast<std::int32_t>(plan.greeks[g].index));
+      } else {
+        CHECK(c.variant_asset == -1);
+      }
     }
   }
 }

@@ -137,18 +137,32 @@ struct exercise_state {
   }
 };
 
-// Walks a path over the trade's dates: visit(date, state) after each, stopping when it returns
-// true. Normals are handed out one at a time: per date, GBM takes one per asset; Heston, per
-// substep, one per asset for the variances, then one per asset for the log spots.
+// A second scenario walked beside a trade's: it differs from the trade only in one asset's own
+// inputs (vega's legs: that asset's v0 and variance steps, or its GBM vol), so that asset alone is
+// stepped again, on the same normals, with the second scenario's tables. x and v: its state.
+struct asset_variant {
+  const exercise_trade* other;  // nullptr: no second scenario
+  int asset;
+  float x;
+  float v;
+};
+
+// Walks a path over the trade's dates: visit(date, state, variant's state) after each, stopping
+// when it returns true. Normals are handed out one at a time: per date, GBM takes one per asset;
+// Heston, per substep, one per asset for the variances, then one per asset for the log spots.
+// The variant's state is the trade's with its asset's x and v replaced: each scenario's state is
+// the one its own walk would reach, bit for bit.
 template <typename NormalStream, typename Trade, typename Visit>
-MCPRICE_HD MCPRICE_INLINE void walk_exercise_path(const Trade& t, const exercise_tables& tab,
-                                                  std::uint64_t key, std::uint64_t subsequence, Visit&& visit)
+MCPRICE_HD MCPRICE_INLINE void walk_exercise_paths(const Trade& t, asset_variant variant, const exercise_tables& tab,
+                                                   std::uint64_t key, std::uint64_t subsequence, Visit&& visit)
 {
   NormalStream rng(key, subsequence);
   normal_feeder<NormalStream> normals{rng};
   exercise_state s{};
+  exercise_state s2{};
   const exercise_asset* assets = tab.assets + t.first_asset;
   for (int a = 0; a < asset_count(t); ++a) s.v[a] = assets[a].v0;
+  if (variant.other != nullptr) variant.v = tab.assets[variant.other->first_asset + variant.asset].v0;
   const float* factor = tab.factors + t.first_factor;
   // Correlated normals y = A z (one asset: A = 1, and fmaf(1, z, 0) is z exactly).
   auto const correlated = [&](float* y) {
@@ -174,6 +188,16 @@ MCPRICE_HD MCPRICE_INLINE void walk_exercise_path(const Trade& t, const exercise
           heston_qe_step(assets[a].xi, hs[a], s.v[a], qe_normal_draw{z_v[a]}, y[a], dx, var);
           s.x[a] += dx;
         }
+        if (variant.other != nullptr) {
+          int const a = variant.asset;
+          const heston_step* hs2 =
+              tab.heston + variant.other->first_step + static_cast<std::int64_t>(d * t.substeps + k) * asset_count(t);
+          float dx = 0.0F;
+          float var_integral = 0.0F;
+          heston_qe_step(tab.assets[variant.other->first_asset + a].xi, hs2[a], variant.v, qe_normal_draw{z_v[a]}, y[a], dx,
+                         var_integral);
+          variant.x += dx;
+        }
       }
     } else {
       correlated(y);
@@ -181,10 +205,28 @@ MCPRICE_HD MCPRICE_INLINE void walk_exercise_path(const Trade& t, const exercise
         exercise_gbm_step const g = tab.gbm[t.first_step + d * asset_count(t) + a];
         s.x[a] += fmaf(g.vol, y[a], g.drift);
       }
+      if (variant.other != nullptr) {
+        exercise_gbm_step const g = tab.gbm[variant.other->first_step + d * asset_count(t) + variant.asset];
+        variant.x += fmaf(g.vol, y[variant.asset], g.drift);
+      }
     }
     s.grow(asset_count(t));
-    if (visit(d, s)) return;
+    if (variant.other != nullptr) {
+      s2 = s;
+      s2.x[variant.asset] = variant.x;
+      s2.v[variant.asset] = variant.v;
+      s2.grow(asset_count(t));
+    }
+    if (visit(d, s, s2)) return;
   }
+}
+
+template <typename NormalStream, typename Trade, typename Visit>
+MCPRICE_HD MCPRICE_INLINE void walk_exercise_path(const Trade& t, const exercise_tables& tab,
+                                                  std::uint64_t key, std::uint64_t subsequence, Visit&& visit)
+{
+  walk_exercise_paths<NormalStream>(t, asset_variant{nullptr, 0, 0.0F, 0.0F}, tab, key, subsequence,
+                                    [&](int d, const exercise_state& s, const exercise_state&) { return visit(d, s); });
 }
 
 // What a trade (or scenario) sees at a state: its weighted spots w_i S_i(t), which the payoff and
@@ -345,6 +387,9 @@ struct exercise_combination {
   // The GPU's walk group (exercise_walk_group) or -1, and where each leg sits in its legs.
   std::int32_t group;
   std::int32_t group_leg[max_combination_legs];
+  // Two legs that differ only in this asset's own inputs (vega), walked as one path with that
+  // asset stepped for each (asset_variant); -1: each leg walks on its own.
+  std::int32_t variant_asset;
 };
 
 // The legs' values combined into the combination's per-path value, in leg order.
@@ -379,6 +424,29 @@ MCPRICE_HD MCPRICE_INLINE void shared_path_values(const Trade& first, const exer
   });
 }
 
+// The two legs of a variant pair (vega) from one walk: each leg's value is its own walk's.
+template <typename NormalStream, typename Trade>
+MCPRICE_HD MCPRICE_INLINE void variant_pair_values(const Trade& first, const exercise_combination& c,
+                                                   const exercise_tables& tab, std::uint64_t subsequence, float* value)
+{
+  const exercise_trade& other = tab.scenarios[c.scenario[1]];
+  auto const second = same_kind(first, other);
+  bool done[2] = {false, false};
+  walk_exercise_paths<NormalStream>(first, asset_variant{&other, c.variant_asset, 0.0F, 0.0F}, tab, first.key,
+                                    subsequence, [&](int d, const exercise_state& s, const exercise_state& s2) {
+                                      for (int k = 0; k < 2; ++k) {
+                                        if (done[k]) continue;
+                                        auto const& t = k == 0 ? first : second;
+                                        const exercise_state& at = k == 0 ? s : s2;
+                                        leg_view const l = view_at(t, tab.assets + t.first_asset, at);
+                                        if (d + 1 < t.dates && !exercises_at(t, tab, d, at, l)) continue;
+                                        value[k] = rounded_product(l.intrinsic, tab.discounts[t.first_date + d]);
+                                        done[k] = true;
+                                      }
+                                      return done[0] && done[1];
+                                    });
+}
+
 template <typename NormalStream>
 MCPRICE_HD MCPRICE_INLINE moments combination_lane(const exercise_combination& c, const exercise_tables& tab,
                                                    std::int64_t block, int lane)
@@ -388,6 +456,8 @@ MCPRICE_HD MCPRICE_INLINE moments combination_lane(const exercise_combination& c
       float value[max_combination_legs] = {};
       if (c.shared_path) {
         shared_path_values<NormalStream>(first, c, tab, subsequence, value);
+      } else if (c.variant_asset >= 0) {
+        variant_pair_values<NormalStream>(first, c, tab, subsequence, value);
       } else {
         for (int k = 0; k < c.legs; ++k) {
           value[k] = exercise_sample<NormalStream>(same_kind(first, tab.scenarios[c.scenario[k]]), tab, subsequence);
