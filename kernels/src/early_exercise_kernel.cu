@@ -138,18 +138,43 @@ calibration_paths_kernel(const exercise_trade* __restrict__ trades, const calibr
                          });
 }
 
-// The block's sums: each component through the warp's fixed butterfly, then the warps' totals
-// in warp order.
-__device__ __forceinline__ void store_block_sums(const regression_sums& mine, regression_sums* out,
-                                                 double (*staged)[regression_doubles])
+// The block's sums of one backward step: each component (regression_sums' doubles in order)
+// of every lane through the warp's fixed butterfly, then the warps' totals in warp order. A
+// lane's component is what add_terms adds to zero sums (0.0 + the term, as there: the same
+// values, the same trees as materialising them), computed from its terms as it is reduced: the
+// normal equations' 68 doubles a lane in local memory were a quarter of the step's stalls.
+__device__ __forceinline__ void store_block_sums(const exercise_trade& t, int step, const regression_terms& r,
+                                                 regression_sums* out, double (*staged)[regression_doubles])
 {
   int const warp = static_cast<int>(threadIdx.x) / layout::lanes_per_partial;
   int const lane = static_cast<int>(threadIdx.x) % layout::lanes_per_partial;
-  auto const* values = reinterpret_cast<const double*>(&mine);
-  for (int c = 0; c < regression_doubles; ++c) {
-    double const w = detail::warp_total(values[c]);
+  auto const emit = [&](int c, double value) {
+    double const w = detail::warp_total(value);
     if (lane == 0) staged[warp][c] = w;
+  };
+  constexpr int xy_at = regression_matrix_entries;
+  constexpr int count_at = xy_at + max_exercise_basis;
+  bool const totals = step == regressions(t);  // the same for the block's lanes: one trade
+  bool const terms = r.live && r.in_the_money && !totals;
+  int e = 0;
+  MCPRICE_UNROLL
+  for (int i = 0; i < max_exercise_basis; ++i) {
+    MCPRICE_UNROLL
+    for (int j = i; j < max_exercise_basis; ++j) {
+      if (i < t.basis && j < t.basis) {
+        emit(e++, terms ? 0.0 + static_cast<double>(r.phi[i]) * static_cast<double>(r.phi[j]) : 0.0);
+      }
+    }
   }
+  for (; e < regression_matrix_entries; ++e) emit(e, 0.0);
+  MCPRICE_UNROLL
+  for (int i = 0; i < max_exercise_basis; ++i) {
+    emit(xy_at + i, terms && i < t.basis ? 0.0 + static_cast<double>(r.phi[i]) * r.cash_flow : 0.0);
+  }
+  emit(count_at, terms ? 1.0 : 0.0);
+  double const c = r.live && totals ? r.cash_flow : 0.0;
+  emit(count_at + 1, 0.0 + c);
+  emit(count_at + 2, 0.0 + c * c);
   __syncthreads();
   if (threadIdx.x < regression_doubles) {
     double s = 0.0;
@@ -167,12 +192,11 @@ calibration_backward_kernel(const exercise_trade* __restrict__ trades, const cal
   __shared__ double staged[warps_per_block][regression_doubles];
   for_calibration_blocks(trades, starts, num_trades, view.job_first_block, job_end,
                          [&](const exercise_trade& t, std::int64_t block, std::int64_t family_block) {
-                           regression_sums mine{};
-                           with_sized_trade(t, [&](const auto& sized) {
-                             backward_calibration_path(sized, tables, view, block, family_block,
-                                                       static_cast<int>(threadIdx.x), from_step, step, mine);
+                           regression_terms const r = with_sized_trade(t, [&](const auto& sized) {
+                             return backward_terms(sized, tables, view, block, family_block,
+                                                   static_cast<int>(threadIdx.x), from_step, step);
                            });
-                           store_block_sums(mine, block_sums + family_block, staged);
+                           store_block_sums(t, step, r, block_sums + family_block, staged);
                          });
 }
 

@@ -610,19 +610,29 @@ MCPRICE_HD MCPRICE_INLINE void with_stored_state(const Trade& t, const calibrati
   visit(s);
 }
 
+// What a calibration path brings to backward step `step`'s sums: its cash flow (discounted to
+// today) and, at a regression date where it is in the money, its basis functions.
+struct regression_terms {
+  float phi[max_exercise_basis];
+  double cash_flow;
+  bool live;         // a path of the trade, at a step the trade has
+  bool in_the_money; // in the regression (never at the totals' step)
+};
+
 // A calibration path's backward step `step`: first the exercise decisions of steps
 // [from_step, step) (their coefficients known) update its cash flow, then its terms of step
-// `step`'s sums are added to `out`. A job whose paths stay in scratch calls this with from_step
-// = step - 1; a job that re-simulated its paths with from_step = 0: the same decisions in the
-// same order, hence the same bits.
+// `step`'s sums. A job whose paths stay in scratch calls this with from_step = step - 1; a job
+// that re-simulated its paths with from_step = 0: the same decisions in the same order, hence the
+// same bits.
 template <typename Trade>
-MCPRICE_HD MCPRICE_INLINE void backward_calibration_path(const Trade& t, const exercise_tables& tab,
-                                                         const calibration_view& v, std::int64_t block,
-                                                         std::int64_t family_block, int lane, int from_step, int step,
-                                                         regression_sums& out)
+MCPRICE_HD MCPRICE_INLINE regression_terms backward_terms(const Trade& t, const exercise_tables& tab,
+                                                          const calibration_view& v, std::int64_t block,
+                                                          std::int64_t family_block, int lane, int from_step, int step)
 {
+  regression_terms r{};
   std::int64_t const path = block * calibration_paths_per_block + lane;
-  if (path >= t.calibration_samples || step > regressions(t)) return;
+  if (path >= t.calibration_samples || step > regressions(t)) return r;
+  r.live = true;
   const exercise_asset* assets = tab.assets + t.first_asset;
   float& cash = v.cash_flows[(family_block - v.job_first_block) * calibration_paths_per_block + lane];
   float cf = cash;
@@ -634,26 +644,47 @@ MCPRICE_HD MCPRICE_INLINE void backward_calibration_path(const Trade& t, const e
     });
   }
   cash = cf;
+  r.cash_flow = cf;
+  if (step == regressions(t)) return r;
+  with_stored_state(t, v, block, lane, regression_date(t, step), [&](const exercise_state& s) {
+    leg_view const l = view_at(t, assets, s);
+    if (!(l.intrinsic > 0.0F)) return;
+    exercise_basis(t, s, l, r.phi);
+    r.in_the_money = true;
+  });
+  return r;
+}
+
+// The terms added to the sums: the totals at the trade's last step, else the normal equations'
+// entries of a path in the money (xx packed row by row for the trade's basis).
+MCPRICE_HD MCPRICE_INLINE void add_terms(const exercise_trade& t, int step, const regression_terms& r,
+                                         regression_sums& out)
+{
+  if (!r.live) return;
   if (step == regressions(t)) {
-    double const c = cf;
+    double const c = r.cash_flow;
     out.total += c;
     out.total_sq += c * c;
     return;
   }
-  with_stored_state(t, v, block, lane, regression_date(t, step), [&](const exercise_state& s) {
-    leg_view const l = view_at(t, assets, s);
-    if (!(l.intrinsic > 0.0F)) return;
-    float phi[max_exercise_basis];
-    exercise_basis(t, s, l, phi);
-    double const y = cf;
-    int e = 0;
-    for (int i = 0; i < t.basis; ++i) {
-      double const pi = phi[i];
-      for (int j = i; j < t.basis; ++j) out.xx[e++] += pi * static_cast<double>(phi[j]);
-      out.xy[i] += pi * y;
-    }
-    out.in_the_money += 1.0;
-  });
+  if (!r.in_the_money) return;
+  double const y = r.cash_flow;
+  int e = 0;
+  for (int i = 0; i < t.basis; ++i) {
+    double const pi = r.phi[i];
+    for (int j = i; j < t.basis; ++j) out.xx[e++] += pi * static_cast<double>(r.phi[j]);
+    out.xy[i] += pi * y;
+  }
+  out.in_the_money += 1.0;
+}
+
+template <typename Trade>
+MCPRICE_HD MCPRICE_INLINE void backward_calibration_path(const Trade& t, const exercise_tables& tab,
+                                                         const calibration_view& v, std::int64_t block,
+                                                         std::int64_t family_block, int lane, int from_step, int step,
+                                                         regression_sums& out)
+{
+  add_terms(t, step, backward_terms(t, tab, v, block, family_block, lane, from_step, step), out);
 }
 
 }  // namespace mcprice
