@@ -85,22 +85,43 @@ bool same_entries(const std::vector<T>& v, std::int64_t a, std::int64_t b, std::
 
 }  // namespace
 
-bool same_walk(const exercise_family& f, const exercise_trade& a, const exercise_trade& b)
+namespace {
+
+constexpr int walks_apart = -2;  // walk_difference: the walks differ in more than one asset
+constexpr int same_walks = -1;
+
+// How two scenarios' walks differ: same_walks; the one asset whose own inputs (v0, vol of vol,
+// its steps) differ; or walks_apart (other key, dates, correlation factor, or more assets).
+int walk_difference(const exercise_family& f, const exercise_trade& a, const exercise_trade& b)
 {
   if (a.key != b.key || a.dates != b.dates || a.substeps != b.substeps || a.heston != b.heston ||
-      a.assets != b.assets) {
-    return false;
+      a.assets != b.assets || !same_entries(f.factors, a.first_factor, b.first_factor, std::int64_t{a.assets} * a.assets)) {
+    return walks_apart;
   }
-  std::int64_t const n = a.assets;
-  for (std::int64_t i = 0; i < n; ++i) {
+  int const n = a.assets;
+  std::int64_t const per_asset = std::int64_t{a.dates} * a.substeps;
+  int found = same_walks;
+  for (int i = 0; i < n; ++i) {
     exercise_asset const& x = f.assets[static_cast<std::size_t>(a.first_asset + i)];
     exercise_asset const& y = f.assets[static_cast<std::size_t>(b.first_asset + i)];
-    if (std::memcmp(&x.v0, &y.v0, sizeof(float)) != 0 || std::memcmp(&x.xi, &y.xi, sizeof(float)) != 0) return false;
+    bool same = std::memcmp(&x.v0, &y.v0, sizeof(float)) == 0 && std::memcmp(&x.xi, &y.xi, sizeof(float)) == 0;
+    // Steps are date-major (per_asset rows of n); one table shared is the same for every asset.
+    for (std::int64_t k = 0; same && a.first_step != b.first_step && k < per_asset; ++k) {
+      same = a.heston ? same_entries(f.heston_steps, a.first_step + k * n + i, b.first_step + k * n + i, 1)
+                      : same_entries(f.gbm_steps, a.first_step + k * n + i, b.first_step + k * n + i, 1);
+    }
+    if (same) continue;
+    if (found != same_walks) return walks_apart;
+    found = i;
   }
-  std::int64_t const steps = std::int64_t{a.dates} * a.substeps * n;
-  return same_entries(f.factors, a.first_factor, b.first_factor, n * n) &&
-         (a.heston ? same_entries(f.heston_steps, a.first_step, b.first_step, steps)
-                   : same_entries(f.gbm_steps, a.first_step, b.first_step, steps));
+  return found;
+}
+
+}  // namespace
+
+bool same_walk(const exercise_family& f, const exercise_trade& a, const exercise_trade& b)
+{
+  return walk_difference(f, a, b) == same_walks;
 }
 
 void group_spot_walks(exercise_family& f, std::size_t first, std::size_t end, int max_legs)
@@ -145,48 +166,19 @@ void group_spot_walks(exercise_family& f, std::size_t first, std::size_t end, in
   close();
 }
 
-namespace {
-
-// The asset in which two scenarios' walks differ, if their walks differ in one asset's own
-// inputs only (v0, vol of vol, that asset's steps); -1 otherwise (or if they do not differ).
-int single_varying_asset(const exercise_family& f, const exercise_trade& a, const exercise_trade& b)
-{
-  if (a.key != b.key || a.dates != b.dates || a.substeps != b.substeps || a.heston != b.heston ||
-      a.assets != b.assets || !same_entries(f.factors, a.first_factor, b.first_factor, std::int64_t{a.assets} * a.assets)) {
-    return -1;
-  }
-  int const n = a.assets;
-  std::int64_t const per_asset = std::int64_t{a.dates} * a.substeps;
-  int found = -1;
-  for (int i = 0; i < n; ++i) {
-    exercise_asset const& x = f.assets[static_cast<std::size_t>(a.first_asset + i)];
-    exercise_asset const& y = f.assets[static_cast<std::size_t>(b.first_asset + i)];
-    bool same = std::memcmp(&x.v0, &y.v0, sizeof(float)) == 0 && std::memcmp(&x.xi, &y.xi, sizeof(float)) == 0;
-    for (std::int64_t k = 0; same && k < per_asset; ++k) {
-      same = a.heston ? same_entries(f.heston_steps, a.first_step + k * n + i, b.first_step + k * n + i, 1)
-                      : same_entries(f.gbm_steps, a.first_step + k * n + i, b.first_step + k * n + i, 1);
-    }
-    if (same) continue;
-    if (found >= 0) return -1;
-    found = i;
-  }
-  return found;
-}
-
-}  // namespace
-
 void mark_variant_pairs(exercise_family& f, std::size_t first, std::size_t end)
 {
   for (std::size_t i = first; i < end; ++i) {
     exercise_combination& c = f.combinations[i];
     c.variant_asset = -1;
     if (c.shared_path || c.legs != 2) continue;
-    c.variant_asset = single_varying_asset(f, f.scenarios[static_cast<std::size_t>(c.scenario[0])],
-                                           f.scenarios[static_cast<std::size_t>(c.scenario[1])]);
+    int const differing = walk_difference(f, f.scenarios[static_cast<std::size_t>(c.scenario[0])],
+                                          f.scenarios[static_cast<std::size_t>(c.scenario[1])]);
+    c.variant_asset = differing >= 0 ? differing : -1;
   }
 }
 
-std::vector<exercise_combination> without_groups(std::vector<exercise_combination> combinations)
+std::vector<exercise_combination> each_leg_alone(std::vector<exercise_combination> combinations)
 {
   for (auto& c : combinations) {
     c.group = -1;

@@ -59,7 +59,7 @@ void mark_variant_pairs(exercise_family& f, std::size_t first, std::size_t end);
 
 // The combinations with every leg walking on its own (no groups, no variant pairs): the same
 // bits, for tests and benchmarks (engine_options::shared_greek_walks = false).
-std::vector<exercise_combination> without_groups(std::vector<exercise_combination> combinations);
+std::vector<exercise_combination> each_leg_alone(std::vector<exercise_combination> combinations);
 
 // A calibration job: family calibration blocks [first_block, end_block), whose paths are the
 // family's path-scratch floats [first_float, end_float).

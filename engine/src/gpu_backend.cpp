@@ -316,7 +316,7 @@ class gpu_backend final : public pricing_backend {
                                                       lease.allocate_n<unsigned long long>(1), grid_blocks_, s.value());
         };
         // Each job's scratch holds its kernel's unit counter.
-        run.combinations = run_family(shared_greek_walks_ ? f.combinations : without_groups(f.combinations),
+        run.combinations = run_family(shared_greek_walks_ ? f.combinations : each_leg_alone(f.combinations),
                                       tables.data(), tables.size(), f.combination_blocks, 0, control,
                                       launch_combinations, nullptr, sizeof(unsigned long long))
                                .outcomes;

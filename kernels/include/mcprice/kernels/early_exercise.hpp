@@ -340,19 +340,26 @@ MCPRICE_HD MCPRICE_INLINE bool exercises_at(const Trade& t, const exercise_table
   return rounded_product(l.intrinsic, tab.discounts[t.first_date + d]) >= continuation_value(t, beta, phi);
 }
 
+// Whether a path of trade (or scenario) t stops at date d, at maturity or by exercising; its cash
+// flow, discounted to today, then goes to `value`.
+template <typename Trade>
+MCPRICE_HD MCPRICE_INLINE bool stops_at(const Trade& t, const exercise_tables& tab, int d, const exercise_state& s,
+                                        float& value)
+{
+  leg_view const l = view_at(t, tab.assets + t.first_asset, s);
+  if (d + 1 < t.dates && !exercises_at(t, tab, d, s, l)) return false;
+  value = rounded_product(l.intrinsic, tab.discounts[t.first_date + d]);
+  return true;
+}
+
 // One pricing path: its cash flow, discounted to today, under the calibrated policy.
 template <typename NormalStream, typename Trade>
 MCPRICE_HD MCPRICE_INLINE float exercise_sample(const Trade& t, const exercise_tables& tab,
                                                 std::uint64_t subsequence)
 {
   float value = 0.0F;
-  const exercise_asset* assets = tab.assets + t.first_asset;
-  walk_exercise_path<NormalStream>(t, tab, t.key, subsequence, [&](int d, const exercise_state& s) {
-    leg_view const l = view_at(t, assets, s);
-    if (d + 1 < t.dates && !exercises_at(t, tab, d, s, l)) return false;
-    value = rounded_product(l.intrinsic, tab.discounts[t.first_date + d]);
-    return true;
-  });
+  walk_exercise_path<NormalStream>(t, tab, t.key, subsequence,
+                                   [&](int d, const exercise_state& s) { return stops_at(t, tab, d, s, value); });
   return value;
 }
 
@@ -404,24 +411,36 @@ MCPRICE_HD MCPRICE_INLINE float combined_value(const exercise_combination& c, co
 // Legs that differ only in today's spots share their log-spot paths (x = ln(S/S0) does not
 // depend on S0 under GBM or Heston): one walk, each leg deciding on its own spots. Each leg's
 // value is the one its own walk would give, bit for bit.
+MCPRICE_HD MCPRICE_INLINE int lowest_bit(std::uint64_t m)
+{
+#if defined(__CUDA_ARCH__)
+  return __ffsll(static_cast<long long>(m)) - 1;
+#else
+  return __builtin_ctzll(m);
+#endif
+}
+
+// The values of `legs` scenarios (scenario[0..legs), at most 64) that walk `first`'s log-spot
+// path, each deciding on its own spots, from one walk: value[k] is scenario[k]'s own walk's.
+template <typename NormalStream, typename Trade>
+MCPRICE_HD MCPRICE_INLINE void shared_walk_values(const Trade& first, const std::int32_t* scenario, int legs,
+                                                  const exercise_tables& tab, std::uint64_t subsequence, float* value)
+{
+  std::uint64_t left = legs >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << legs) - 1;
+  walk_exercise_path<NormalStream>(first, tab, first.key, subsequence, [&](int d, const exercise_state& s) {
+    for (std::uint64_t open = left; open != 0; open &= open - 1) {
+      int const k = lowest_bit(open);
+      if (stops_at(same_kind(first, tab.scenarios[scenario[k]]), tab, d, s, value[k])) left &= ~(std::uint64_t{1} << k);
+    }
+    return left == 0;
+  });
+}
+
 template <typename NormalStream, typename Trade>
 MCPRICE_HD MCPRICE_INLINE void shared_path_values(const Trade& first, const exercise_combination& c,
                                                   const exercise_tables& tab, std::uint64_t subsequence, float* value)
 {
-  bool done[max_combination_legs] = {};
-  int left = c.legs;
-  walk_exercise_path<NormalStream>(first, tab, first.key, subsequence, [&](int d, const exercise_state& s) {
-    for (int k = 0; k < c.legs; ++k) {
-      if (done[k]) continue;
-      auto const t = same_kind(first, tab.scenarios[c.scenario[k]]);
-      leg_view const l = view_at(t, tab.assets + t.first_asset, s);
-      if (d + 1 < t.dates && !exercises_at(t, tab, d, s, l)) continue;
-      value[k] = rounded_product(l.intrinsic, tab.discounts[t.first_date + d]);
-      done[k] = true;
-      --left;
-    }
-    return left == 0;
-  });
+  shared_walk_values<NormalStream>(first, c.scenario, c.legs, tab, subsequence, value);
 }
 
 // The two legs of a variant pair (vega) from one walk: each leg's value is its own walk's.
@@ -434,15 +453,8 @@ MCPRICE_HD MCPRICE_INLINE void variant_pair_values(const Trade& first, const exe
   bool done[2] = {false, false};
   walk_exercise_paths<NormalStream>(first, asset_variant{&other, c.variant_asset, 0.0F, 0.0F}, tab, first.key,
                                     subsequence, [&](int d, const exercise_state& s, const exercise_state& s2) {
-                                      for (int k = 0; k < 2; ++k) {
-                                        if (done[k]) continue;
-                                        auto const& t = k == 0 ? first : second;
-                                        const exercise_state& at = k == 0 ? s : s2;
-                                        leg_view const l = view_at(t, tab.assets + t.first_asset, at);
-                                        if (d + 1 < t.dates && !exercises_at(t, tab, d, at, l)) continue;
-                                        value[k] = rounded_product(l.intrinsic, tab.discounts[t.first_date + d]);
-                                        done[k] = true;
-                                      }
+                                      if (!done[0]) done[0] = stops_at(first, tab, d, s, value[0]);
+                                      if (!done[1]) done[1] = stops_at(second, tab, d, s2, value[1]);
                                       return done[0] && done[1];
                                     });
 }
@@ -485,32 +497,12 @@ struct exercise_walk_group {
   std::int32_t scenario[max_group_legs];   // into the scenario table; the first one walks
 };
 
-MCPRICE_HD MCPRICE_INLINE int lowest_bit(std::uint64_t m)
-{
-#if defined(__CUDA_ARCH__)
-  return __ffsll(static_cast<long long>(m)) - 1;
-#else
-  return __builtin_ctzll(m);
-#endif
-}
-
 // Every leg's value (discounted cash flow) on path `subsequence` of the group's walk.
 template <typename NormalStream, typename Trade>
 MCPRICE_HD MCPRICE_INLINE void group_leg_values(const Trade& first, const exercise_walk_group& g,
                                                 const exercise_tables& tab, std::uint64_t subsequence, float* value)
 {
-  std::uint64_t left = g.legs >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << g.legs) - 1;
-  walk_exercise_path<NormalStream>(first, tab, first.key, subsequence, [&](int d, const exercise_state& s) {
-    for (std::uint64_t open = left; open != 0; open &= open - 1) {
-      int const k = lowest_bit(open);
-      auto const t = same_kind(first, tab.scenarios[g.scenario[k]]);
-      leg_view const l = view_at(t, tab.assets + t.first_asset, s);
-      if (d + 1 < t.dates && !exercises_at(t, tab, d, s, l)) continue;
-      value[k] = rounded_product(l.intrinsic, tab.discounts[t.first_date + d]);
-      left &= ~(std::uint64_t{1} << k);
-    }
-    return left == 0;
-  });
+  shared_walk_values<NormalStream>(first, g.scenario, g.legs, tab, subsequence, value);
 }
 
 // ---- Calibration: stored paths, cash flows and the normal equations, per date --------------
