@@ -293,7 +293,7 @@ class gpu_backend final : public pricing_backend {
     std::string failure;
     try {
       nvtx_range const phase("calibration");
-      c = calibrate(f, plan, *make_gpu_calibration(ctx_, f, l, job_cap_, grid_blocks_), control);
+      c = calibrate(f, plan, *make_gpu_calibration(ctx_, f, l, job_cap_, grid_blocks_, plan.resident), control);
     } catch (const out_of_memory& e) {
       failure = std::string("calibration: ") + e.what();
     } catch (const scratch_cap_exceeded& e) {

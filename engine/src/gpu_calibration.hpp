@@ -2,7 +2,10 @@
 // The GPU backend's calibration executor: the family's tables, trade records and per-block sums
 // in request buffers; each job's paths and cash flows in path and payoff scratch leased from the
 // scratch pool under the job cap; every step on one stream, whose one host wait per step is the
-// copy of the trades' sums (the next step's coefficients depend on them).
+// copy of the trades' sums (the next step's coefficients depend on them). With every path
+// resident (one job), the sums' fixed part (sums_part: the basis' products, which the decisions
+// do not change) is summed for every step at once after the paths are simulated, and each step
+// sums only its moving part.
 #include "exercise_family.hpp"
 #include "gpu_context.hpp"
 
@@ -12,6 +15,6 @@ namespace mcprice::detail {
 
 std::unique_ptr<calibration_executor> make_gpu_calibration(gpu_context& ctx, const exercise_family& f,
                                                           const exercise_table_layout& l, std::size_t job_cap,
-                                                          int grid_blocks);
+                                                          int grid_blocks, bool resident);
 
 }  // namespace mcprice::detail

@@ -138,56 +138,126 @@ calibration_paths_kernel(const exercise_trade* __restrict__ trades, const calibr
                          });
 }
 
-// The block's sums of one backward step: each component (regression_sums' doubles in order)
-// of every lane through the warp's fixed butterfly, then the warps' totals in warp order. A
+// The block's sums of one backward step, or of one part of them (sums_part): each component
+// (regression_sums' doubles in order) of every lane through the warp's fixed butterfly, then the
+// warps' totals in warp order, so a component has the same bits whichever part sums it. A
 // lane's component is what add_terms adds to zero sums (0.0 + the term, as there: the same
 // values, the same trees as materialising them), computed from its terms as it is reduced: the
 // normal equations' 68 doubles a lane in local memory were a quarter of the step's stalls.
-__device__ __forceinline__ void store_block_sums(const exercise_trade& t, int step, const regression_terms& r,
-                                                 regression_sums* out, double (*staged)[regression_doubles])
+// out: the part's slots in order (sums_part::all: a regression_sums); `place` maps a slot to
+// where it is stored.
+template <sums_part P, typename Place>
+__device__ __forceinline__ void store_block_sums(const exercise_trade& t, int step, const regression_terms& r, double* out,
+                                                 Place place, double (*staged)[regression_doubles])
 {
+  constexpr bool products = P != sums_part::moving;  // xx and the count
+  constexpr bool flows = P != sums_part::fixed;      // xy and the totals
   int const warp = static_cast<int>(threadIdx.x) / layout::lanes_per_partial;
   int const lane = static_cast<int>(threadIdx.x) % layout::lanes_per_partial;
-  auto const emit = [&](int c, double value) {
+  int slot = 0;
+  auto const emit = [&](double value) {
     double const w = detail::warp_total(value);
-    if (lane == 0) staged[warp][c] = w;
+    if (lane == 0) staged[warp][slot] = w;
+    ++slot;
   };
-  constexpr int xy_at = regression_matrix_entries;
-  constexpr int count_at = xy_at + max_exercise_basis;
+  // A component every lane sends 0.0: the butterfly's sum is 0.0.
+  auto const emit_zero = [&] {
+    if (lane == 0) staged[warp][slot] = 0.0;
+    ++slot;
+  };
   bool const totals = step == regressions(t);  // the same for the block's lanes: one trade
   bool const terms = r.live && r.in_the_money && !totals;
-  int e = 0;
-  MCPRICE_UNROLL
-  for (int i = 0; i < max_exercise_basis; ++i) {
+  if constexpr (products) {
     MCPRICE_UNROLL
-    for (int j = i; j < max_exercise_basis; ++j) {
-      if (i < t.basis && j < t.basis) {
-        emit(e++, terms ? 0.0 + static_cast<double>(r.phi[i]) * static_cast<double>(r.phi[j]) : 0.0);
+    for (int i = 0; i < max_exercise_basis; ++i) {
+      MCPRICE_UNROLL
+      for (int j = i; j < max_exercise_basis; ++j) {
+        if (i < t.basis && j < t.basis) {
+          emit(terms ? 0.0 + static_cast<double>(r.phi[i]) * static_cast<double>(r.phi[j]) : 0.0);
+        }
       }
     }
+    while (slot < regression_matrix_entries) emit_zero();
   }
-  for (; e < regression_matrix_entries; ++e) emit(e, 0.0);
-  MCPRICE_UNROLL
-  for (int i = 0; i < max_exercise_basis; ++i) {
-    emit(xy_at + i, terms && i < t.basis ? 0.0 + static_cast<double>(r.phi[i]) * r.cash_flow : 0.0);
+  if constexpr (flows) {
+    MCPRICE_UNROLL
+    for (int i = 0; i < max_exercise_basis; ++i) {
+      if (i < t.basis) emit(terms ? 0.0 + static_cast<double>(r.phi[i]) * r.cash_flow : 0.0);
+      else emit_zero();
+    }
   }
-  emit(count_at, terms ? 1.0 : 0.0);
-  double const c = r.live && totals ? r.cash_flow : 0.0;
-  emit(count_at + 1, 0.0 + c);
-  emit(count_at + 2, 0.0 + c * c);
+  if constexpr (products) emit(terms ? 1.0 : 0.0);
+  if constexpr (flows) {
+    double const c = r.live && totals ? r.cash_flow : 0.0;
+    emit(0.0 + c);
+    emit(0.0 + c * c);
+  }
   __syncthreads();
-  if (threadIdx.x < regression_doubles) {
+  if (threadIdx.x < part_doubles<P>) {
     double s = 0.0;
     for (int w = 0; w < warps_per_block; ++w) s += staged[w][threadIdx.x];
-    reinterpret_cast<double*>(out)[threadIdx.x] = s;
+    out[place(static_cast<int>(threadIdx.x))] = s;
   }
   __syncthreads();  // staged is reused by the next block
 }
 
+// One warp per trade and component: lane `lane` adds the trade's blocks lane, lane + 32, ... in
+// order (a block's component every `stride` doubles from `sums`; read from L2, where other
+// blocks' stores are), then the lanes' sums meet in the fixed butterfly; lane 0 returns the
+// total. The order depends only on the trade's block count, never on how its blocks were split
+// into jobs.
+__device__ __forceinline__ double trade_total(const calibration_start* __restrict__ starts, int num_trades,
+                                              std::int64_t total_blocks, const double* __restrict__ sums,
+                                              std::int64_t stride, int i, int lane)
+{
+  std::int64_t const first = starts[i].first_block;
+  std::int64_t const end = i + 1 < num_trades ? starts[i + 1].first_block : total_blocks;
+  double s = 0.0;
+  for (std::int64_t b = first + lane; b < end; b += layout::lanes_per_partial) s += __ldcg(sums + b * stride);
+  return detail::warp_total(s);
+}
+
+// The moving part's trade totals, by the backward kernel's last block to finish (the others'
+// block sums are then in memory): each warp takes (trade, slot) tasks in turn, stores the totals
+// straight into host memory, then raises the host's flag. Saves a kernel, a copy and a stream
+// wait on every backward step, which for small trades are most of the step.
+__device__ __forceinline__ void fold_moving_totals(const calibration_start* __restrict__ starts, int num_trades,
+                                                   const regression_sums* block_sums, const folded_totals& fold)
+{
+  __shared__ bool last;
+  __threadfence();  // this thread's block-sum stores, before the block is counted
+  __syncthreads();
+  if (threadIdx.x == 0) last = atomicAdd(fold.blocks_done, 1U) == gridDim.x - 1;
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  int const warp = static_cast<int>(threadIdx.x) / layout::lanes_per_partial;
+  int const lane = static_cast<int>(threadIdx.x) % layout::lanes_per_partial;
+  constexpr int slots = regression_moving_doubles;
+  for (int task = warp; task < num_trades * slots; task += warps_per_block) {
+    int const i = task / slots;
+    int const k = task % slots;
+    double const s = trade_total(starts, num_trades, fold.total_blocks,
+                                 reinterpret_cast<const double*>(block_sums) + part_component<sums_part::moving>(k),
+                                 regression_doubles, i, lane);
+    if (lane == 0) fold.totals[task] = s;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence_system();
+    *fold.flag = fold.tag;
+    *fold.blocks_done = 0U;  // ready for the next launch (stream-ordered after this one)
+  }
+}
+
+// Calibration blocks' sums in regression_sums' layout: every component, or the moving part alone
+// (its fixed part comes from calibration_fixed_kernel), whose trade totals the last block
+// then sums when `fold.totals` is set.
+template <sums_part P>
 __global__ void __launch_bounds__(policy::threads_per_block)
 calibration_backward_kernel(const exercise_trade* __restrict__ trades, const calibration_start* __restrict__ starts,
                             int num_trades, exercise_tables tables, calibration_view view, std::int64_t job_end,
-                            int from_step, int step, regression_sums* __restrict__ block_sums)
+                            int from_step, int step, regression_sums* block_sums, folded_totals fold)
 {
   __shared__ double staged[warps_per_block][regression_doubles];
   for_calibration_blocks(trades, starts, num_trades, view.job_first_block, job_end,
@@ -196,28 +266,64 @@ calibration_backward_kernel(const exercise_trade* __restrict__ trades, const cal
                              return backward_terms(sized, tables, view, block, family_block,
                                                    static_cast<int>(threadIdx.x), from_step, step);
                            });
-                           store_block_sums(t, step, r, block_sums + family_block, staged);
+                           store_block_sums<P>(t, step, r, reinterpret_cast<double*>(block_sums + family_block),
+                                               [](int k) { return part_component<P>(k); }, staged);
                          });
+  if constexpr (P == sums_part::moving) {
+    if (fold.totals != nullptr) fold_moving_totals(starts, num_trades, block_sums, fold);
+  }
 }
 
-// One warp per trade and component: lane l adds the trade's blocks l, l + 32, ... in order, then
-// the lanes' sums meet in the fixed butterfly. The order depends only on the trade's block
-// count, never on how its blocks were split into jobs.
+// The fixed part of steps [step_begin, step_end) for the job's blocks: a CUDA block per
+// (step, calibration block), fixed_sums[((step - step_begin) * family blocks + family block) *
+// regression_fixed_doubles + slot]. Every step at once: the paths are all stored.
+__global__ void __launch_bounds__(policy::threads_per_block)
+calibration_fixed_kernel(const exercise_trade* __restrict__ trades, const calibration_start* __restrict__ starts,
+                         int num_trades, exercise_tables tables, calibration_view view, std::int64_t job_end,
+                         std::int64_t family_blocks, int step_begin, int step_end, double* __restrict__ fixed_sums)
+{
+  __shared__ double staged[warps_per_block][regression_doubles];
+  std::int64_t const blocks = job_end - view.job_first_block;
+  std::int64_t const work = blocks * (step_end - step_begin);
+  for (std::int64_t u = blockIdx.x; u < work; u += gridDim.x) {
+    int const step = step_begin + static_cast<int>(u / blocks);
+    std::int64_t const family_block = view.job_first_block + u % blocks;
+    exercise_trade const t = trades[detail::trade_of_block_by_thread(starts, num_trades, family_block)];
+    std::int64_t const block = family_block - t.first_calibration_block;
+    regression_terms const r = with_sized_trade(t, [&](const auto& sized) {
+      return fixed_terms(sized, tables, view, block, static_cast<int>(threadIdx.x), step);
+    });
+    double* out = fixed_sums + ((step - step_begin) * family_blocks + family_block) * regression_fixed_doubles;
+    store_block_sums<sums_part::fixed>(t, step, r, out, [](int k) { return k; }, staged);
+  }
+}
+
+// Each trade's sums (regression_sums), of a part's components: grid (trades, part slots).
+template <sums_part P>
 __global__ void regression_totals_kernel(const calibration_start* __restrict__ starts, int num_trades,
                                          std::int64_t total_blocks, const regression_sums* __restrict__ block_sums,
                                          regression_sums* __restrict__ trade_sums)
 {
   int const i = static_cast<int>(blockIdx.x);
-  int const c = static_cast<int>(blockIdx.y);
-  int const lane = static_cast<int>(threadIdx.x);
-  std::int64_t const first = starts[i].first_block;
-  std::int64_t const end = i + 1 < num_trades ? starts[i + 1].first_block : total_blocks;
-  double s = 0.0;
-  for (std::int64_t b = first + lane; b < end; b += layout::lanes_per_partial) {
-    s += reinterpret_cast<const double*>(block_sums + b)[c];
-  }
-  s = detail::warp_total(s);
-  if (lane == 0) reinterpret_cast<double*>(trade_sums + i)[c] = s;
+  int const c = part_component<P>(static_cast<int>(blockIdx.y));
+  double const s = trade_total(starts, num_trades, total_blocks, reinterpret_cast<const double*>(block_sums) + c,
+                               regression_doubles, i, static_cast<int>(threadIdx.x));
+  if (threadIdx.x == 0) reinterpret_cast<double*>(trade_sums + i)[c] = s;
+}
+
+// Each trade's fixed part of a run of steps: grid (trades, fixed slots, steps);
+// fixed_totals[(step in run * trades + trade) * regression_fixed_doubles + slot].
+__global__ void fixed_totals_kernel(const calibration_start* __restrict__ starts, int num_trades,
+                                    std::int64_t total_blocks, const double* __restrict__ fixed_sums,
+                                    double* __restrict__ fixed_totals)
+{
+  int const i = static_cast<int>(blockIdx.x);
+  int const k = static_cast<int>(blockIdx.y);
+  std::int64_t const z = blockIdx.z;
+  double const s = trade_total(starts, num_trades, total_blocks,
+                               fixed_sums + z * total_blocks * regression_fixed_doubles + k, regression_fixed_doubles, i,
+                               static_cast<int>(threadIdx.x));
+  if (threadIdx.x == 0) fixed_totals[(z * num_trades + i) * regression_fixed_doubles + k] = s;
 }
 
 }  // namespace
@@ -254,22 +360,48 @@ void launch_calibration_paths(const exercise_trade* trades, const calibration_st
 
 void launch_calibration_backward(const exercise_trade* trades, const calibration_start* starts, int num_trades,
                                  const exercise_tables& tables, const calibration_view& view, std::int64_t job_end,
-                                 int from_step, int step, regression_sums* block_sums, int grid_blocks,
-                                 cudaStream_t stream)
+                                 int from_step, int step, regression_sums* block_sums, bool moving_only,
+                                 const folded_totals& fold, int grid_blocks, cudaStream_t stream)
 {
   if (num_trades == 0) return;
-  detail::launch_persistent(calibration_backward_kernel, "calibration_backward_kernel", job_end - view.job_first_block,
-                            grid_blocks, stream, trades, starts, num_trades, tables, view, job_end, from_step, step,
-                            block_sums);
+  auto* const kernel = moving_only ? calibration_backward_kernel<sums_part::moving>
+                                   : calibration_backward_kernel<sums_part::all>;
+  detail::launch_persistent(kernel, "calibration_backward_kernel", job_end - view.job_first_block, grid_blocks, stream,
+                            trades, starts, num_trades, tables, view, job_end, from_step, step, block_sums,
+                            moving_only ? fold : folded_totals{});
+}
+
+void launch_calibration_fixed(const exercise_trade* trades, const calibration_start* starts, int num_trades,
+                              const exercise_tables& tables, const calibration_view& view, std::int64_t job_end,
+                              std::int64_t total_blocks, int step_begin, int step_end, double* fixed_sums,
+                              double* fixed_totals, int grid_blocks, cudaStream_t stream)
+{
+  if (num_trades == 0 || step_end <= step_begin) return;
+  std::int64_t const steps = step_end - step_begin;
+  detail::launch_persistent(calibration_fixed_kernel, "calibration_fixed_kernel",
+                            (job_end - view.job_first_block) * steps, grid_blocks, stream, trades, starts, num_trades,
+                            tables, view, job_end, total_blocks, step_begin, step_end, fixed_sums);
+  dim3 const grid(static_cast<unsigned>(num_trades), regression_fixed_doubles, static_cast<unsigned>(steps));
+  fixed_totals_kernel<<<grid, layout::lanes_per_partial, 0, stream>>>(starts, num_trades, total_blocks, fixed_sums,
+                                                                     fixed_totals);
+  cudaError_t const status = cudaGetLastError();
+  if (status != cudaSuccess) throw cuda_error(status, "fixed_totals_kernel", __FILE__, __LINE__);
 }
 
 void launch_regression_totals(const calibration_start* starts, int num_trades, std::int64_t total_blocks,
-                              const regression_sums* block_sums, regression_sums* trade_sums, cudaStream_t stream)
+                              const regression_sums* block_sums, regression_sums* trade_sums, bool moving_only,
+                              cudaStream_t stream)
 {
   if (num_trades == 0) return;
-  dim3 const grid(static_cast<unsigned>(num_trades), regression_doubles);
-  regression_totals_kernel<<<grid, layout::lanes_per_partial, 0, stream>>>(starts, num_trades, total_blocks, block_sums,
-                                                                          trade_sums);
+  dim3 const grid(static_cast<unsigned>(num_trades),
+                  moving_only ? part_doubles<sums_part::moving> : part_doubles<sums_part::all>);
+  if (moving_only) {
+    regression_totals_kernel<sums_part::moving>
+        <<<grid, layout::lanes_per_partial, 0, stream>>>(starts, num_trades, total_blocks, block_sums, trade_sums);
+  } else {
+    regression_totals_kernel<sums_part::all>
+        <<<grid, layout::lanes_per_partial, 0, stream>>>(starts, num_trades, total_blocks, block_sums, trade_sums);
+  }
   cudaError_t const status = cudaGetLastError();
   if (status != cudaSuccess) throw cuda_error(status, "regression_totals_kernel", __FILE__, __LINE__);
 }

@@ -269,6 +269,55 @@ TEST_CASE("the least-squares solve recovers exact coefficients and drops colline
   CHECK(detail::solve_regression(none, 4)[0] > 1e30F);  // never exercise where no path was in the money
 }
 
+TEST_CASE("the Heston multi-asset basis scales the extremes of the weighted spots: the bits of the extremes of the "
+          "scaled spots")
+{
+  std::mt19937_64 gen(20261201);
+  std::uniform_real_distribution<float> spot(0.5F, 200.0F);
+  std::uniform_real_distribution<float> scale(0.1F, 150.0F);
+  std::uniform_int_distribution<int> count(2, max_exercise_assets);
+  for (int trial = 0; trial < 20000; ++trial) {
+    exercise_trade t{};
+    t.assets = count(gen);
+    t.basis = exercise_basis_size(t.assets, true);
+    t.heston = 1;
+    t.norm = scale(gen);
+    t.v_norm = 0.04F;
+    t.payoff = static_cast<enum basket_payoff>(trial % 4);
+    leg_view l{};
+    exercise_state s{};
+    for (int i = 0; i < t.assets; ++i) {
+      l.weighted[i] = (trial % 7 == 0 && i == 1) ? -spot(gen) : spot(gen);  // a negative weight now and then
+      s.v[i] = 0.01F * static_cast<float>(i + 1);
+    }
+    s.v_sum = 0.2F;
+    l.intrinsic = 1.5F;
+    float phi[max_exercise_basis];
+    exercise_basis(t, s, l, phi);
+    // The extremes of the scaled spots, each spot divided (spreads: the first and the last).
+    float hi = l.weighted[0] / t.norm;
+    float lo = hi;
+    for (int i = 1; i < t.assets; ++i) {
+      float const v = l.weighted[i] / t.norm;
+      if (t.payoff == decltype(t.payoff)::spread) {
+        lo = v;
+      } else {
+        hi = std::fmax(hi, v);
+        lo = std::fmin(lo, v);
+      }
+    }
+    INFO("trial " << trial << ", " << t.assets << " assets, norm " << t.norm);
+    REQUIRE(std::memcmp(&phi[1], &hi, sizeof(float)) == 0);
+    REQUIRE(std::memcmp(&phi[2], &lo, sizeof(float)) == 0);
+    // The GBM basis (which scales every spot for its mean) agrees on everything else it shares.
+    exercise_trade g = t;
+    g.heston = 0;
+    float gbm[max_exercise_basis];
+    exercise_basis(g, s, l, gbm);
+    CHECK(std::memcmp(phi, gbm, sizeof(float) * 9) == 0);
+  }
+}
+
 TEST_CASE("early exercise on products without it fails with a clear message")
 {
   auto const m = flat_market(100, 0.2, 0.03, 0.0);

@@ -9,6 +9,7 @@
 #include "mcprice/kernels/host_normal_stream.hpp"
 #include "request_families.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <set>
 #include <string>
@@ -164,6 +165,10 @@ TEST_CASE("walk groups: one walk gives every grouped combination the bits of its
           float value[max_group_legs];
           with_sized_trade(tab.scenarios[g.scenario[0]], [&](const auto& first) {
             group_leg_values<rng::host_normal_stream>(first, g, tab, path, value);
+            for (int k = 0; k < g.legs; ++k) {  // each leg's own walk, deciding alone
+              auto const leg = same_kind(first, tab.scenarios[g.scenario[k]]);
+              CHECK(same_float(value[k], exercise_sample<rng::host_normal_stream>(leg, tab, path)));
+            }
           });
           for (int m = 0; m < g.members; ++m) {
             auto const& comb = f.combinations[static_cast<std::size_t>(g.member[m])];
@@ -222,4 +227,90 @@ TEST_CASE("variant pairs: vega's legs differ in their own asset only; rho, theta
       }
     }
   }
+}
+
+TEST_CASE("shared walks: legs moving one, two or three spots, or with another strike or weight, each keep their own "
+          "walk's bits (host mirror)")
+{
+  engine_options o;
+  o.paths = 1024;
+  o.steps = 12;
+  for (bool heston : {true, false}) {
+    for (int n : {1, 3, 5}) {
+      INFO((heston ? "Heston, " : "GBM, ") << n << " assets");
+      auto rows = rows_with_greeks(worst_of_put(n, 12), assets_market(n, heston), o);
+      auto& f = rows.f;
+      auto const shared =
+          std::find_if(f.combinations.begin(), f.combinations.end(), [](const auto& c) { return c.shared_path != 0; });
+      REQUIRE(shared != f.combinations.end());
+      std::int32_t const base = shared->scenario[0];
+      // Scenarios beside the base one: (spots scaled, strike scale, a weight changed).
+      struct variant {
+        std::vector<int> moved;
+        float strike_scale;
+        bool weight;
+      };
+      std::vector<variant> variants{{{}, 1.0F, false}, {{0}, 1.0F, false}, {{}, 1.02F, false}};
+      if (n > 1) {
+        variants.push_back({{0, n - 1}, 1.0F, false});
+        variants.push_back({{}, 1.0F, true});
+      }
+      if (n > 2) variants.push_back({{0, 1, 2}, 1.0F, false});
+      std::vector<std::int32_t> legs{base};
+      for (auto const& v : variants) {
+        exercise_trade s = f.scenarios[static_cast<std::size_t>(base)];
+        auto const first = static_cast<std::size_t>(s.first_asset);
+        std::vector<exercise_asset> assets(f.assets.begin() + static_cast<std::ptrdiff_t>(first),
+                                           f.assets.begin() + static_cast<std::ptrdiff_t>(first) + n);
+        for (int i : v.moved) assets[static_cast<std::size_t>(i)].spot *= 1.01F;
+        if (v.weight) assets[1].weight *= 1.5F;
+        s.strike *= v.strike_scale;
+        s.first_asset = static_cast<std::int32_t>(f.assets.size());
+        f.assets.insert(f.assets.end(), assets.begin(), assets.end());
+        f.scenarios.push_back(s);
+        legs.push_back(static_cast<std::int32_t>(f.scenarios.size() - 1));
+      }
+      auto const l = detail::layout_of(f);
+      auto const plan = detail::plan_calibration(f.trades, f.calibration_blocks, 0);
+      auto const c = detail::calibrate(f, plan, *detail::make_cpu_calibration(f, l, plan), detail::run_control{});
+      auto const packed = detail::pack_tables(f, c.coefficients, l);
+      exercise_tables const tab = detail::tables_at(packed.data(), l);
+      std::size_t paying = 0;
+      std::size_t early = 0;
+      with_sized_trade(tab.scenarios[base], [&](const auto& first) {
+        for (std::uint64_t path = 0; path < 300; ++path) {
+          float value[max_group_legs];
+          shared_walk_values<rng::host_normal_stream>(first, legs.data(), static_cast<int>(legs.size()), tab, path, value);
+          for (std::size_t k = 0; k < legs.size(); ++k) {
+            auto const leg = same_kind(first, tab.scenarios[legs[k]]);
+            CHECK(same_float(value[k], exercise_sample<rng::host_normal_stream>(leg, tab, path)));
+            paying += value[k] > 0.0F ? 1 : 0;
+          }
+          // Exercised before maturity somewhere: the regressed decisions were compared, not only payoffs.
+          walk_exercise_path<rng::host_normal_stream>(first, tab, first.key, path, [&](int d, const exercise_state& s) {
+            float v = 0.0F;
+            bool const stop = stops_at(first, tab, d, s, v);
+            early += stop && d + 1 < first.dates ? 1 : 0;
+            return stop;
+          });
+        }
+      });
+      CHECK(paying > 0);
+      CHECK(early > 0);
+    }
+  }
+}
+
+TEST_CASE("calibration sums: the fixed and moving parts are every component once")
+{
+  std::vector<int> seen(regression_doubles, 0);
+  for (int k = 0; k < part_doubles<sums_part::fixed>; ++k) ++seen[static_cast<std::size_t>(part_component<sums_part::fixed>(k))];
+  for (int k = 0; k < part_doubles<sums_part::moving>; ++k) ++seen[static_cast<std::size_t>(part_component<sums_part::moving>(k))];
+  for (int c = 0; c < regression_doubles; ++c) CHECK(seen[static_cast<std::size_t>(c)] == 1);
+  // The fixed part is what the decisions cannot change: the products and the count in the money.
+  regression_sums s{};
+  auto const at = [&](const double& field) { return static_cast<int>(&field - reinterpret_cast<const double*>(&s)); };
+  CHECK(part_component<sums_part::fixed>(regression_fixed_doubles - 1) == at(s.in_the_money));
+  CHECK(part_component<sums_part::moving>(0) == at(s.xy[0]));
+  CHECK(part_component<sums_part::moving>(regression_moving_doubles - 1) == at(s.total_sq));
 }

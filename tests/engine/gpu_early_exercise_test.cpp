@@ -127,6 +127,31 @@ TEST_CASE("GPU early exercise keeps its bits from the smallest job cap to none, 
   CHECK(same_bits(base, price_on(m, book, backend_choice::gpu, 20'000, 0, 8, 0)));
 }
 
+TEST_CASE("GPU early exercise: a few calibration blocks sum their fixed part up front and their moving totals in "
+          "the backward kernel, with the bits of the per-step sums", "[gpu]")
+{
+  // Few paths a trade: a handful of calibration blocks, latency-bound steps (gpu_calibration.cpp).
+  // 6 trades: the backward kernel's last block sums the moving totals (6 x 12 tasks for its 8
+  // warps); 12 trades (144 tasks, above its limit of 96): a totals kernel of the moving part. Against a 48 KB cap, whose jobs re-simulate their paths
+  // and sum every component each step.
+  auto const m = mixed_market();
+  auto twelve = mixed_book();
+  for (auto t : mixed_book()) {
+    t.id += "-2";
+    twelve.push_back(t);
+  }
+  for (auto const& book : {mixed_book(), twelve}) {
+    for (std::int64_t paths : {std::int64_t{700}, std::int64_t{3000}}) {
+      INFO(book.size() << " trades, " << paths << " paths");
+      auto const resident = price_on(m, book, backend_choice::gpu, paths);
+      auto const per_step = price_on(m, book, backend_choice::gpu, paths, std::size_t{48} << 10);
+      for (auto const& r : per_step.results) INFO(r.id << " " << r.message);
+      CHECK(same_bits(resident, per_step));
+      CHECK(same_bits(resident, price_on(m, book, backend_choice::gpu, paths, 0, 1, 3)));
+    }
+  }
+}
+
 TEST_CASE("GPU early exercise: a failed calibration allocation fails its family clearly, leaks nothing, and the engine recovers", "[gpu]")
 {
   auto const m = mixed_market();

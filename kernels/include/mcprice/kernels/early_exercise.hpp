@@ -281,16 +281,33 @@ MCPRICE_HD MCPRICE_INLINE void exercise_basis(const Trade& t, const exercise_sta
   float hi = 0.0F;
   float lo = 0.0F;
   float sum = 0.0F;
-  for (int i = 0; i < asset_count(t); ++i) {
-    float const v = l.weighted[i] / t.norm;
-    sum += v;
-    if (t.payoff == basket_payoff::spread) {
-      if (i == 0) hi = v;
-      else lo = v;
-    } else {
-      hi = i == 0 ? v : fmaxf(hi, v);
-      lo = i == 0 ? v : fminf(lo, v);
+  // Picks the largest and smallest (spreads: the two legs) of values v(i) in asset order.
+  auto const extremes = [&](auto&& v) {
+    for (int i = 0; i < asset_count(t); ++i) {
+      float const x = v(i);
+      if (t.payoff == basket_payoff::spread) {
+        if (i == 0) hi = x;
+        else lo = x;
+      } else {
+        hi = i == 0 ? x : fmaxf(hi, x);
+        lo = i == 0 ? x : fminf(lo, x);
+      }
     }
+  };
+  if (t.heston) {
+    // No mean scaled spot in the Heston basis: the extremes of the weighted spots are scaled
+    // instead of every spot. A correctly rounded division by norm > 0 keeps the order, so these
+    // are the extremes of the scaled spots, bit for bit: two divisions, not one an asset (a
+    // Greek walk's legs decide at every date).
+    extremes([&](int i) { return l.weighted[i]; });
+    hi /= t.norm;
+    lo /= t.norm;
+  } else {
+    extremes([&](int i) {
+      float const v = l.weighted[i] / t.norm;
+      sum += v;
+      return v;
+    });
   }
   float const p = l.intrinsic / t.norm;
   phi[1] = hi;
@@ -584,6 +601,32 @@ struct regression_sums {
 
 inline constexpr int regression_doubles = static_cast<int>(sizeof(regression_sums) / sizeof(double));
 
+// The sums split by what they depend on. The basis' products and the count in the money depend
+// only on the stored paths: `fixed`, summed for every date at once after the paths are
+// simulated. The basis times the cash flow and the cash flows' totals depend on the decisions
+// at later dates: `moving`, summed at each backward step. Each component goes through the same
+// tree whichever part sums it, so the parts joined are the whole's bits.
+enum class sums_part { all, fixed, moving };
+
+inline constexpr int regression_fixed_doubles = regression_matrix_entries + 1;
+inline constexpr int regression_moving_doubles = max_exercise_basis + 2;
+
+template <sums_part P>
+inline constexpr int part_doubles = P == sums_part::all     ? regression_doubles
+                                    : P == sums_part::fixed ? regression_fixed_doubles
+                                                            : regression_moving_doubles;
+
+// Where slot k of a part lies in regression_sums (as doubles, in declaration order).
+template <sums_part P>
+MCPRICE_HD MCPRICE_INLINE constexpr int part_component(int k)
+{
+  constexpr int xy = regression_matrix_entries;
+  constexpr int count = xy + max_exercise_basis;
+  if (P == sums_part::all) return k;
+  if (P == sums_part::fixed) return k < regression_matrix_entries ? k : count;
+  return k < max_exercise_basis ? xy + k : count + 1 + (k - max_exercise_basis);
+}
+
 // The regression date of backward step `step` (0: the date before maturity), or -1 when the trade
 // has no regression at that step (then step == regressions(t) sums the totals).
 MCPRICE_HD MCPRICE_INLINE int regressions(const exercise_trade& t) { return t.dates - 1; }
@@ -610,6 +653,20 @@ struct regression_terms {
   bool live;         // a path of the trade, at a step the trade has
   bool in_the_money; // in the regression (never at the totals' step)
 };
+
+// The basis functions of path `lane` of the trade's calibration block `block` at step `step`'s
+// regression date, where it is in the money there.
+template <typename Trade>
+MCPRICE_HD MCPRICE_INLINE void basis_terms(const Trade& t, const exercise_tables& tab, const calibration_view& v,
+                                           std::int64_t block, int lane, int step, regression_terms& r)
+{
+  with_stored_state(t, v, block, lane, regression_date(t, step), [&](const exercise_state& s) {
+    leg_view const l = view_at(t, tab.assets + t.first_asset, s);
+    if (!(l.intrinsic > 0.0F)) return;
+    exercise_basis(t, s, l, r.phi);
+    r.in_the_money = true;
+  });
+}
 
 // A calibration path's backward step `step`: first the exercise decisions of steps
 // [from_step, step) (their coefficients known) update its cash flow, then its terms of step
@@ -638,12 +695,21 @@ MCPRICE_HD MCPRICE_INLINE regression_terms backward_terms(const Trade& t, const 
   cash = cf;
   r.cash_flow = cf;
   if (step == regressions(t)) return r;
-  with_stored_state(t, v, block, lane, regression_date(t, step), [&](const exercise_state& s) {
-    leg_view const l = view_at(t, assets, s);
-    if (!(l.intrinsic > 0.0F)) return;
-    exercise_basis(t, s, l, r.phi);
-    r.in_the_money = true;
-  });
+  basis_terms(t, tab, v, block, lane, step, r);
+  return r;
+}
+
+// A calibration path's terms of step `step`'s fixed part: its basis functions where it is in the
+// money (no cash flow: the fixed part never reads it).
+template <typename Trade>
+MCPRICE_HD MCPRICE_INLINE regression_terms fixed_terms(const Trade& t, const exercise_tables& tab,
+                                                       const calibration_view& v, std::int64_t block, int lane, int step)
+{
+  regression_terms r{};
+  std::int64_t const path = block * calibration_paths_per_block + lane;
+  if (path >= t.calibration_samples || step >= regressions(t)) return r;
+  r.live = true;
+  basis_terms(t, tab, v, block, lane, step, r);
   return r;
 }
 
