@@ -263,7 +263,10 @@ TEST_CASE("shared walks: legs moving one, two or three spots, or with another st
         std::vector<exercise_asset> assets(f.assets.begin() + static_cast<std::ptrdiff_t>(first),
                                            f.assets.begin() + static_cast<std::ptrdiff_t>(first) + n);
         for (int i : v.moved) assets[static_cast<std::size_t>(i)].spot *= 1.01F;
-        if (v.weight) assets[1].weight *= 1.5F;
+        if (v.weight) {
+          assets[1].weight *= 1.5F;
+          s.unit_weights = 0;
+        }
         s.strike *= v.strike_scale;
         s.first_asset = static_cast<std::int32_t>(f.assets.size());
         f.assets.insert(f.assets.end(), assets.begin(), assets.end());

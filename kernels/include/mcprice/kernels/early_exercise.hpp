@@ -48,6 +48,7 @@ struct exercise_trade {
   enum basket_payoff payoff;  // a vanilla is a basket of one asset of weight 1
   std::uint8_t call;
   std::uint8_t heston;
+  std::uint8_t unit_weights;  // every asset's weight is 1 (best-of, worst-of, a vanilla): w S is S
 };
 
 MCPRICE_HD MCPRICE_INLINE int asset_count(const exercise_trade& t) { return t.assets; }
@@ -240,8 +241,13 @@ template <typename Trade>
 MCPRICE_HD MCPRICE_INLINE leg_view view_at(const Trade& t, const exercise_asset* assets, const exercise_state& s)
 {
   leg_view l;
-  for (int i = 0; i < asset_count(t); ++i) {
-    l.weighted[i] = rounded_product(assets[i].weight, rounded_product(assets[i].spot, s.growth[i]));
+  // 1 x S is S exactly: unit weights skip a load and a multiply per asset at every date.
+  if (t.unit_weights) {
+    for (int i = 0; i < asset_count(t); ++i) l.weighted[i] = rounded_product(assets[i].spot, s.growth[i]);
+  } else {
+    for (int i = 0; i < asset_count(t); ++i) {
+      l.weighted[i] = rounded_product(assets[i].weight, rounded_product(assets[i].spot, s.growth[i]));
+    }
   }
   l.intrinsic = basket_payoff_weighted(t, [&](int i) { return l.weighted[i]; });
   return l;
@@ -281,17 +287,20 @@ MCPRICE_HD MCPRICE_INLINE void exercise_basis(const Trade& t, const exercise_sta
   float hi = 0.0F;
   float lo = 0.0F;
   float sum = 0.0F;
-  // Picks the largest and smallest (spreads: the two legs) of values v(i) in asset order.
+  // Picks the largest and smallest (spreads: the two legs) of values v(i), each taken once in
+  // asset order; the kind is tested once, not at every asset.
   auto const extremes = [&](auto&& v) {
-    for (int i = 0; i < asset_count(t); ++i) {
+    if (t.payoff == basket_payoff::spread) {
+      hi = v(0);
+      for (int i = 1; i < asset_count(t); ++i) lo = v(i);
+      return;
+    }
+    hi = v(0);
+    lo = hi;
+    for (int i = 1; i < asset_count(t); ++i) {
       float const x = v(i);
-      if (t.payoff == basket_payoff::spread) {
-        if (i == 0) hi = x;
-        else lo = x;
-      } else {
-        hi = i == 0 ? x : fmaxf(hi, x);
-        lo = i == 0 ? x : fminf(lo, x);
-      }
+      hi = fmaxf(hi, x);
+      lo = fminf(lo, x);
     }
   };
   if (t.heston) {
