@@ -315,9 +315,14 @@ class gpu_backend final : public pricing_backend {
                                                       tables_at(r.d_extra, l), first, end, d_blocks,
                                                       lease.allocate_n<unsigned long long>(1), grid_blocks_, s.value());
         };
-        // Each job's scratch holds its kernel's unit counter.
+        // Each job's scratch holds its kernel's unit counter. One job where the cap allows: the
+        // units differ in cost by up to a walk of eight legs, and the jobs' kernels, each filling
+        // the GPU, ran one after another, each ending on its slowest units; there is no upload
+        // or copy back to overlap with.
+        run_control one_job = control;
+        one_job.max_jobs = 1;
         run.combinations = run_family(shared_greek_walks_ ? f.combinations : each_leg_alone(f.combinations),
-                                      tables.data(), tables.size(), f.combination_blocks, 0, control,
+                                      tables.data(), tables.size(), f.combination_blocks, 0, one_job,
                                       launch_combinations, nullptr, sizeof(unsigned long long))
                                .outcomes;
       }

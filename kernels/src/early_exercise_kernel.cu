@@ -43,8 +43,9 @@ exercise_blocks_kernel(const Record* __restrict__ records, int num, exercise_tab
 }
 
 // The units of a combination group's block `j` (within each member) that fall in [block_begin,
-// block_end), computed from one walk per lane and stored by the group's first member in range;
-// the other members' units of that block return at once. Each member's per-path value and warp
+// block_end), computed from one walk per lane and stored by the group's last member in range
+// (the units are handed out last first: its unit comes before the others'); the other members'
+// units of that block return at once. Each member's per-path value and warp
 // total are those of its own unit (combination_lane): the same bits.
 __device__ __forceinline__ void group_units(const exercise_combination* __restrict__ records, const exercise_tables& tables,
                                             int self, std::int64_t j, int warp, int lane, std::int64_t block_begin,
@@ -55,8 +56,8 @@ __device__ __forceinline__ void group_units(const exercise_combination* __restri
     std::int64_t const b = records[g.member[m]].first_block + j;
     return b >= block_begin && b < block_end;
   };
-  int owner = 0;
-  while (!in_range(owner)) ++owner;
+  int owner = g.members - 1;
+  while (!in_range(owner)) --owner;
   if (g.member[owner] != self) return;
   std::int64_t const samples = records[self].samples;
   std::int64_t const sample = layout::group_index(j, 0, lane, exercise_normals_per_sample);
@@ -66,7 +67,7 @@ __device__ __forceinline__ void group_units(const exercise_combination* __restri
       group_leg_values<rng::device_normal_stream>(first, g, tables, static_cast<std::uint64_t>(sample), value);
     });
   }
-  for (int m = owner; m < g.members; ++m) {
+  for (int m = 0; m <= owner; ++m) {
     if (!in_range(m)) continue;
     exercise_combination const c = records[g.member[m]];
     moments mine{};
@@ -83,7 +84,10 @@ __device__ __forceinline__ void group_units(const exercise_combination* __restri
 // other families (a group's unit walks for all its members, the others' return at once; early
 // exercise ends walks at different dates), so each warp takes its next unit from a counter
 // rather than a fixed stride: a few units a warp (25,000 paths a trade) left the fixed stride's
-// slowest warp far behind. Where a unit runs never changes what it stores.
+// slowest warp far behind. The counter hands them out last unit first: a trade's Greeks end
+// with those whose legs each walk alone (correlation vega, rho, theta: two walks a unit, the
+// dearest), and a kernel that took them last ended on them. Where a unit runs never changes
+// what it stores.
 __global__ void __launch_bounds__(tuning::exercise_policy::threads_per_block, tuning::exercise_policy::min_blocks_per_sm)
 combination_blocks_kernel(const exercise_combination* __restrict__ records, int num, exercise_tables tables,
                           std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ partials,
@@ -97,7 +101,7 @@ combination_blocks_kernel(const exercise_combination* __restrict__ records, int 
     if (lane_in_warp == 0) u = atomicAdd(next_unit, 1ULL);
     u = __shfl_sync(0xffffffffU, u, 0);
     if (u >= units) break;
-    auto const unit = static_cast<std::int64_t>(u);
+    auto const unit = static_cast<std::int64_t>(units - 1 - u);
     std::int64_t const b = block_begin + unit / per_block;
     int const warp = static_cast<int>(unit % per_block);
     int const lane = warp * layout::lanes_per_partial + lane_in_warp;
