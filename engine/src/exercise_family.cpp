@@ -5,9 +5,11 @@
 #include <Eigen/Dense>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <set>
 
 namespace mcprice::detail {
 namespace {
@@ -122,6 +124,26 @@ int walk_difference(const exercise_family& f, const exercise_trade& a, const exe
 bool same_walk(const exercise_family& f, const exercise_trade& a, const exercise_trade& b)
 {
   return walk_difference(f, a, b) == same_walks;
+}
+
+int walk_group_legs(std::size_t spot_legs, std::int64_t paths)
+{
+  auto const warps = static_cast<double>((paths + 31) / 32);
+  double const legs = std::ceil(static_cast<double>(spot_legs) * warps / tuning::exercise_walk_warps);
+  return static_cast<int>(std::clamp(legs, double{tuning::exercise_walk_min_legs}, double{tuning::exercise_walk_max_legs}));
+}
+
+int walk_group_legs(const exercise_family& f, std::size_t first, std::size_t end)
+{
+  std::set<std::int32_t> legs;
+  std::int64_t paths = 0;
+  for (std::size_t i = first; i < end; ++i) {
+    auto const& c = f.combinations[i];
+    if (!c.shared_path) continue;
+    legs.insert(c.scenario, c.scenario + c.legs);
+    paths = std::max(paths, c.samples);
+  }
+  return walk_group_legs(legs.size(), paths);
 }
 
 void group_spot_walks(exercise_family& f, std::size_t first, std::size_t end, int max_legs)

@@ -45,8 +45,14 @@ exercise_tables tables_at(const void* base, const exercise_table_layout& l);
 // cross-gamma scenarios) whose scenarios walk the same log-spot paths, as many as fit one
 // group's legs, and marks each grouped combination with its group and legs' places. The
 // combinations' values keep their bits; only the GPU reads the groups.
-void group_spot_walks(exercise_family& f, std::size_t first, std::size_t end,
-                      int max_legs = tuning::exercise_walk_legs);
+void group_spot_walks(exercise_family& f, std::size_t first, std::size_t end, int max_legs);
+
+// The legs a trade's walk groups hold (tuning::exercise_walk_warps): `spot_legs` distinct spot
+// scenarios, walked on `paths` paths, one warp per 32.
+[[nodiscard]] int walk_group_legs(std::size_t spot_legs, std::int64_t paths);
+
+// walk_group_legs for the shared-path combinations [first, end) of one trade.
+[[nodiscard]] int walk_group_legs(const exercise_family& f, std::size_t first, std::size_t end);
 
 // Whether two scenarios walk bit-identical paths: the same key, dates, steps, correlation
 // factor, variances' start and vol of vol (today's spots, strikes and discounts may differ).

@@ -146,7 +146,8 @@ struct exercise_rows : family_base {
         }
         f.combinations.push_back(c);
       }
-      group_spot_walks(f, first_combination.back(), f.combinations.size());
+      group_spot_walks(f, first_combination.back(), f.combinations.size(),
+                       walk_group_legs(f, first_combination.back(), f.combinations.size()));
       mark_variant_pairs(f, first_combination.back(), f.combinations.size());
       // The tables are in the family now; the plan keeps only what results need.
       for (auto& s : w.greeks->scenarios) s = {s.kernel, {}, {}, {}, {}, {}, s.scale, s.paths, s.exercise_today};

@@ -317,3 +317,22 @@ TEST_CASE("calibration sums: the fixed and moving parts are every component once
   CHECK(part_component<sums_part::moving>(0) == at(s.xy[0]));
   CHECK(part_component<sums_part::moving>(regression_moving_doubles - 1) == at(s.total_sq));
 }
+
+TEST_CASE("walk groups: a trade's groups hold as many legs as leave their walks warps enough for the GPU")
+{
+  // 5 assets x 25,000 paths: 51 spot legs on 782 warps a walk; 10 assets x 100,000: 201 on 3,125.
+  CHECK(detail::walk_group_legs(51, 25'000) == 13);
+  CHECK(detail::walk_group_legs(201, 100'000) == tuning::exercise_walk_max_legs);
+  CHECK(detail::walk_group_legs(51, 2'000) == tuning::exercise_walk_min_legs);  // few paths: small groups
+  for (std::int64_t paths = 1'000; paths < 400'000; paths += 7'919) {
+    CHECK(detail::walk_group_legs(51, paths) <= detail::walk_group_legs(51, paths + 7'919));
+  }
+  engine_options o;
+  o.paths = 25'000;
+  o.steps = 8;
+  auto const rows = rows_with_greeks(worst_of_put(5, 8), assets_market(5, true), o);
+  auto const& f = rows.f;
+  REQUIRE(detail::walk_group_legs(f, 0, f.combinations.size()) == 13);
+  REQUIRE_FALSE(f.walk_groups.empty());
+  for (auto const& g : f.walk_groups) CHECK(g.legs <= 13);
+}

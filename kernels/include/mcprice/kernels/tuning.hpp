@@ -45,17 +45,22 @@
 #define MCPRICE_EXERCISE_MIN_BLOCKS_PER_SM 3
 #endif
 
-// Greeks of early-exercise trades: the most spot legs one walk evaluates for a group of
-// combinations (early_exercise.hpp, exercise_walk_group). A walk serves its legs one after another
-// in one thread, so a group of many legs is a long chain on one warp while the launch has few
-// paths a combination to spread: see docs/benchmarks.md for the sizes measured.
-#ifndef MCPRICE_EXERCISE_WALK_LEGS
-#define MCPRICE_EXERCISE_WALK_LEGS 8
+// Greeks of early-exercise trades: the spot legs one walk evaluates for a group of combinations
+// (early_exercise.hpp, exercise_walk_group). Each walk saved is a path's normals and steps, but a
+// walk serves its legs one after another in one thread, so the groups' walks must still bring
+// warps enough to fill the GPU: a trade's groups hold as many legs as leave their walks about
+// this many warps (the Greek kernel's resident warps on the H200: 132 SMs x 3 blocks x 8 warps),
+// between 8 and 64 legs. Measured (docs/benchmarks.md): 5 assets x 25,000 paths best at 12-20
+// legs (the rule: 13), 10 assets x 100,000 paths best at 64 (the rule: 64).
+#ifndef MCPRICE_EXERCISE_WALK_WARPS
+#define MCPRICE_EXERCISE_WALK_WARPS 3168
 #endif
 
 namespace mcprice::tuning {
 
-inline constexpr int exercise_walk_legs = MCPRICE_EXERCISE_WALK_LEGS;
+inline constexpr int exercise_walk_warps = MCPRICE_EXERCISE_WALK_WARPS;
+inline constexpr int exercise_walk_min_legs = 8;
+inline constexpr int exercise_walk_max_legs = 64;  // a group's legs fit one 64-bit mask
 
 // A kernel's launch shape: the canonical block's threads, and the blocks an SM its registers
 // are capped for.
