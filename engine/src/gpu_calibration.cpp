@@ -143,6 +143,8 @@ class gpu_calibration final : public calibration_executor {
  private:
   [[nodiscard]] exercise_tables tables() const { return tables_at(d_tables_, layout_); }
 
+  static constexpr int latency_bound_blocks_per_sm = 4;
+
   // Whether a backward step is bound by its chain of latencies (kernel, copy, host wait, solve,
   // launch) rather than by its work: a few calibration blocks an SM at most. Only then is the
   // step's fixed part worth summing up front; with many blocks (Longstaff and Schwartz's 2^20
@@ -152,7 +154,7 @@ class gpu_calibration final : public calibration_executor {
   {
     int sms = 0;
     MCPRICE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device()));
-    return f.calibration_blocks <= 2 * std::int64_t{sms};
+    return f.calibration_blocks <= latency_bound_blocks_per_sm * std::int64_t{sms};
   }
 
   // Steps whose fixed part is summed up front (every step, the totals' step included: its
