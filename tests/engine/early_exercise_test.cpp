@@ -269,52 +269,83 @@ TEST_CASE("the least-squares solve recovers exact coefficients and drops colline
   CHECK(detail::solve_regression(none, 4)[0] > 1e30F);  // never exercise where no path was in the money
 }
 
-TEST_CASE("the Heston multi-asset basis scales the extremes of the weighted spots: the bits of the extremes of the "
-          "scaled spots")
+TEST_CASE("the exercise value and basis from one pass over the assets: the bits of the per-asset formulation")
 {
+  // The reference: every weighted spot formed, the payoff by basket_payoff_weighted, the basis
+  // from each scaled spot (the extremes and the mean of w_i S_i / norm), as the basis is defined.
   std::mt19937_64 gen(20261201);
   std::uniform_real_distribution<float> spot(0.5F, 200.0F);
+  std::uniform_real_distribution<float> growth(0.2F, 3.0F);
   std::uniform_real_distribution<float> scale(0.1F, 150.0F);
-  std::uniform_int_distribution<int> count(2, max_exercise_assets);
-  for (int trial = 0; trial < 20000; ++trial) {
+  std::uniform_int_distribution<int> count(1, max_exercise_assets);
+  for (int trial = 0; trial < 40000; ++trial) {
     exercise_trade t{};
     t.assets = count(gen);
-    t.basis = exercise_basis_size(t.assets, true);
-    t.heston = 1;
+    t.heston = static_cast<std::uint8_t>(trial % 2);
+    t.basis = exercise_basis_size(t.assets, t.heston != 0);
     t.norm = scale(gen);
     t.v_norm = 0.04F;
-    t.payoff = static_cast<enum basket_payoff>(trial % 4);
-    leg_view l{};
+    t.strike = scale(gen);
+    t.call = static_cast<std::uint8_t>((trial / 2) % 2);
+    t.payoff = static_cast<enum basket_payoff>((trial / 4) % 4);
+    t.unit_weights = static_cast<std::uint8_t>((trial / 16) % 2);
+    exercise_asset assets[max_exercise_assets]{};
     exercise_state s{};
+    float weighted[max_exercise_assets];
     for (int i = 0; i < t.assets; ++i) {
-      l.weighted[i] = (trial % 7 == 0 && i == 1) ? -spot(gen) : spot(gen);  // a negative weight now and then
+      assets[i].spot = spot(gen);
+      assets[i].weight = t.unit_weights ? 1.0F : (trial % 7 == 0 && i == 1 ? -0.3F : 0.1F + 0.2F * static_cast<float>(i));
+      s.growth[i] = growth(gen);
       s.v[i] = 0.01F * static_cast<float>(i + 1);
+      weighted[i] = rounded_product(assets[i].weight, rounded_product(assets[i].spot, s.growth[i]));
     }
     s.v_sum = 0.2F;
-    l.intrinsic = 1.5F;
-    float phi[max_exercise_basis];
-    exercise_basis(t, s, l, phi);
-    // The extremes of the scaled spots, each spot divided (spreads: the first and the last).
-    float hi = l.weighted[0] / t.norm;
-    float lo = hi;
-    for (int i = 1; i < t.assets; ++i) {
-      float const v = l.weighted[i] / t.norm;
-      if (t.payoff == decltype(t.payoff)::spread) {
-        lo = v;
-      } else {
-        hi = std::fmax(hi, v);
-        lo = std::fmin(lo, v);
+    float const intrinsic = basket_payoff_weighted(t, [&](int i) { return weighted[i]; });
+    float ref[max_exercise_basis] = {};
+    ref[0] = 1.0F;
+    if (t.assets == 1) {
+      float const y = weighted[0] / t.norm;
+      ref[1] = y;
+      ref[2] = rounded_product(y, y);
+      ref[3] = rounded_product(ref[2], y);
+      if (t.heston) {
+        float const w = s.v[0] / t.v_norm;
+        ref[4] = w;
+        ref[5] = rounded_product(w, y);
+        ref[6] = rounded_product(w, w);
       }
+    } else {
+      float hi = weighted[0] / t.norm;
+      float lo = hi;
+      float sum = 0.0F;
+      sum += hi;
+      for (int i = 1; i < t.assets; ++i) {
+        float const v = weighted[i] / t.norm;
+        sum += v;
+        if (t.payoff == decltype(t.payoff)::spread) {
+          lo = v;
+        } else {
+          hi = std::fmax(hi, v);
+          lo = std::fmin(lo, v);
+        }
+      }
+      float const p = intrinsic / t.norm;
+      ref[1] = hi;
+      ref[2] = lo;
+      ref[3] = rounded_product(hi, hi);
+      ref[4] = rounded_product(lo, lo);
+      ref[5] = rounded_product(hi, lo);
+      ref[6] = p;
+      ref[7] = rounded_product(p, p);
+      ref[8] = rounded_product(ref[7], p);
+      ref[9] = t.heston ? s.v_sum / (static_cast<float>(t.assets) * t.v_norm) : sum / static_cast<float>(t.assets);
     }
-    INFO("trial " << trial << ", " << t.assets << " assets, norm " << t.norm);
-    REQUIRE(std::memcmp(&phi[1], &hi, sizeof(float)) == 0);
-    REQUIRE(std::memcmp(&phi[2], &lo, sizeof(float)) == 0);
-    // The GBM basis (which scales every spot for its mean) agrees on everything else it shares.
-    exercise_trade g = t;
-    g.heston = 0;
-    float gbm[max_exercise_basis];
-    exercise_basis(g, s, l, gbm);
-    CHECK(std::memcmp(phi, gbm, sizeof(float) * 9) == 0);
+    leg_view const l = view_at(t, assets, s);
+    float phi[max_exercise_basis] = {};
+    exercise_basis(t, s, l, phi);
+    INFO("trial " << trial << ", " << t.assets << " assets, payoff " << static_cast<int>(t.payoff));
+    REQUIRE(std::memcmp(&l.intrinsic, &intrinsic, sizeof(float)) == 0);
+    REQUIRE(std::memcmp(phi, ref, sizeof(float) * static_cast<std::size_t>(t.basis)) == 0);
   }
 }
 

@@ -230,26 +230,59 @@ MCPRICE_HD MCPRICE_INLINE void walk_exercise_path(const Trade& t, const exercise
                                     [&](int d, const exercise_state& s, const exercise_state&) { return visit(d, s); });
 }
 
-// What a trade (or scenario) sees at a state: its weighted spots w_i S_i(t), which the payoff and
-// the basis both take (worked out once), and what exercising pays (undiscounted).
+// What a trade (or scenario) sees at a state, from one pass over its weighted spots w_i S_i(t)
+// (each leg of a Greek walk does this at every date: no array of them stored and read back for
+// the payoff and again for the basis): what exercising pays (undiscounted) and what the basis
+// takes of the spots. The payoff's and the basis' values are those of their own loops over the
+// weighted spots, bit for bit: the same operations in the same order.
 struct leg_view {
-  float weighted[max_exercise_assets];
   float intrinsic;
+  float hi;          // the largest weighted spot (spreads: the first leg; one asset: its spot)
+  float lo;          // the smallest (spreads: the last leg)
+  float scaled_sum;  // GBM baskets: the weighted spots / norm summed in asset order (the mean's)
 };
 
 template <typename Trade>
 MCPRICE_HD MCPRICE_INLINE leg_view view_at(const Trade& t, const exercise_asset* assets, const exercise_state& s)
 {
-  leg_view l;
-  // 1 x S is S exactly: unit weights skip a load and a multiply per asset at every date.
-  if (t.unit_weights) {
-    for (int i = 0; i < asset_count(t); ++i) l.weighted[i] = rounded_product(assets[i].spot, s.growth[i]);
-  } else {
-    for (int i = 0; i < asset_count(t); ++i) {
-      l.weighted[i] = rounded_product(assets[i].weight, rounded_product(assets[i].spot, s.growth[i]));
+  int const n = asset_count(t);
+  bool const scaled = !t.heston && n > 1;
+  float first = 0.0F;
+  float last = 0.0F;
+  float hi = 0.0F;
+  float lo = 0.0F;
+  float sum = 0.0F;         // the basket: from zero, in asset order
+  float spread = 0.0F;      // the spread: the first leg less the others
+  float scaled_sum = 0.0F;  // kept in step with sum, each spot divided first
+  auto const pass = [&](auto&& weighted) {
+    float const w0 = weighted(0);
+    first = hi = lo = last = w0;
+    sum += w0;
+    spread += w0;
+    if (scaled) scaled_sum += w0 / t.norm;
+    for (int i = 1; i < n; ++i) {
+      float const w = weighted(i);
+      hi = fmaxf(hi, w);
+      lo = fminf(lo, w);
+      last = w;
+      sum += w;
+      spread += -w;
+      if (scaled) scaled_sum += w / t.norm;
     }
+  };
+  // 1 x S is S exactly: unit weights skip a load and a multiply per asset.
+  if (t.unit_weights) {
+    pass([&](int i) { return rounded_product(assets[i].spot, s.growth[i]); });
+  } else {
+    pass([&](int i) { return rounded_product(assets[i].weight, rounded_product(assets[i].spot, s.growth[i])); });
   }
-  l.intrinsic = basket_payoff_weighted(t, [&](int i) { return l.weighted[i]; });
+  bool const two_legs = t.payoff == basket_payoff::spread;
+  float const agg = t.payoff == basket_payoff::basket ? sum : two_legs ? spread : t.payoff == basket_payoff::best_of ? hi : lo;
+  leg_view l;
+  l.intrinsic = t.call ? fmaxf(agg - t.strike, 0.0F) : fmaxf(t.strike - agg, 0.0F);
+  l.hi = two_legs ? first : hi;
+  l.lo = two_legs ? last : lo;
+  l.scaled_sum = scaled_sum;
   return l;
 }
 
@@ -272,7 +305,7 @@ MCPRICE_HD MCPRICE_INLINE void exercise_basis(const Trade& t, const exercise_sta
 {
   phi[0] = 1.0F;
   if (asset_count(t) == 1) {
-    float const y = l.weighted[0] / t.norm;
+    float const y = l.hi / t.norm;
     phi[1] = y;
     phi[2] = rounded_product(y, y);
     phi[3] = rounded_product(phi[2], y);
@@ -284,40 +317,11 @@ MCPRICE_HD MCPRICE_INLINE void exercise_basis(const Trade& t, const exercise_sta
     }
     return;
   }
-  float hi = 0.0F;
-  float lo = 0.0F;
-  float sum = 0.0F;
-  // Picks the largest and smallest (spreads: the two legs) of values v(i), each taken once in
-  // asset order; the kind is tested once, not at every asset.
-  auto const extremes = [&](auto&& v) {
-    if (t.payoff == basket_payoff::spread) {
-      hi = v(0);
-      for (int i = 1; i < asset_count(t); ++i) lo = v(i);
-      return;
-    }
-    hi = v(0);
-    lo = hi;
-    for (int i = 1; i < asset_count(t); ++i) {
-      float const x = v(i);
-      hi = fmaxf(hi, x);
-      lo = fminf(lo, x);
-    }
-  };
-  if (t.heston) {
-    // No mean scaled spot in the Heston basis: the extremes of the weighted spots are scaled
-    // instead of every spot. A correctly rounded division by norm > 0 keeps the order, so these
-    // are the extremes of the scaled spots, bit for bit: two divisions, not one an asset (a
-    // Greek walk's legs decide at every date).
-    extremes([&](int i) { return l.weighted[i]; });
-    hi /= t.norm;
-    lo /= t.norm;
-  } else {
-    extremes([&](int i) {
-      float const v = l.weighted[i] / t.norm;
-      sum += v;
-      return v;
-    });
-  }
+  // The extremes of the weighted spots, scaled: a correctly rounded division by norm > 0 keeps
+  // the order, so these are the extremes of the scaled spots bit for bit (two divisions a leg
+  // and date, not one an asset).
+  float const hi = l.hi / t.norm;
+  float const lo = l.lo / t.norm;
   float const p = l.intrinsic / t.norm;
   phi[1] = hi;
   phi[2] = lo;
@@ -331,7 +335,7 @@ MCPRICE_HD MCPRICE_INLINE void exercise_basis(const Trade& t, const exercise_sta
     // Heston: the mean variance in place of the mean spot (the stochastic vols matter more).
     phi[9] = s.v_sum / (static_cast<float>(asset_count(t)) * t.v_norm);
   } else {
-    phi[9] = sum / static_cast<float>(asset_count(t));
+    phi[9] = l.scaled_sum / static_cast<float>(asset_count(t));
   }
 }
 
