@@ -167,14 +167,16 @@ class gpu_calibration final : public calibration_executor {
     return steps + 1;
   }
 
-  // Steps summed per launch: their block sums within fixed_scratch_budget.
+  // Steps summed per launch: their block sums within fixed_scratch_budget, and at most
+  // max_fixed_run (the totals kernel's grid takes a step a z index, at most 65,535).
   static int fixed_run_of(const exercise_family& f, int steps)
   {
     std::size_t const per_step = sizeof(double) * regression_fixed_doubles * static_cast<std::size_t>(f.calibration_blocks);
-    auto const fit = static_cast<int>(std::min<std::size_t>(fixed_scratch_budget / std::max<std::size_t>(per_step, 1),
-                                                            static_cast<std::size_t>(steps)));
+    auto const fit = static_cast<int>(std::min<std::size_t>(
+        {fixed_scratch_budget / std::max<std::size_t>(per_step, 1), static_cast<std::size_t>(steps), max_fixed_run}));
     return steps > 0 ? std::max(fit, 1) : 0;
   }
+  static constexpr std::size_t max_fixed_run = 4096;
 
   [[nodiscard]] std::size_t fixed_sums_bytes() const
   {
