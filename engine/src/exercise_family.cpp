@@ -130,7 +130,7 @@ int walk_group_legs(std::size_t spot_legs, std::int64_t paths)
 {
   auto const warps = static_cast<double>((paths + 31) / 32);
   double const legs = std::ceil(static_cast<double>(spot_legs) * warps / tuning::exercise_walk_warps);
-  return static_cast<int>(std::clamp(legs, double{tuning::exercise_walk_min_legs}, double{tuning::exercise_walk_max_legs}));
+  return static_cast<int>(std::clamp(legs, double{tuning::exercise_walk_min_legs}, double{max_group_legs}));
 }
 
 int walk_group_legs(const exercise_family& f, std::size_t first, std::size_t end)
@@ -292,6 +292,13 @@ std::array<float, max_exercise_basis> solve_regression(const regression_sums& s,
   return beta;
 }
 
+int backward_steps(const exercise_family& f)
+{
+  int steps = 0;
+  for (auto const& t : f.trades) steps = std::max(steps, regressions(t));
+  return steps + 1;
+}
+
 calibration calibrate(const exercise_family& f, const calibration_plan& plan, calibration_executor& x,
                       const run_control& control)
 {
@@ -299,11 +306,10 @@ calibration calibrate(const exercise_family& f, const calibration_plan& plan, ca
   c.coefficients.assign(static_cast<std::size_t>(f.coefficient_dates) * max_exercise_basis, 0.0F);
   c.continuation_today.assign(f.trades.size(), 0.0);
   if (plan.jobs.empty()) return c;
-  int steps = 0;
-  for (auto const& t : f.trades) steps = std::max(steps, regressions(t));
+  int const steps = backward_steps(f);
   x.publish(c.coefficients, 0, c.coefficients.size());
   if (plan.resident) x.simulate(plan.jobs.front());
-  for (int s = 0; s <= steps; ++s) {
+  for (int s = 0; s < steps; ++s) {
     if (control.cancelled()) {
       c.cancelled = true;
       return c;
@@ -327,7 +333,7 @@ calibration calibrate(const exercise_family& f, const calibration_plan& plan, ca
         c.continuation_today[i] = sums[i].total / static_cast<double>(t.calibration_samples);
       }
     }
-    if (s < steps && changed_begin < changed_end) x.publish(c.coefficients, changed_begin, changed_end);
+    if (s + 1 < steps && changed_begin < changed_end) x.publish(c.coefficients, changed_begin, changed_end);
   }
   return c;
 }

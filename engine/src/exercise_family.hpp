@@ -116,6 +116,9 @@ struct calibration {
   bool cancelled{false};
 };
 
+// The backward steps of the family's longest trade: regressions(t) and one more for the totals.
+[[nodiscard]] int backward_steps(const exercise_family& f);
+
 calibration calibrate(const exercise_family& f, const calibration_plan& plan, calibration_executor& x,
                       const run_control& control);
 

@@ -159,13 +159,7 @@ class gpu_calibration final : public calibration_executor {
 
   // Steps whose fixed part is summed up front (every step, the totals' step included: its
   // fixed part is zeros); none unless the sums are split.
-  static int fixed_steps_of(const exercise_family& f, bool split)
-  {
-    if (!split) return 0;
-    int steps = 0;
-    for (auto const& t : f.trades) steps = std::max(steps, regressions(t));
-    return steps + 1;
-  }
+  static int fixed_steps_of(const exercise_family& f, bool split) { return split ? backward_steps(f) : 0; }
 
   // Steps summed per launch: their block sums within fixed_scratch_budget, and at most
   // max_fixed_run (the totals kernel's grid takes a step a z index, at most 65,535).
@@ -210,14 +204,20 @@ class gpu_calibration final : public calibration_executor {
     std::memcpy(fixed_.data(), staging_.get().data(), fixed_totals_bytes());
   }
 
+  // A part's slots, in order, into their places in the sums.
+  template <sums_part P>
+  static void place(const double* slots, regression_sums& sums)
+  {
+    auto* const to = reinterpret_cast<double*>(&sums);
+    for (int k = 0; k < part_doubles<P>; ++k) to[part_component<P>(k)] = slots[k];
+  }
+
   // The step's fixed part into the trades' sums, whose moving part the step summed.
   void join_fixed_part(std::vector<regression_sums>& sums) const
   {
     for (std::size_t i = 0; i < sums.size(); ++i) {
-      auto* const to = reinterpret_cast<double*>(&sums[i]);
-      const double* from =
-          fixed_.data() + (static_cast<std::size_t>(step_) * sums.size() + i) * regression_fixed_doubles;
-      for (int k = 0; k < regression_fixed_doubles; ++k) to[part_component<sums_part::fixed>(k)] = from[k];
+      place<sums_part::fixed>(fixed_.data() + (static_cast<std::size_t>(step_) * sums.size() + i) * regression_fixed_doubles,
+                              sums[i]);
     }
   }
 
@@ -239,12 +239,7 @@ class gpu_calibration final : public calibration_executor {
     }
     std::atomic_thread_fence(std::memory_order_acquire);
     std::vector<regression_sums> out(f_.trades.size(), regression_sums{});
-    for (std::size_t i = 0; i < out.size(); ++i) {
-      auto* const to = reinterpret_cast<double*>(&out[i]);
-      for (int k = 0; k < regression_moving_doubles; ++k) {
-        to[part_component<sums_part::moving>(k)] = host_totals_[i * regression_moving_doubles + static_cast<std::size_t>(k)];
-      }
-    }
+    for (std::size_t i = 0; i < out.size(); ++i) place<sums_part::moving>(host_totals_ + i * regression_moving_doubles, out[i]);
     join_fixed_part(out);
     return out;
   }

@@ -397,15 +397,10 @@ void launch_regression_totals(const calibration_start* starts, int num_trades, s
                               cudaStream_t stream)
 {
   if (num_trades == 0) return;
+  auto* const kernel = moving_only ? regression_totals_kernel<sums_part::moving> : regression_totals_kernel<sums_part::all>;
   dim3 const grid(static_cast<unsigned>(num_trades),
                   moving_only ? part_doubles<sums_part::moving> : part_doubles<sums_part::all>);
-  if (moving_only) {
-    regression_totals_kernel<sums_part::moving>
-        <<<grid, layout::lanes_per_partial, 0, stream>>>(starts, num_trades, total_blocks, block_sums, trade_sums);
-  } else {
-    regression_totals_kernel<sums_part::all>
-        <<<grid, layout::lanes_per_partial, 0, stream>>>(starts, num_trades, total_blocks, block_sums, trade_sums);
-  }
+  kernel<<<grid, layout::lanes_per_partial, 0, stream>>>(starts, num_trades, total_blocks, block_sums, trade_sums);
   cudaError_t const status = cudaGetLastError();
   if (status != cudaSuccess) throw cuda_error(status, "regression_totals_kernel", __FILE__, __LINE__);
 }

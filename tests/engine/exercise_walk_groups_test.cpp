@@ -62,6 +62,24 @@ detail::exercise_rows rows_with_greeks(const trade& t, const market_data& m, con
 
 bool same_float(float a, float b) { return std::memcmp(&a, &b, sizeof(float)) == 0; }
 
+// The family's tables under a policy calibrated on the CPU, so that legs exercise at different
+// dates.
+struct calibrated {
+  explicit calibrated(const detail::exercise_family& f)
+  {
+    auto const l = detail::layout_of(f);
+    auto const plan = detail::plan_calibration(f.trades, f.calibration_blocks, 0);
+    auto const c = detail::calibrate(f, plan, *detail::make_cpu_calibration(f, l, plan), detail::run_control{});
+    packed = detail::pack_tables(f, c.coefficients, l);
+    tables = detail::tables_at(packed.data(), l);
+  }
+  calibrated(const calibrated&) = delete;
+  calibrated& operator=(const calibrated&) = delete;
+
+  std::vector<unsigned char> packed;
+  exercise_tables tables{};  // into packed
+};
+
 }  // namespace
 
 TEST_CASE("walk groups: the spot combinations of a trade walk together up to a group's legs, each leg placed once, the rest alone")
@@ -152,12 +170,8 @@ TEST_CASE("walk groups: one walk gives every grouped combination the bits of its
       auto const m = assets_market(n, heston);
       auto rows = rows_with_greeks(worst_of_put(n, 12), m, o);
       auto& f = rows.f;
-      // A calibrated policy, so that legs exercise at different dates.
-      auto const l = detail::layout_of(f);
-      auto const plan = detail::plan_calibration(f.trades, f.calibration_blocks, 0);
-      auto const c = detail::calibrate(f, plan, *detail::make_cpu_calibration(f, l, plan), detail::run_control{});
-      auto const packed = detail::pack_tables(f, c.coefficients, l);
-      exercise_tables const tab = detail::tables_at(packed.data(), l);
+      calibrated const cal(f);
+      exercise_tables const& tab = cal.tables;
       REQUIRE_FALSE(f.walk_groups.empty());
       std::size_t paying = 0;
       for (auto const& g : f.walk_groups) {
@@ -273,11 +287,8 @@ TEST_CASE("shared walks: legs moving one, two or three spots, or with another st
         f.scenarios.push_back(s);
         legs.push_back(static_cast<std::int32_t>(f.scenarios.size() - 1));
       }
-      auto const l = detail::layout_of(f);
-      auto const plan = detail::plan_calibration(f.trades, f.calibration_blocks, 0);
-      auto const c = detail::calibrate(f, plan, *detail::make_cpu_calibration(f, l, plan), detail::run_control{});
-      auto const packed = detail::pack_tables(f, c.coefficients, l);
-      exercise_tables const tab = detail::tables_at(packed.data(), l);
+      calibrated const cal(f);
+      exercise_tables const& tab = cal.tables;
       std::size_t paying = 0;
       std::size_t early = 0;
       with_sized_trade(tab.scenarios[base], [&](const auto& first) {
@@ -322,7 +333,7 @@ TEST_CASE("walk groups: a trade's groups hold as many legs as leave their walks 
 {
   // 5 assets x 25,000 paths: 51 spot legs on 782 warps a walk; 10 assets x 100,000: 201 on 3,125.
   CHECK(detail::walk_group_legs(51, 25'000) == 13);
-  CHECK(detail::walk_group_legs(201, 100'000) == tuning::exercise_walk_max_legs);
+  CHECK(detail::walk_group_legs(201, 100'000) == max_group_legs);
   CHECK(detail::walk_group_legs(51, 2'000) == tuning::exercise_walk_min_legs);  // few paths: small groups
   for (std::int64_t paths = 1'000; paths < 400'000; paths += 7'919) {
     CHECK(detail::walk_group_legs(51, paths) <= detail::walk_group_legs(51, paths + 7'919));

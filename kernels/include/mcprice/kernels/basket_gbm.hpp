@@ -70,6 +70,13 @@ MCPRICE_HD MCPRICE_INLINE int asset_count(const basic_basket_gbm_trade<Real>& t)
   return t.assets;
 }
 
+// What a call or put on the aggregate (the basket, the spread, or the best or worst spot) pays.
+template <typename Trade, typename Real>
+MCPRICE_HD MCPRICE_INLINE Real payoff_of_aggregate(const Trade& t, Real agg)
+{
+  return t.call ? math::fmax(agg - t.strike, Real(0)) : math::fmax(t.strike - agg, Real(0));
+}
+
 // The payoff of the spots spot(i): the weighted basket, the spread, or the best or worst of
 // the scaled spots, against the strike. Trade: any record with assets, payoff, call and strike
 // (the early-exercise record too); Asset: any with a weight.
@@ -81,23 +88,14 @@ MCPRICE_HD MCPRICE_INLINE auto basket_payoff_weighted(const Trade& t, WeightedAt
   using Real = std::decay_t<decltype(t.strike)>;
   Real agg = 0;
   int const n = asset_count(t);  // a compile-time constant for a sized trade (early_exercise.hpp)
-  // One loop per kind, the kind decided once: a loop that tested the kind at every asset was an
-  // eighth of the early-exercise Greek kernel's instructions (each leg pays at every date).
-  // Values and order are those of a single loop: the sum from zero in asset order, the spread's
-  // first leg added to zero, the extremes from the first asset.
-  if (t.payoff == basket_payoff::basket) {
-    for (int i = 0; i < n; ++i) agg += weighted(i);
-  } else if (t.payoff == basket_payoff::spread) {
-    agg += weighted(0);
-    for (int i = 1; i < n; ++i) agg += -weighted(i);
-  } else if (t.payoff == basket_payoff::best_of) {
-    agg = weighted(0);
-    for (int i = 1; i < n; ++i) agg = math::fmax(agg, weighted(i));
-  } else {
-    agg = weighted(0);
-    for (int i = 1; i < n; ++i) agg = math::fmin(agg, weighted(i));
+  for (int i = 0; i < n; ++i) {
+    Real const v = weighted(i);
+    if (t.payoff == basket_payoff::basket) agg += v;
+    else if (t.payoff == basket_payoff::spread) agg += i == 0 ? v : -v;
+    else if (i == 0) agg = v;
+    else agg = t.payoff == basket_payoff::best_of ? math::fmax(agg, v) : math::fmin(agg, v);
   }
-  return t.call ? math::fmax(agg - t.strike, Real(0)) : math::fmax(t.strike - agg, Real(0));
+  return payoff_of_aggregate(t, agg);
 }
 
 template <typename Trade, typename Asset, typename SpotAt>

@@ -279,7 +279,7 @@ MCPRICE_HD MCPRICE_INLINE leg_view view_at(const Trade& t, const exercise_asset*
   bool const two_legs = t.payoff == basket_payoff::spread;
   float const agg = t.payoff == basket_payoff::basket ? sum : two_legs ? spread : t.payoff == basket_payoff::best_of ? hi : lo;
   leg_view l;
-  l.intrinsic = t.call ? fmaxf(agg - t.strike, 0.0F) : fmaxf(t.strike - agg, 0.0F);
+  l.intrinsic = payoff_of_aggregate(t, agg);
   l.hi = two_legs ? first : hi;
   l.lo = two_legs ? last : lo;
   l.scaled_sum = scaled_sum;

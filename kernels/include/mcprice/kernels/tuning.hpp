@@ -59,8 +59,7 @@
 namespace mcprice::tuning {
 
 inline constexpr int exercise_walk_warps = MCPRICE_EXERCISE_WALK_WARPS;
-inline constexpr int exercise_walk_min_legs = 8;
-inline constexpr int exercise_walk_max_legs = 64;  // a group's legs fit one 64-bit mask
+inline constexpr int exercise_walk_min_legs = 8;  // at most max_group_legs (early_exercise.hpp)
 
 // A kernel's launch shape: the canonical block's threads, and the blocks an SM its registers
 // are capped for.
