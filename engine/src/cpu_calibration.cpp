@@ -1,6 +1,7 @@
 #include "cpu_calibration.hpp"
 
 #include "mcprice/kernels/host_normal_stream.hpp"
+#include "mcprice/kernels/regression_solve.hpp"
 #include "parallel_for.hpp"
 
 #include <algorithm>
@@ -12,7 +13,8 @@ namespace {
 class cpu_calibration final : public calibration_executor {
  public:
   cpu_calibration(const exercise_family& f, const exercise_table_layout& l, const calibration_plan& plan)
-      : f_(f), layout_(l), tables_(pack_tables(f, {}, l)), block_sums_(static_cast<std::size_t>(f.calibration_blocks))
+      : f_(f), layout_(l), tables_(pack_tables(f, {}, l)), block_sums_(static_cast<std::size_t>(f.calibration_blocks)),
+        continuation_(f.trades.size(), 0.0)
   {
     std::size_t need = 0;
     for (auto const& job : plan.jobs) need = std::max(need, calibration_floats(job));
@@ -48,20 +50,21 @@ class cpu_calibration final : public calibration_executor {
     });
   }
 
-  std::vector<regression_sums> trade_sums() override
+  // Each trade's blocks added in block order, as the GPU's totals.
+  void regress(int step) override
   {
-    std::vector<regression_sums> out(f_.trades.size());
-    for (std::size_t i = 0; i < out.size(); ++i) {
-      std::int64_t const end = i + 1 < out.size() ? starts_[i + 1] : f_.calibration_blocks;
-      for (std::int64_t b = starts_[i]; b < end; ++b) out[i] += block_sums_[static_cast<std::size_t>(b)];
+    for (std::size_t i = 0; i < f_.trades.size(); ++i) {
+      regression_sums s{};
+      std::int64_t const end = i + 1 < f_.trades.size() ? starts_[i + 1] : f_.calibration_blocks;
+      for (std::int64_t b = starts_[i]; b < end; ++b) s += block_sums_[static_cast<std::size_t>(b)];
+      store_regression(f_.trades[i], step, s, coefficients(), &continuation_[i]);
     }
-    return out;
   }
 
-  void publish(const std::vector<float>& coefficients, std::size_t begin, std::size_t end) override
+  void collect(std::vector<float>& coefficients, std::vector<double>& continuation_today) override
   {
-    std::memcpy(tables_.data() + layout_.coefficients + sizeof(float) * begin, coefficients.data() + begin,
-                sizeof(float) * (end - begin));
+    std::memcpy(coefficients.data(), tables_.data() + layout_.coefficients, sizeof(float) * coefficients.size());
+    continuation_today = continuation_;
   }
 
  private:
@@ -78,6 +81,8 @@ class cpu_calibration final : public calibration_executor {
   }
 
   [[nodiscard]] exercise_tables tables() const { return tables_at(tables_.data(), layout_); }
+  // The table's coefficient rows (256-byte aligned within the table).
+  float* coefficients() { return reinterpret_cast<float*>(tables_.data() + layout_.coefficients); }
 
   // f(trade, family block) for the job's blocks, over a few threads.
   template <typename F>
@@ -100,6 +105,7 @@ class cpu_calibration final : public calibration_executor {
   std::vector<regression_sums> block_sums_;
   std::vector<float> paths_;  // the job's paths, then its cash flows
   std::vector<std::int64_t> starts_;
+  std::vector<double> continuation_;
 };
 
 }  // namespace

@@ -2,8 +2,6 @@
 
 #include "pricing_backend.hpp"
 
-#include <Eigen/Dense>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -21,13 +19,6 @@ void copy_part(std::vector<unsigned char>& out, std::size_t offset, const std::v
 {
   if (!v.empty()) std::memcpy(out.data() + offset, v.data(), sizeof(T) * v.size());
 }
-
-// Below this many paths in the money per basis function, a date fits a constant.
-constexpr double min_paths_per_basis = 2.0;
-// Directions of the scaled normal matrix below this share of its largest eigenvalue are
-// dropped: nearly collinear basis functions would otherwise get large opposite coefficients,
-// whose float sum in the kernels loses the continuation value.
-constexpr double regression_threshold = 1e-9;
 
 }  // namespace
 
@@ -256,42 +247,6 @@ calibration_plan plan_calibration(const std::vector<exercise_trade>& trades, std
   return plan;
 }
 
-std::array<float, max_exercise_basis> solve_regression(const regression_sums& s, int basis)
-{
-  std::array<float, max_exercise_basis> beta{};
-  if (!(s.in_the_money > 0.0)) {
-    // No calibration path was in the money here: never exercise at this date.
-    beta[0] = std::numeric_limits<float>::max();
-    return beta;
-  }
-  int const m = s.in_the_money < min_paths_per_basis * basis ? 1 : basis;
-  // Storage bounded by the largest basis: no heap allocation in a solve (one per trade and
-  // backward step, between the GPU's steps).
-  using matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, max_exercise_basis, max_exercise_basis>;
-  using vector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, max_exercise_basis, 1>;
-  matrix a(m, m);
-  vector b(m);
-  int e = 0;
-  for (int i = 0; i < basis; ++i) {
-    for (int j = i; j < basis; ++j, ++e) {
-      if (i < m && j < m) {
-        a(i, j) = s.xx[e];
-        a(j, i) = s.xx[e];
-      }
-    }
-    if (i < m) b(i) = s.xy[i];
-  }
-  // Unit diagonal first (y, y^2, y^3 differ in scale by orders of magnitude).
-  vector const d = a.diagonal().unaryExpr([](double v) { return v > 0.0 ? 1.0 / std::sqrt(v) : 0.0; });
-  matrix const scaled = d.asDiagonal() * a * d.asDiagonal();
-  Eigen::CompleteOrthogonalDecomposition<matrix> cod(m, m);
-  cod.setThreshold(regression_threshold);
-  cod.compute(scaled);
-  vector const gamma = cod.solve(vector(d.asDiagonal() * b));
-  for (int i = 0; i < m; ++i) beta[static_cast<std::size_t>(i)] = static_cast<float>(d(i) * gamma(i));
-  return beta;
-}
-
 int backward_steps(const exercise_family& f)
 {
   int steps = 0;
@@ -307,7 +262,6 @@ calibration calibrate(const exercise_family& f, const calibration_plan& plan, ca
   c.continuation_today.assign(f.trades.size(), 0.0);
   if (plan.jobs.empty()) return c;
   int const steps = backward_steps(f);
-  x.publish(c.coefficients, 0, c.coefficients.size());
   if (plan.resident) x.simulate(plan.jobs.front());
   for (int s = 0; s < steps; ++s) {
     if (control.cancelled()) {
@@ -318,23 +272,9 @@ calibration calibrate(const exercise_family& f, const calibration_plan& plan, ca
       if (!plan.resident) x.simulate(job);
       x.backward(job, plan.resident ? std::max(0, s - 1) : 0, s);
     }
-    auto const sums = x.trade_sums();
-    std::size_t changed_begin = c.coefficients.size();
-    std::size_t changed_end = 0;
-    for (std::size_t i = 0; i < f.trades.size(); ++i) {
-      const exercise_trade& t = f.trades[i];
-      if (s < regressions(t)) {
-        auto const beta = solve_regression(sums[i], t.basis);
-        auto const at = static_cast<std::size_t>(t.first_coefficient + regression_date(t, s)) * max_exercise_basis;
-        std::copy(beta.begin(), beta.end(), c.coefficients.begin() + static_cast<std::ptrdiff_t>(at));
-        changed_begin = std::min(changed_begin, at);
-        changed_end = std::max(changed_end, at + max_exercise_basis);
-      } else if (s == regressions(t)) {
-        c.continuation_today[i] = sums[i].total / static_cast<double>(t.calibration_samples);
-      }
-    }
-    if (s + 1 < steps && changed_begin < changed_end) x.publish(c.coefficients, changed_begin, changed_end);
+    x.regress(s);
   }
+  x.collect(c.coefficients, c.continuation_today);
   return c;
 }
 

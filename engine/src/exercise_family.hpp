@@ -91,23 +91,18 @@ struct calibration_plan {
 // Greedy in block order: a job grows while calibration_bytes stays within cap (0: no cap).
 calibration_plan plan_calibration(const std::vector<exercise_trade>& trades, std::int64_t total_blocks, std::size_t cap);
 
-// The continuation value's coefficients from one date's normal equations (basis functions in
-// use: `basis`): a least-squares solution by complete orthogonal decomposition of the scaled
-// system, so collinear basis functions (two assets' sorted spots and their mean) are harmless.
-// Too few paths in the money for the basis fit a constant.
-std::array<float, max_exercise_basis> solve_regression(const regression_sums& s, int basis);
-
 // What a backend does for the step loop.
 class calibration_executor {
  public:
   virtual ~calibration_executor() = default;
   virtual void simulate(const calibration_job& job) = 0;
   virtual void backward(const calibration_job& job, int from_step, int step) = 0;
-  // Each trade's sums of the step just run (waits for it).
-  virtual std::vector<regression_sums> trade_sums() = 0;
-  // The coefficient table as it stands (the next step's decisions read it); only its floats
-  // [begin, end) changed since the last call.
-  virtual void publish(const std::vector<float>& coefficients, std::size_t begin, std::size_t end) = 0;
+  // The step's regressions (store_regression for every trade, from the sums of the step just
+  // run) into the executor's own coefficient table, which the next step's decisions read. The
+  // GPU's run on the device, in stream order: no wait.
+  virtual void regress(int step) = 0;
+  // The coefficients and continuation values as the steps left them (waits for them).
+  virtual void collect(std::vector<float>& coefficients, std::vector<double>& continuation_today) = 0;
 };
 
 struct calibration {

@@ -7,9 +7,7 @@
 #include "nvtx_range.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
-#include <stdexcept>
 #include <optional>
 
 namespace mcprice::detail {
@@ -26,12 +24,8 @@ class gpu_calibration final : public calibration_executor {
             {sizeof(exercise_trade) * f.trades.size(), sizeof(kernels::calibration_start) * f.trades.size(), l.bytes,
              sizeof(regression_sums) * static_cast<std::size_t>(f.calibration_blocks),
              sizeof(regression_sums) * f.trades.size(), fixed_sums_bytes(), fixed_totals_bytes(),
-             sizeof(unsigned int)}))),
-        staging_(ctx.staging().acquire(
-            std::max({l.bytes, sizeof(regression_sums) * f.trades.size(), fixed_totals_bytes()}))),
-        folded_(split_ && n_ * regression_moving_doubles <= max_folded_tasks
-                    ? std::optional(ctx.staging().acquire(folded_bytes(n_)))
-                    : std::nullopt)
+             sizeof(double) * f.trades.size(), sizeof(unsigned int)}))),
+        staging_(ctx.staging().acquire(l.bytes + sizeof(double) * f.trades.size()))
   {
     arena_view arena(device_.get().data(), device_.get().size());
     d_trades_ = arena.allocate_n<exercise_trade>(f.trades.size());
@@ -43,22 +37,18 @@ class gpu_calibration final : public calibration_executor {
       d_fixed_sums_ = static_cast<double*>(arena.allocate(fixed_sums_bytes()));
       d_fixed_totals_ = static_cast<double*>(arena.allocate(fixed_totals_bytes()));
     }
+    d_continuation_ = arena.allocate_n<double>(f.trades.size());
     auto* const blocks_done = arena.allocate_n<unsigned int>(1);
-    if (folded_) {
-      // Pinned memory is the device's too (unified addressing): the kernel writes it directly.
-      auto* const host = static_cast<unsigned char*>(folded_->get().data());
-      void* device = nullptr;
-      MCPRICE_CUDA_TRY(cudaHostGetDevicePointer(&device, host, 0));
+    out_.coefficients = reinterpret_cast<float*>(static_cast<unsigned char*>(d_tables_) + layout_.coefficients);
+    out_.continuation_today = d_continuation_;
+    out_.fixed_totals = d_fixed_totals_;
+    if (split_ && n_ <= kernels::max_folded_trades) {
       fold_.blocks_done = blocks_done;
-      fold_.totals = static_cast<double*>(device);
-      fold_.flag = reinterpret_cast<volatile unsigned int*>(static_cast<unsigned char*>(device) + flag_offset(n_));
       fold_.total_blocks = f.calibration_blocks;
-      host_flag_ = reinterpret_cast<volatile unsigned int*>(host + flag_offset(n_));
-      host_totals_ = reinterpret_cast<const double*>(host);
       MCPRICE_CUDA_TRY(cudaMemsetAsync(blocks_done, 0, sizeof(unsigned int), stream_.value()));
     }
     // Trade records and calibration starts go up through a pageable copy (once per family);
-    // the tables through the pinned staging, which later receives the sums.
+    // the tables through the pinned staging, which later receives the results (collect).
     std::vector<kernels::calibration_start> starts;
     for (auto const& t : f.trades) starts.push_back({t.first_calibration_block});
     auto const s = stream_.value();
@@ -71,6 +61,7 @@ class gpu_calibration final : public calibration_executor {
     MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_tables_, staging_.get().data(), l.bytes, cudaMemcpyHostToDevice, s));
     // Trades with no job (too large for the cap) sum zeros rather than stale memory.
     MCPRICE_CUDA_TRY(cudaMemsetAsync(d_block_sums_, 0, sizeof(regression_sums) * static_cast<std::size_t>(f.calibration_blocks), s));
+    MCPRICE_CUDA_TRY(cudaMemsetAsync(d_continuation_, 0, sizeof(double) * f.trades.size(), s));
     MCPRICE_CUDA_TRY(cudaStreamSynchronize(s));  // the pageable sources leave scope
   }
 
@@ -100,44 +91,32 @@ class gpu_calibration final : public calibration_executor {
   void backward(const calibration_job& job, int from_step, int step) override
   {
     nvtx_range const range("calibration step");
-    step_ = step;
-    if (folded_) {
-      // A fresh tag a launch; the flag is cleared first, so a value left from an earlier use of
-      // the buffer can never pass for this step's.
-      *host_flag_ = 0U;
-      std::atomic_thread_fence(std::memory_order_seq_cst);
-      fold_.tag = ++launches_;
-    }
     kernels::launch_calibration_backward(d_trades_, d_starts_, n_, tables(), view_, job.end_block, from_step, step,
-                                         d_block_sums_, split_, fold_, grid_, stream_.value());
+                                         d_block_sums_, split_, fold_, out_, grid_, stream_.value());
   }
 
-  std::vector<regression_sums> trade_sums() override
+  // Folded steps solved in the backward kernel; the others' sums are totalled, then solved, by
+  // kernels of their own. Either way in stream order: the host queues the steps without waiting.
+  void regress(int step) override
   {
-    if (folded_) return folded_sums();
+    if (fold_.blocks_done != nullptr) return;
     auto const s = stream_.value();
     kernels::launch_regression_totals(d_starts_, n_, f_.calibration_blocks, d_block_sums_, d_trade_sums_, split_, s);
-    std::size_t const bytes = sizeof(regression_sums) * f_.trades.size();
-    MCPRICE_CUDA_TRY(cudaMemcpyAsync(staging_.get().data(), d_trade_sums_, bytes, cudaMemcpyDeviceToHost, s));
-    MCPRICE_CUDA_TRY(cudaStreamSynchronize(s));
-    std::vector<regression_sums> out(f_.trades.size());
-    std::memcpy(out.data(), staging_.get().data(), bytes);
-    if (split_) join_fixed_part(out);
-    return out;
+    kernels::launch_regression_solve(d_trades_, n_, step, d_trade_sums_, out_, s);
   }
 
-  // The staging is free here: its last use (the sums' copy, or the tables' upload) was waited
-  // for; the next sums' copy queues behind this upload on the same stream. A step changes one
-  // date's row per trade: uploading the whole table each step cost the 1,260-date trades 50 KB
-  // a step.
-  void publish(const std::vector<float>& coefficients, std::size_t begin, std::size_t end) override
+  void collect(std::vector<float>& coefficients, std::vector<double>& continuation_today) override
   {
-    std::size_t const bytes = sizeof(float) * (end - begin);
-    std::size_t const offset = sizeof(float) * begin;
-    auto* const staged = static_cast<unsigned char*>(staging_.get().data()) + offset;
-    std::memcpy(staged, coefficients.data() + begin, bytes);
-    MCPRICE_CUDA_TRY(cudaMemcpyAsync(static_cast<unsigned char*>(d_tables_) + layout_.coefficients + offset, staged,
-                                     bytes, cudaMemcpyHostToDevice, stream_.value()));
+    nvtx_range const range("calibration results");
+    auto const s = stream_.value();
+    std::size_t const coefficient_bytes = sizeof(float) * coefficients.size();
+    std::size_t const continuation_bytes = sizeof(double) * continuation_today.size();
+    auto* const staged = static_cast<unsigned char*>(staging_.get().data());
+    MCPRICE_CUDA_TRY(cudaMemcpyAsync(staged, out_.coefficients, coefficient_bytes, cudaMemcpyDeviceToHost, s));
+    MCPRICE_CUDA_TRY(cudaMemcpyAsync(staged + layout_.bytes, d_continuation_, continuation_bytes, cudaMemcpyDeviceToHost, s));
+    MCPRICE_CUDA_TRY(cudaStreamSynchronize(s));
+    std::memcpy(coefficients.data(), staged, coefficient_bytes);
+    std::memcpy(continuation_today.data(), staged + layout_.bytes, continuation_bytes);
   }
 
  private:
@@ -182,7 +161,7 @@ class gpu_calibration final : public calibration_executor {
     return sizeof(double) * regression_fixed_doubles * f_.trades.size() * static_cast<std::size_t>(fixed_steps_);
   }
 
-  // Every step's fixed part, run by run, then all of it to the host (one wait).
+  // Every step's fixed part, run by run, into d_fixed_totals_ (the steps' solves read it there).
   void sum_fixed_parts(const calibration_job& job)
   {
     nvtx_range const range("calibration fixed sums");
@@ -197,61 +176,7 @@ class gpu_calibration final : public calibration_executor {
                                                               regression_fixed_doubles,
                                         grid_, s);
     }
-    MCPRICE_CUDA_TRY(cudaMemcpyAsync(staging_.get().data(), d_fixed_totals_, fixed_totals_bytes(),
-                                     cudaMemcpyDeviceToHost, s));
-    MCPRICE_CUDA_TRY(cudaStreamSynchronize(s));
-    fixed_.resize(fixed_totals_bytes() / sizeof(double));
-    std::memcpy(fixed_.data(), staging_.get().data(), fixed_totals_bytes());
   }
-
-  // A part's slots, in order, into their places in the sums.
-  template <sums_part P>
-  static void place(const double* slots, regression_sums& sums)
-  {
-    auto* const to = reinterpret_cast<double*>(&sums);
-    for (int k = 0; k < part_doubles<P>; ++k) to[part_component<P>(k)] = slots[k];
-  }
-
-  // The step's fixed part into the trades' sums, whose moving part the step summed.
-  void join_fixed_part(std::vector<regression_sums>& sums) const
-  {
-    for (std::size_t i = 0; i < sums.size(); ++i) {
-      place<sums_part::fixed>(fixed_.data() + (static_cast<std::size_t>(step_) * sums.size() + i) * regression_fixed_doubles,
-                              sums[i]);
-    }
-  }
-
-  // The step's sums from the kernel's own totals: waits (spinning: a step takes tens of
-  // microseconds) for the flag, checking the stream now and then so that a failed launch is
-  // reported rather than waited on for ever.
-  std::vector<regression_sums> folded_sums() const
-  {
-    nvtx_range const range("calibration sums (folded)");
-    for (std::uint64_t spins = 1; *host_flag_ != fold_.tag; ++spins) {
-      if (spins % 4096 != 0) continue;
-      cudaError_t const status = cudaStreamQuery(stream_.value());
-      if (status == cudaErrorNotReady) continue;
-      if (status != cudaSuccess) throw cuda_error(status, "calibration_backward_kernel (folded totals)", __FILE__, __LINE__);
-      std::atomic_thread_fence(std::memory_order_seq_cst);
-      if (*host_flag_ != fold_.tag) {
-        throw std::logic_error("calibration: the backward step finished without its totals");
-      }
-    }
-    std::atomic_thread_fence(std::memory_order_acquire);
-    std::vector<regression_sums> out(f_.trades.size(), regression_sums{});
-    for (std::size_t i = 0; i < out.size(); ++i) place<sums_part::moving>(host_totals_ + i * regression_moving_doubles, out[i]);
-    join_fixed_part(out);
-    return out;
-  }
-
-  static std::size_t flag_offset(int trades)
-  {
-    return (sizeof(double) * regression_moving_doubles * static_cast<std::size_t>(trades) + 63) / 64 * 64;
-  }
-  static std::size_t folded_bytes(int trades) { return flag_offset(trades) + 64; }
-
-  // Trades x moving slots the last block sums itself (8 warps): beyond this, a kernel of its own.
-  static constexpr int max_folded_tasks = 8 * regression_moving_doubles;
 
   // Device memory for the fixed part's block sums of one run of steps.
   static constexpr std::size_t fixed_scratch_budget = std::size_t{32} << 20;
@@ -266,15 +191,10 @@ class gpu_calibration final : public calibration_executor {
   bool split_;  // fixed part up front, moving part a step (latency_bound, resident paths)
   int fixed_steps_;
   int fixed_run_;
-  int step_{0};
-  std::vector<double> fixed_;  // every step's fixed totals (fixed_totals_bytes)
-  unsigned int launches_{0};
   buffer_cache<cuda_malloc_traits>::handle device_;
   buffer_cache<pinned_host_traits>::handle staging_;
-  std::optional<buffer_cache<pinned_host_traits>::handle> folded_;  // the kernel's totals and flag
-  kernels::folded_totals fold_{};
-  volatile unsigned int* host_flag_{nullptr};
-  const double* host_totals_{nullptr};
+  kernels::folded_totals fold_{};  // blocks_done set: the backward kernel solves the step
+  kernels::step_regression out_{};
   exercise_trade* d_trades_{nullptr};
   kernels::calibration_start* d_starts_{nullptr};
   void* d_tables_{nullptr};
@@ -282,6 +202,7 @@ class gpu_calibration final : public calibration_executor {
   regression_sums* d_trade_sums_{nullptr};
   double* d_fixed_sums_{nullptr};
   double* d_fixed_totals_{nullptr};
+  double* d_continuation_{nullptr};
   std::optional<scratch_lease> lease_;
   calibration_view view_{};
 };

@@ -1,6 +1,10 @@
 #include "mcprice/kernels/canonical_blocks.cuh"
 #include "mcprice/kernels/device_normal_stream.cuh"
 #include "mcprice/kernels/early_exercise_launcher.hpp"
+#include "mcprice/kernels/regression_solve.hpp"
+
+#include <stdexcept>
+#include <string>
 
 namespace mcprice::kernels {
 namespace {
@@ -221,14 +225,30 @@ __device__ __forceinline__ double trade_total(const calibration_start* __restric
   return detail::warp_total(s);
 }
 
-// The moving part's trade totals, by the backward kernel's last block to finish (the others'
-// block sums are then in memory): each warp takes (trade, slot) tasks in turn, stores the totals
-// straight into host memory, then raises the host's flag. Saves a kernel, a copy and a stream
-// wait on every backward step, which for small trades are most of the step.
-__device__ __forceinline__ void fold_moving_totals(const calibration_start* __restrict__ starts, int num_trades,
-                                                   const regression_sums* block_sums, const folded_totals& fold)
+// Trade i's regression of backward step `step` from its sums (the moving part only when
+// out.fixed_totals is set: the fixed part is joined from there).
+__device__ void regress_trade(const exercise_trade& t, int i, int num_trades, int step, regression_sums sums,
+                              const step_regression& out)
 {
+  if (out.fixed_totals != nullptr) {
+    place_part<sums_part::fixed>(
+        out.fixed_totals + (static_cast<std::int64_t>(step) * num_trades + i) * regression_fixed_doubles, sums);
+  }
+  store_regression(t, step, sums, out.coefficients, out.continuation_today + i);
+}
+
+// The step's regressions, by the backward kernel's last block to finish (the others' block sums
+// are then in memory): each warp takes (trade, slot) tasks of the moving totals in turn, then a
+// thread a trade (in warps of their own) solves. Saves a kernel a step, and the host is never
+// waited on: for small families the round trip to a host solve was most of the step.
+__device__ __forceinline__ void fold_regressions(const exercise_trade* __restrict__ trades,
+                                                 const calibration_start* __restrict__ starts, int num_trades,
+                                                 int step, const regression_sums* block_sums, const folded_totals& fold,
+                                                 const step_regression& out)
+{
+  constexpr int slots = regression_moving_doubles;
   __shared__ bool last;
+  __shared__ double totals[max_folded_trades * slots];
   __threadfence();  // this thread's block-sum stores, before the block is counted
   __syncthreads();
   if (threadIdx.x == 0) last = atomicAdd(fold.blocks_done, 1U) == gridDim.x - 1;
@@ -237,31 +257,32 @@ __device__ __forceinline__ void fold_moving_totals(const calibration_start* __re
   __threadfence();
   int const warp = static_cast<int>(threadIdx.x) / layout::lanes_per_partial;
   int const lane = static_cast<int>(threadIdx.x) % layout::lanes_per_partial;
-  constexpr int slots = regression_moving_doubles;
   for (int task = warp; task < num_trades * slots; task += warps_per_block) {
     int const i = task / slots;
     int const k = task % slots;
     double const s = trade_total(starts, num_trades, fold.total_blocks,
                                  reinterpret_cast<const double*>(block_sums) + part_component<sums_part::moving>(k),
                                  regression_doubles, i, lane);
-    if (lane == 0) fold.totals[task] = s;
+    if (lane == 0) totals[task] = s;
   }
   __syncthreads();
-  if (threadIdx.x == 0) {
-    __threadfence_system();
-    *fold.flag = fold.tag;
-    *fold.blocks_done = 0U;  // ready for the next launch (stream-ordered after this one)
+  if (lane == 0 && warp < num_trades) {
+    regression_sums sums{};
+    place_part<sums_part::moving>(totals + warp * slots, sums);
+    regress_trade(trades[warp], warp, num_trades, step, sums, out);
   }
+  if (threadIdx.x == 0) *fold.blocks_done = 0U;  // ready for the next launch (stream-ordered after this one)
 }
 
 // Calibration blocks' sums in regression_sums' layout: every component, or the moving part alone
-// (its fixed part comes from calibration_fixed_kernel), whose trade totals the last block
-// then sums when `fold.totals` is set.
+// (its fixed part comes from calibration_fixed_kernel), whose trade totals and regressions the
+// last block then sums and solves when `fold.blocks_done` is set.
 template <sums_part P>
 __global__ void __launch_bounds__(policy::threads_per_block)
 calibration_backward_kernel(const exercise_trade* __restrict__ trades, const calibration_start* __restrict__ starts,
                             int num_trades, exercise_tables tables, calibration_view view, std::int64_t job_end,
-                            int from_step, int step, regression_sums* block_sums, folded_totals fold)
+                            int from_step, int step, regression_sums* block_sums, folded_totals fold,
+                            step_regression out)
 {
   __shared__ double staged[warps_per_block][regression_doubles];
   for_calibration_blocks(trades, starts, num_trades, view.job_first_block, job_end,
@@ -274,7 +295,7 @@ calibration_backward_kernel(const exercise_trade* __restrict__ trades, const cal
                                                [](int k) { return part_component<P>(k); }, staged);
                          });
   if constexpr (P == sums_part::moving) {
-    if (fold.totals != nullptr) fold_moving_totals(starts, num_trades, block_sums, fold);
+    if (fold.blocks_done != nullptr) fold_regressions(trades, starts, num_trades, step, block_sums, fold, out);
   }
 }
 
@@ -330,6 +351,13 @@ __global__ void fixed_totals_kernel(const calibration_start* __restrict__ starts
   if (threadIdx.x == 0) fixed_totals[(z * num_trades + i) * regression_fixed_doubles + k] = s;
 }
 
+__global__ void regression_solve_kernel(const exercise_trade* __restrict__ trades, int num_trades, int step,
+                                        const regression_sums* __restrict__ trade_sums, step_regression out)
+{
+  int const i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i < num_trades) regress_trade(trades[i], i, num_trades, step, trade_sums[i], out);
+}
+
 }  // namespace
 
 void launch_exercise_price_blocks(const exercise_trade* trades, int num_trades, const exercise_tables& tables,
@@ -365,14 +393,18 @@ void launch_calibration_paths(const exercise_trade* trades, const calibration_st
 void launch_calibration_backward(const exercise_trade* trades, const calibration_start* starts, int num_trades,
                                  const exercise_tables& tables, const calibration_view& view, std::int64_t job_end,
                                  int from_step, int step, regression_sums* block_sums, bool moving_only,
-                                 const folded_totals& fold, int grid_blocks, cudaStream_t stream)
+                                 const folded_totals& fold, const step_regression& out, int grid_blocks,
+                                 cudaStream_t stream)
 {
   if (num_trades == 0) return;
+  if (fold.blocks_done != nullptr && (!moving_only || num_trades > max_folded_trades)) {
+    throw std::invalid_argument("launch_calibration_backward: folded regressions need moving-only sums of at most " +
+                                std::to_string(max_folded_trades) + " trades");
+  }
   auto* const kernel = moving_only ? calibration_backward_kernel<sums_part::moving>
                                    : calibration_backward_kernel<sums_part::all>;
   detail::launch_persistent(kernel, "calibration_backward_kernel", job_end - view.job_first_block, grid_blocks, stream,
-                            trades, starts, num_trades, tables, view, job_end, from_step, step, block_sums,
-                            moving_only ? fold : folded_totals{});
+                            trades, starts, num_trades, tables, view, job_end, from_step, step, block_sums, fold, out);
 }
 
 void launch_calibration_fixed(const exercise_trade* trades, const calibration_start* starts, int num_trades,
@@ -403,6 +435,17 @@ void launch_regression_totals(const calibration_start* starts, int num_trades, s
   kernel<<<grid, layout::lanes_per_partial, 0, stream>>>(starts, num_trades, total_blocks, block_sums, trade_sums);
   cudaError_t const status = cudaGetLastError();
   if (status != cudaSuccess) throw cuda_error(status, "regression_totals_kernel", __FILE__, __LINE__);
+}
+
+void launch_regression_solve(const exercise_trade* trades, int num_trades, int step, const regression_sums* trade_sums,
+                             const step_regression& out, cudaStream_t stream)
+{
+  if (num_trades == 0) return;
+  constexpr int threads = 32;
+  regression_solve_kernel<<<(num_trades + threads - 1) / threads, threads, 0, stream>>>(trades, num_trades, step,
+                                                                                       trade_sums, out);
+  cudaError_t const status = cudaGetLastError();
+  if (status != cudaSuccess) throw cuda_error(status, "regression_solve_kernel", __FILE__, __LINE__);
 }
 
 }  // namespace mcprice::kernels

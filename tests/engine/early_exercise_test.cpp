@@ -6,11 +6,15 @@
 #include "cpu_pricing.hpp"
 #include "early_exercise_setup.hpp"
 #include "exercise_reference.hpp"
+#include "regression_cases.hpp"
 #include "heston_reference.hpp"
 #include "stulz_reference.hpp"
 #include "mcprice/black_scholes.hpp"
 #include "mcprice/engine.hpp"
+#include "mcprice/kernels/regression_solve.hpp"
 #include "pricing_backend.hpp"
+
+#include <Eigen/Dense>
 
 #include <atomic>
 #include <cmath>
@@ -228,6 +232,17 @@ TEST_CASE("calibration plans keep jobs within the cap, cover every block once an
   CHECK(detail::plan_calibration(trades, next, 0).jobs.size() == 1);
 }
 
+namespace {
+
+std::array<float, max_exercise_basis> solved(const regression_sums& s, int basis)
+{
+  std::array<float, max_exercise_basis> beta{};
+  solve_regression(s, basis, beta.data());
+  return beta;
+}
+
+}  // namespace
+
 TEST_CASE("the least-squares solve recovers exact coefficients and drops collinear basis functions")
 {
   // y = 1 + 2x - 0.5x^2 + 0.25x^3 on x in [0.5, 1.5]: exact in the basis 1, x, x^2, x^3.
@@ -243,13 +258,14 @@ TEST_CASE("the least-squares solve recovers exact coefficients and drops colline
     }
     s.in_the_money += 1;
   }
-  auto const beta = detail::solve_regression(s, 4);
+  auto const beta = solved(s, 4);
   CHECK(std::abs(beta[0] - 1.0) < 1e-3);
   CHECK(std::abs(beta[1] - 2.0) < 1e-3);
   CHECK(std::abs(beta[2] + 0.5) < 1e-3);
   CHECK(std::abs(beta[3] - 0.25) < 1e-3);
 
-  // Two identical basis functions: the minimum-norm solution splits the weight, no blow-up.
+  // Two identical basis functions: the second adds nothing to the first, so it is dropped
+  // (coefficient 0) and the first carries the whole fit; no blow-up.
   regression_sums c{};
   for (int k = 0; k < 50; ++k) {
     double const x = 0.02 * k;
@@ -261,12 +277,66 @@ TEST_CASE("the least-squares solve recovers exact coefficients and drops colline
     }
     c.in_the_money += 1;
   }
-  auto const split = detail::solve_regression(c, 3);
-  CHECK(std::abs(split[1] - 1.5) < 1e-3);
-  CHECK(std::abs(split[2] - 1.5) < 1e-3);
+  auto const split = solved(c, 3);
+  CHECK(std::abs(split[0]) < 1e-5);
+  CHECK(std::abs(split[1] - 3.0) < 1e-5);
+  CHECK(split[2] == 0.0F);
+
+  // Fewer than two paths in the money per basis function: a constant, their mean cash flow.
+  regression_sums few{};
+  for (double y : {1.0, 2.0, 6.0}) {
+    few.xx[0] += 1.0;
+    few.xx[1] += 0.5 * y;  // a second function, ignored
+    few.xy[0] += y;
+    few.in_the_money += 1;
+  }
+  auto const constant = solved(few, 2);
+  CHECK(constant[0] == 3.0F);
+  CHECK(constant[1] == 0.0F);
 
   regression_sums none{};
-  CHECK(detail::solve_regression(none, 4)[0] > 1e30F);  // never exercise where no path was in the money
+  CHECK(solved(none, 4)[0] > 1e30F);  // never exercise where no path was in the money
+}
+
+TEST_CASE("the regression solve fits as a least-squares QR of the design does, on random fits of every basis size")
+{
+  // The oracle: Eigen's complete orthogonal decomposition (column-pivoted QR) of the design
+  // matrix itself, not of the normal equations. Rank-deficient fits have many solutions; their fitted values agree.
+  int checked = 0;
+  for (auto const& c : testing::regression_cases(20261201, 700)) {
+    auto const beta = solved(c.sums, c.basis);
+    if (c.y.empty()) {
+      CHECK(beta[0] > 1e30F);
+      continue;
+    }
+    int const m = static_cast<double>(c.y.size()) < min_paths_per_basis * c.basis ? 1 : c.basis;
+    auto const rows = static_cast<Eigen::Index>(c.y.size());
+    Eigen::MatrixXd a(rows, m);
+    Eigen::VectorXd y(rows);
+    for (Eigen::Index r = 0; r < rows; ++r) {
+      for (int i = 0; i < m; ++i) a(r, i) = c.phi[static_cast<std::size_t>(r)][static_cast<std::size_t>(i)];
+      y(r) = c.y[static_cast<std::size_t>(r)];
+    }
+    // The collinear function is collinear to float rounding: its residual (about 1e-7 of its
+    // norm) fits nothing but noise, which both solves refuse (here by the QR's rank threshold).
+    Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> qr(rows, m);
+    qr.setThreshold(1e-5);  // before compute: the solve uses the rank found there
+    qr.compute(a);
+    Eigen::VectorXd const reference = qr.solve(y);
+    double worst = 0.0;
+    double scale = 0.0;
+    for (Eigen::Index r = 0; r < rows; ++r) {
+      double fit = 0.0;
+      for (int i = 0; i < m; ++i) fit += static_cast<double>(beta[static_cast<std::size_t>(i)]) * a(r, i);
+      worst = std::max(worst, std::abs(fit - a.row(r).dot(reference)));
+      scale = std::max(scale, std::abs(y(r)));
+    }
+    INFO("basis " << c.basis << ", " << rows << " paths: fitted values differ by " << worst << " of " << scale);
+    CHECK(worst <= 1e-4 * scale);
+    for (int i = m; i < max_exercise_basis; ++i) CHECK(beta[static_cast<std::size_t>(i)] == 0.0F);
+    ++checked;
+  }
+  CHECK(checked > 600);
 }
 
 TEST_CASE("the exercise value and basis from one pass over the assets: the bits of the per-asset formulation")

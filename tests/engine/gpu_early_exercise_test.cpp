@@ -4,7 +4,12 @@
 #include "catch.hpp"
 #include "exercise_reference.hpp"
 #include "mcprice/engine.hpp"
+#include "mcprice/kernels/early_exercise_launcher.hpp"
+#include "mcprice/kernels/regression_solve.hpp"
+#include "mcprice/memory/cuda_error.hpp"
+#include "mcprice/memory/device_buffer.hpp"
 #include "mcprice/memory/fault_injection.hpp"
+#include "regression_cases.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -94,6 +99,48 @@ TEST_CASE("GPU Heston American puts and the two-asset max-call match their refer
                    .results[0],
                c.reference, 0.06, 0.01);
   }
+}
+
+TEST_CASE("GPU regression solves give the host solve's bits: coefficients and continuation values", "[gpu]")
+{
+  // The calibration's regressions run on the device (in the backward kernel's last block or a
+  // kernel of their own); the CPU backend runs the same solve on the host.
+  auto const cases = regression_cases(424242, 500);
+  auto const n = static_cast<int>(cases.size());
+  std::vector<exercise_trade> trades(cases.size());
+  std::vector<regression_sums> sums;
+  for (int i = 0; i < n; ++i) {
+    auto& t = trades[static_cast<std::size_t>(i)];
+    t.basis = cases[static_cast<std::size_t>(i)].basis;
+    t.dates = 2;  // step 0 regresses date 0; step 1 takes the totals
+    t.first_coefficient = i;
+    t.calibration_samples = 1000 + i;
+    sums.push_back(cases[static_cast<std::size_t>(i)].sums);
+  }
+  device_buffer d_trades(sizeof(exercise_trade) * trades.size());
+  device_buffer d_sums(sizeof(regression_sums) * sums.size());
+  device_buffer d_coefficients(sizeof(float) * max_exercise_basis * trades.size());
+  device_buffer d_continuation(sizeof(double) * trades.size());
+  MCPRICE_CUDA_TRY(cudaMemcpy(d_trades.data(), trades.data(), d_trades.size(), cudaMemcpyHostToDevice));
+  MCPRICE_CUDA_TRY(cudaMemcpy(d_sums.data(), sums.data(), d_sums.size(), cudaMemcpyHostToDevice));
+  MCPRICE_CUDA_TRY(cudaMemset(d_coefficients.data(), 0, d_coefficients.size()));
+  kernels::step_regression const out{d_coefficients.as<float>(), d_continuation.as<double>(), nullptr};
+  for (int step : {0, 1}) {
+    kernels::launch_regression_solve(d_trades.as<exercise_trade>(), n, step, d_sums.as<regression_sums>(), out, nullptr);
+  }
+  std::vector<float> gpu(max_exercise_basis * trades.size());
+  std::vector<double> gpu_continuation(trades.size());
+  MCPRICE_CUDA_TRY(cudaMemcpy(gpu.data(), d_coefficients.data(), d_coefficients.size(), cudaMemcpyDeviceToHost));
+  MCPRICE_CUDA_TRY(cudaMemcpy(gpu_continuation.data(), d_continuation.data(), d_continuation.size(), cudaMemcpyDeviceToHost));
+  std::vector<float> host(gpu.size(), 0.0F);
+  std::vector<double> host_continuation(trades.size());
+  for (std::size_t i = 0; i < trades.size(); ++i) {
+    for (int step : {0, 1}) store_regression(trades[i], step, sums[i], host.data(), &host_continuation[i]);
+  }
+  int differ = 0;
+  for (std::size_t k = 0; k < host.size(); ++k) differ += std::memcmp(&host[k], &gpu[k], sizeof(float)) != 0;
+  CHECK(differ == 0);
+  CHECK(std::memcmp(host_continuation.data(), gpu_continuation.data(), sizeof(double) * trades.size()) == 0);
 }
 
 TEST_CASE("GPU early exercise agrees with the CPU backend on the same paths", "[gpu]")

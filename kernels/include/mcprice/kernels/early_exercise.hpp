@@ -640,6 +640,14 @@ MCPRICE_HD MCPRICE_INLINE constexpr int part_component(int k)
   return k < max_exercise_basis ? xy + k : count + 1 + (k - max_exercise_basis);
 }
 
+// A part's slots, in order, into their places in the sums.
+template <sums_part P>
+MCPRICE_HD MCPRICE_INLINE void place_part(const double* slots, regression_sums& sums)
+{
+  auto* const to = reinterpret_cast<double*>(&sums);
+  for (int k = 0; k < part_doubles<P>; ++k) to[part_component<P>(k)] = slots[k];
+}
+
 // The regression date of backward step `step` (0: the date before maturity), or -1 when the trade
 // has no regression at that step (then step == regressions(t) sums the totals).
 MCPRICE_HD MCPRICE_INLINE int regressions(const exercise_trade& t) { return t.dates - 1; }

@@ -31,26 +31,39 @@ void launch_calibration_paths(const exercise_trade* trades, const calibration_st
                               const exercise_tables& tables, const calibration_view& view, std::int64_t job_end,
                               int grid_blocks, cudaStream_t stream);
 
-// Where the backward kernel's last block puts the trades' moving totals (launch_regression_totals'
-// values, the same bits): totals[trade * regression_moving_doubles + slot] in host memory the
-// device can write (pinned), then `tag` into *flag. blocks_done: a device counter, zero before
-// the first launch (each launch leaves it zero). totals == nullptr: not folded.
+// Where a backward step's regressions go (store_regression), all in device memory:
+// coefficients: the family's coefficient table (the tables' coefficient rows), which the next
+// step's decisions read; continuation_today: one double per trade; fixed_totals: with split
+// sums, every step's fixed part (launch_calibration_fixed's fixed_totals, from step 0), else
+// nullptr.
+struct step_regression {
+  float* coefficients{nullptr};
+  double* continuation_today{nullptr};
+  const double* fixed_totals{nullptr};
+};
+
+// The backward kernel's last block to finish sums the trades' moving totals itself
+// (launch_regression_totals' values, the same bits) and solves the step's regressions with the
+// fixed part: no kernel of its own a step. blocks_done: a device counter, zero before the first
+// launch (each launch leaves it zero); nullptr: not folded.
 struct folded_totals {
   unsigned int* blocks_done{nullptr};
-  double* totals{nullptr};
-  volatile unsigned int* flag{nullptr};
-  unsigned int tag{0};
   std::int64_t total_blocks{0};  // the family's calibration blocks
 };
+
+// Trades a folded step may hold: its last block's warps sum their moving totals.
+inline constexpr int max_folded_trades = 8;
 
 // The job's backward step `step` (decisions of steps [from_step, step) first): one
 // regression_sums per calibration block, block_sums[family block], summed in a fixed tree;
 // moving_only: only the moving part's components (sums_part), the fixed part coming from
-// launch_calibration_fixed, and with fold.totals set their trade totals summed by the kernel.
+// launch_calibration_fixed, and with fold.blocks_done set (at most max_folded_trades trades)
+// the step's regressions solved by the kernel into `out`.
 void launch_calibration_backward(const exercise_trade* trades, const calibration_start* starts, int num_trades,
                                  const exercise_tables& tables, const calibration_view& view, std::int64_t job_end,
                                  int from_step, int step, regression_sums* block_sums, bool moving_only,
-                                 const folded_totals& fold, int grid_blocks, cudaStream_t stream);
+                                 const folded_totals& fold, const step_regression& out, int grid_blocks,
+                                 cudaStream_t stream);
 
 // The fixed part of backward steps [step_begin, step_end) for the job's blocks, every step at
 // once, then each trade's: fixed_totals[((step - step_begin) * num_trades + trade) *
@@ -66,5 +79,10 @@ void launch_calibration_fixed(const exercise_trade* trades, const calibration_st
 void launch_regression_totals(const calibration_start* starts, int num_trades, std::int64_t total_blocks,
                               const regression_sums* block_sums, regression_sums* trade_sums, bool moving_only,
                               cudaStream_t stream);
+
+// Backward step `step`'s regressions from each trade's sums (with out.fixed_totals set, their
+// moving part, the fixed part joined from there): store_regression into `out`, a thread a trade.
+void launch_regression_solve(const exercise_trade* trades, int num_trades, int step, const regression_sums* trade_sums,
+                             const step_regression& out, cudaStream_t stream);
 
 }  // namespace mcprice::kernels
