@@ -263,6 +263,10 @@ calibration calibrate(const exercise_family& f, const calibration_plan& plan, ca
   if (plan.jobs.empty()) return c;
   int const steps = backward_steps(f);
   if (plan.resident) x.simulate(plan.jobs.front());
+  if (plan.resident && !control.cancelled() && x.backward_all(plan.jobs.front(), steps)) {
+    x.collect(c.coefficients, c.continuation_today);
+    return c;
+  }
   for (int s = 0; s < steps; ++s) {
     if (control.cancelled()) {
       c.cancelled = true;

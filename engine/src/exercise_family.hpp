@@ -101,6 +101,9 @@ class calibration_executor {
   // run) into the executor's own coefficient table, which the next step's decisions read. The
   // GPU's run on the device, in stream order: no wait.
   virtual void regress(int step) = 0;
+  // Backward steps [0, steps) of the resident job, with their regressions, all at once where the
+  // backend can (the same bits as step by step); false: nothing done, go step by step.
+  virtual bool backward_all(const calibration_job& /*job*/, int /*steps*/) { return false; }
   // The coefficients and continuation values as the steps left them (waits for them).
   virtual void collect(std::vector<float>& coefficients, std::vector<double>& continuation_today) = 0;
 };

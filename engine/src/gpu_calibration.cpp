@@ -22,7 +22,7 @@ class gpu_calibration final : public calibration_executor {
         fixed_run_(fixed_run_of(f, fixed_steps_)),
         device_(ctx.request_buffers().acquire(arena_view::footprint(
             {sizeof(exercise_trade) * f.trades.size(), sizeof(kernels::calibration_start) * f.trades.size(), l.bytes,
-             sizeof(regression_sums) * static_cast<std::size_t>(f.calibration_blocks),
+             sizeof(regression_sums) * static_cast<std::size_t>(f.calibration_blocks) * block_sum_generations(),
              sizeof(regression_sums) * f.trades.size(), fixed_sums_bytes(), fixed_totals_bytes(),
              sizeof(double) * f.trades.size(), sizeof(unsigned int)}))),
         staging_(ctx.staging().acquire(l.bytes + sizeof(double) * f.trades.size()))
@@ -31,7 +31,7 @@ class gpu_calibration final : public calibration_executor {
     d_trades_ = arena.allocate_n<exercise_trade>(f.trades.size());
     d_starts_ = arena.allocate_n<kernels::calibration_start>(f.trades.size());
     d_tables_ = arena.allocate(l.bytes);
-    d_block_sums_ = arena.allocate_n<regression_sums>(static_cast<std::size_t>(f.calibration_blocks));
+    d_block_sums_ = arena.allocate_n<regression_sums>(static_cast<std::size_t>(f.calibration_blocks) * block_sum_generations());
     d_trade_sums_ = arena.allocate_n<regression_sums>(f.trades.size());
     if (fixed_steps_ > 0) {
       d_fixed_sums_ = static_cast<double*>(arena.allocate(fixed_sums_bytes()));
@@ -42,7 +42,7 @@ class gpu_calibration final : public calibration_executor {
     out_.coefficients = reinterpret_cast<float*>(static_cast<unsigned char*>(d_tables_) + layout_.coefficients);
     out_.continuation_today = d_continuation_;
     out_.fixed_totals = d_fixed_totals_;
-    if (split_ && n_ <= kernels::max_folded_trades) {
+    if (folded()) {
       fold_.blocks_done = blocks_done;
       fold_.total_blocks = f.calibration_blocks;
       MCPRICE_CUDA_TRY(cudaMemsetAsync(blocks_done, 0, sizeof(unsigned int), stream_.value()));
@@ -60,7 +60,10 @@ class gpu_calibration final : public calibration_executor {
     std::memcpy(staging_.get().data(), tables.data(), tables.size());
     MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_tables_, staging_.get().data(), l.bytes, cudaMemcpyHostToDevice, s));
     // Trades with no job (too large for the cap) sum zeros rather than stale memory.
-    MCPRICE_CUDA_TRY(cudaMemsetAsync(d_block_sums_, 0, sizeof(regression_sums) * static_cast<std::size_t>(f.calibration_blocks), s));
+    MCPRICE_CUDA_TRY(cudaMemsetAsync(d_block_sums_, 0,
+                                     sizeof(regression_sums) * static_cast<std::size_t>(f.calibration_blocks) *
+                                         block_sum_generations(),
+                                     s));
     MCPRICE_CUDA_TRY(cudaMemsetAsync(d_continuation_, 0, sizeof(double) * f.trades.size(), s));
     MCPRICE_CUDA_TRY(cudaStreamSynchronize(s));  // the pageable sources leave scope
   }
@@ -95,6 +98,15 @@ class gpu_calibration final : public calibration_executor {
                                          d_block_sums_, split_, fold_, out_, grid_, stream_.value());
   }
 
+  // Folded families' steps all in one cooperative launch where their blocks fit the GPU at once.
+  bool backward_all(const calibration_job& job, int steps) override
+  {
+    if (!folded()) return false;
+    nvtx_range const range("calibration steps (one launch)");
+    return kernels::launch_calibration_steps(d_trades_, d_starts_, n_, tables(), view_, job.end_block,
+                                             f_.calibration_blocks, steps, d_block_sums_, out_, stream_.value());
+  }
+
   // Folded steps solved in the backward kernel; the others' sums are totalled, then solved, by
   // kernels of their own. Either way in stream order: the host queues the steps without waiting.
   void regress(int step) override
@@ -121,6 +133,12 @@ class gpu_calibration final : public calibration_executor {
 
  private:
   [[nodiscard]] exercise_tables tables() const { return tables_at(d_tables_, layout_); }
+
+  // Few trades with split sums: the step's regressions solved on the device by the steps' own
+  // kernels (the backward kernel's last block, or the one-launch kernel).
+  [[nodiscard]] bool folded() const { return split_ && n_ <= kernels::max_folded_trades; }
+  // The one-launch kernel keeps two steps' block sums.
+  [[nodiscard]] std::size_t block_sum_generations() const { return folded() ? 2 : 1; }
 
   static constexpr int latency_bound_blocks_per_sm = 4;
 

@@ -1,7 +1,9 @@
 #include "mcprice/kernels/canonical_blocks.cuh"
 #include "mcprice/kernels/device_normal_stream.cuh"
 #include "mcprice/kernels/early_exercise_launcher.hpp"
-#include "mcprice/kernels/regression_solve.hpp"
+#include "mcprice/kernels/regression_solve.cuh"
+
+#include <cooperative_groups.h>
 
 #include <stdexcept>
 #include <string>
@@ -225,26 +227,31 @@ __device__ __forceinline__ double trade_total(const calibration_start* __restric
   return detail::warp_total(s);
 }
 
-// Trade i's regression of backward step `step` from its sums (the moving part only when
-// out.fixed_totals is set: the fixed part is joined from there).
-__device__ void regress_trade(const exercise_trade& t, int i, int num_trades, int step, regression_sums sums,
-                              const step_regression& out)
+// The calling warp: trade i's regression of backward step `step`, its sums assembled in `sums`
+// (shared) from the moving part (`moving`, regression_moving_doubles slots) and the fixed part
+// of out.fixed_totals.
+__device__ __forceinline__ void regress_split_trade(const exercise_trade& t, int i, int num_trades, int step,
+                                                    const double* moving, const step_regression& out, double* sums)
 {
-  if (out.fixed_totals != nullptr) {
-    place_part<sums_part::fixed>(
-        out.fixed_totals + (static_cast<std::int64_t>(step) * num_trades + i) * regression_fixed_doubles, sums);
-  }
-  store_regression(t, step, sums, out.coefficients, out.continuation_today + i);
+  int const lane = static_cast<int>(threadIdx.x % 32);
+  const double* const fixed =
+      out.fixed_totals + (static_cast<std::int64_t>(step) * num_trades + i) * regression_fixed_doubles;
+  for (int k = lane; k < regression_fixed_doubles; k += 32) sums[part_component<sums_part::fixed>(k)] = fixed[k];
+  for (int k = lane; k < regression_moving_doubles; k += 32) sums[part_component<sums_part::moving>(k)] = moving[k];
+  __syncwarp();
+  warp_store_regression(t, step, *reinterpret_cast<const regression_sums*>(sums), out.coefficients,
+                        out.continuation_today + i);
 }
 
 // The step's regressions, by the backward kernel's last block to finish (the others' block sums
 // are then in memory): each warp takes (trade, slot) tasks of the moving totals in turn, then a
-// thread a trade (in warps of their own) solves. Saves a kernel a step, and the host is never
-// waited on: for small families the round trip to a host solve was most of the step.
+// warp a trade solves (`staged`: the block's staging, free again). Saves a kernel a step, and
+// the host is never waited on: for small families the round trip to a host solve was most of
+// the step.
 __device__ __forceinline__ void fold_regressions(const exercise_trade* __restrict__ trades,
                                                  const calibration_start* __restrict__ starts, int num_trades,
                                                  int step, const regression_sums* block_sums, const folded_totals& fold,
-                                                 const step_regression& out)
+                                                 const step_regression& out, double (*staged)[regression_doubles])
 {
   constexpr int slots = regression_moving_doubles;
   __shared__ bool last;
@@ -266,11 +273,7 @@ __device__ __forceinline__ void fold_regressions(const exercise_trade* __restric
     if (lane == 0) totals[task] = s;
   }
   __syncthreads();
-  if (lane == 0 && warp < num_trades) {
-    regression_sums sums{};
-    place_part<sums_part::moving>(totals + warp * slots, sums);
-    regress_trade(trades[warp], warp, num_trades, step, sums, out);
-  }
+  if (warp < num_trades) regress_split_trade(trades[warp], warp, num_trades, step, totals + warp * slots, out, staged[warp]);
   if (threadIdx.x == 0) *fold.blocks_done = 0U;  // ready for the next launch (stream-ordered after this one)
 }
 
@@ -295,7 +298,51 @@ calibration_backward_kernel(const exercise_trade* __restrict__ trades, const cal
                                                [](int k) { return part_component<P>(k); }, staged);
                          });
   if constexpr (P == sums_part::moving) {
-    if (fold.blocks_done != nullptr) fold_regressions(trades, starts, num_trades, step, block_sums, fold, out);
+    if (fold.blocks_done != nullptr) fold_regressions(trades, starts, num_trades, step, block_sums, fold, out, staged);
+  }
+}
+
+// Every backward step in one cooperative launch, for a resident job whose calibration blocks are
+// all co-resident (a CUDA block each): a step's block sums, a grid barrier, then every block
+// adds its own trade's moving totals and solves its regression (the same trees and solve as the
+// per-step kernels, so every block of a trade stores the same bits, and the result is the
+// per-step launches' bit for bit). One barrier a step instead of a launch, a last-block fold and
+// a solve behind it. block_sums: two generations of the family's blocks (a fast block writes the
+// next step's while a slow one still reads this step's; it cannot get two steps ahead past the
+// barrier).
+__global__ void __launch_bounds__(policy::threads_per_block, 3)
+calibration_steps_kernel(const exercise_trade* __restrict__ trades, const calibration_start* __restrict__ starts,
+                         int num_trades, exercise_tables tables, calibration_view view, std::int64_t total_blocks,
+                         int steps, regression_sums* block_sums, step_regression out)
+{
+  constexpr int slots = regression_moving_doubles;
+  __shared__ double staged[warps_per_block][regression_doubles];
+  __shared__ double totals[slots];
+  auto grid = cooperative_groups::this_grid();
+  std::int64_t const family_block = view.job_first_block + blockIdx.x;
+  int const i = detail::trade_of_block_by_thread(starts, num_trades, family_block);
+  exercise_trade const t = trades[i];
+  int const warp = static_cast<int>(threadIdx.x) / layout::lanes_per_partial;
+  int const lane = static_cast<int>(threadIdx.x) % layout::lanes_per_partial;
+  for (int step = 0; step < steps; ++step) {
+    regression_sums* const sums = block_sums + (step & 1) * total_blocks;
+    regression_terms const r = with_sized_trade(t, [&](const auto& sized) {
+      return backward_terms(sized, tables, view, family_block - t.first_calibration_block, family_block,
+                            static_cast<int>(threadIdx.x), step > 0 ? step - 1 : 0, step);
+    });
+    store_block_sums<sums_part::moving>(t, step, r, reinterpret_cast<double*>(sums + family_block),
+                                        [](int k) { return part_component<sums_part::moving>(k); }, staged);
+    __threadfence();
+    grid.sync();
+    for (int k = warp; k < slots; k += warps_per_block) {
+      double const v = trade_total(starts, num_trades, total_blocks,
+                                   reinterpret_cast<const double*>(sums) + part_component<sums_part::moving>(k),
+                                   regression_doubles, i, lane);
+      if (lane == 0) totals[k] = v;
+    }
+    __syncthreads();
+    if (warp == 0) regress_split_trade(t, i, num_trades, step, totals, out, staged[0]);
+    __syncthreads();  // the block's coefficient row, before its next decisions read it
   }
 }
 
@@ -351,11 +398,25 @@ __global__ void fixed_totals_kernel(const calibration_start* __restrict__ starts
   if (threadIdx.x == 0) fixed_totals[(z * num_trades + i) * regression_fixed_doubles + k] = s;
 }
 
-__global__ void regression_solve_kernel(const exercise_trade* __restrict__ trades, int num_trades, int step,
-                                        const regression_sums* __restrict__ trade_sums, step_regression out)
+// A warp a trade: with out.fixed_totals set, trade_sums holds the moving part only.
+constexpr int solve_warps_per_block = 4;
+
+__global__ void __launch_bounds__(solve_warps_per_block * 32)
+regression_solve_kernel(const exercise_trade* __restrict__ trades, int num_trades, int step,
+                        const regression_sums* __restrict__ trade_sums, step_regression out)
 {
-  int const i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (i < num_trades) regress_trade(trades[i], i, num_trades, step, trade_sums[i], out);
+  __shared__ double sums[solve_warps_per_block][regression_doubles];
+  int const warp = static_cast<int>(threadIdx.x / 32);
+  int const i = static_cast<int>(blockIdx.x) * solve_warps_per_block + warp;
+  if (i >= num_trades) return;  // the whole warp
+  const auto* const from = reinterpret_cast<const double*>(trade_sums + i);
+  if (out.fixed_totals != nullptr) {
+    double moving[regression_moving_doubles];
+    for (int k = 0; k < regression_moving_doubles; ++k) moving[k] = from[part_component<sums_part::moving>(k)];
+    regress_split_trade(trades[i], i, num_trades, step, moving, out, sums[warp]);
+    return;
+  }
+  warp_store_regression(trades[i], step, trade_sums[i], out.coefficients, out.continuation_today + i);
 }
 
 }  // namespace
@@ -407,6 +468,31 @@ void launch_calibration_backward(const exercise_trade* trades, const calibration
                             trades, starts, num_trades, tables, view, job_end, from_step, step, block_sums, fold, out);
 }
 
+bool launch_calibration_steps(const exercise_trade* trades, const calibration_start* starts, int num_trades,
+                              const exercise_tables& tables, const calibration_view& view, std::int64_t job_end,
+                              std::int64_t total_blocks, int steps, regression_sums* block_sums,
+                              const step_regression& out, cudaStream_t stream)
+{
+  std::int64_t const blocks = job_end - view.job_first_block;
+  if (num_trades == 0 || blocks <= 0 || out.fixed_totals == nullptr) return false;
+  int device = 0;
+  int sms = 0;
+  int per_sm = 0;
+  int cooperative = 0;
+  constexpr int threads = policy::threads_per_block;
+  MCPRICE_CUDA_TRY(cudaGetDevice(&device));
+  MCPRICE_CUDA_TRY(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
+  MCPRICE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  MCPRICE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, calibration_steps_kernel, threads, 0));
+  if (cooperative == 0 || blocks > std::int64_t{sms} * per_sm) return false;
+  void* args[] = {const_cast<exercise_trade**>(&trades), const_cast<calibration_start**>(&starts), &num_trades,
+                  const_cast<exercise_tables*>(&tables), const_cast<calibration_view*>(&view), &total_blocks, &steps,
+                  &block_sums, const_cast<step_regression*>(&out)};
+  MCPRICE_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(calibration_steps_kernel),
+                                               dim3(static_cast<unsigned>(blocks)), dim3(threads), args, 0, stream));
+  return true;
+}
+
 void launch_calibration_fixed(const exercise_trade* trades, const calibration_start* starts, int num_trades,
                               const exercise_tables& tables, const calibration_view& view, std::int64_t job_end,
                               std::int64_t total_blocks, int step_begin, int step_end, double* fixed_sums,
@@ -441,9 +527,8 @@ void launch_regression_solve(const exercise_trade* trades, int num_trades, int s
                              const step_regression& out, cudaStream_t stream)
 {
   if (num_trades == 0) return;
-  constexpr int threads = 32;
-  regression_solve_kernel<<<(num_trades + threads - 1) / threads, threads, 0, stream>>>(trades, num_trades, step,
-                                                                                       trade_sums, out);
+  unsigned const blocks = (static_cast<unsigned>(num_trades) + solve_warps_per_block - 1) / solve_warps_per_block;
+  regression_solve_kernel<<<blocks, solve_warps_per_block * 32, 0, stream>>>(trades, num_trades, step, trade_sums, out);
   cudaError_t const status = cudaGetLastError();
   if (status != cudaSuccess) throw cuda_error(status, "regression_solve_kernel", __FILE__, __LINE__);
 }

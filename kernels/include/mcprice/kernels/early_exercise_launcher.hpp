@@ -65,6 +65,16 @@ void launch_calibration_backward(const exercise_trade* trades, const calibration
                                  const folded_totals& fold, const step_regression& out, int grid_blocks,
                                  cudaStream_t stream);
 
+// Backward steps [0, steps) of a resident job in one cooperative launch (a CUDA block per
+// calibration block, a grid barrier a step), each step's regressions solved into `out`: the bits
+// of the per-step launches. Needs the split sums (out.fixed_totals, launch_calibration_fixed)
+// and every block co-resident; returns false, launching nothing, where they are not.
+// block_sums: 2 x total_blocks, zero for blocks outside the job.
+bool launch_calibration_steps(const exercise_trade* trades, const calibration_start* starts, int num_trades,
+                              const exercise_tables& tables, const calibration_view& view, std::int64_t job_end,
+                              std::int64_t total_blocks, int steps, regression_sums* block_sums,
+                              const step_regression& out, cudaStream_t stream);
+
 // The fixed part of backward steps [step_begin, step_end) for the job's blocks, every step at
 // once, then each trade's: fixed_totals[((step - step_begin) * num_trades + trade) *
 // regression_fixed_doubles + slot]. fixed_sums: scratch of (step_end - step_begin) *
