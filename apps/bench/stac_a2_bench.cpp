@@ -80,6 +80,9 @@ void run(const workload& w, int reps, bool cpu, bool shared_walks)
   o.paths = w.paths;
   o.steps = w.steps;
   o.shared_greek_walks = shared_walks;
+  // MCPRICE_STAC_CALIBRATION_PER_STEP set: a launch a backward step instead of one for all (the
+  // same bits), to measure what the one launch saves.
+  o.calibration_one_launch = std::getenv("MCPRICE_STAC_CALIBRATION_PER_STEP") == nullptr;
   o.timeline = std::getenv("MCPRICE_STAC_TIMELINE") != nullptr;
   mcprice::bench::devices_from_environment(o);
   auto const start = clock::now();

@@ -147,6 +147,7 @@ class gpu_backend final : public pricing_backend {
  public:
   gpu_backend(const engine_options& o, const market_data& market, std::vector<std::string>& notices)
       : grid_blocks_(o.grid_blocks), job_cap_(o.job_cap_bytes), shared_greek_walks_(o.shared_greek_walks),
+        calibration_one_launch_(o.calibration_one_launch),
         two_phase_(o.route == kernel_route::two_phase), name_(query_device(o.device).name), ctx_(o, market, notices)
   {
   }
@@ -293,7 +294,8 @@ class gpu_backend final : public pricing_backend {
     std::string failure;
     try {
       nvtx_range const phase("calibration");
-      c = calibrate(f, plan, *make_gpu_calibration(ctx_, f, l, job_cap_, grid_blocks_, plan.resident), control);
+      c = calibrate(f, plan, *make_gpu_calibration(ctx_, f, l, job_cap_, grid_blocks_, plan.resident,
+                                                    calibration_one_launch_), control);
     } catch (const out_of_memory& e) {
       failure = std::string("calibration: ") + e.what();
     } catch (const scratch_cap_exceeded& e) {
@@ -805,6 +807,7 @@ class gpu_backend final : public pricing_backend {
   int grid_blocks_;
   std::size_t job_cap_;
   bool shared_greek_walks_;
+  bool calibration_one_launch_;
   bool two_phase_;
   std::string name_;
   mutable gpu_context ctx_;

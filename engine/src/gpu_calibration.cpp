@@ -16,8 +16,8 @@ namespace {
 class gpu_calibration final : public calibration_executor {
  public:
   gpu_calibration(gpu_context& ctx, const exercise_family& f, const exercise_table_layout& l, std::size_t job_cap,
-                  int grid_blocks, bool resident)
-      : ctx_(ctx), f_(f), layout_(l), cap_(job_cap), grid_(grid_blocks), stream_(ctx.next_stream()),
+                  int grid_blocks, bool resident, bool one_launch)
+      : ctx_(ctx), one_launch_(one_launch), f_(f), layout_(l), cap_(job_cap), grid_(grid_blocks), stream_(ctx.next_stream()),
         n_(static_cast<int>(f.trades.size())), split_(resident && latency_bound(ctx, f)), fixed_steps_(fixed_steps_of(f, split_)),
         fixed_run_(fixed_run_of(f, fixed_steps_)),
         device_(ctx.request_buffers().acquire(arena_view::footprint(
@@ -101,7 +101,7 @@ class gpu_calibration final : public calibration_executor {
   // Folded families' steps all in one cooperative launch where their blocks fit the GPU at once.
   bool backward_all(const calibration_job& job, int steps) override
   {
-    if (!folded()) return false;
+    if (!folded() || !one_launch_) return false;
     nvtx_range const range("calibration steps (one launch)");
     return kernels::launch_calibration_steps(d_trades_, d_starts_, n_, tables(), view_, job.end_block,
                                              f_.calibration_blocks, steps, d_block_sums_, out_, stream_.value());
@@ -200,6 +200,7 @@ class gpu_calibration final : public calibration_executor {
   static constexpr std::size_t fixed_scratch_budget = std::size_t{32} << 20;
 
   gpu_context& ctx_;
+  bool one_launch_;
   const exercise_family& f_;
   exercise_table_layout layout_;
   std::size_t cap_;
@@ -229,9 +230,9 @@ class gpu_calibration final : public calibration_executor {
 
 std::unique_ptr<calibration_executor> make_gpu_calibration(gpu_context& ctx, const exercise_family& f,
                                                           const exercise_table_layout& l, std::size_t job_cap,
-                                                          int grid_blocks, bool resident)
+                                                          int grid_blocks, bool resident, bool one_launch)
 {
-  return std::make_unique<gpu_calibration>(ctx, f, l, job_cap, grid_blocks, resident);
+  return std::make_unique<gpu_calibration>(ctx, f, l, job_cap, grid_blocks, resident, one_launch);
 }
 
 }  // namespace mcprice::detail

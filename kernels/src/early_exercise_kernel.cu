@@ -5,6 +5,7 @@
 
 #include <cooperative_groups.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -227,15 +228,19 @@ __device__ __forceinline__ double trade_total(const calibration_start* __restric
   return detail::warp_total(s);
 }
 
+// Trade i's fixed part of backward step `step` (regression_fixed_doubles slots).
+__device__ __forceinline__ const double* fixed_part(const step_regression& out, int i, int num_trades, int step)
+{
+  return out.fixed_totals + (static_cast<std::int64_t>(step) * num_trades + i) * regression_fixed_doubles;
+}
+
 // The calling warp: trade i's regression of backward step `step`, its sums assembled in `sums`
 // (shared) from the moving part (`moving`, regression_moving_doubles slots) and the fixed part
-// of out.fixed_totals.
-__device__ __forceinline__ void regress_split_trade(const exercise_trade& t, int i, int num_trades, int step,
-                                                    const double* moving, const step_regression& out, double* sums)
+// (`fixed`, regression_fixed_doubles slots).
+__device__ __forceinline__ void regress_split_trade(const exercise_trade& t, int i, int step, const double* moving,
+                                                    const double* fixed, const step_regression& out, double* sums)
 {
   int const lane = static_cast<int>(threadIdx.x % 32);
-  const double* const fixed =
-      out.fixed_totals + (static_cast<std::int64_t>(step) * num_trades + i) * regression_fixed_doubles;
   for (int k = lane; k < regression_fixed_doubles; k += 32) sums[part_component<sums_part::fixed>(k)] = fixed[k];
   for (int k = lane; k < regression_moving_doubles; k += 32) sums[part_component<sums_part::moving>(k)] = moving[k];
   __syncwarp();
@@ -273,7 +278,10 @@ __device__ __forceinline__ void fold_regressions(const exercise_trade* __restric
     if (lane == 0) totals[task] = s;
   }
   __syncthreads();
-  if (warp < num_trades) regress_split_trade(trades[warp], warp, num_trades, step, totals + warp * slots, out, staged[warp]);
+  if (warp < num_trades) {
+    regress_split_trade(trades[warp], warp, step, totals + warp * slots, fixed_part(out, warp, num_trades, step), out,
+                        staged[warp]);
+  }
   if (threadIdx.x == 0) *fold.blocks_done = 0U;  // ready for the next launch (stream-ordered after this one)
 }
 
@@ -302,15 +310,58 @@ calibration_backward_kernel(const exercise_trade* __restrict__ trades, const cal
   }
 }
 
+// What a calibration path carries from one step of the one-launch kernel to the next (a thread
+// owns its path throughout): its cash flow, and what its decision at the date just regressed
+// needs once that date's coefficients are solved: the basis and exercise value computed for the
+// regression, the very values exercises_at would recompute from the stored state. A step then
+// loads one date's state and forms one view and one basis, where the per-step kernels form two.
+struct carried_path {
+  float cash_flow;
+  float exercise_value;  // intrinsic x the date's discount
+  float phi[max_exercise_basis];
+  bool in_the_money;
+};
+
+// Backward step `step` of a path: the decision at the previous step's date, then the terms of
+// this step's sums (backward_terms' values).
+template <typename Trade>
+__device__ __forceinline__ regression_terms carried_terms(const Trade& t, const exercise_tables& tab,
+                                                          const calibration_view& v, std::int64_t block, int lane,
+                                                          int step, carried_path& c)
+{
+  regression_terms r{};
+  if (block * calibration_paths_per_block + lane >= t.calibration_samples || step > regressions(t)) return r;
+  r.live = true;
+  if (step > 0 && c.in_the_money) {
+    const float* const beta =
+        tab.coefficients + static_cast<std::int64_t>(t.first_coefficient + regression_date(t, step - 1)) * max_exercise_basis;
+    if (c.exercise_value >= continuation_value(t, beta, c.phi)) c.cash_flow = c.exercise_value;
+  }
+  r.cash_flow = c.cash_flow;
+  c.in_the_money = false;
+  if (step == regressions(t)) return r;
+  int const d = regression_date(t, step);
+  with_stored_state(t, v, block, lane, d, [&](const exercise_state& s) {
+    leg_view const l = view_at(t, tab.assets + t.first_asset, s);
+    if (!(l.intrinsic > 0.0F)) return;
+    exercise_basis(t, s, l, r.phi);
+    r.in_the_money = true;
+    c.in_the_money = true;
+    c.exercise_value = rounded_product(l.intrinsic, tab.discounts[t.first_date + d]);
+    for (int k = 0; k < max_exercise_basis; ++k) c.phi[k] = r.phi[k];
+  });
+  return r;
+}
+
 // Every backward step in one cooperative launch, for a resident job whose calibration blocks are
-// all co-resident (a CUDA block each): a step's block sums, a grid barrier, then every block
-// adds its own trade's moving totals and solves its regression (the same trees and solve as the
-// per-step kernels, so every block of a trade stores the same bits, and the result is the
-// per-step launches' bit for bit). One barrier a step instead of a launch, a last-block fold and
-// a solve behind it. block_sums: two generations of the family's blocks (a fast block writes the
-// next step's while a slow one still reads this step's; it cannot get two steps ahead past the
-// barrier).
-__global__ void __launch_bounds__(policy::threads_per_block, 3)
+// all co-resident (a CUDA block each, at most one an SM): a step's block sums, a grid barrier,
+// then every block adds its own trade's moving totals and solves its regression (the same trees
+// and solve as the per-step kernels, so every block of a trade stores the same bits, and the
+// result is the per-step launches' bit for bit). One barrier a step instead of a launch and a
+// last-block fold, and each path's state carried between steps (carried_path).
+// block_sums: two generations of the family's blocks (a fast block writes the next step's while a
+// slow one still reads this step's; it cannot get two steps ahead past the barrier).
+__global__ void __launch_bounds__(policy::threads_per_block)
 calibration_steps_kernel(const exercise_trade* __restrict__ trades, const calibration_start* __restrict__ starts,
                          int num_trades, exercise_tables tables, calibration_view view, std::int64_t total_blocks,
                          int steps, regression_sums* block_sums, step_regression out)
@@ -322,13 +373,15 @@ calibration_steps_kernel(const exercise_trade* __restrict__ trades, const calibr
   std::int64_t const family_block = view.job_first_block + blockIdx.x;
   int const i = detail::trade_of_block_by_thread(starts, num_trades, family_block);
   exercise_trade const t = trades[i];
+  std::int64_t const block = family_block - t.first_calibration_block;
   int const warp = static_cast<int>(threadIdx.x) / layout::lanes_per_partial;
   int const lane = static_cast<int>(threadIdx.x) % layout::lanes_per_partial;
+  carried_path c{};
+  c.cash_flow = view.cash_flows[(family_block - view.job_first_block) * calibration_paths_per_block + threadIdx.x];
   for (int step = 0; step < steps; ++step) {
     regression_sums* const sums = block_sums + (step & 1) * total_blocks;
     regression_terms const r = with_sized_trade(t, [&](const auto& sized) {
-      return backward_terms(sized, tables, view, family_block - t.first_calibration_block, family_block,
-                            static_cast<int>(threadIdx.x), step > 0 ? step - 1 : 0, step);
+      return carried_terms(sized, tables, view, block, static_cast<int>(threadIdx.x), step, c);
     });
     store_block_sums<sums_part::moving>(t, step, r, reinterpret_cast<double*>(sums + family_block),
                                         [](int k) { return part_component<sums_part::moving>(k); }, staged);
@@ -341,7 +394,7 @@ calibration_steps_kernel(const exercise_trade* __restrict__ trades, const calibr
       if (lane == 0) totals[k] = v;
     }
     __syncthreads();
-    if (warp == 0) regress_split_trade(t, i, num_trades, step, totals, out, staged[0]);
+    if (warp == 0) regress_split_trade(t, i, step, totals, fixed_part(out, i, num_trades, step), out, staged[0]);
     __syncthreads();  // the block's coefficient row, before its next decisions read it
   }
 }
@@ -413,7 +466,7 @@ regression_solve_kernel(const exercise_trade* __restrict__ trades, int num_trade
   if (out.fixed_totals != nullptr) {
     double moving[regression_moving_doubles];
     for (int k = 0; k < regression_moving_doubles; ++k) moving[k] = from[part_component<sums_part::moving>(k)];
-    regress_split_trade(trades[i], i, num_trades, step, moving, out, sums[warp]);
+    regress_split_trade(trades[i], i, step, moving, fixed_part(out, i, num_trades, step), out, sums[warp]);
     return;
   }
   warp_store_regression(trades[i], step, trade_sums[i], out.coefficients, out.continuation_today + i);
@@ -484,7 +537,9 @@ bool launch_calibration_steps(const exercise_trade* trades, const calibration_st
   MCPRICE_CUDA_TRY(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
   MCPRICE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   MCPRICE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, calibration_steps_kernel, threads, 0));
-  if (cooperative == 0 || blocks > std::int64_t{sms} * per_sm) return false;
+  // At most a block an SM: the 391 blocks of the large STAC-A2-style workload, three an SM,
+  // measured 10% slower in one launch than a launch a step (docs/benchmarks.md).
+  if (cooperative == 0 || blocks > std::min(sms, sms * per_sm)) return false;
   void* args[] = {const_cast<exercise_trade**>(&trades), const_cast<calibration_start**>(&starts), &num_trades,
                   const_cast<exercise_tables*>(&tables), const_cast<calibration_view*>(&view), &total_blocks, &steps,
                   &block_sums, const_cast<step_regression*>(&out)};

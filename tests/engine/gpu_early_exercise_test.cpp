@@ -20,7 +20,7 @@ using namespace mcprice::testing;
 namespace {
 
 pricing_run price_on(const market_data& m, const std::vector<trade>& trades, backend_choice b, std::int64_t paths,
-                     std::size_t cap = 0, int streams = 0, int grid = 0)
+                     std::size_t cap = 0, int streams = 0, int grid = 0, bool one_launch = true)
 {
   engine_options o;
   o.backend = b;
@@ -29,6 +29,7 @@ pricing_run price_on(const market_data& m, const std::vector<trade>& trades, bac
   o.job_cap_bytes = cap;
   if (streams > 0) o.streams = streams;
   o.grid_blocks = grid;
+  o.calibration_one_launch = one_launch;
   portfolio book;
   book.trades = trades;
   return engine(m, o).price(book);
@@ -174,13 +175,14 @@ TEST_CASE("GPU early exercise keeps its bits from the smallest job cap to none, 
   CHECK(same_bits(base, price_on(m, book, backend_choice::gpu, 20'000, 0, 8, 0)));
 }
 
-TEST_CASE("GPU early exercise: a few calibration blocks sum their fixed part up front and their moving totals in "
-          "the backward kernel, with the bits of the per-step sums", "[gpu]")
+TEST_CASE("GPU early exercise: a few calibration blocks sum their fixed part up front, their steps in one launch "
+          "or their moving totals in the backward kernel, with the bits of the per-step sums", "[gpu]")
 {
   // Few paths a trade: a handful of calibration blocks, latency-bound steps (gpu_calibration.cpp).
-  // 6 trades: the backward kernel's last block sums the moving totals (6 x 12 tasks for its 8
-  // warps); 12 trades (144 tasks, above its limit of 96): a totals kernel of the moving part. Against a 48 KB cap, whose jobs re-simulate their paths
-  // and sum every component each step.
+  // 6 trades: every step in one cooperative launch, or (one launch off) a launch a step whose last
+  // block sums the moving totals (6 x 12 tasks for its 8 warps) and solves; 12 trades (144 tasks,
+  // above its limit of 96): a totals kernel of the moving part and a solve kernel. Against a
+  // 48 KB cap, whose jobs re-simulate their paths and sum every component each step.
   auto const m = mixed_market();
   auto twelve = mixed_book();
   for (auto t : mixed_book()) {
@@ -195,6 +197,7 @@ TEST_CASE("GPU early exercise: a few calibration blocks sum their fixed part up 
       for (auto const& r : per_step.results) INFO(r.id << " " << r.message);
       CHECK(same_bits(resident, per_step));
       CHECK(same_bits(resident, price_on(m, book, backend_choice::gpu, paths, 0, 1, 3)));
+      CHECK(same_bits(resident, price_on(m, book, backend_choice::gpu, paths, 0, 0, 0, false)));
     }
   }
 }
