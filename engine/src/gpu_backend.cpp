@@ -30,6 +30,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <future>
 #include <thread>
 #include <type_traits>
 
@@ -309,8 +310,16 @@ class gpu_backend final : public pricing_backend {
         kernels::launch_exercise_price_blocks(static_cast<const exercise_trade*>(r.d_trades), r.n_trades,
                                               tables_at(r.d_extra, l), first, end, d_blocks, grid_blocks_, s.value());
       };
-      run = run_family(f.trades, tables.data(), tables.size(), f.blocks, 0, control, launch_kernels);
-      if (!f.combinations.empty()) {
+      auto price_paths = [&] {
+        return run_family(f.trades, tables.data(), tables.size(), f.blocks, 0, control, launch_kernels);
+      };
+      if (f.combinations.empty()) {
+        run = price_paths();
+      } else {
+        // The pricing paths on a thread of their own, beside the Greek combinations: a few
+        // trades' paths leave most of the GPU idle, so their kernel runs within the Greeks'
+        // rather than before it (the future's destructor waits for it if the Greeks throw).
+        auto priced = std::async(std::launch::async, price_paths);
         auto launch_combinations = [this, l](const request_state& r, std::int64_t first, std::int64_t end,
                                              moments* d_blocks, void*, scratch_lease& lease, stream_view s) {
           kernels::launch_exercise_combination_blocks(static_cast<const exercise_combination*>(r.d_trades), r.n_trades,
@@ -323,10 +332,12 @@ class gpu_backend final : public pricing_backend {
         // or copy back to overlap with.
         run_control one_job = control;
         one_job.max_jobs = 1;
-        run.combinations = run_family(shared_greek_walks_ ? f.combinations : each_leg_alone(f.combinations),
-                                      tables.data(), tables.size(), f.combination_blocks, 0, one_job,
-                                      launch_combinations, nullptr, sizeof(unsigned long long))
-                               .outcomes;
+        auto combinations = run_family(shared_greek_walks_ ? f.combinations : each_leg_alone(f.combinations),
+                                       tables.data(), tables.size(), f.combination_blocks, 0, one_job,
+                                       launch_combinations, nullptr, sizeof(unsigned long long))
+                                .outcomes;
+        run = priced.get();
+        run.combinations = std::move(combinations);
       }
     } else {
       run.outcomes.resize(f.trades.size());
