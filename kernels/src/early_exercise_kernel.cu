@@ -310,49 +310,6 @@ calibration_backward_kernel(const exercise_trade* __restrict__ trades, const cal
   }
 }
 
-// What a calibration path carries from one step of the one-launch kernel to the next (a thread
-// owns its path throughout): its cash flow, and what its decision at the date just regressed
-// needs once that date's coefficients are solved: the basis and exercise value computed for the
-// regression, the very values exercises_at would recompute from the stored state. A step then
-// loads one date's state and forms one view and one basis, where the per-step kernels form two.
-struct carried_path {
-  float cash_flow;
-  float exercise_value;  // intrinsic x the date's discount
-  float phi[max_exercise_basis];
-  bool in_the_money;
-};
-
-// Backward step `step` of a path: the decision at the previous step's date, then the terms of
-// this step's sums (backward_terms' values).
-template <typename Trade>
-__device__ __forceinline__ regression_terms carried_terms(const Trade& t, const exercise_tables& tab,
-                                                          const calibration_view& v, std::int64_t block, int lane,
-                                                          int step, carried_path& c)
-{
-  regression_terms r{};
-  if (block * calibration_paths_per_block + lane >= t.calibration_samples || step > regressions(t)) return r;
-  r.live = true;
-  if (step > 0 && c.in_the_money) {
-    const float* const beta =
-        tab.coefficients + static_cast<std::int64_t>(t.first_coefficient + regression_date(t, step - 1)) * max_exercise_basis;
-    if (c.exercise_value >= continuation_value(t, beta, c.phi)) c.cash_flow = c.exercise_value;
-  }
-  r.cash_flow = c.cash_flow;
-  c.in_the_money = false;
-  if (step == regressions(t)) return r;
-  int const d = regression_date(t, step);
-  with_stored_state(t, v, block, lane, d, [&](const exercise_state& s) {
-    leg_view const l = view_at(t, tab.assets + t.first_asset, s);
-    if (!(l.intrinsic > 0.0F)) return;
-    exercise_basis(t, s, l, r.phi);
-    r.in_the_money = true;
-    c.in_the_money = true;
-    c.exercise_value = rounded_product(l.intrinsic, tab.discounts[t.first_date + d]);
-    for (int k = 0; k < max_exercise_basis; ++k) c.phi[k] = r.phi[k];
-  });
-  return r;
-}
-
 // Every backward step in one cooperative launch, for a resident job whose calibration blocks are
 // all co-resident (a CUDA block each, at most one an SM): a step's block sums, a grid barrier,
 // then every block adds its own trade's moving totals and solves its regression (the same trees

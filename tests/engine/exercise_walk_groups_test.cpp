@@ -159,6 +159,56 @@ TEST_CASE("walk groups: spot scenarios walk their trade's tables; others bring t
   CHECK(sharing > 0);
 }
 
+TEST_CASE("a calibration path carried from step to step has every backward step's terms, bit for bit (host mirror)")
+{
+  // The GPU's one-launch calibration keeps each path in one thread: its cash flow, and the basis
+  // and exercise value of the date just regressed, go on to the next step's decision
+  // (carried_terms) instead of being read and formed again from the stored state, as the
+  // per-step kernels do (backward_terms).
+  engine_options o;
+  o.paths = 600;
+  o.steps = 12;
+  for (bool heston : {true, false}) {
+    for (int n : {1, 3}) {
+      INFO((heston ? "Heston, " : "GBM, ") << n << " assets");
+      auto const m = assets_market(n, heston);
+      auto rows = rows_with_greeks(worst_of_put(n, 12), m, o);
+      calibrated const cal(rows.f);
+      exercise_tables const& tab = cal.tables;
+      exercise_trade const& t = rows.f.trades.front();
+      // The trade's first calibration block, stored as the calibration stores it.
+      std::vector<float> paths(static_cast<std::size_t>(calibration_rows(t)) * calibration_paths_per_block);
+      std::vector<float> flows(calibration_paths_per_block);
+      calibration_view const v{paths.data(), flows.data(), t.first_calibration_block, t.calibration_offset};
+      std::vector<carried_path> carried(calibration_paths_per_block);
+      std::size_t exercised = 0;
+      with_sized_trade(t, [&](const auto& sized) {
+        for (int lane = 0; lane < calibration_paths_per_block; ++lane) {
+          simulate_calibration_path<rng::host_normal_stream>(sized, tab, v, 0, t.first_calibration_block, lane);
+          carried[static_cast<std::size_t>(lane)].cash_flow = flows[static_cast<std::size_t>(lane)];
+        }
+        for (int step = 0; step <= regressions(t); ++step) {
+          for (int lane = 0; lane < calibration_paths_per_block; ++lane) {
+            auto& c = carried[static_cast<std::size_t>(lane)];
+            float const before = c.cash_flow;
+            regression_terms const own = backward_terms(sized, tab, v, 0, t.first_calibration_block, lane,
+                                                        std::max(0, step - 1), step);
+            regression_terms const kept = carried_terms(sized, tab, v, 0, lane, step, c);
+            REQUIRE(own.live == kept.live);
+            REQUIRE(own.in_the_money == kept.in_the_money);
+            CHECK(std::memcmp(&own.cash_flow, &kept.cash_flow, sizeof(double)) == 0);
+            for (int k = 0; own.in_the_money && k < t.basis; ++k) {
+              CHECK(same_float(own.phi[k], kept.phi[k]));
+            }
+            exercised += same_float(before, c.cash_flow) ? 0 : 1;
+          }
+        }
+      });
+      CHECK(exercised > 0);  // decisions were taken: not a comparison of unchanged cash flows
+    }
+  }
+}
+
 TEST_CASE("walk groups: one walk gives every grouped combination the bits of its own walk (host mirror)")
 {
   engine_options o;

@@ -720,6 +720,50 @@ MCPRICE_HD MCPRICE_INLINE regression_terms backward_terms(const Trade& t, const 
   return r;
 }
 
+// What a calibration path carries from one backward step to the next where one thread owns it
+// throughout (the GPU's one-launch calibration kernel): its cash flow, and what its decision at the date just regressed
+// needs once that date's coefficients are solved: the basis and exercise value computed for the
+// regression, the very values exercises_at would recompute from the stored state. A step then
+// loads one date's state and forms one view and one basis, where the per-step kernels form two.
+struct carried_path {
+  float cash_flow;
+  float exercise_value;  // intrinsic x the date's discount
+  float phi[max_exercise_basis];
+  bool in_the_money;
+};
+
+// Backward step `step` of a path carried from step `step - 1` (c: zero but its cash flow at
+// maturity before step 0): the decision at the previous step's date, then the terms of this
+// step's sums; backward_terms' values with from_step = step - 1, bit for bit (host test).
+template <typename Trade>
+MCPRICE_HD MCPRICE_INLINE regression_terms carried_terms(const Trade& t, const exercise_tables& tab,
+                                                          const calibration_view& v, std::int64_t block, int lane,
+                                                          int step, carried_path& c)
+{
+  regression_terms r{};
+  if (block * calibration_paths_per_block + lane >= t.calibration_samples || step > regressions(t)) return r;
+  r.live = true;
+  if (step > 0 && c.in_the_money) {
+    const float* const beta =
+        tab.coefficients + static_cast<std::int64_t>(t.first_coefficient + regression_date(t, step - 1)) * max_exercise_basis;
+    if (c.exercise_value >= continuation_value(t, beta, c.phi)) c.cash_flow = c.exercise_value;
+  }
+  r.cash_flow = c.cash_flow;
+  c.in_the_money = false;
+  if (step == regressions(t)) return r;
+  int const d = regression_date(t, step);
+  with_stored_state(t, v, block, lane, d, [&](const exercise_state& s) {
+    leg_view const l = view_at(t, tab.assets + t.first_asset, s);
+    if (!(l.intrinsic > 0.0F)) return;
+    exercise_basis(t, s, l, r.phi);
+    r.in_the_money = true;
+    c.in_the_money = true;
+    c.exercise_value = rounded_product(l.intrinsic, tab.discounts[t.first_date + d]);
+    for (int k = 0; k < max_exercise_basis; ++k) c.phi[k] = r.phi[k];
+  });
+  return r;
+}
+
 // A calibration path's terms of step `step`'s fixed part: its basis functions where it is in the
 // money (no cash flow: the fixed part never reads it).
 template <typename Trade>
