@@ -142,8 +142,8 @@ class gpu_calibration final : public calibration_executor {
 
   static constexpr int latency_bound_blocks_per_sm = 4;
 
-  // Whether a backward step is bound by its chain of latencies (kernel, copy, host wait, solve,
-  // launch) rather than by its work: a few calibration blocks an SM at most. Only then is the
+  // Whether a backward step is bound by its chain of latencies (launch or barrier, sums, totals,
+  // solve) rather than by its work: a few calibration blocks an SM at most. Only then is the
   // step's fixed part worth summing up front; with many blocks (Longstaff and Schwartz's 2^20
   // paths: 4,096) the step is throughput-bound, and summing the parts apart (each reading the
   // stored paths) measured 10% slower.
