@@ -111,7 +111,7 @@ class gpu_calibration final : public calibration_executor {
   // kernels of their own. Either way in stream order: the host queues the steps without waiting.
   void regress(int step) override
   {
-    if (fold_.blocks_done != nullptr) return;
+    if (folded()) return;
     auto const s = stream_.value();
     kernels::launch_regression_totals(d_starts_, n_, f_.calibration_blocks, d_block_sums_, d_trade_sums_, split_, s);
     kernels::launch_regression_solve(d_trades_, n_, step, d_trade_sums_, out_, s);

@@ -228,6 +228,24 @@ __device__ __forceinline__ double trade_total(const calibration_start* __restric
   return detail::warp_total(s);
 }
 
+// The moving part's totals of trades [first, end), a (trade, slot) task a warp at a time:
+// totals[(trade - first) * regression_moving_doubles + slot] (shared), before a barrier.
+__device__ __forceinline__ void moving_totals(const calibration_start* __restrict__ starts, int num_trades,
+                                              std::int64_t total_blocks, const regression_sums* block_sums, int first,
+                                              int end, double* totals)
+{
+  constexpr int slots = regression_moving_doubles;
+  int const warp = static_cast<int>(threadIdx.x) / layout::lanes_per_partial;
+  int const lane = static_cast<int>(threadIdx.x) % layout::lanes_per_partial;
+  for (int task = warp; task < (end - first) * slots; task += warps_per_block) {
+    int const k = task % slots;
+    double const s = trade_total(starts, num_trades, total_blocks,
+                                 reinterpret_cast<const double*>(block_sums) + part_component<sums_part::moving>(k),
+                                 regression_doubles, first + task / slots, lane);
+    if (lane == 0) totals[task] = s;
+  }
+}
+
 // Trade i's fixed part of backward step `step` (regression_fixed_doubles slots).
 __device__ __forceinline__ const double* fixed_part(const step_regression& out, int i, int num_trades, int step)
 {
@@ -267,17 +285,9 @@ __device__ __forceinline__ void fold_regressions(const exercise_trade* __restric
   __syncthreads();
   if (!last) return;
   __threadfence();
-  int const warp = static_cast<int>(threadIdx.x) / layout::lanes_per_partial;
-  int const lane = static_cast<int>(threadIdx.x) % layout::lanes_per_partial;
-  for (int task = warp; task < num_trades * slots; task += warps_per_block) {
-    int const i = task / slots;
-    int const k = task % slots;
-    double const s = trade_total(starts, num_trades, fold.total_blocks,
-                                 reinterpret_cast<const double*>(block_sums) + part_component<sums_part::moving>(k),
-                                 regression_doubles, i, lane);
-    if (lane == 0) totals[task] = s;
-  }
+  moving_totals(starts, num_trades, fold.total_blocks, block_sums, 0, num_trades, totals);
   __syncthreads();
+  int const warp = static_cast<int>(threadIdx.x) / layout::lanes_per_partial;
   if (warp < num_trades) {
     regress_split_trade(trades[warp], warp, step, totals + warp * slots, fixed_part(out, warp, num_trades, step), out,
                         staged[warp]);
@@ -323,16 +333,13 @@ calibration_steps_kernel(const exercise_trade* __restrict__ trades, const calibr
                          int num_trades, exercise_tables tables, calibration_view view, std::int64_t total_blocks,
                          int steps, regression_sums* block_sums, step_regression out)
 {
-  constexpr int slots = regression_moving_doubles;
   __shared__ double staged[warps_per_block][regression_doubles];
-  __shared__ double totals[slots];
+  __shared__ double totals[regression_moving_doubles];
   auto grid = cooperative_groups::this_grid();
   std::int64_t const family_block = view.job_first_block + blockIdx.x;
   int const i = detail::trade_of_block_by_thread(starts, num_trades, family_block);
   exercise_trade const t = trades[i];
   std::int64_t const block = family_block - t.first_calibration_block;
-  int const warp = static_cast<int>(threadIdx.x) / layout::lanes_per_partial;
-  int const lane = static_cast<int>(threadIdx.x) % layout::lanes_per_partial;
   carried_path c{};
   c.cash_flow = view.cash_flows[(family_block - view.job_first_block) * calibration_paths_per_block + threadIdx.x];
   for (int step = 0; step < steps; ++step) {
@@ -344,14 +351,9 @@ calibration_steps_kernel(const exercise_trade* __restrict__ trades, const calibr
                                         [](int k) { return part_component<sums_part::moving>(k); }, staged);
     __threadfence();
     grid.sync();
-    for (int k = warp; k < slots; k += warps_per_block) {
-      double const v = trade_total(starts, num_trades, total_blocks,
-                                   reinterpret_cast<const double*>(sums) + part_component<sums_part::moving>(k),
-                                   regression_doubles, i, lane);
-      if (lane == 0) totals[k] = v;
-    }
+    moving_totals(starts, num_trades, total_blocks, sums, i, i + 1, totals);
     __syncthreads();
-    if (warp == 0) regress_split_trade(t, i, step, totals, fixed_part(out, i, num_trades, step), out, staged[0]);
+    if (threadIdx.x < layout::lanes_per_partial) regress_split_trade(t, i, step, totals, fixed_part(out, i, num_trades, step), out, staged[0]);
     __syncthreads();  // the block's coefficient row, before its next decisions read it
   }
 }

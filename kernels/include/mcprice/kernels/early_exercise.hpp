@@ -345,6 +345,13 @@ MCPRICE_HD MCPRICE_INLINE constexpr int exercise_basis_size(int assets, bool hes
   return assets > 1 ? 10 : heston ? 7 : 4;
 }
 
+// Where date d's coefficients start in the coefficient table (t's own, or its trade's for a
+// Greek scenario).
+MCPRICE_HD MCPRICE_INLINE std::int64_t coefficient_offset(const exercise_trade& t, int d)
+{
+  return static_cast<std::int64_t>(t.first_coefficient + d) * max_exercise_basis;
+}
+
 // The regressed continuation value (discounted to today) at a state with basis phi, summed in
 // basis order. Unrolled over the largest basis so that phi stays in registers.
 MCPRICE_HD MCPRICE_INLINE float continuation_value(const exercise_trade& t, const float* beta, const float* phi)
@@ -366,7 +373,7 @@ MCPRICE_HD MCPRICE_INLINE bool exercises_at(const Trade& t, const exercise_table
   if (!(l.intrinsic > 0.0F)) return false;
   float phi[max_exercise_basis];
   exercise_basis(t, s, l, phi);
-  const float* beta = tab.coefficients + static_cast<std::int64_t>(t.first_coefficient + d) * max_exercise_basis;
+  const float* beta = tab.coefficients + coefficient_offset(t, d);
   return rounded_product(l.intrinsic, tab.discounts[t.first_date + d]) >= continuation_value(t, beta, phi);
 }
 
@@ -676,17 +683,20 @@ struct regression_terms {
 };
 
 // The basis functions of path `lane` of the trade's calibration block `block` at step `step`'s
-// regression date, where it is in the money there.
+// regression date, where it is in the money there; returns its intrinsic value there.
 template <typename Trade>
-MCPRICE_HD MCPRICE_INLINE void basis_terms(const Trade& t, const exercise_tables& tab, const calibration_view& v,
-                                           std::int64_t block, int lane, int step, regression_terms& r)
+MCPRICE_HD MCPRICE_INLINE float basis_terms(const Trade& t, const exercise_tables& tab, const calibration_view& v,
+                                            std::int64_t block, int lane, int step, regression_terms& r)
 {
+  float intrinsic = 0.0F;
   with_stored_state(t, v, block, lane, regression_date(t, step), [&](const exercise_state& s) {
     leg_view const l = view_at(t, tab.assets + t.first_asset, s);
+    intrinsic = l.intrinsic;
     if (!(l.intrinsic > 0.0F)) return;
     exercise_basis(t, s, l, r.phi);
     r.in_the_money = true;
   });
+  return intrinsic;
 }
 
 // A calibration path's backward step `step`: first the exercise decisions of steps
@@ -721,8 +731,8 @@ MCPRICE_HD MCPRICE_INLINE regression_terms backward_terms(const Trade& t, const 
 }
 
 // What a calibration path carries from one backward step to the next where one thread owns it
-// throughout (the GPU's one-launch calibration kernel): its cash flow, and what its decision at the date just regressed
-// needs once that date's coefficients are solved: the basis and exercise value computed for the
+// throughout (the GPU's one-launch calibration kernel): its cash flow, and what its decision at
+// the date just regressed needs once that date's coefficients are solved: the basis and exercise value computed for the
 // regression, the very values exercises_at would recompute from the stored state. A step then
 // loads one date's state and forms one view and one basis, where the per-step kernels form two.
 struct carried_path {
@@ -743,24 +753,18 @@ MCPRICE_HD MCPRICE_INLINE regression_terms carried_terms(const Trade& t, const e
   regression_terms r{};
   if (block * calibration_paths_per_block + lane >= t.calibration_samples || step > regressions(t)) return r;
   r.live = true;
-  if (step > 0 && c.in_the_money) {
-    const float* const beta =
-        tab.coefficients + static_cast<std::int64_t>(t.first_coefficient + regression_date(t, step - 1)) * max_exercise_basis;
-    if (c.exercise_value >= continuation_value(t, beta, c.phi)) c.cash_flow = c.exercise_value;
+  if (step > 0 && c.in_the_money &&
+      c.exercise_value >= continuation_value(t, tab.coefficients + coefficient_offset(t, regression_date(t, step - 1)), c.phi)) {
+    c.cash_flow = c.exercise_value;
   }
   r.cash_flow = c.cash_flow;
   c.in_the_money = false;
   if (step == regressions(t)) return r;
-  int const d = regression_date(t, step);
-  with_stored_state(t, v, block, lane, d, [&](const exercise_state& s) {
-    leg_view const l = view_at(t, tab.assets + t.first_asset, s);
-    if (!(l.intrinsic > 0.0F)) return;
-    exercise_basis(t, s, l, r.phi);
-    r.in_the_money = true;
-    c.in_the_money = true;
-    c.exercise_value = rounded_product(l.intrinsic, tab.discounts[t.first_date + d]);
-    for (int k = 0; k < max_exercise_basis; ++k) c.phi[k] = r.phi[k];
-  });
+  float const intrinsic = basis_terms(t, tab, v, block, lane, step, r);
+  if (!r.in_the_money) return r;
+  c.in_the_money = true;
+  c.exercise_value = rounded_product(intrinsic, tab.discounts[t.first_date + regression_date(t, step)]);
+  for (int k = 0; k < max_exercise_basis; ++k) c.phi[k] = r.phi[k];
   return r;
 }
 

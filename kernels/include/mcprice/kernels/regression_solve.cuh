@@ -90,11 +90,9 @@ __device__ __forceinline__ void warp_store_regression(const exercise_trade& t, i
                                                       float* coefficients, double* continuation_today)
 {
   if (step < regressions(t)) {
-    warp_solve_regression(s, t.basis,
-                          coefficients + static_cast<std::int64_t>(t.first_coefficient + regression_date(t, step)) *
-                                             max_exercise_basis);
+    warp_solve_regression(s, t.basis, coefficients + coefficient_offset(t, regression_date(t, step)));
   } else if (step == regressions(t) && threadIdx.x % 32 == 0) {
-    *continuation_today = s.total / static_cast<double>(t.calibration_samples);
+    *continuation_today = continuation_today_of(t, s.total);
   }
 }
 

@@ -26,6 +26,12 @@ namespace mcprice {
 // The entry of basis functions (i, j), i <= j, in regression_sums::xx (upper triangle, row by row).
 MCPRICE_HD MCPRICE_INLINE int normal_entry(int i, int j, int basis) { return i * basis - i * (i - 1) / 2 + (j - i); }
 
+// Today's continuation value of trade t from its calibration paths' cash flows' total.
+MCPRICE_HD MCPRICE_INLINE double continuation_today_of(const exercise_trade& t, double total)
+{
+  return total / static_cast<double>(t.calibration_samples);
+}
+
 // Below this many paths in the money per basis function, a date fits a constant.
 inline constexpr double min_paths_per_basis = 2.0;
 // A basis function whose squared residual on those chosen before it is at most this share of
@@ -84,14 +90,13 @@ inline void solve_regression(const regression_sums& s, int basis, float* beta)
 // What backward step `step` leaves of trade t: its regression date's coefficient row in
 // `coefficients` (the family's table), or, on the step past its last regression, today's
 // continuation value (the mean cash flow) in *continuation_today.
-inline void store_regression(const exercise_trade& t, int step, const regression_sums& s,
-                                                float* coefficients, double* continuation_today)
+inline void store_regression(const exercise_trade& t, int step, const regression_sums& s, float* coefficients,
+                             double* continuation_today)
 {
   if (step < regressions(t)) {
-    float* const row = coefficients + static_cast<std::int64_t>(t.first_coefficient + regression_date(t, step)) * max_exercise_basis;
-    solve_regression(s, t.basis, row);
+    solve_regression(s, t.basis, coefficients + coefficient_offset(t, regression_date(t, step)));
   } else if (step == regressions(t)) {
-    *continuation_today = s.total / static_cast<double>(t.calibration_samples);
+    *continuation_today = continuation_today_of(t, s.total);
   }
 }
 
