@@ -117,6 +117,27 @@ bool same_walk(const exercise_family& f, const exercise_trade& a, const exercise
   return walk_difference(f, a, b) == same_walks;
 }
 
+std::uint32_t combination_asset_counts(const exercise_family& f)
+{
+  std::uint32_t counts = 0;
+  for (auto const& c : f.combinations) counts |= 1U << f.scenarios[static_cast<std::size_t>(c.scenario[0])].assets;
+  return counts;
+}
+
+bool same_decisions(const exercise_family& f, const exercise_trade& a, const exercise_trade& b)
+{
+  auto const same_float = [](float x, float y) { return std::memcmp(&x, &y, sizeof(float)) == 0; };
+  bool same = a.first_date == b.first_date && a.first_coefficient == b.first_coefficient && a.basis == b.basis &&
+              a.payoff == b.payoff && a.call == b.call && a.unit_weights == b.unit_weights &&
+              same_float(a.strike, b.strike) && same_float(a.norm, b.norm) && same_float(a.v_norm, b.v_norm) &&
+              same_walk(f, a, b);
+  for (int i = 0; same && i < a.assets; ++i) {
+    same = same_float(f.assets[static_cast<std::size_t>(a.first_asset + i)].weight,
+                      f.assets[static_cast<std::size_t>(b.first_asset + i)].weight);
+  }
+  return same;
+}
+
 int walk_group_legs(std::size_t spot_legs, std::int64_t paths)
 {
   auto const warps = static_cast<double>((paths + 31) / 32);
@@ -158,7 +179,7 @@ void group_spot_walks(exercise_family& f, std::size_t first, std::size_t end, in
       if (g.members == max_group_members) return std::nullopt;
       const exercise_trade& walker = f.scenarios[static_cast<std::size_t>(g.legs > 0 ? g.scenario[0] : c.scenario[0])];
       for (int k = 0; k < c.legs; ++k) {
-        if (!same_walk(f, walker, f.scenarios[static_cast<std::size_t>(c.scenario[k])])) return std::nullopt;
+        if (!same_decisions(f, walker, f.scenarios[static_cast<std::size_t>(c.scenario[k])])) return std::nullopt;
         auto const at = static_cast<std::int32_t>(std::find(g.scenario, g.scenario + g.legs, c.scenario[k]) - g.scenario);
         if (at == g.legs) {
           if (g.legs == max_legs) return std::nullopt;

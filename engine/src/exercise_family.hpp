@@ -58,6 +58,14 @@ void group_spot_walks(exercise_family& f, std::size_t first, std::size_t end, in
 // factor, variances' start and vol of vol (today's spots, strikes and discounts may differ).
 [[nodiscard]] bool same_walk(const exercise_family& f, const exercise_trade& a, const exercise_trade& b);
 
+// The asset counts of the family's Greek combinations' trades: bit n for n assets.
+[[nodiscard]] std::uint32_t combination_asset_counts(const exercise_family& f);
+
+// Whether two scenarios differ only in today's spots: they walk the same paths (same_walk) and
+// decide by the same dates, discounts, coefficients, payoff, weights and basis scales. One walk
+// then serves both, on a's record (shared_walk_values); only then is a combination's path shared.
+[[nodiscard]] bool same_decisions(const exercise_family& f, const exercise_trade& a, const exercise_trade& b);
+
 // Marks the two-leg combinations [first, end) whose legs differ only in one asset's own inputs
 // (vega's scenarios: that asset's v0 and steps, or its vol), setting variant_asset: one walk
 // then serves both legs (asset_variant). Every other combination gets -1.

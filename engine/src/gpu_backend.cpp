@@ -320,11 +320,14 @@ class gpu_backend final : public pricing_backend {
         // trades' paths leave most of the GPU idle, so their kernel runs within the Greeks'
         // rather than before it (the future's destructor waits for it if the Greeks throw).
         auto priced = std::async(std::launch::async, price_paths);
-        auto launch_combinations = [this, l](const request_state& r, std::int64_t first, std::int64_t end,
-                                             moments* d_blocks, void*, scratch_lease& lease, stream_view s) {
-          kernels::launch_exercise_combination_blocks(static_cast<const exercise_combination*>(r.d_trades), r.n_trades,
-                                                      tables_at(r.d_extra, l), first, end, d_blocks,
-                                                      lease.allocate_n<unsigned long long>(1), grid_blocks_, s.value());
+        std::uint32_t const asset_counts = combination_asset_counts(f);
+        auto launch_combinations = [this, l, asset_counts](const request_state& r, std::int64_t first, std::int64_t end,
+                                                           moments* d_blocks, void*, scratch_lease& lease,
+                                                           stream_view s) {
+          kernels::launch_exercise_combination_blocks(
+              static_cast<const exercise_combination*>(r.d_trades), r.n_trades, tables_at(r.d_extra, l), first, end,
+              d_blocks, asset_counts, lease.allocate_n<unsigned long long>(kernels::combination_kernels), grid_blocks_,
+              s.value());
         };
         // Each job's scratch holds its kernel's unit counter. One job where the cap allows: the
         // units differ in cost by up to a walk of eight legs, and the jobs' kernels, each filling
@@ -334,7 +337,8 @@ class gpu_backend final : public pricing_backend {
         one_job.max_jobs = 1;
         auto combinations = run_family(shared_greek_walks_ ? f.combinations : each_leg_alone(f.combinations),
                                        tables.data(), tables.size(), f.combination_blocks, 0, one_job,
-                                       launch_combinations, nullptr, sizeof(unsigned long long))
+                                       launch_combinations, nullptr,
+                                       sizeof(unsigned long long) * kernels::combination_kernels)
                                 .outcomes;
         run = priced.get();
         run.combinations = std::move(combinations);

@@ -143,6 +143,8 @@ struct exercise_rows : family_base {
         for (std::size_t k = 0; k < g.legs.size(); ++k) {
           c.scenario[k] = scenario[g.legs[k].scenario];
           c.weight[k] = g.legs[k].weight;
+          auto const& leg = f.scenarios[static_cast<std::size_t>(c.scenario[k])];
+          if (!same_decisions(f, f.scenarios[static_cast<std::size_t>(c.scenario[0])], leg)) c.shared_path = 0;
         }
         f.combinations.push_back(c);
       }

@@ -23,30 +23,38 @@ __device__ __forceinline__ moments lane_moments(const exercise_trade& t, const e
   return exercise_lane<rng::device_normal_stream>(t, tables, block, lane);
 }
 
+template <int Assets>
 __device__ __forceinline__ moments lane_moments(const exercise_combination& c, const exercise_tables& tables,
                                                 std::int64_t block, int lane)
 {
-  return combination_lane<rng::device_normal_stream>(c, tables, block, lane);
+  return combination_lane<rng::device_normal_stream, Assets>(c, tables, block, lane);
 }
 
-template <typename Record>
 struct exercise_lane_fn {
   exercise_tables tables;
-  __device__ __forceinline__ moments operator()(const Record& r, std::int64_t block_in_record, std::int64_t,
+  __device__ __forceinline__ moments operator()(const exercise_trade& r, std::int64_t block_in_record, std::int64_t,
                                                 int lane) const
   {
     return lane_moments(r, tables, block_in_record, lane);
   }
 };
 
-// Pricing trades (exercise_trade) or Greek combinations (exercise_combination): canonical blocks
-// reduced as every family's. Registers capped for the tuned blocks an SM (tuning.hpp).
-template <typename Record>
+// Pricing trades: canonical blocks reduced as every family's. Registers capped for the tuned
+// blocks an SM (tuning.hpp).
 __global__ void __launch_bounds__(tuning::exercise_policy::threads_per_block, tuning::exercise_policy::min_blocks_per_sm)
-exercise_blocks_kernel(const Record* __restrict__ records, int num, exercise_tables tables, std::int64_t block_begin,
-                       std::int64_t block_end, moments* __restrict__ block_moments)
+exercise_blocks_kernel(const exercise_trade* __restrict__ records, int num, exercise_tables tables,
+                       std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ block_moments)
 {
-  detail::reduce_canonical_blocks(records, num, block_begin, block_end, block_moments, exercise_lane_fn<Record>{tables});
+  detail::reduce_canonical_blocks(records, num, block_begin, block_end, block_moments, exercise_lane_fn{tables});
+}
+
+// Whether the combination kernel compiled for `Assets` (0: the counts without a kernel of their
+// own) takes a combination's units.
+template <int Assets>
+__device__ __forceinline__ bool takes(const exercise_combination& c, const exercise_tables& tables)
+{
+  int const n = tables.scenarios[c.scenario[0]].assets;
+  return Assets > 0 ? n == Assets : !tuning::exercise_sized(n);
 }
 
 // The units of a combination group's block `j` (within each member) that fall in [block_begin,
@@ -54,6 +62,7 @@ exercise_blocks_kernel(const Record* __restrict__ records, int num, exercise_tab
 // (the units are handed out last first: its unit comes before the others'); the other members'
 // units of that block return at once. Each member's per-path value and warp
 // total are those of its own unit (combination_lane): the same bits.
+template <int Assets>
 __device__ __forceinline__ void group_units(const exercise_combination* __restrict__ records, const exercise_tables& tables,
                                             int self, std::int64_t j, int warp, int lane, std::int64_t block_begin,
                                             std::int64_t block_end, moments* __restrict__ partials)
@@ -70,7 +79,7 @@ __device__ __forceinline__ void group_units(const exercise_combination* __restri
   std::int64_t const sample = layout::group_index(j, 0, lane, exercise_normals_per_sample);
   float value[max_group_legs];
   if (sample < samples) {
-    with_sized_trade(tables.scenarios[g.scenario[0]], [&](const auto& first) {
+    with_trade_sized_for<Assets>(tables.scenarios[g.scenario[0]], [&](const auto& first) {
       group_leg_values<rng::device_normal_stream>(first, g, tables, static_cast<std::uint64_t>(sample), value);
     });
   }
@@ -94,8 +103,10 @@ __device__ __forceinline__ void group_units(const exercise_combination* __restri
 // slowest warp far behind. The counter hands them out last unit first: a trade's Greeks end
 // with those whose legs each walk alone (correlation vega, rho, theta: two walks a unit, the
 // dearest), and a kernel that took them last ended on them. Where a unit runs never changes
-// what it stores.
-__global__ void __launch_bounds__(tuning::exercise_policy::threads_per_block, tuning::exercise_policy::min_blocks_per_sm)
+// what it stores. Compiled per kind of trade (takes<Assets>); the others' units return at once.
+template <int Assets>
+__global__ void __launch_bounds__(tuning::combination_policy<Assets>::threads_per_block,
+                                  tuning::combination_policy<Assets>::min_blocks_per_sm)
 combination_blocks_kernel(const exercise_combination* __restrict__ records, int num, exercise_tables tables,
                           std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ partials,
                           unsigned long long* __restrict__ next_unit)
@@ -113,12 +124,13 @@ combination_blocks_kernel(const exercise_combination* __restrict__ records, int 
     int const warp = static_cast<int>(unit % per_block);
     int const lane = warp * layout::lanes_per_partial + lane_in_warp;
     int const index = detail::trade_of_block(records, num, b);
+    if (!takes<Assets>(records[index], tables)) continue;
     std::int64_t const j = b - records[index].first_block;
     if (records[index].group >= 0) {
-      group_units(records, tables, index, j, warp, lane, block_begin, block_end, partials);
+      group_units<Assets>(records, tables, index, j, warp, lane, block_begin, block_end, partials);
       continue;
     }
-    moments const total = detail::warp_sum(lane_moments(records[index], tables, j, lane));
+    moments const total = detail::warp_sum(lane_moments<Assets>(records[index], tables, j, lane));
     if (lane_in_warp == 0) partials[unit] = total;
   }
 }
@@ -438,20 +450,56 @@ void launch_exercise_price_blocks(const exercise_trade* trades, int num_trades, 
                                   int grid_blocks, cudaStream_t stream)
 {
   if (num_trades == 0) return;
-  detail::launch_persistent(exercise_blocks_kernel<exercise_trade>, "exercise_blocks_kernel (prices)",
+  detail::launch_persistent(exercise_blocks_kernel, "exercise_blocks_kernel (prices)",
                             block_end - block_begin, grid_blocks, stream, trades, num_trades, tables, block_begin,
                             block_end, block_moments);
 }
 
+namespace {
+
+template <int Assets>
+void launch_combination_kind(const exercise_combination* combinations, int num, const exercise_tables& tables,
+                             std::int64_t block_begin, std::int64_t block_end, moments* block_moments,
+                             unsigned long long* unit_counter, int grid_blocks, cudaStream_t stream)
+{
+  detail::launch_persistent(combination_blocks_kernel<Assets>, "combination_blocks_kernel (Greeks)",
+                            block_end - block_begin, grid_blocks, stream, combinations, num, tables, block_begin,
+                            block_end, block_moments, unit_counter);
+}
+
+template <int... N>
+void launch_sized_combinations(tuning::asset_counts<N...>, std::uint32_t asset_counts,
+                               const exercise_combination* combinations, int num, const exercise_tables& tables,
+                               std::int64_t block_begin, std::int64_t block_end, moments* block_moments,
+                               unsigned long long* unit_counters, int grid_blocks, cudaStream_t stream)
+{
+  int k = 0;
+  (void)((asset_counts >> N & 1U ? launch_combination_kind<N>(combinations, num, tables, block_begin, block_end,
+                                                             block_moments, unit_counters + k, grid_blocks, stream)
+                                 : void(),
+          ++k),
+         ...);
+}
+
+}  // namespace
+
 void launch_exercise_combination_blocks(const exercise_combination* combinations, int num, const exercise_tables& tables,
                                         std::int64_t block_begin, std::int64_t block_end, moments* block_moments,
-                                        unsigned long long* unit_counter, int grid_blocks, cudaStream_t stream)
+                                        std::uint32_t asset_counts, unsigned long long* unit_counters, int grid_blocks,
+                                        cudaStream_t stream)
 {
   if (num == 0 || block_end <= block_begin) return;
-  MCPRICE_CUDA_TRY(cudaMemsetAsync(unit_counter, 0, sizeof(unsigned long long), stream));
-  detail::launch_persistent(combination_blocks_kernel, "combination_blocks_kernel (Greeks)", block_end - block_begin,
-                            grid_blocks, stream, combinations, num, tables, block_begin, block_end, block_moments,
-                            unit_counter);
+  MCPRICE_CUDA_TRY(cudaMemsetAsync(unit_counters, 0, sizeof(unsigned long long) * combination_kernels, stream));
+  launch_sized_combinations(tuning::exercise_sized_assets{}, asset_counts, combinations, num, tables, block_begin,
+                            block_end, block_moments, unit_counters, grid_blocks, stream);
+  std::uint32_t others = 0;
+  for (int n = 0; n < 32; ++n) {
+    if (!tuning::exercise_sized(n)) others |= asset_counts & (1U << n);
+  }
+  if (others != 0) {
+    launch_combination_kind<0>(combinations, num, tables, block_begin, block_end, block_moments,
+                               unit_counters + tuning::exercise_sized_kinds, grid_blocks, stream);
+  }
 }
 
 void launch_calibration_paths(const exercise_trade* trades, const calibration_start* starts, int num_trades,

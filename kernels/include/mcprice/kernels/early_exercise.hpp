@@ -16,8 +16,10 @@
 // Cash flows are discounted to today, so the regression needs no division by discount factors.
 #include "mcprice/kernels/basket_gbm.hpp"
 #include "mcprice/kernels/heston_path.hpp"
+#include "mcprice/kernels/tuning.hpp"
 
 #include <cstdint>
+#include <type_traits>
 
 namespace mcprice {
 
@@ -55,11 +57,12 @@ MCPRICE_HD MCPRICE_INLINE int asset_count(const exercise_trade& t) { return t.as
 
 // The record with its asset count as a compile-time constant: the per-asset state, loops and
 // correlation products of a path then live in registers, fully unrolled (with a run-time count
-// they go to local memory). with_sized_trade sizes single-asset trades only; several assets run
-// the plain record. Measured on the H200 (docs/benchmarks.md): sized records of 5 and 10 Heston
-// assets were slower (register pressure of the unrolled correlation and QE steps), and even
-// sizing 2 and 3 slowed the kernels' other trades by 5-8% (a kernel's registers are its largest
-// variant's), while one asset gains 18% (Longstaff-Schwartz's put).
+// they go to local memory). A kernel's registers are its largest variant's: sizing 2 and 3
+// assets inside the one pricing kernel slowed its other trades by 5-8%, and sizing 5 inside the
+// one Greek kernel slowed the 10-asset trades' by 4% (docs/benchmarks.md). So the pricing
+// kernel sizes one asset only (18% for Longstaff-Schwartz's put); the Greek combinations get a
+// kernel per sized count (tuning::exercise_sized_assets); the calibration kernels, whose
+// registers are not capped, size one asset and those counts.
 template <int N>
 struct sized_trade : exercise_trade {};
 
@@ -77,11 +80,46 @@ MCPRICE_HD MCPRICE_INLINE sized_trade<N> as_sized(const exercise_trade& t)
   return s;
 }
 
+// f(the record sized for one asset), else f(t).
 template <typename F>
-MCPRICE_HD MCPRICE_INLINE decltype(auto) with_sized_trade(const exercise_trade& t, F&& f)
+MCPRICE_HD MCPRICE_INLINE decltype(auto) with_one_asset_sized(const exercise_trade& t, F&& f)
 {
   if (t.assets == 1) return f(as_sized<1>(t));
   return f(t);
+}
+
+template <int... N, typename F>
+MCPRICE_HD MCPRICE_INLINE decltype(auto) with_sized_from(tuning::asset_counts<N...>, const exercise_trade& t, F&& f)
+{
+  using result = decltype(f(t));
+  if constexpr (std::is_void_v<result>) {
+    if (!((t.assets == N && (f(as_sized<N>(t)), true)) || ...)) with_one_asset_sized(t, f);
+  } else {
+    result r{};
+    if (!((t.assets == N && (r = f(as_sized<N>(t)), true)) || ...)) r = with_one_asset_sized(t, f);
+    return r;
+  }
+}
+
+// f(the record sized for its asset count where that count has sized kernels: one asset, and
+// tuning::exercise_sized_assets), else f(t).
+template <typename F>
+MCPRICE_HD MCPRICE_INLINE decltype(auto) with_sized_trade(const exercise_trade& t, F&& f)
+{
+  return with_sized_from(tuning::exercise_sized_assets{}, t, f);
+}
+
+// f(the record sized for `Assets` assets, which it has), or with Assets = 0 as with_sized_trade:
+// a kernel compiled for one asset count (the Greek combinations', tuning.hpp) takes only its
+// trades, so its registers are its own.
+template <int Assets, typename F>
+MCPRICE_HD MCPRICE_INLINE decltype(auto) with_trade_sized_for(const exercise_trade& t, F&& f)
+{
+  if constexpr (Assets > 0) {
+    return f(as_sized<Assets>(t));
+  } else {
+    return with_one_asset_sized(t, f);
+  }
 }
 
 // A record of the same kind as `like` (sized or plain) from a plain one.
@@ -364,17 +402,35 @@ MCPRICE_HD MCPRICE_INLINE float continuation_value(const exercise_trade& t, cons
   return c;
 }
 
-// Whether a path exercises at date d (not maturity): in the money and worth at least its
-// continuation. Exercise values are compared discounted to today, like the regression's targets.
+// Whether a path exercises (not at maturity) under a date's discount factor and coefficients:
+// in the money and worth at least its continuation. Exercise values are compared discounted to
+// today, like the regression's targets.
 template <typename Trade>
-MCPRICE_HD MCPRICE_INLINE bool exercises_at(const Trade& t, const exercise_tables& tab, int d,
-                                            const exercise_state& s, const leg_view& l)
+MCPRICE_HD MCPRICE_INLINE bool exercises_under(const Trade& t, float discount, const float* beta,
+                                               const exercise_state& s, const leg_view& l)
 {
   if (!(l.intrinsic > 0.0F)) return false;
   float phi[max_exercise_basis];
   exercise_basis(t, s, l, phi);
-  const float* beta = tab.coefficients + coefficient_offset(t, d);
-  return rounded_product(l.intrinsic, tab.discounts[t.first_date + d]) >= continuation_value(t, beta, phi);
+  return rounded_product(l.intrinsic, discount) >= continuation_value(t, beta, phi);
+}
+
+template <typename Trade>
+MCPRICE_HD MCPRICE_INLINE bool exercises_at(const Trade& t, const exercise_tables& tab, int d,
+                                            const exercise_state& s, const leg_view& l)
+{
+  return exercises_under(t, tab.discounts[t.first_date + d], tab.coefficients + coefficient_offset(t, d), s, l);
+}
+
+// Whether a path stops at a date, at maturity (`last`) or by exercising under the date's
+// discount factor and coefficients; its cash flow, discounted to today, then goes to `value`.
+template <typename Trade>
+MCPRICE_HD MCPRICE_INLINE bool stops_under(const Trade& t, bool last, float discount, const float* beta,
+                                           const exercise_state& s, const leg_view& l, float& value)
+{
+  if (!last && !exercises_under(t, discount, beta, s, l)) return false;
+  value = rounded_product(l.intrinsic, discount);
+  return true;
 }
 
 // Whether a path of trade (or scenario) t stops at date d, at maturity or by exercising; its cash
@@ -383,10 +439,8 @@ template <typename Trade>
 MCPRICE_HD MCPRICE_INLINE bool stops_at(const Trade& t, const exercise_tables& tab, int d, const exercise_state& s,
                                         float& value)
 {
-  leg_view const l = view_at(t, tab.assets + t.first_asset, s);
-  if (d + 1 < t.dates && !exercises_at(t, tab, d, s, l)) return false;
-  value = rounded_product(l.intrinsic, tab.discounts[t.first_date + d]);
-  return true;
+  return stops_under(t, d + 1 >= t.dates, tab.discounts[t.first_date + d], tab.coefficients + coefficient_offset(t, d),
+                     s, view_at(t, tab.assets + t.first_asset, s), value);
 }
 
 // One pricing path: its cash flow, discounted to today, under the calibrated policy.
@@ -406,7 +460,8 @@ template <typename NormalStream>
 MCPRICE_HD MCPRICE_INLINE moments exercise_lane(const exercise_trade& t, const exercise_tables& tab, std::int64_t block,
                                                 int lane)
 {
-  return with_sized_trade(t, [&](const auto& sized) {
+  // One asset sized only: the GPU's pricing kernel has one register budget for every trade.
+  return with_one_asset_sized(t, [&](const auto& sized) {
     return own_subsequence_lane(t.samples, block, lane, [&](std::uint64_t subsequence) {
       return exercise_sample<NormalStream>(sized, tab, subsequence);
     });
@@ -459,15 +514,23 @@ MCPRICE_HD MCPRICE_INLINE int lowest_bit(std::uint64_t m)
 
 // The values of `legs` scenarios (scenario[0..legs), at most 64) that walk `first`'s log-spot
 // path, each deciding on its own spots, from one walk: value[k] is scenario[k]'s own walk's.
+// The legs are spot scenarios of one trade (shares_decisions: records equal but for their asset
+// tables), so a date's discount factor and coefficients are read once for all of them, and a
+// leg reads only its spots: the same operations as each leg's stops_at.
 template <typename NormalStream, typename Trade>
 MCPRICE_HD MCPRICE_INLINE void shared_walk_values(const Trade& first, const std::int32_t* scenario, int legs,
                                                   const exercise_tables& tab, std::uint64_t subsequence, float* value)
 {
+  const Trade& t = first;
   std::uint64_t left = legs >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << legs) - 1;
-  walk_exercise_path<NormalStream>(first, tab, first.key, subsequence, [&](int d, const exercise_state& s) {
+  walk_exercise_path<NormalStream>(t, tab, t.key, subsequence, [&](int d, const exercise_state& s) {
+    bool const last = d + 1 >= t.dates;
+    float const discount = tab.discounts[t.first_date + d];
+    const float* beta = tab.coefficients + coefficient_offset(t, d);
     for (std::uint64_t open = left; open != 0; open &= open - 1) {
       int const k = lowest_bit(open);
-      if (stops_at(same_kind(first, tab.scenarios[scenario[k]]), tab, d, s, value[k])) left &= ~(std::uint64_t{1} << k);
+      const exercise_asset* spots = tab.assets + tab.scenarios[scenario[k]].first_asset;
+      if (stops_under(t, last, discount, beta, s, view_at(t, spots, s), value[k])) left &= ~(std::uint64_t{1} << k);
     }
     return left == 0;
   });
@@ -496,11 +559,11 @@ MCPRICE_HD MCPRICE_INLINE void variant_pair_values(const Trade& first, const exe
                                     });
 }
 
-template <typename NormalStream>
+template <typename NormalStream, int Assets = 0>
 MCPRICE_HD MCPRICE_INLINE moments combination_lane(const exercise_combination& c, const exercise_tables& tab,
                                                    std::int64_t block, int lane)
 {
-  return with_sized_trade(tab.scenarios[c.scenario[0]], [&](const auto& first) {
+  return with_trade_sized_for<Assets>(tab.scenarios[c.scenario[0]], [&](const auto& first) {
     return own_subsequence_lane(c.samples, block, lane, [&](std::uint64_t subsequence) {
       float value[max_combination_legs] = {};
       if (c.shared_path) {

@@ -1,6 +1,7 @@
 #pragma once
 // Host entry points of the early-exercise kernels (early_exercise.hpp). Plain C++ header.
 #include "mcprice/kernels/early_exercise.hpp"
+#include "mcprice/kernels/tuning.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -20,10 +21,16 @@ void launch_exercise_price_blocks(const exercise_trade* trades, int num_trades, 
                                   int grid_blocks, cudaStream_t stream);
 
 // Greeks: moments of the scenario combinations' canonical blocks (exercise_combination), their
-// units handed out one by one through `unit_counter` (one device word, zeroed here on `stream`).
+// units handed out one by one through a counter. A kernel per kind of trade present
+// (`asset_counts`: bit n for trades of n assets): one compiled for each asset count in
+// tuning::exercise_sized_assets, one for the others; `unit_counters`: a device word each
+// (combination_kernels), zeroed here on `stream`.
+inline constexpr int combination_kernels = tuning::exercise_sized_kinds + 1;
+
 void launch_exercise_combination_blocks(const exercise_combination* combinations, int num, const exercise_tables& tables,
                                         std::int64_t block_begin, std::int64_t block_end, moments* block_moments,
-                                        unsigned long long* unit_counter, int grid_blocks, cudaStream_t stream);
+                                        std::uint32_t asset_counts, unsigned long long* unit_counters, int grid_blocks,
+                                        cudaStream_t stream);
 
 // Calibration job [view.job_first_block, job_end) of the family's calibration blocks: stores
 // each path's states and its cash flow at maturity.

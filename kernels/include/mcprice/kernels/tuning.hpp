@@ -5,6 +5,8 @@
 // changes scheduling, never the numbers.
 #include "mcprice/kernels/canonical_layout.hpp"
 
+#include <type_traits>
+
 #ifndef MCPRICE_EUROPEAN_MIN_BLOCKS_PER_SM
 #define MCPRICE_EUROPEAN_MIN_BLOCKS_PER_SM 8
 #endif
@@ -56,7 +58,32 @@
 #define MCPRICE_EXERCISE_WALK_WARPS 3168
 #endif
 
+// Asset counts whose early-exercise Greek combinations run a kernel compiled for that count
+// (early_exercise_kernel.cu): the path's state, correlation and loops over assets then live in
+// registers, unrolled, instead of local memory and loops counted at run time; the other counts
+// share one kernel. Each is a kernel of its own so that its registers are its own (sizing inside
+// the shared kernel slowed the other counts). Measured in docs/benchmarks.md.
+#ifndef MCPRICE_EXERCISE_SIZED_ASSETS
+#define MCPRICE_EXERCISE_SIZED_ASSETS 5
+#endif
+
+// The sized Greek-combination kernels' blocks an SM (their registers' cap).
+#ifndef MCPRICE_EXERCISE_SIZED_MIN_BLOCKS_PER_SM
+#define MCPRICE_EXERCISE_SIZED_MIN_BLOCKS_PER_SM 2
+#endif
+
 namespace mcprice::tuning {
+
+template <int... N>
+struct asset_counts {
+  static constexpr int kinds = sizeof...(N);
+  MCPRICE_HD MCPRICE_INLINE static constexpr bool has(int n) { return ((n == N) || ...); }
+};
+using exercise_sized_assets = asset_counts<MCPRICE_EXERCISE_SIZED_ASSETS>;
+inline constexpr int exercise_sized_kinds = exercise_sized_assets::kinds;
+
+// Whether trades of n assets have a Greek-combination kernel of their own.
+MCPRICE_HD MCPRICE_INLINE constexpr bool exercise_sized(int n) { return exercise_sized_assets::has(n); }
 
 inline constexpr int exercise_walk_warps = MCPRICE_EXERCISE_WALK_WARPS;
 inline constexpr int exercise_walk_min_legs = 8;  // at most max_group_legs (early_exercise.hpp)
@@ -76,5 +103,10 @@ using european_greek_policy = block_policy<MCPRICE_GREEK_MIN_BLOCKS_PER_SM>;
 using heston_policy = block_policy<MCPRICE_HESTON_MIN_BLOCKS_PER_SM>;
 using heston_european_policy = block_policy<MCPRICE_HESTON_EUROPEAN_MIN_BLOCKS_PER_SM>;
 using exercise_policy = block_policy<MCPRICE_EXERCISE_MIN_BLOCKS_PER_SM>;
+using exercise_sized_policy = block_policy<MCPRICE_EXERCISE_SIZED_MIN_BLOCKS_PER_SM>;
+
+// The Greek-combination kernel's launch shape for trades of `Assets` assets (0: any count).
+template <int Assets>
+using combination_policy = std::conditional_t<Assets == 0, exercise_policy, exercise_sized_policy>;
 
 }  // namespace mcprice::tuning
