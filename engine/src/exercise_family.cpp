@@ -138,10 +138,10 @@ bool same_decisions(const exercise_family& f, const exercise_trade& a, const exe
   return same;
 }
 
-int walk_group_legs(std::size_t spot_legs, std::int64_t paths)
+int walk_group_legs(std::size_t spot_legs, std::int64_t paths, int resident_warps)
 {
   auto const warps = static_cast<double>((paths + 31) / 32);
-  double const legs = std::ceil(static_cast<double>(spot_legs) * warps / tuning::exercise_walk_warps);
+  double const legs = std::ceil(static_cast<double>(spot_legs) * warps / resident_warps);
   return static_cast<int>(std::clamp(legs, double{tuning::exercise_walk_min_legs}, double{max_group_legs}));
 }
 
@@ -149,13 +149,15 @@ int walk_group_legs(const exercise_family& f, std::size_t first, std::size_t end
 {
   std::set<std::int32_t> legs;
   std::int64_t paths = 0;
+  bool sized = false;
   for (std::size_t i = first; i < end; ++i) {
     auto const& c = f.combinations[i];
     if (!c.shared_path) continue;
     legs.insert(c.scenario, c.scenario + c.legs);
     paths = std::max(paths, c.samples);
+    sized = tuning::exercise_sized(f.scenarios[static_cast<std::size_t>(c.scenario[0])].assets);
   }
-  return walk_group_legs(legs.size(), paths);
+  return walk_group_legs(legs.size(), paths, sized ? tuning::exercise_sized_walk_warps : tuning::exercise_walk_warps);
 }
 
 void group_spot_walks(exercise_family& f, std::size_t first, std::size_t end, int max_legs)

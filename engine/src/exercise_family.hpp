@@ -47,11 +47,13 @@ exercise_tables tables_at(const void* base, const exercise_table_layout& l);
 // combinations' values keep their bits; only the GPU reads the groups.
 void group_spot_walks(exercise_family& f, std::size_t first, std::size_t end, int max_legs);
 
-// The legs a trade's walk groups hold (tuning::exercise_walk_warps): `spot_legs` distinct spot
-// scenarios, walked on `paths` paths, one warp per 32.
-[[nodiscard]] int walk_group_legs(std::size_t spot_legs, std::int64_t paths);
+// The legs a trade's walk groups hold: `spot_legs` distinct spot scenarios, walked on `paths`
+// paths, one warp per 32, leaving about `resident_warps` warps of walks.
+[[nodiscard]] int walk_group_legs(std::size_t spot_legs, std::int64_t paths,
+                                  int resident_warps = tuning::exercise_walk_warps);
 
-// walk_group_legs for the shared-path combinations [first, end) of one trade.
+// walk_group_legs for the shared-path combinations [first, end) of one trade, with the resident
+// warps of the kernel its Greeks run (tuning::exercise_walk_warps, or exercise_sized_walk_warps).
 [[nodiscard]] int walk_group_legs(const exercise_family& f, std::size_t first, std::size_t end);
 
 // Whether two scenarios walk bit-identical paths: the same key, dates, steps, correlation

@@ -58,6 +58,12 @@
 #define MCPRICE_EXERCISE_WALK_WARPS 3168
 #endif
 
+// The same for trades whose Greeks run a sized kernel (below; 132 SMs x 2 blocks x 8 warps
+// resident). Measured (docs/benchmarks.md): 5 assets x 25,000 paths.
+#ifndef MCPRICE_EXERCISE_SIZED_WALK_WARPS
+#define MCPRICE_EXERCISE_SIZED_WALK_WARPS 2112
+#endif
+
 // Asset counts whose early-exercise Greek combinations run a kernel compiled for that count
 // (early_exercise_kernel.cu): the path's state, correlation and loops over assets then live in
 // registers, unrolled, instead of local memory and loops counted at run time; the other counts
@@ -86,6 +92,7 @@ inline constexpr int exercise_sized_kinds = exercise_sized_assets::kinds;
 MCPRICE_HD MCPRICE_INLINE constexpr bool exercise_sized(int n) { return exercise_sized_assets::has(n); }
 
 inline constexpr int exercise_walk_warps = MCPRICE_EXERCISE_WALK_WARPS;
+inline constexpr int exercise_sized_walk_warps = MCPRICE_EXERCISE_SIZED_WALK_WARPS;
 inline constexpr int exercise_walk_min_legs = 8;  // at most max_group_legs (early_exercise.hpp)
 
 // A kernel's launch shape: the canonical block's threads, and the blocks an SM its registers
