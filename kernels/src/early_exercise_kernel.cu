@@ -147,18 +147,27 @@ __device__ __forceinline__ void for_calibration_blocks(const exercise_trade* tra
   }
 }
 
-__global__ void __launch_bounds__(policy::threads_per_block)
+// Calibration paths are stored, never summed, so a CUDA block may take part of a calibration
+// block: quarter blocks spread a small job over every SM (25,000 paths are 98 blocks of 256,
+// which as whole blocks ran on 98 of 132 SMs, eight warps each). Where a path runs never
+// changes what it stores.
+constexpr int path_threads = 64;
+constexpr int path_parts = calibration_paths_per_block / path_threads;
+
+__global__ void __launch_bounds__(path_threads)
 calibration_paths_kernel(const exercise_trade* __restrict__ trades, const calibration_start* __restrict__ starts,
                          int num_trades, exercise_tables tables, calibration_view view, std::int64_t job_end)
 {
-  for_calibration_blocks(trades, starts, num_trades, view.job_first_block, job_end,
-                         [&](const exercise_trade& t, std::int64_t block, std::int64_t family_block) {
-                           with_sized_trade(t, [&](const auto& sized) {
-                             simulate_calibration_path<rng::device_normal_stream>(sized, tables, view, block,
-                                                                                   family_block,
-                                                                                   static_cast<int>(threadIdx.x));
-                           });
-                         });
+  std::int64_t const units = (job_end - view.job_first_block) * path_parts;
+  for (std::int64_t u = blockIdx.x; u < units; u += gridDim.x) {
+    std::int64_t const family_block = view.job_first_block + u / path_parts;
+    int const lane = static_cast<int>(u % path_parts) * path_threads + static_cast<int>(threadIdx.x);
+    exercise_trade const t = trades[detail::trade_of_block_by_thread(starts, num_trades, family_block)];
+    with_sized_trade(t, [&](const auto& sized) {
+      simulate_calibration_path<rng::device_normal_stream>(sized, tables, view, family_block - t.first_calibration_block,
+                                                            family_block, lane);
+    });
+  }
 }
 
 // The block's sums of one backward step, or of one part of them (sums_part): each component
@@ -507,8 +516,9 @@ void launch_calibration_paths(const exercise_trade* trades, const calibration_st
                               int grid_blocks, cudaStream_t stream)
 {
   if (num_trades == 0) return;
-  detail::launch_persistent(calibration_paths_kernel, "calibration_paths_kernel", job_end - view.job_first_block,
-                            grid_blocks, stream, trades, starts, num_trades, tables, view, job_end);
+  detail::launch_persistent_of(path_threads, calibration_paths_kernel, "calibration_paths_kernel",
+                               (job_end - view.job_first_block) * path_parts, grid_blocks, stream, trades, starts,
+                               num_trades, tables, view, job_end);
 }
 
 void launch_calibration_backward(const exercise_trade* trades, const calibration_start* starts, int num_trades,

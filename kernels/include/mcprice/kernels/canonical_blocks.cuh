@@ -94,18 +94,26 @@ int persistent_grid(Kernel kernel, int threads, std::int64_t work_blocks, int re
   return static_cast<int>(work_blocks < full ? work_blocks : std::int64_t{full});
 }
 
-// Launches `kernel` (a canonical-block kernel of the tuned block size) over `work_blocks`
-// canonical blocks with a persistent grid; `what` names it in a launch error ("launch of what").
+// Launches `kernel`, of `threads` threads a block, over `work_blocks` units of work with a
+// persistent grid; `what` names it in a launch error ("launch of what").
 template <typename... Params, typename... Args>
-void launch_persistent(void (*kernel)(Params...), const char* what, std::int64_t work_blocks, int requested_grid,
-                       cudaStream_t stream, Args... args)
+void launch_persistent_of(int threads, void (*kernel)(Params...), const char* what, std::int64_t work_blocks,
+                          int requested_grid, cudaStream_t stream, Args... args)
 {
   if (work_blocks <= 0) return;
-  constexpr int threads = tuning::european_policy::threads_per_block;
   int const grid = persistent_grid(kernel, threads, work_blocks, requested_grid);
   kernel<<<grid, threads, 0, stream>>>(args...);
   cudaError_t const status = cudaGetLastError();
   if (status != cudaSuccess) throw cuda_error(status, what, __FILE__, __LINE__);
+}
+
+// The same for a canonical-block kernel (the tuned block size) over `work_blocks` canonical blocks.
+template <typename... Params, typename... Args>
+void launch_persistent(void (*kernel)(Params...), const char* what, std::int64_t work_blocks, int requested_grid,
+                       cudaStream_t stream, Args... args)
+{
+  launch_persistent_of(tuning::european_policy::threads_per_block, kernel, what, work_blocks, requested_grid, stream,
+                       args...);
 }
 
 // Visits the request's canonical blocks [block_begin, block_end) with a persistent grid:
