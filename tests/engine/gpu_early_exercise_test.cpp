@@ -52,8 +52,11 @@ market_data mixed_market()
   return parse_market(R"({"rate": 0.04, "assets": {"A": {"spot": 100, "vol": 0.3}, "B": {"spot": 90, "vol": 0.25},
     "C": {"spot": 110, "vol": 0.2, "dividend_yield": 0.03},
     "H": {"spot": 100, "model": "heston", "heston": {"v0": 0.04, "kappa": 2, "theta": 0.05, "xi": 0.4, "rho": -0.6}},
-    "K": {"spot": 90, "model": "heston", "heston": {"v0": 0.06, "kappa": 1, "theta": 0.04, "xi": 0.7, "rho": -0.3}}},
-    "correlation": {"A,B": 0.5, "A,C": 0.2, "B,C": -0.1, "H,K": 0.6}})",
+    "K": {"spot": 90, "model": "heston", "heston": {"v0": 0.06, "kappa": 1, "theta": 0.04, "xi": 0.7, "rho": -0.3}},
+    "L": {"spot": 105, "model": "heston", "heston": {"v0": 0.05, "kappa": 1.5, "theta": 0.05, "xi": 0.5, "rho": -0.5}},
+    "M": {"spot": 95, "model": "heston", "heston": {"v0": 0.03, "kappa": 2, "theta": 0.04, "xi": 0.3, "rho": -0.7}},
+    "N": {"spot": 100, "model": "heston", "heston": {"v0": 0.04, "kappa": 1, "theta": 0.06, "xi": 0.6, "rho": -0.4}}},
+    "correlation": {"A,B": 0.5, "A,C": 0.2, "B,C": -0.1, "H,K": 0.6, "H,L": 0.4, "K,M": 0.3, "L,N": 0.5, "M,N": 0.2}})",
                       "mixed");
 }
 
@@ -65,7 +68,11 @@ std::vector<trade> mixed_book()
           exercise_trade_of("s", option_type::call, {"A", "B"}, 5, 0.75, exercise_style::bermudan, 4, product_kind::spread),
           exercise_trade_of("h", option_type::put, {"H"}, 100, 0.5, exercise_style::american, 16),
           exercise_trade_of("hk", option_type::put, {"H", "K"}, 95, 0.5, exercise_style::american, 8, product_kind::worst_of),
-          exercise_trade_of("he", option_type::call, {"H", "K"}, 95, 0.5, exercise_style::european, 1, product_kind::basket)};
+          exercise_trade_of("he", option_type::call, {"H", "K"}, 95, 0.5, exercise_style::european, 1, product_kind::basket),
+          // Five assets: the sized kernels (tuning::exercise_sized_assets). Four dates: a calibration
+          // block's paths (4 dates x 10 floats x 256) fit the 48 KB cap of the tests below.
+          exercise_trade_of("h5", option_type::put, {"H", "K", "L", "M", "N"}, 100, 0.5, exercise_style::american, 4,
+                            product_kind::worst_of)};
 }
 
 }  // namespace
@@ -179,8 +186,8 @@ TEST_CASE("GPU early exercise: a few calibration blocks sum their fixed part up 
           "or their moving totals in the backward kernel, with the bits of the per-step sums", "[gpu]")
 {
   // Few paths a trade: a handful of calibration blocks, latency-bound steps (gpu_calibration.cpp).
-  // 6 trades: every step in one cooperative launch, or (one launch off) a launch a step whose last
-  // block sums the moving totals (6 x 12 tasks for its 8 warps) and solves; 12 trades (144 tasks,
+  // 7 trades: every step in one cooperative launch, or (one launch off) a launch a step whose last
+  // block sums the moving totals (7 x 12 tasks for its 8 warps) and solves; 14 trades (168 tasks,
   // above its limit of 96): a totals kernel of the moving part and a solve kernel. Against a
   // 48 KB cap, whose jobs re-simulate their paths and sum every component each step.
   auto const m = mixed_market();
