@@ -501,11 +501,7 @@ void launch_exercise_combination_blocks(const exercise_combination* combinations
   MCPRICE_CUDA_TRY(cudaMemsetAsync(unit_counters, 0, sizeof(unsigned long long) * combination_kernels, stream));
   launch_sized_combinations(tuning::exercise_sized_assets{}, asset_counts, combinations, num, tables, block_begin,
                             block_end, block_moments, unit_counters, grid_blocks, stream);
-  std::uint32_t others = 0;
-  for (int n = 0; n < 32; ++n) {
-    if (!tuning::exercise_sized(n)) others |= asset_counts & (1U << n);
-  }
-  if (others != 0) {
+  if ((asset_counts & ~tuning::exercise_sized_assets::mask) != 0) {
     launch_combination_kind<0>(combinations, num, tables, block_begin, block_end, block_moments,
                                unit_counters + tuning::exercise_sized_kinds, grid_blocks, stream);
   }

@@ -109,7 +109,7 @@ MCPRICE_HD MCPRICE_INLINE decltype(auto) with_sized_trade(const exercise_trade& 
   return with_sized_from(tuning::exercise_sized_assets{}, t, f);
 }
 
-// f(the record sized for `Assets` assets, which it has), or with Assets = 0 as with_sized_trade:
+// f(the record sized for `Assets` assets, which it has), or with Assets = 0 as with_one_asset_sized:
 // a kernel compiled for one asset count (the Greek combinations', tuning.hpp) takes only its
 // trades, so its registers are its own.
 template <int Assets, typename F>
@@ -514,23 +514,22 @@ MCPRICE_HD MCPRICE_INLINE int lowest_bit(std::uint64_t m)
 
 // The values of `legs` scenarios (scenario[0..legs), at most 64) that walk `first`'s log-spot
 // path, each deciding on its own spots, from one walk: value[k] is scenario[k]'s own walk's.
-// The legs are spot scenarios of one trade (shares_decisions: records equal but for their asset
+// The legs are spot scenarios of one trade (same_decisions: records equal but for their asset
 // tables), so a date's discount factor and coefficients are read once for all of them, and a
 // leg reads only its spots: the same operations as each leg's stops_at.
 template <typename NormalStream, typename Trade>
 MCPRICE_HD MCPRICE_INLINE void shared_walk_values(const Trade& first, const std::int32_t* scenario, int legs,
                                                   const exercise_tables& tab, std::uint64_t subsequence, float* value)
 {
-  const Trade& t = first;
   std::uint64_t left = legs >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << legs) - 1;
-  walk_exercise_path<NormalStream>(t, tab, t.key, subsequence, [&](int d, const exercise_state& s) {
-    bool const last = d + 1 >= t.dates;
-    float const discount = tab.discounts[t.first_date + d];
-    const float* beta = tab.coefficients + coefficient_offset(t, d);
+  walk_exercise_path<NormalStream>(first, tab, first.key, subsequence, [&](int d, const exercise_state& s) {
+    bool const last = d + 1 >= first.dates;
+    float const discount = tab.discounts[first.first_date + d];
+    const float* beta = tab.coefficients + coefficient_offset(first, d);
     for (std::uint64_t open = left; open != 0; open &= open - 1) {
       int const k = lowest_bit(open);
       const exercise_asset* spots = tab.assets + tab.scenarios[scenario[k]].first_asset;
-      if (stops_under(t, last, discount, beta, s, view_at(t, spots, s), value[k])) left &= ~(std::uint64_t{1} << k);
+      if (stops_under(first, last, discount, beta, s, view_at(first, spots, s), value[k])) left &= ~(std::uint64_t{1} << k);
     }
     return left == 0;
   });

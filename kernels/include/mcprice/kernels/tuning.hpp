@@ -83,6 +83,7 @@ namespace mcprice::tuning {
 template <int... N>
 struct asset_counts {
   static constexpr int kinds = sizeof...(N);
+  static constexpr unsigned mask = ((1U << N) | ... | 0U);  // bit n for each count n
   MCPRICE_HD MCPRICE_INLINE static constexpr bool has(int n) { return ((n == N) || ...); }
 };
 using exercise_sized_assets = asset_counts<MCPRICE_EXERCISE_SIZED_ASSETS>;
