@@ -103,7 +103,9 @@ chunk_timing price_families(const call_state& call, const request_families& f, s
     });
   }
   if (!f.exercises.f.trades.empty()) {
-    runs.emplace_back(&f.exercises, [&](const run_control& p) { return backend.run_early_exercise(f.exercises.f, p); });
+    runs.emplace_back(&f.exercises, [&](const run_control& p) {
+      return backend.run_early_exercise(f.exercises.f, [&] { return f.exercises.with_greeks(); }, p);
+    });
   }
   // A pipelined chunk announces how many of its families queue GPU work in chunk order (the
   // early-exercise family's calibration and pricing requests are not ordered).

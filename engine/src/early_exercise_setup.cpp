@@ -4,6 +4,8 @@
 #include "mcprice/kernels/trade_key.hpp"
 
 #include <algorithm>
+#include <array>
+#include <utility>
 #include <cmath>
 
 namespace mcprice::detail {
@@ -40,6 +42,29 @@ void add_gbm_steps(const asset& a, const market_data& market, const std::vector<
     t_prev = times[d];
   }
 }
+
+// The last few distinct decays of one asset's steps, found by their exact kappa dt, so the same
+// bits as computing each: a uniform grid's steps take a handful of lengths (ulps apart: 5 for
+// 252 steps over a year, 8 for 1,260 over five), and the exponentials were a third of a
+// STAC-A2-style trade's host preparation (its scenarios build 16 copies of the steps).
+class decay_cache {
+ public:
+  const heston_decay& at(double kdt)
+  {
+    for (std::size_t i = 0; i < size_; ++i) {
+      if (kept_[i].first == kdt) return kept_[i].second;
+    }
+    std::size_t const slot = next_++ % kept_.size();
+    kept_[slot] = {kdt, heston_decay_of(kdt)};
+    size_ = std::min(size_ + 1, kept_.size());
+    return kept_[slot].second;
+  }
+
+ private:
+  std::array<std::pair<double, heston_decay>, 16> kept_{};
+  std::size_t size_{0};
+  std::size_t next_{0};
+};
 
 template <typename T>
 std::int32_t append(std::vector<T>& to, const std::vector<T>& from)
@@ -147,6 +172,7 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
     std::int64_t const steps = t.steps.value_or(opt.steps);
     k.substeps = static_cast<std::int32_t>(std::max<std::int64_t>(1, (steps + k.dates - 1) / k.dates));
     job.heston_steps.reserve(times.size() * static_cast<std::size_t>(k.substeps) * n);
+    std::vector<decay_cache> decays(n);
     double t_prev = 0.0;
     for (double const ti : times) {
       double const dt = (ti - t_prev) / k.substeps;
@@ -156,8 +182,10 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
         for (std::size_t i = 0; i < n; ++i) {
           const asset& u = market.assets()[idx[i]];
           const heston_params& h = u.heston;
-          job.heston_steps.push_back(make_heston_step(b - a, market.log_forward(u, b) - market.log_forward(u, a), 1.0,
-                                                      false, h.kappa, h.theta, h.xi, h.rho));
+          double const step = b - a;
+          job.heston_steps.push_back(make_heston_step(step, market.log_forward(u, b) - market.log_forward(u, a), 1.0,
+                                                      false, h.kappa, h.theta, h.xi, h.rho,
+                                                      decays[i].at(h.kappa * step)));
         }
       }
       t_prev = ti;

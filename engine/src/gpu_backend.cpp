@@ -286,17 +286,25 @@ class gpu_backend final : public pricing_backend {
   // The calibration runs step by step on one stream (each step's coefficients wait for the
   // last step's sums); the pricing paths then go as any family's jobs, the coefficient table in
   // their tables.
-  family_run run_early_exercise(const exercise_family& f, const run_control& control) const override
+  family_run run_early_exercise(const exercise_family& trades, const std::function<const exercise_family*()>& with_greeks,
+                                const run_control& control) const override
   {
     MCPRICE_CUDA_TRY(cudaSetDevice(ctx_.device()));
-    auto const l = layout_of(f);
-    calibration_plan const plan = plan_calibration(f.trades, f.calibration_blocks, job_cap_);
+    calibration_plan const plan = plan_calibration(trades.trades, trades.calibration_blocks, job_cap_);
     calibration c;
     std::string failure;
     try {
       nvtx_range const phase("calibration");
-      c = calibrate(f, plan, *make_gpu_calibration(ctx_, f, l, job_cap_, grid_blocks_, plan.resident,
-                                                    calibration_one_launch_), control);
+      double const setup_from = control.timeline != nullptr ? control.timeline->now() : 0.0;
+      auto executor = make_gpu_calibration(ctx_, trades, layout_of(trades), job_cap_, grid_blocks_, plan.resident,
+                                           calibration_one_launch_);
+      double const steps_from = control.timeline != nullptr ? control.timeline->now() : 0.0;
+      c = calibrate(trades, plan, *executor, control);
+      if (control.timeline != nullptr) {
+        // Host spans: the tables' upload, then the steps queued and their results waited for.
+        control.timeline->add({"calib setup", control.chunk, 0, setup_from, steps_from, false});
+        control.timeline->add({"calibration", control.chunk, 0, steps_from, control.timeline->now(), false});
+      }
     } catch (const out_of_memory& e) {
       failure = std::string("calibration: ") + e.what();
     } catch (const scratch_cap_exceeded& e) {
@@ -304,22 +312,29 @@ class gpu_backend final : public pricing_backend {
     }
     family_run run;
     if (failure.empty()) {
-      auto const tables = pack_tables(f, c.coefficients, l);
-      auto launch_kernels = [this, l](const request_state& r, std::int64_t first, std::int64_t end, moments* d_blocks,
-                                      void*, scratch_lease&, stream_view s) {
-        kernels::launch_exercise_price_blocks(static_cast<const exercise_trade*>(r.d_trades), r.n_trades,
-                                              tables_at(r.d_extra, l), first, end, d_blocks, grid_blocks_, s.value());
-      };
+      // The pricing paths read the trades' own tables alone (not the Greeks' scenarios).
       auto price_paths = [&] {
-        return run_family(f.trades, tables.data(), tables.size(), f.blocks, 0, control, launch_kernels);
+        auto const l = layout_of(trades);
+        auto const tables = pack_tables(trades, c.coefficients, l);
+        auto launch_kernels = [this, l](const request_state& r, std::int64_t first, std::int64_t end,
+                                        moments* d_blocks, void*, scratch_lease&, stream_view s) {
+          kernels::launch_exercise_price_blocks(static_cast<const exercise_trade*>(r.d_trades), r.n_trades,
+                                                tables_at(r.d_extra, l), first, end, d_blocks, grid_blocks_, s.value());
+        };
+        return run_family(trades.trades, tables.data(), tables.size(), trades.blocks, 0, control, launch_kernels);
       };
-      if (f.combinations.empty()) {
+      // The Greeks' scenarios were built on the host while the GPU calibrated.
+      const exercise_family* const greeks = with_greeks();
+      if (greeks == nullptr || greeks->combinations.empty()) {
         run = price_paths();
       } else {
         // The pricing paths on a thread of their own, beside the Greek combinations: a few
         // trades' paths leave most of the GPU idle, so their kernel runs within the Greeks'
         // rather than before it (the future's destructor waits for it if the Greeks throw).
         auto priced = std::async(std::launch::async, price_paths);
+        const exercise_family& f = *greeks;
+        auto const l = layout_of(f);
+        auto const tables = pack_tables(f, c.coefficients, l);
         std::uint32_t const asset_counts = combination_asset_counts(f);
         auto launch_combinations = [this, l, asset_counts](const request_state& r, std::int64_t first, std::int64_t end,
                                                            moments* d_blocks, void*, scratch_lease& lease,
@@ -344,9 +359,9 @@ class gpu_backend final : public pricing_backend {
         run.combinations = std::move(combinations);
       }
     } else {
-      run.outcomes.resize(f.trades.size());
+      run.outcomes.resize(trades.trades.size());
     }
-    for (std::size_t i = 0; i < f.trades.size(); ++i) {
+    for (std::size_t i = 0; i < trades.trades.size(); ++i) {
       auto& o = run.outcomes[i];
       o.continuation_today = c.continuation_today.empty() ? 0.0 : c.continuation_today[i];
       if (!failure.empty()) o.error = failure;

@@ -124,10 +124,14 @@ class pricing_backend {
   virtual family_run run_basket_greeks(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
                                          const std::vector<float>& factors, std::int64_t total_blocks,
                                          const run_control& control) const = 0;
-  // American and Bermudan trades: the backward calibration of each trade's exercise policy,
-  // then its pricing paths under that policy (sums), with continuation_today; then the Greek
-  // combinations of its scenarios (f.combinations) under the same policy.
-  virtual family_run run_early_exercise(const exercise_family& f, const run_control& control) const = 0;
+  // American and Bermudan trades: the backward calibration of each trade's exercise policy
+  // (from f, the trades' tables alone), then its pricing paths under that policy (sums), with
+  // continuation_today; then, where `with_greeks` gives a family (f's trades with their Greek
+  // scenarios and combinations, asked for once the calibration is under way: it may still be
+  // being built), the Greek combinations under the same policy.
+  virtual family_run run_early_exercise(const exercise_family& f,
+                                        const std::function<const exercise_family*()>& with_greeks,
+                                        const run_control& control) const = 0;
   [[nodiscard]] virtual backend_kind kind() const noexcept = 0;
   [[nodiscard]] virtual const std::string& name() const noexcept = 0;
   [[nodiscard]] virtual std::optional<memory_report> memory() const { return std::nullopt; }

@@ -14,7 +14,7 @@ namespace {
 // Early-exercise work is boxed: it is twice the size of the others, and a chunk's jobs are
 // fresh memory every call (first touching a page cost 1-3 us on the GPU host). Double-precision
 // jobs are boxed too: unboxed, they would widen every float job's slot by a third.
-using trade_job = std::variant<european_job, path_job, basket_job, heston_job, std::unique_ptr<exercise_work>,
+using trade_job = std::variant<european_job, path_job, basket_job, heston_job, std::unique_ptr<exercise_job>,
                                std::unique_ptr<path_job_f64>, std::unique_ptr<heston_job_f64>,
                                std::unique_ptr<basket_job_f64>>;
 
@@ -64,9 +64,7 @@ std::optional<trade_job> check_and_build(const trade& t, std::string& message, c
     return build_double(t, market.assets()[first_underlying], heston_basket, message, market, options);
   }
   if (t.exercise != exercise_style::european || heston_basket) {
-    auto w = std::make_unique<exercise_work>(exercise_work{make_exercise_job(t, market, options), std::nullopt});
-    if (options.greeks) w->greeks = make_exercise_greeks(t, market, options);
-    return trade_job(std::move(w));
+    return boxed(make_exercise_job(t, market, options));
   }
   const asset& a = market.assets()[first_underlying];
   if (a.model == model_kind::heston) return make_heston_job<float>(t, a, market, options);
@@ -108,7 +106,7 @@ request_families prepare_rows(const portfolio& trades, std::size_t begin, std::s
       f.double_paths.add_job(**dp, i);
     } else if (auto* dh = std::get_if<std::unique_ptr<heston_job_f64>>(&*jobs[k])) {
       f.double_hestons.add_job(**dh, i);
-    } else if (auto* x = std::get_if<std::unique_ptr<exercise_work>>(&*jobs[k])) {
+    } else if (auto* x = std::get_if<std::unique_ptr<exercise_job>>(&*jobs[k])) {
       f.exercises.add_job(**x, i);
     } else if (auto* b = std::get_if<basket_job>(&*jobs[k])) {
       f.baskets.add_job(*b, i);
@@ -120,7 +118,77 @@ request_families prepare_rows(const portfolio& trades, std::size_t begin, std::s
       (scenario_lanes ? f.scenario_paths : f.paths).add_job(p, i);
     }
   }
+  if (options.greeks && !f.exercises.f.trades.empty()) {
+    std::vector<trade> exercised;
+    for (std::size_t const row : f.exercises.rows) exercised.push_back(trades.trades[row]);
+    f.exercises.start_greeks(std::move(exercised), market, options, threads);
+  }
   return f;
+}
+
+namespace {
+
+// Trade `trade`'s scenarios and combinations appended to the book's family.
+void add_greeks(exercise_greek_book& book, std::size_t trade, exercise_greek_plan& plan)
+{
+  exercise_family& f = book.f;
+  std::size_t const first = f.combinations.size();
+  // One growth of the tables for all scenarios.
+  std::size_t steps = f.heston_steps.size();
+  std::size_t gbm = f.gbm_steps.size();
+  for (auto const& s : plan.scenarios) {
+    steps += s.heston_steps.size();
+    gbm += s.gbm_steps.size();
+  }
+  f.heston_steps.reserve(steps);
+  f.gbm_steps.reserve(gbm);
+  std::vector<std::int32_t> scenario;
+  for (auto const& s : plan.scenarios) scenario.push_back(add_scenario(f, s, trade));
+  std::int64_t const samples = f.trades[trade].samples;
+  for (auto const& g : plan.greeks) {
+    exercise_combination c{};
+    c.samples = samples;
+    c.first_block = f.combination_blocks;
+    f.combination_blocks += layout::blocks_for(c.samples, exercise_normals_per_sample);
+    c.legs = static_cast<std::int32_t>(g.legs.size());
+    c.shared_path = g.shared_path ? 1 : 0;
+    for (std::size_t k = 0; k < g.legs.size(); ++k) {
+      c.scenario[k] = scenario[g.legs[k].scenario];
+      c.weight[k] = g.legs[k].weight;
+      auto const& leg = f.scenarios[static_cast<std::size_t>(c.scenario[k])];
+      if (!same_decisions(f, f.scenarios[static_cast<std::size_t>(c.scenario[0])], leg)) c.shared_path = 0;
+    }
+    f.combinations.push_back(c);
+  }
+  group_spot_walks(f, first, f.combinations.size(), walk_group_legs(f, first, f.combinations.size()));
+  mark_variant_pairs(f, first, f.combinations.size());
+  // The tables are in the family now; the plan keeps only what results need.
+  for (auto& s : plan.scenarios) s = {s.kernel, {}, {}, {}, {}, {}, s.scale, s.paths, s.exercise_today};
+  book.first_combination.push_back(first);
+}
+
+}  // namespace
+
+exercise_greek_book make_exercise_greek_book(const exercise_family& base, const std::vector<trade>& trades,
+                                             const market_data& market, const engine_options& options,
+                                             thread_cache& threads)
+{
+  exercise_greek_book book{base, std::vector<std::optional<exercise_greek_plan>>(trades.size()), {}};
+  parallel_for(
+      threads, trades.size(), [&](std::size_t k) { book.plans[k] = make_exercise_greeks(trades[k], market, options); },
+      1);
+  for (std::size_t k = 0; k < trades.size(); ++k) add_greeks(book, k, *book.plans[k]);
+  return book;
+}
+
+void exercise_rows::start_greeks(std::vector<trade> trades, const market_data& market, const engine_options& options,
+                                 thread_cache& threads)
+{
+  book_ = threads
+              .run([base = f, trades = std::move(trades), &market, &options, &threads] {
+                return make_exercise_greek_book(base, trades, market, options, threads);
+              })
+              .share();
 }
 
 }  // namespace mcprice::detail

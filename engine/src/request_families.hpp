@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <future>
 #include <optional>
 #include <string>
 #include <utility>
@@ -97,75 +98,69 @@ struct basic_basket_family : family<basic_basket_gbm_trade<Real>> {
   }
 };
 
-// An American or Bermudan trade, with its Greek scenarios when Greeks are asked for.
-struct exercise_work {
-  exercise_job job;
-  std::optional<exercise_greek_plan> greeks;
+// The Greeks of a request's American and Bermudan trades: a copy of the trades' family with
+// every trade's Greek scenarios (tables) and combinations added, and what results need of each
+// trade's plan.
+struct exercise_greek_book {
+  exercise_family f;
+  std::vector<std::optional<exercise_greek_plan>> plans;  // per trade
+  std::vector<std::size_t> first_combination;              // per trade: its combinations start here
 };
 
-// American and Bermudan trades with their tables, what exercising today would pay, and their
-// Greeks' combinations (combination range per trade).
-struct exercise_rows : family_base {
-  exercise_family f;
-  std::vector<double> exercise_today;
-  std::vector<std::optional<exercise_greek_plan>> greeks;
-  std::vector<std::size_t> first_combination;
+// Builds the book for `trades` (a trade each of base's; its Greeks' bumps come from `market`),
+// plans on several threads, then tables in trade order.
+exercise_greek_book make_exercise_greek_book(const exercise_family& base, const std::vector<trade>& trades,
+                                             const market_data& market, const engine_options& options,
+                                             thread_cache& threads);
 
-  void add_job(exercise_work& w, std::size_t row)
+// American and Bermudan trades with their tables and what exercising today would pay. With
+// Greeks, the Greek book is built on a kept thread from the end of the preparation: the
+// backend's calibration needs only the trades' tables, so the host builds the scenarios (some
+// 20,000 Heston steps for a 5-asset STAC-A2-style trade) while the GPU calibrates.
+struct exercise_rows : family_base {
+  exercise_family f;  // the trades alone
+  std::vector<double> exercise_today;
+
+  exercise_rows() = default;
+  exercise_rows(exercise_rows&&) = default;
+  exercise_rows& operator=(exercise_rows&&) = delete;
+  exercise_rows(const exercise_rows&) = delete;
+  exercise_rows& operator=(const exercise_rows&) = delete;
+  // The book's task refers only to what it was given (copies, the engine's market, options and
+  // threads), but the engine may go once its call returns: nothing outlives the rows.
+  ~exercise_rows()
   {
-    std::size_t const trade = f.trades.size();
-    add_to_family(f, w.job);
-    samples.push_back(w.job.kernel.samples);
-    scales.push_back(w.job.scale);
-    paths.push_back(w.job.paths);
-    rows.push_back(row);
-    exercise_today.push_back(w.job.exercise_today);
-    first_combination.push_back(f.combinations.size());
-    if (w.greeks) {
-      // One growth of the tables for all scenarios: a book's family is built afresh per request.
-      std::size_t steps = f.heston_steps.size();
-      std::size_t gbm = f.gbm_steps.size();
-      for (auto const& s : w.greeks->scenarios) {
-        steps += s.heston_steps.size();
-        gbm += s.gbm_steps.size();
-      }
-      f.heston_steps.reserve(steps);
-      f.gbm_steps.reserve(gbm);
-      std::vector<std::int32_t> scenario;
-      for (auto const& s : w.greeks->scenarios) scenario.push_back(add_scenario(f, s, trade));
-      for (auto const& g : w.greeks->greeks) {
-        exercise_combination c{};
-        c.samples = w.job.kernel.samples;
-        c.first_block = f.combination_blocks;
-        f.combination_blocks += layout::blocks_for(c.samples, exercise_normals_per_sample);
-        c.legs = static_cast<std::int32_t>(g.legs.size());
-        c.shared_path = g.shared_path ? 1 : 0;
-        for (std::size_t k = 0; k < g.legs.size(); ++k) {
-          c.scenario[k] = scenario[g.legs[k].scenario];
-          c.weight[k] = g.legs[k].weight;
-          auto const& leg = f.scenarios[static_cast<std::size_t>(c.scenario[k])];
-          if (!same_decisions(f, f.scenarios[static_cast<std::size_t>(c.scenario[0])], leg)) c.shared_path = 0;
-        }
-        f.combinations.push_back(c);
-      }
-      group_spot_walks(f, first_combination.back(), f.combinations.size(),
-                       walk_group_legs(f, first_combination.back(), f.combinations.size()));
-      mark_variant_pairs(f, first_combination.back(), f.combinations.size());
-      // The tables are in the family now; the plan keeps only what results need.
-      for (auto& s : w.greeks->scenarios) s = {s.kernel, {}, {}, {}, {}, {}, s.scale, s.paths, s.exercise_today};
-    }
-    greeks.push_back(std::move(w.greeks));
+    if (book_.valid()) book_.wait();
   }
+
+  void add_job(const exercise_job& j, std::size_t row)
+  {
+    add_to_family(f, j);
+    samples.push_back(j.kernel.samples);
+    scales.push_back(j.scale);
+    paths.push_back(j.paths);
+    rows.push_back(row);
+    exercise_today.push_back(j.exercise_today);
+  }
+
+  // Starts the Greek book of every trade (`trades`: the rows' trades, in order).
+  void start_greeks(std::vector<trade> trades, const market_data& market, const engine_options& options,
+                    thread_cache& threads);
+
+  // The family with the Greeks' scenarios and combinations (waits for it), or none.
+  [[nodiscard]] const exercise_family* with_greeks() const { return book_.valid() ? &book_.get().f : nullptr; }
 
   // Trade k's Greeks from the run's combinations (none if any of them failed).
   [[nodiscard]] std::optional<trade_greeks> greeks_of(std::size_t k, const family_run& run, bool today) const
   {
-    if (!greeks[k]) return std::nullopt;
-    const exercise_greek_plan& plan = *greeks[k];
+    if (!book_.valid()) return std::nullopt;
+    const exercise_greek_book& book = book_.get();
+    if (!book.plans[k]) return std::nullopt;
+    const exercise_greek_plan& plan = *book.plans[k];
     if (today) return exercised_today_greeks(plan, scales[k]);
     std::vector<greek_estimate> values;
     for (std::size_t g = 0; g < plan.greeks.size(); ++g) {
-      std::size_t const c = first_combination[k] + g;
+      std::size_t const c = book.first_combination[k] + g;
       if (c >= run.combinations.size()) return std::nullopt;
       auto const& o = run.combinations[c];
       if (!o.error.empty() || o.cancelled) return std::nullopt;
@@ -173,6 +168,9 @@ struct exercise_rows : family_base {
     }
     return assemble_exercise_greeks(plan, values);
   }
+
+ private:
+  std::shared_future<exercise_greek_book> book_;
 };
 
 // The trades of one chunk of a request, by kernel family, with their tables.

@@ -52,12 +52,12 @@ trade worst_of_put(int n, std::int64_t dates)
                            n > 1 ? product_kind::worst_of : product_kind::vanilla);
 }
 
-detail::exercise_rows rows_with_greeks(const trade& t, const market_data& m, const engine_options& o)
+detail::exercise_greek_book rows_with_greeks(const trade& t, const market_data& m, const engine_options& o)
 {
-  detail::exercise_rows rows;
-  detail::exercise_work w{detail::make_exercise_job(t, m, o), detail::make_exercise_greeks(t, m, o)};
-  rows.add_job(w, 0);
-  return rows;
+  detail::exercise_family trades;
+  detail::add_to_family(trades, detail::make_exercise_job(t, m, o));
+  detail::thread_cache threads;
+  return detail::make_exercise_greek_book(trades, {t}, m, o, threads);
 }
 
 bool same_float(float a, float b) { return std::memcmp(&a, &b, sizeof(float)) == 0; }
@@ -279,7 +279,7 @@ TEST_CASE("variant pairs: vega's legs differ in their own asset only; rho, theta
   for (bool heston : {true, false}) {
     INFO((heston ? "Heston" : "GBM"));
     auto const rows = rows_with_greeks(worst_of_put(4, 8), assets_market(4, heston), o);
-    auto const& plan = *rows.greeks.front();
+    auto const& plan = *rows.plans.front();
     REQUIRE(plan.greeks.size() == rows.f.combinations.size());
     for (std::size_t g = 0; g < plan.greeks.size(); ++g) {
       auto const& c = rows.f.combinations[g];

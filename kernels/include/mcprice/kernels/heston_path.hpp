@@ -35,22 +35,33 @@ struct alignas(16) basic_heston_step {
 using heston_step = basic_heston_step<float>;
 using heston_step_f64 = basic_heston_step<double>;
 
-// The step's coefficients in double; kappa -> 0 takes the limits (1 - e)/kappa -> dt.
+// The variance's decay over a step, exp(-kappa dt) and expm1(-kappa dt): the costly part of a
+// step's coefficients, and the same for every step of equal kappa dt (a grid's steps take a
+// handful of distinct lengths), so a host loop can keep a few (heston_decay_cache).
+struct heston_decay {
+  double e;    // exp(-kappa dt)
+  double em1;  // expm1(-kappa dt)
+};
+inline heston_decay heston_decay_of(double kdt) { return {std::exp(-kdt), std::expm1(-kdt)}; }
+
+// The step's coefficients in double; kappa -> 0 takes the limits (1 - e)/kappa -> dt. `d`:
+// heston_decay_of(kappa * dt).
 template <typename Real = float>
 inline basic_heston_step<Real> make_heston_step(double dt, double log_forward, double hit_value, bool fixing,
-                                                double kappa, double theta, double xi, double rho)
+                                                double kappa, double theta, double xi, double rho,
+                                                const heston_decay& d)
 {
   double const kdt = kappa * dt;
-  double const e = std::exp(-kdt);
+  double const e = d.e;
   // (1 - e)/kappa and (1 - e)^2/(2 kappa), by series where kappa dt is tiny.
-  double const one_minus_e_over_kappa = kdt > 1e-6 ? -std::expm1(-kdt) / kappa : dt * (1.0 - 0.5 * kdt);
-  double const sq_over_2kappa = kdt > 1e-6 ? std::expm1(-kdt) * std::expm1(-kdt) / (2.0 * kappa) : 0.5 * kappa * dt * dt;
+  double const one_minus_e_over_kappa = kdt > 1e-6 ? -d.em1 / kappa : dt * (1.0 - 0.5 * kdt);
+  double const sq_over_2kappa = kdt > 1e-6 ? d.em1 * d.em1 / (2.0 * kappa) : 0.5 * kappa * dt * dt;
   basic_heston_step<Real> s{};
   s.dt = static_cast<Real>(dt);
   s.log_forward = static_cast<Real>(log_forward);
   s.hit_value = static_cast<Real>(hit_value);
   s.e = static_cast<Real>(e);
-  s.m0 = static_cast<Real>(-theta * std::expm1(-kdt));
+  s.m0 = static_cast<Real>(-theta * d.em1);
   s.s2_v = static_cast<Real>(xi * xi * e * one_minus_e_over_kappa);
   s.s2_0 = static_cast<Real>(theta * xi * xi * sq_over_2kappa);
   if (xi > heston_min_xi) {
@@ -66,6 +77,13 @@ inline basic_heston_step<Real> make_heston_step(double dt, double log_forward, d
   }
   s.fixing = fixing ? 1 : 0;
   return s;
+}
+
+template <typename Real = float>
+inline basic_heston_step<Real> make_heston_step(double dt, double log_forward, double hit_value, bool fixing,
+                                                double kappa, double theta, double xi, double rho)
+{
+  return make_heston_step<Real>(dt, log_forward, hit_value, fixing, kappa, theta, xi, rho, heston_decay_of(kappa * dt));
 }
 
 // The path record (product, payoff; first_step and steps index the heston_step table) and the
