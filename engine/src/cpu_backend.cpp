@@ -135,14 +135,15 @@ class cpu_backend final : public pricing_backend {
     });
   }
 
-  family_run run_early_exercise(const exercise_family& trades, const std::function<const exercise_family*()>& with_greeks,
+  family_run run_early_exercise(const exercise_family& trades,
+                                const std::function<const packed_exercise_family*()>& with_greeks,
                                 const run_control& control) const override
   {
     calibration_plan const plan = plan_calibration(trades.trades, trades.calibration_blocks, 0);
     calibration const c =
         calibrate(trades, plan, *make_cpu_calibration(trades, layout_of(trades), plan), control);
-    const exercise_family* const greeks = with_greeks();
-    const exercise_family& f = greeks != nullptr ? *greeks : trades;
+    const packed_exercise_family* const greeks = with_greeks();
+    const exercise_family& f = greeks != nullptr ? greeks->f : trades;
     auto const l = layout_of(f);
     auto const tables = pack_tables(f, c.coefficients, l);
     exercise_tables const tab = tables_at(tables.data(), l);

@@ -58,6 +58,13 @@ std::vector<unsigned char> pack_tables(const exercise_family& f, const std::vect
   return out;
 }
 
+packed_exercise_family packed(exercise_family f)
+{
+  auto const l = layout_of(f);
+  auto tables = pack_tables(f, {}, l);
+  return {std::move(f), l, std::move(tables)};
+}
+
 exercise_tables tables_at(const void* base, const exercise_table_layout& l)
 {
   auto const* b = static_cast<const unsigned char*>(base);

@@ -41,6 +41,15 @@ std::vector<unsigned char> pack_tables(const exercise_family& f, const std::vect
                                        const exercise_table_layout& l);
 exercise_tables tables_at(const void* base, const exercise_table_layout& l);
 
+// A family with its tables packed ahead of the calibration: every part but the coefficients,
+// which go in at upload (the part from layout.coefficients on is left zero here).
+struct packed_exercise_family {
+  exercise_family f;
+  exercise_table_layout layout;
+  std::vector<unsigned char> tables;
+};
+packed_exercise_family packed(exercise_family f);
+
 // Groups the shared-path combinations [first, end) of one trade (its delta, gamma and
 // cross-gamma scenarios) whose scenarios walk the same log-spot paths, as many as fit one
 // group's legs, and marks each grouped combination with its group and legs' places. The

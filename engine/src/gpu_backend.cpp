@@ -49,6 +49,13 @@ std::size_t cub_temp_bytes(std::size_t segments)
   return temp;
 }
 
+// What follows a request's extra tables in the same upload: the early-exercise coefficients,
+// calibrated after the rest of the tables were packed.
+struct extra_tail {
+  const void* data{nullptr};
+  std::size_t bytes{0};
+};
+
 // How a family's Greek sums (European channels, or path Greeks) are summed per segment.
 struct greek_sums_kind {
   std::size_t bytes;  // one partial, or one segment's sum
@@ -286,7 +293,8 @@ class gpu_backend final : public pricing_backend {
   // The calibration runs step by step on one stream (each step's coefficients wait for the
   // last step's sums); the pricing paths then go as any family's jobs, the coefficient table in
   // their tables.
-  family_run run_early_exercise(const exercise_family& trades, const std::function<const exercise_family*()>& with_greeks,
+  family_run run_early_exercise(const exercise_family& trades,
+                                const std::function<const packed_exercise_family*()>& with_greeks,
                                 const run_control& control) const override
   {
     MCPRICE_CUDA_TRY(cudaSetDevice(ctx_.device()));
@@ -323,18 +331,17 @@ class gpu_backend final : public pricing_backend {
         };
         return run_family(trades.trades, tables.data(), tables.size(), trades.blocks, 0, control, launch_kernels);
       };
-      // The Greeks' scenarios were built on the host while the GPU calibrated.
-      const exercise_family* const greeks = with_greeks();
-      if (greeks == nullptr || greeks->combinations.empty()) {
+      // The Greeks' scenarios were built and packed on the host while the GPU calibrated.
+      const packed_exercise_family* const greeks = with_greeks();
+      if (greeks == nullptr || greeks->f.combinations.empty()) {
         run = price_paths();
       } else {
         // The pricing paths on a thread of their own, beside the Greek combinations: a few
         // trades' paths leave most of the GPU idle, so their kernel runs within the Greeks'
         // rather than before it (the future's destructor waits for it if the Greeks throw).
         auto priced = std::async(std::launch::async, price_paths);
-        const exercise_family& f = *greeks;
-        auto const l = layout_of(f);
-        auto const tables = pack_tables(f, c.coefficients, l);
+        const exercise_family& f = greeks->f;
+        exercise_table_layout const l = greeks->layout;
         std::uint32_t const asset_counts = combination_asset_counts(f);
         auto launch_combinations = [this, l, asset_counts](const request_state& r, std::int64_t first, std::int64_t end,
                                                            moments* d_blocks, void*, scratch_lease& lease,
@@ -351,9 +358,10 @@ class gpu_backend final : public pricing_backend {
         run_control one_job = control;
         one_job.max_jobs = 1;
         auto combinations = run_family(shared_greek_walks_ ? f.combinations : each_leg_alone(f.combinations),
-                                       tables.data(), tables.size(), f.combination_blocks, 0, one_job,
+                                       greeks->tables.data(), l.coefficients, f.combination_blocks, 0, one_job,
                                        launch_combinations, nullptr,
-                                       sizeof(unsigned long long) * kernels::combination_kernels)
+                                       sizeof(unsigned long long) * kernels::combination_kernels,
+                                       {c.coefficients.data(), sizeof(float) * c.coefficients.size()})
                                 .outcomes;
         run = priced.get();
         run.combinations = std::move(combinations);
@@ -513,12 +521,14 @@ class gpu_backend final : public pricing_backend {
   }
 
   // GreekSums: the family's Greek sums type (void: none), described at run time by `greeks`.
+  // The extra tables are `head_bytes` from `extra`, then `tail`'s bytes.
   template <typename GreekSums = void, typename Trade>
-  family_run run_family(const std::vector<Trade>& trades, const void* extra, std::size_t extra_bytes,
+  family_run run_family(const std::vector<Trade>& trades, const void* extra, std::size_t head_bytes,
                           std::int64_t total_blocks, std::size_t scratch_per_block, const run_control& control,
                           const job_kernels& kernels, const greek_sums_kind* greeks = nullptr,
-                          std::size_t scratch_per_job = 0) const
+                          std::size_t scratch_per_job = 0, const extra_tail& tail = {}) const
   {
+    std::size_t const extra_bytes = head_bytes + tail.bytes;
     submission_turn turn(control);
     MCPRICE_CUDA_TRY(cudaSetDevice(ctx_.device()));
     double const submitted_from = control.timeline != nullptr ? control.timeline->now() : 0.0;
@@ -560,7 +570,7 @@ class gpu_backend final : public pricing_backend {
     std::size_t const greek_bytes = greeks != nullptr ? greeks->bytes * n_seg : 0;
     auto staging = ctx_.staging().acquire(trade_bytes + extra_bytes + offset_bytes + sizeof(moments) * n_seg + greek_bytes);
     turn.take();
-    upload(trades.data(), trade_bytes, extra, extra_bytes, r, device_data.get(), staging.get());
+    upload(trades.data(), trade_bytes, extra, head_bytes, tail, r, device_data.get(), staging.get());
     if (control.timeline != nullptr) {
       control.timeline->add({"plan+upload", control.chunk, 0, submitted_from, control.timeline->now(), false});
     }
@@ -677,15 +687,17 @@ class gpu_backend final : public pricing_backend {
     return need;
   }
 
-  void upload(const void* trades, std::size_t trade_bytes, const void* extra, std::size_t extra_bytes, request_state& r,
-              device_buffer& device_data, pinned_buffer& staging) const
+  void upload(const void* trades, std::size_t trade_bytes, const void* extra, std::size_t head_bytes,
+              const extra_tail& tail, request_state& r, device_buffer& device_data, pinned_buffer& staging) const
   {
     nvtx_range const phase("upload");
     std::size_t const n_seg = r.plan.segments.size();
     std::size_t const offset_bytes = sizeof(std::int64_t) * (n_seg + 1);
+    std::size_t const extra_bytes = head_bytes + tail.bytes;
     char* const host = staging.as<char>();
     std::memcpy(host, trades, trade_bytes);
-    if (extra_bytes > 0) std::memcpy(host + trade_bytes, extra, extra_bytes);
+    if (head_bytes > 0) std::memcpy(host + trade_bytes, extra, head_bytes);
+    if (tail.bytes > 0) std::memcpy(host + trade_bytes + head_bytes, tail.data, tail.bytes);
     auto* const h_offsets = reinterpret_cast<std::int64_t*>(host + trade_bytes + extra_bytes);
     for (std::size_t i = 0; i < n_seg; ++i) h_offsets[i] = r.plan.segments[i].first_block;
     h_offsets[n_seg] = r.plan.total_blocks;

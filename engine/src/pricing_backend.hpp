@@ -127,10 +127,10 @@ class pricing_backend {
   // American and Bermudan trades: the backward calibration of each trade's exercise policy
   // (from f, the trades' tables alone), then its pricing paths under that policy (sums), with
   // continuation_today; then, where `with_greeks` gives a family (f's trades with their Greek
-  // scenarios and combinations, asked for once the calibration is under way: it may still be
-  // being built), the Greek combinations under the same policy.
+  // scenarios and combinations, packed; asked for once the calibration is under way: it may
+  // still be being built), the Greek combinations under the same policy.
   virtual family_run run_early_exercise(const exercise_family& f,
-                                        const std::function<const exercise_family*()>& with_greeks,
+                                        const std::function<const packed_exercise_family*()>& with_greeks,
                                         const run_control& control) const = 0;
   [[nodiscard]] virtual backend_kind kind() const noexcept = 0;
   [[nodiscard]] virtual const std::string& name() const noexcept = 0;

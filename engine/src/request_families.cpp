@@ -128,10 +128,9 @@ request_families prepare_rows(const portfolio& trades, std::size_t begin, std::s
 
 namespace {
 
-// Trade `trade`'s scenarios and combinations appended to the book's family.
-void add_greeks(exercise_greek_book& book, std::size_t trade, exercise_greek_plan& plan)
+// Trade `trade`'s scenarios and combinations appended to the family.
+void add_greeks(exercise_family& f, std::size_t trade, exercise_greek_plan& plan)
 {
-  exercise_family& f = book.f;
   std::size_t const first = f.combinations.size();
   // One growth of the tables for all scenarios.
   std::size_t steps = f.heston_steps.size();
@@ -164,7 +163,6 @@ void add_greeks(exercise_greek_book& book, std::size_t trade, exercise_greek_pla
   mark_variant_pairs(f, first, f.combinations.size());
   // The tables are in the family now; the plan keeps only what results need.
   for (auto& s : plan.scenarios) s = {s.kernel, {}, {}, {}, {}, {}, s.scale, s.paths, s.exercise_today};
-  book.first_combination.push_back(first);
 }
 
 }  // namespace
@@ -173,11 +171,16 @@ exercise_greek_book make_exercise_greek_book(const exercise_family& base, const 
                                              const market_data& market, const engine_options& options,
                                              thread_cache& threads)
 {
-  exercise_greek_book book{base, std::vector<std::optional<exercise_greek_plan>>(trades.size()), {}};
+  exercise_greek_book book{{}, std::vector<std::optional<exercise_greek_plan>>(trades.size()), {}};
   parallel_for(
       threads, trades.size(), [&](std::size_t k) { book.plans[k] = make_exercise_greeks(trades[k], market, options); },
       1);
-  for (std::size_t k = 0; k < trades.size(); ++k) add_greeks(book, k, *book.plans[k]);
+  exercise_family f = base;
+  for (std::size_t k = 0; k < trades.size(); ++k) {
+    book.first_combination.push_back(f.combinations.size());
+    add_greeks(f, k, *book.plans[k]);
+  }
+  book.family = packed(std::move(f));
   return book;
 }
 

@@ -99,10 +99,10 @@ struct basic_basket_family : family<basic_basket_gbm_trade<Real>> {
 };
 
 // The Greeks of a request's American and Bermudan trades: a copy of the trades' family with
-// every trade's Greek scenarios (tables) and combinations added, and what results need of each
-// trade's plan.
+// every trade's Greek scenarios (tables) and combinations added, packed for upload, and what
+// results need of each trade's plan.
 struct exercise_greek_book {
-  exercise_family f;
+  packed_exercise_family family;
   std::vector<std::optional<exercise_greek_plan>> plans;  // per trade
   std::vector<std::size_t> first_combination;              // per trade: its combinations start here
 };
@@ -148,7 +148,10 @@ struct exercise_rows : family_base {
                     thread_cache& threads);
 
   // The family with the Greeks' scenarios and combinations (waits for it), or none.
-  [[nodiscard]] const exercise_family* with_greeks() const { return book_.valid() ? &book_.get().f : nullptr; }
+  [[nodiscard]] const packed_exercise_family* with_greeks() const
+  {
+    return book_.valid() ? &book_.get().family : nullptr;
+  }
 
   // Trade k's Greeks from the run's combinations (none if any of them failed).
   [[nodiscard]] std::optional<trade_greeks> greeks_of(std::size_t k, const family_run& run, bool today) const

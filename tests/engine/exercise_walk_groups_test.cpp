@@ -98,7 +98,7 @@ TEST_CASE("walk groups: the spot combinations of a trade walk together up to a g
   for (row const r : {row{1, 8, 1}, row{2, 8, 2}, row{5, 8, 7}, row{5, 64, 1}, row{10, 64, 4}, row{10, 8, 26}}) {
     INFO(r.n << " assets, " << r.legs << " legs a group");
     auto rows = rows_with_greeks(worst_of_put(r.n, 8), assets_market(r.n, true), o);
-    auto& f = rows.f;
+    auto& f = rows.family.f;
     f.walk_groups.clear();
     detail::group_spot_walks(f, 0, f.combinations.size(), r.legs);
     std::size_t shared = 0;
@@ -144,7 +144,7 @@ TEST_CASE("walk groups: spot scenarios walk their trade's tables; others bring t
   o.paths = 2000;
   o.steps = 8;
   auto const rows = rows_with_greeks(worst_of_put(3, 8), assets_market(3, true), o);
-  auto const& f = rows.f;
+  auto const& f = rows.family.f;
   auto const& own = f.trades.front();
   std::size_t sharing = 0;
   for (auto const& c : f.combinations) {
@@ -173,9 +173,9 @@ TEST_CASE("a calibration path carried from step to step has every backward step'
       INFO((heston ? "Heston, " : "GBM, ") << n << " assets");
       auto const m = assets_market(n, heston);
       auto rows = rows_with_greeks(worst_of_put(n, 12), m, o);
-      calibrated const cal(rows.f);
+      calibrated const cal(rows.family.f);
       exercise_tables const& tab = cal.tables;
-      exercise_trade const& t = rows.f.trades.front();
+      exercise_trade const& t = rows.family.f.trades.front();
       // The trade's first calibration block, stored as the calibration stores it.
       std::vector<float> paths(static_cast<std::size_t>(calibration_rows(t)) * calibration_paths_per_block);
       std::vector<float> flows(calibration_paths_per_block);
@@ -219,7 +219,7 @@ TEST_CASE("walk groups: one walk gives every grouped combination the bits of its
       INFO((heston ? "Heston, " : "GBM, ") << n << " assets");
       auto const m = assets_market(n, heston);
       auto rows = rows_with_greeks(worst_of_put(n, 12), m, o);
-      auto& f = rows.f;
+      auto& f = rows.family.f;
       calibrated const cal(f);
       exercise_tables const& tab = cal.tables;
       REQUIRE_FALSE(f.walk_groups.empty());
@@ -280,9 +280,9 @@ TEST_CASE("variant pairs: vega's legs differ in their own asset only; rho, theta
     INFO((heston ? "Heston" : "GBM"));
     auto const rows = rows_with_greeks(worst_of_put(4, 8), assets_market(4, heston), o);
     auto const& plan = *rows.plans.front();
-    REQUIRE(plan.greeks.size() == rows.f.combinations.size());
+    REQUIRE(plan.greeks.size() == rows.family.f.combinations.size());
     for (std::size_t g = 0; g < plan.greeks.size(); ++g) {
-      auto const& c = rows.f.combinations[g];
+      auto const& c = rows.family.f.combinations[g];
       INFO("Greek " << g);
       if (plan.greeks[g].slot == detail::greek_slot::vega) {
         CHECK(c.variant_asset == static_cast<std::int32_t>(plan.greeks[g].index));
@@ -303,7 +303,7 @@ TEST_CASE("shared walks: legs moving one, two or three spots each keep their own
     for (int n : {1, 3, 5}) {
       INFO((heston ? "Heston, " : "GBM, ") << n << " assets");
       auto rows = rows_with_greeks(worst_of_put(n, 12), assets_market(n, heston), o);
-      auto& f = rows.f;
+      auto& f = rows.family.f;
       auto const shared =
           std::find_if(f.combinations.begin(), f.combinations.end(), [](const auto& c) { return c.shared_path != 0; });
       REQUIRE(shared != f.combinations.end());
@@ -396,7 +396,7 @@ TEST_CASE("walk groups: a trade's groups hold as many legs as leave their walks 
   o.paths = 25'000;
   o.steps = 8;
   auto const rows = rows_with_greeks(worst_of_put(5, 8), assets_market(5, true), o);
-  auto const& f = rows.f;
+  auto const& f = rows.family.f;
   int const legs = tuning::exercise_sized(5) ? detail::walk_group_legs(51, 25'000, tuning::exercise_sized_walk_warps) : 13;
   CHECK(detail::walk_group_legs(51, 25'000, 2112) == 19);  // two blocks an SM resident, not three
   REQUIRE(detail::walk_group_legs(f, 0, f.combinations.size()) == legs);
