@@ -181,6 +181,57 @@ TEST_CASE("capped calibration jobs replay the same decisions: coefficients bit-i
   }
 }
 
+TEST_CASE("Heston exercise steps are each step's own QE coefficients, bit for bit, with the decays kept per step length")
+{
+  // make_exercise_job keeps each asset's last distinct decays (exp and expm1 of kappa dt) by
+  // their exact kappa dt; every step must still be what computing it alone gives. Grids with 5
+  // to 17 distinct step lengths (the last more than the cache keeps, so values are evicted and
+  // computed again).
+  auto const m = parse_market(R"({"rate": 0.03, "assets": {
+    "H": {"spot": 100, "model": "heston", "heston": {"v0": 0.04, "kappa": 2, "theta": 0.05, "xi": 0.4, "rho": -0.6}},
+    "K": {"spot": 90, "model": "heston", "heston": {"v0": 0.09, "kappa": 0.7, "theta": 0.03, "xi": 0.9, "rho": -0.3}}},
+    "correlation": {"H,K": 0.4}})",
+                              "decays");
+  struct grid {
+    double maturity;
+    std::int64_t dates;
+    std::int64_t steps;
+  };
+  for (grid const g : {grid{1.0, 252, 252}, grid{0.73, 97, 300}, grid{2.3, 41, 1000}}) {
+    INFO(g.dates << " dates, " << g.steps << " steps over " << g.maturity);
+    engine_options o;
+    o.paths = 1000;
+    o.steps = g.steps;
+    trade t = exercise_trade_of("w", option_type::put, {"H", "K"}, 95, g.maturity, exercise_style::bermudan, g.dates,
+                                product_kind::worst_of);
+    t.steps = g.steps;
+    auto const job = detail::make_exercise_job(t, m, o);
+    std::vector<heston_step> expected;
+    int const substeps = job.kernel.substeps;
+    double t_prev = 0.0;
+    for (double const ti : detail::exercise_times(t, o)) {
+      double const dt = (ti - t_prev) / substeps;
+      for (int k = 0; k < substeps; ++k) {
+        double const a = t_prev + dt * k;
+        double const b = k + 1 == substeps ? ti : t_prev + dt * (k + 1);
+        for (auto const& name : t.underlyings) {
+          const asset& u = m.assets()[*m.find(name)];
+          const heston_params& h = u.heston;
+          expected.push_back(make_heston_step(b - a, m.log_forward(u, b) - m.log_forward(u, a), 1.0, false, h.kappa,
+                                              h.theta, h.xi, h.rho));
+        }
+      }
+      t_prev = ti;
+    }
+    REQUIRE(job.heston_steps.size() == expected.size());
+    std::size_t differing = 0;
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      differing += std::memcmp(&job.heston_steps[i], &expected[i], sizeof(heston_step)) == 0 ? 0 : 1;
+    }
+    CHECK(differing == 0);
+  }
+}
+
 TEST_CASE("a cancelled calibration stops before its next step and says so")
 {
   auto const m = flat_market(40, 0.3, 0.05, 0.0);
