@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <array>
-#include <utility>
 #include <cmath>
+#include <utility>
 
 namespace mcprice::detail {
 

@@ -167,7 +167,7 @@ void add_greeks(exercise_family& f, std::size_t trade, exercise_greek_plan& plan
 
 }  // namespace
 
-exercise_greek_book make_exercise_greek_book(const exercise_family& base, const std::vector<trade>& trades,
+exercise_greek_book make_exercise_greek_book(exercise_family base, const std::vector<trade>& trades,
                                              const market_data& market, const engine_options& options,
                                              thread_cache& threads)
 {
@@ -175,12 +175,11 @@ exercise_greek_book make_exercise_greek_book(const exercise_family& base, const 
   parallel_for(
       threads, trades.size(), [&](std::size_t k) { book.plans[k] = make_exercise_greeks(trades[k], market, options); },
       1);
-  exercise_family f = base;
   for (std::size_t k = 0; k < trades.size(); ++k) {
-    book.first_combination.push_back(f.combinations.size());
-    add_greeks(f, k, *book.plans[k]);
+    book.first_combination.push_back(base.combinations.size());
+    add_greeks(base, k, *book.plans[k]);
   }
-  book.family = packed(std::move(f));
+  book.family = packed(std::move(base));
   return book;
 }
 
@@ -188,8 +187,8 @@ void exercise_rows::start_greeks(std::vector<trade> trades, const market_data& m
                                  thread_cache& threads)
 {
   book_ = threads
-              .run([base = f, trades = std::move(trades), &market, &options, &threads] {
-                return make_exercise_greek_book(base, trades, market, options, threads);
+              .run([base = f, trades = std::move(trades), &market, &options, &threads]() mutable {
+                return make_exercise_greek_book(std::move(base), trades, market, options, threads);
               })
               .share();
 }

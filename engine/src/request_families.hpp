@@ -109,7 +109,7 @@ struct exercise_greek_book {
 
 // Builds the book for `trades` (a trade each of base's; its Greeks' bumps come from `market`),
 // plans on several threads, then tables in trade order.
-exercise_greek_book make_exercise_greek_book(const exercise_family& base, const std::vector<trade>& trades,
+exercise_greek_book make_exercise_greek_book(exercise_family base, const std::vector<trade>& trades,
                                              const market_data& market, const engine_options& options,
                                              thread_cache& threads);
 

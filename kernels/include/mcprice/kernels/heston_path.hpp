@@ -37,7 +37,7 @@ using heston_step_f64 = basic_heston_step<double>;
 
 // The variance's decay over a step, exp(-kappa dt) and expm1(-kappa dt): the costly part of a
 // step's coefficients, and the same for every step of equal kappa dt (a grid's steps take a
-// handful of distinct lengths), so a host loop can keep a few (heston_decay_cache).
+// handful of distinct lengths), so a host loop can keep a few (make_exercise_job's decay_cache).
 struct heston_decay {
   double e;    // exp(-kappa dt)
   double em1;  // expm1(-kappa dt)
