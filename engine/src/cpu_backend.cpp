@@ -1,4 +1,5 @@
 #include "cpu_calibration.hpp"
+#include "mcprice/kernels/heston_sample.hpp"
 #include "mcprice/kernels/host_normal_stream.hpp"
 #include "pricing_backend.hpp"
 #include "work_plan.hpp"

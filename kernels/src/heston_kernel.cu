@@ -1,6 +1,7 @@
 #include "mcprice/kernels/canonical_blocks.cuh"
 #include "mcprice/kernels/device_normal_stream.cuh"
 #include "mcprice/kernels/heston_launcher.hpp"
+#include "mcprice/kernels/heston_sample.hpp"
 
 #include <type_traits>
 

@@ -31,6 +31,24 @@ struct observation_lane {
     Real vb = h.v0;
     Real xa = 0;
     Real xb = 0;
+    if (h.product == path_product::european) {
+      // The conditional log spot's mean and variance after each step, as heston_european_sample
+      // sums them.
+      heston_terminal<Real> a{};
+      heston_terminal<Real> b{};
+      for_heston_variance_draws<Real>(h.steps, rng, [&](int k, const basic_qe_paired_draw<Real>& draw) {
+        basic_heston_step<Real> const s = steps[k];
+        a.add(heston_qe_moments(h.xi, s, va, draw));
+        paths[row_index(j, rows, r.x(0, k), lane)] = a.x;
+        paths[row_index(j, rows, r.var(0, k), lane)] = a.w;
+        if (h.antithetic) {
+          b.add(heston_qe_moments(h.xi, s, vb, draw.antithetic()));
+          paths[row_index(j, rows, r.x(1, k), lane)] = b.x;
+          paths[row_index(j, rows, r.var(1, k), lane)] = b.w;
+        }
+      });
+      return;
+    }
     // The steps are formed as heston_sample forms them.
     auto const step = [&](int k, const basic_qe_paired_draw<Real>& draw, Real z_x, Real u) {
       basic_heston_step<Real> const s = steps[k];

@@ -9,6 +9,7 @@
 //   rate +-1e-3: every increment's drift by dr dt, hit payments' discount ratios, e^{-+dr T};
 //   time +-eps:  the first step shortened or lengthened (host-made steps after the trade's own),
 //                with a variance path of its own; discount e^{+-r eps}.
+#include "mcprice/kernels/heston_conditional.hpp"
 #include "mcprice/kernels/heston_path.hpp"
 #include "mcprice/kernels/path_greeks.hpp"
 
@@ -32,6 +33,82 @@ MCPRICE_HD MCPRICE_INLINE heston_step with_theta_scale(heston_step s, float scal
   return s;
 }
 
+// The model-vega scenarios' levels: v0 itself, theta as a scale of the trade's.
+struct heston_vega_levels {
+  float v0_up, v0_down, theta_up, theta_down;
+};
+MCPRICE_HD MCPRICE_INLINE heston_vega_levels vega_levels(const heston_trade& h)
+{
+  float const sqrt_v0 = sqrtf(fmaxf(h.v0, 0.0F));
+  float const sqrt_theta = sqrtf(fmaxf(h.theta, 0.0F));
+  auto level = [](float root, float bump) {
+    float const r = fmaxf(root + bump, 0.0F);
+    return r * r;
+  };
+  return {level(sqrt_v0, heston_vol_bump), level(sqrt_v0, -heston_vol_bump),
+          h.theta > 0.0F ? level(sqrt_theta, heston_vol_bump) / h.theta : 1.0F,
+          h.theta > 0.0F ? level(sqrt_theta, -heston_vol_bump) / h.theta : 1.0F};
+}
+
+// A European's scenarios by conditional Monte Carlo (heston_conditional.hpp), with the price's
+// own variance path and draws: spot and rate move the terminal law's forward (the same variance
+// path), vega and time step variance paths of their own.
+template <typename NormalStream, bool Antithetic>
+MCPRICE_HD MCPRICE_INLINE float heston_european_scenario_sample(const heston_trade& h, const heston_step* grid,
+                                                                std::uint64_t group, greek_values& out)
+{
+  const path_gbm_trade& t = h;
+  NormalStream rng(t.key, group);
+  const heston_step* steps = grid + t.first_step;
+  constexpr int sides = Antithetic ? 2 : 1;
+  heston_vega_levels const lv = vega_levels(h);
+  // Variance paths: 0 the base, 1 and 2 vega +-, 3 and 4 time (first step shorter, longer).
+  constexpr int paths = 5;
+  heston_terminal<float> end[sides][paths];
+  float v[sides][paths];
+  for (int side = 0; side < sides; ++side) {
+    for (int i = 0; i < paths; ++i) v[side][i] = i == 1 ? lv.v0_up : i == 2 ? lv.v0_down : h.v0;
+  }
+  float elapsed = 0.0F;
+  for_heston_variance_draws<float>(t.steps, rng, [&](int k, const qe_paired_draw& draw) {
+    heston_step const s = steps[k];
+    elapsed += s.dt;
+    for (int side = 0; side < sides; ++side) {
+      qe_paired_draw const zv = side == 0 ? draw : draw.antithetic();
+      end[side][0].add(heston_qe_moments(h.xi, s, v[side][0], zv));
+      for (int r = 0; r < 2; ++r) {
+        end[side][1 + r].add(heston_qe_moments(h.xi, with_theta_scale(s, r == 0 ? lv.theta_up : lv.theta_down),
+                                               v[side][1 + r], zv));
+        end[side][3 + r].add(heston_qe_moments(h.xi, k == 0 ? steps[t.steps + r] : s, v[side][3 + r], zv));
+      }
+    }
+  });
+  path_gbm_trade const spot_up = scenario_trade(t, 0);
+  path_gbm_trade const spot_down = scenario_trade(t, 1);
+  float const eps = heston_roll(steps[0].dt);
+  greek_values g{};
+  float price = 0.0F;
+  for (int side = 0; side < sides; ++side) {
+    auto const& e = end[side];
+    float const p0 = conditional_european_payoff(t, e[0].x, e[0].w);
+    float const p[path_scenarios] = {
+        conditional_european_payoff(spot_up, e[0].x, e[0].w),
+        conditional_european_payoff(spot_down, e[0].x, e[0].w),
+        conditional_european_payoff(t, e[1].x, e[1].w),
+        conditional_european_payoff(t, e[2].x, e[2].w),
+        conditional_european_payoff(t, fmaf(scenario_rate_bump, elapsed, e[0].x), e[0].w),
+        conditional_european_payoff(t, fmaf(-scenario_rate_bump, elapsed, e[0].x), e[0].w),
+        conditional_european_payoff(t, e[3].x, e[3].w),
+        conditional_european_payoff(t, e[4].x, e[4].w)};
+    add_scenario_differences(g, p0, p, scenario_spot_bump * t.spot, heston_vol_bump,
+                             expf(-scenario_rate_bump * h.maturity), expf(h.rate * eps), eps);
+    price = side == 0 ? p0 : 0.5F * (price + p0);
+  }
+  if constexpr (Antithetic) g = halved(g);
+  out = g;
+  return price;
+}
+
 template <typename NormalStream, path_product Product, bool Antithetic>
 MCPRICE_HD MCPRICE_INLINE float heston_scenario_sample(const heston_trade& h, const heston_step* grid,
                                                        std::uint64_t group, greek_values& out)
@@ -44,16 +121,11 @@ MCPRICE_HD MCPRICE_INLINE float heston_scenario_sample(const heston_trade& h, co
   // (also driving spot and rate), vega +-, time +-.
   path_gbm_trade const spot_up = scenario_trade(t, 0);
   path_gbm_trade const spot_down = scenario_trade(t, 1);
-  float const sqrt_v0 = sqrtf(fmaxf(h.v0, 0.0F));
-  float const sqrt_theta = sqrtf(fmaxf(h.theta, 0.0F));
-  auto level = [](float root, float bump) {
-    float const r = fmaxf(root + bump, 0.0F);
-    return r * r;
-  };
-  float const v0_up = level(sqrt_v0, heston_vol_bump);
-  float const v0_down = level(sqrt_v0, -heston_vol_bump);
-  float const theta_up = h.theta > 0.0F ? level(sqrt_theta, heston_vol_bump) / h.theta : 1.0F;
-  float const theta_down = h.theta > 0.0F ? level(sqrt_theta, -heston_vol_bump) / h.theta : 1.0F;
+  heston_vega_levels const lv = vega_levels(h);
+  float const v0_up = lv.v0_up;
+  float const v0_down = lv.v0_down;
+  float const theta_up = lv.theta_up;
+  float const theta_down = lv.theta_down;
   float const eps = heston_roll(steps[0].dt);
   path_state base[sides];
   path_state st[sides][path_scenarios];
@@ -129,8 +201,13 @@ MCPRICE_HD MCPRICE_INLINE priced_path_greeks heston_greek_lane(const heston_trad
   return greek_lane_of(h, block, lane, [&](std::uint64_t subsequence, greek_values& v) {
     return with_path_product(h.product, [&](auto product) {
       constexpr path_product P = decltype(product)::value;
-      return h.antithetic ? heston_scenario_sample<NormalStream, P, true>(h, grid, subsequence, v)
-                          : heston_scenario_sample<NormalStream, P, false>(h, grid, subsequence, v);
+      if constexpr (P == path_product::european) {
+        return h.antithetic ? heston_european_scenario_sample<NormalStream, true>(h, grid, subsequence, v)
+                            : heston_european_scenario_sample<NormalStream, false>(h, grid, subsequence, v);
+      } else {
+        return h.antithetic ? heston_scenario_sample<NormalStream, P, true>(h, grid, subsequence, v)
+                            : heston_scenario_sample<NormalStream, P, false>(h, grid, subsequence, v);
+      }
     });
   });
 }

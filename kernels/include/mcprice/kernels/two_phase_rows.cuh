@@ -4,6 +4,7 @@
 // read coalesced; the replay of stored paths through the fused route's path state; and the lane
 // that turns payoff scratch into canonical-block moments.
 #include "mcprice/kernels/canonical_blocks.cuh"
+#include "mcprice/kernels/heston_conditional.hpp"
 #include "mcprice/kernels/path_gbm.hpp"
 #include "mcprice/kernels/sample_lanes.hpp"
 
@@ -39,9 +40,12 @@ struct sample_rows {
 
 // Model policies of the replay: where a step's variance comes from, and whether Europeans occur.
 // (Real, here and below: the path precision; scratch holds values of it.)
+// conditional_europeans: a European's rows hold its log spot's conditional mean and variance
+// after each step (Heston: heston_conditional.hpp), not a path.
 struct gbm_replay {
   static constexpr bool stored_variance = false;
   static constexpr bool europeans = false;
+  static constexpr bool conditional_europeans = false;
   template <typename Real>
   __device__ __forceinline__ static Real variance(const basic_path_step<Real>& s, const Real*, std::int64_t)
   {
@@ -52,6 +56,7 @@ template <typename Step>
 struct stored_replay {
   static constexpr bool stored_variance = true;
   static constexpr bool europeans = true;
+  static constexpr bool conditional_europeans = true;
   template <typename Real>
   __device__ __forceinline__ static Real variance(const Step&, const Real* paths, std::int64_t at)
   {
@@ -66,6 +71,16 @@ __device__ __forceinline__ Real replay(const basic_path_gbm_trade<Real>& t, cons
 {
   bool const bridge_normals = Product == path_product::lookback && t.continuous;
   sample_rows const r{t.steps, Antithetic ? 2 : 1, Model::stored_variance};
+  if constexpr (Model::conditional_europeans && Product == path_product::european) {
+    auto const last = [&](int path) {
+      int const k = t.steps - 1;
+      return conditional_european_payoff(t, paths[row_index(j, rows, r.x(path, k), lane)],
+                                         paths[row_index(j, rows, r.var(path, k), lane)]);
+    };
+    Real const up = last(0);
+    if constexpr (!Antithetic) return up;
+    else return Real(0.5) * (up + last(1));
+  }
   const Step* steps = grid + t.first_step;
   auto a = basic_path_state<Real>::start(t);
   auto b = a;
