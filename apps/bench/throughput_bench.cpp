@@ -166,9 +166,15 @@ void model_bench(bool cpu)
       o.paths = cpu ? (1 << 14) : (is_heston ? (1 << 21) : (1 << 24));
       portfolio book;
       book.trades = {t};
+      // MCPRICE_BENCH_TIMELINE set: where the last call's time went, on stderr.
+      o.timeline = std::getenv("MCPRICE_BENCH_TIMELINE") != nullptr;
       engine const eng(is_heston ? heston_market : pair_market, o);
       pricing_run run;
       double const wall = timed(5, [&] { run = eng.price(book); });
+      for (auto const& span : run.summary.timeline) {
+        std::fprintf(stderr, "%s %-14s %s job %zu  %8.3f - %8.3f ms\n", t.id.c_str(), span.what.c_str(),
+                     span.device ? "gpu " : "host", span.index, 1e3 * span.begin_seconds, 1e3 * span.end_seconds);
+      }
       double const steps = is_heston ? 252.0 : 2.0;
       auto const& r = run.results[0];
       std::printf("{\"bench\":\"%s\",\"antithetic\":%s,\"paths\":%lld,\"wall_s\":%.5f,\"price_s\":%.5f,"

@@ -3,6 +3,8 @@
 #include "mcprice/kernels/heston_launcher.hpp"
 #include "mcprice/kernels/heston_sample.hpp"
 
+#include <algorithm>
+#include <limits>
 #include <type_traits>
 
 namespace mcprice::kernels {
@@ -41,19 +43,31 @@ heston_blocks_kernel(const basic_heston_trade<Real>* __restrict__ trades, int nu
                                   heston_fused_lane<Real, EuropeansOnly>{steps});
 }
 
+// One block per canonical block unless a grid is requested: a canonical block here is a whole
+// path per thread (milliseconds), and the jobs of several streams run side by side. With a
+// persistent grid each job held its resident blocks for two turns, and the last job's second
+// turn ran with most of the GPU idle (0.4 ms of a 2.5 ms call on an H200, docs/benchmarks.md);
+// queued blocks let the hardware pack every job's blocks into the waves.
+inline int queued_grid(std::int64_t work_blocks, int requested)
+{
+  if (requested > 0) return requested;
+  return static_cast<int>(std::min<std::int64_t>(work_blocks, std::numeric_limits<int>::max()));
+}
+
 template <typename Real>
 void launch(const basic_heston_trade<Real>* trades, int num_trades, const basic_heston_step<Real>* steps,
             std::int64_t block_begin, std::int64_t block_end, moments* block_moments, bool europeans_only,
             int grid_blocks, cudaStream_t stream)
 {
   if (num_trades == 0) return;
+  std::int64_t const work = block_end - block_begin;
+  int const grid = queued_grid(work, grid_blocks);
   if (europeans_only) {
-    detail::launch_persistent(heston_blocks_kernel<Real, true>, "heston_blocks_kernel<europeans>",
-                              block_end - block_begin, grid_blocks, stream, trades, num_trades, steps, block_begin,
-                              block_end, block_moments);
+    detail::launch_persistent(heston_blocks_kernel<Real, true>, "heston_blocks_kernel<europeans>", work, grid, stream,
+                              trades, num_trades, steps, block_begin, block_end, block_moments);
   } else {
-    detail::launch_persistent(heston_blocks_kernel<Real, false>, "heston_blocks_kernel", block_end - block_begin,
-                              grid_blocks, stream, trades, num_trades, steps, block_begin, block_end, block_moments);
+    detail::launch_persistent(heston_blocks_kernel<Real, false>, "heston_blocks_kernel", work, grid, stream, trades,
+                              num_trades, steps, block_begin, block_end, block_moments);
   }
 }
 

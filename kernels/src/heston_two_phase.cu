@@ -32,17 +32,21 @@ struct observation_lane {
     Real xa = 0;
     Real xb = 0;
     if (h.product == path_product::european) {
+      variance_stream<rng::device_normal_stream, Real> draws(h.key, static_cast<std::uint64_t>(sample));
       // The conditional log spot's mean and variance after each step, as heston_european_sample
-      // sums them.
+      // sums them (the mean complete after every fourth step and the last: heston_terminal).
       heston_terminal<Real> a{};
       heston_terminal<Real> b{};
-      for_heston_variance_draws<Real>(h.steps, rng, [&](int k, const basic_qe_paired_draw<Real>& draw) {
+      for_heston_variance_draws<Real>(h.steps, draws, [&](int k, const basic_qe_paired_draw<Real>& draw) {
         basic_heston_step<Real> const s = steps[k];
-        a.add(heston_qe_moments(h.xi, s, va, draw));
+        bool const fold = folds_after(k, h.steps);
+        heston_conditional_step(h.xi, s, va, draw, a);
+        if (fold) a.fold();
         paths[row_index(j, rows, r.x(0, k), lane)] = a.x;
         paths[row_index(j, rows, r.var(0, k), lane)] = a.w;
         if (h.antithetic) {
-          b.add(heston_qe_moments(h.xi, s, vb, draw.antithetic()));
+          heston_conditional_step(h.xi, s, vb, draw.antithetic(), b);
+          if (fold) b.fold();
           paths[row_index(j, rows, r.x(1, k), lane)] = b.x;
           paths[row_index(j, rows, r.var(1, k), lane)] = b.w;
         }

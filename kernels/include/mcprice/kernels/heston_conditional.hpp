@@ -3,7 +3,7 @@
 // the martingale correction, and its payoff is the expectation of the European payoff given
 // that variance path, in closed form.
 //
-// Given the variances v_0..v_n, the QE scheme's log spot (heston_qe_moments) is a sum of
+// Given the variances v_0..v_n, the QE scheme's log spot (heston_qe_step) is a sum of
 // independent normal increments, each of mean K0* + K1 v_i + K2 v_{i+1} (with the step's drift)
 // and variance K3 (v_i + v_{i+1}). So ln(S_T / S_0) is normal with mean x (their means' sum)
 // and variance w (their variances' sum), and E[payoff | variances] is Black's formula on the
@@ -19,8 +19,37 @@
 // from the stream's doubles and U from its raw bits, as the path products do.
 #include "mcprice/kernels/heston_path.hpp"
 #include "mcprice/kernels/inverse_normal.hpp"
+#include "mcprice/kernels/philox.hpp"
+
+#include <type_traits>
 
 namespace mcprice {
+
+// A subsequence's raw Philox blocks in the order curand4 hands them out (philox.hpp), each
+// computed when asked: a float European's variance path draws nothing else, and cuRAND's state
+// would keep a look-ahead block and its position in registers across the whole path.
+struct raw_block_stream {
+  rng::u32x4 counter;
+  rng::philox_key key;
+  MCPRICE_HD MCPRICE_INLINE raw_block_stream(std::uint64_t seed, std::uint64_t subsequence)
+      : counter(rng::make_counter(subsequence, 0)), key(rng::make_key(seed))
+  {
+  }
+  MCPRICE_HD MCPRICE_INLINE rng::u32x4 next_uint4()
+  {
+    rng::u32x4 const out = rng::philox4x32_10(counter, key);
+    rng::increment(counter);
+    return out;
+  }
+};
+
+// The stream a European's variance path draws from: raw blocks for float paths, the family's
+// normal stream (for Box-Muller doubles) for double paths; the same bits either way.
+template <typename NormalStream, typename Real>
+using variance_stream = std::conditional_t<std::is_same_v<Real, float>, raw_block_stream, NormalStream>;
+
+// Whether a terminal's corrections are folded after step k: every fourth step and the last.
+MCPRICE_HD MCPRICE_INLINE bool folds_after(int k, int steps) { return (k & 3) == 3 || k + 1 == steps; }
 
 // Calls step(k, draw) for each step of a Heston European's variance path.
 template <typename Real, typename NormalStream, typename Step>
@@ -46,17 +75,90 @@ MCPRICE_HD MCPRICE_INLINE void for_heston_variance_draws(int steps, NormalStream
   }
 }
 
+// sqrt(x) for x > 0: quick_sqrt without its test for zero.
+MCPRICE_HD MCPRICE_INLINE float positive_sqrt(float x)
+{
+#if defined(__CUDA_ARCH__)
+  return x * rsqrtf(x);
+#else
+  return std::sqrt(x);
+#endif
+}
+MCPRICE_HD MCPRICE_INLINE double positive_sqrt(double x) { return ::sqrt(x); }
+
 // What a variance path leaves for the European: the log spot's conditional mean and variance.
+// The martingale corrections' logarithms are gathered as a product (`corrections`, whose
+// logarithm's half belongs to x) and moved into x every few steps (fold): one logarithm per
+// four steps instead of one a step, and the product stays near 1.
 template <typename Real>
 struct heston_terminal {
-  Real x{0};  // E[ln(S_T / S_0) | variances]
-  Real w{0};  // Var[ln(S_T / S_0) | variances]
-  MCPRICE_HD MCPRICE_INLINE void add(const heston_log_step<Real>& s)
+  Real x{0};            // E[ln(S_T / S_0) | variances], less ln(corrections) / 2
+  Real w{0};            // Var[ln(S_T / S_0) | variances]
+  Real corrections{1};  // product of 1 / E[exp(A v')]^2 over the steps not yet folded
+  MCPRICE_HD MCPRICE_INLINE void fold()
   {
-    x = x + s.mean;
-    w = w + s.gauss;
+    x = math::fma(Real(0.5), small_log1p(corrections - Real(1)), x);
+    corrections = Real(1);
   }
 };
+
+// One QE step of the variance (heston_qe_step's scheme and coefficients) that adds the log
+// spot's conditional mean and variance to `end`. Step i adds mean drift + K0* + K1 v + K2 v'
+// with K0* = -ln E[exp(A v')] - (K1 + K3/2) v, i.e. drift - ln E[exp(A v')] - K3 v / 2 + K2 v',
+// and variance K3 (v + v'). E[exp(A v')] is exp(A b^2 a / q) / sqrt(q) (quadratic branch,
+// q = 1 - 2 A a) or (beta - A p) / (beta - A) (exponential branch); its logarithm goes to the
+// product: q, or ((beta - A) / (beta - A p))^2. The exponential branch's p, 1 - p and beta share
+// one reciprocal. Where E[exp(A v')] diverges, K0 is the uncorrected one, as in the path scheme.
+template <typename Draw, typename Real>
+MCPRICE_HD MCPRICE_INLINE void heston_conditional_step(Real xi, const basic_heston_step<Real>& s, Real& v,
+                                                       const Draw& draw, heston_terminal<Real>& end)
+{
+  Real const zero(0);
+  Real const one(1);
+  Real const m = math::fma(v, s.e, s.m0);
+  if (!(xi > static_cast<Real>(heston_min_xi) && m > zero)) {
+    // No vol of vol (or a variance absorbed at zero): the step is log-normal.
+    Real const var = rounded_product(rounded_product(Real(0.5), v + m), s.dt);
+    end.x = end.x + (s.log_forward - rounded_product(Real(0.5), var));
+    end.w = end.w + var;
+    v = m;
+    return;
+  }
+  Real const s2 = math::fma(v, s.s2_v, s.s2_0);
+  Real const m2 = rounded_product(m, m);
+  Real v_next = zero;
+  Real c = s.k0_fallback;  // the step's constant: -A b^2 a / q, or the uncorrected K0
+  Real cv = s.k1;          // v's coefficient: -K3/2, or K1 uncorrected
+  if (s2 <= Real(qe_psi_switch) * m2) {
+    Real const inv = quick_divide(Real(2) * m2, s2);  // 2 / psi
+    // inv >= 4/3 here, so both roots' arguments are positive (b^2 >= 1/3).
+    Real const b2 = inv - one + positive_sqrt(inv * (inv - one));
+    Real const a = quick_divide(m, one + b2);
+    Real const zb = positive_sqrt(b2) + draw.z;
+    v_next = a * zb * zb;
+    Real const q = math::fma(Real(-2) * s.a, a, one);
+    if (q > zero) {
+      end.corrections = end.corrections * q;
+      c = -quick_divide(s.a * b2 * a, q);
+      cv = Real(-0.5) * s.k3;
+    }
+  } else {
+    Real const r = quick_divide(one, s2 + m2);
+    Real const keep = Real(2) * m2 * r;  // 1 - p
+    Real const beta = Real(2) * m * r;   // (1 - p) / m
+    Real const upper = draw.upper();     // 1 - U
+    v_next = upper >= keep ? zero : quick_divide(quick_log(quick_divide(keep, upper)), beta);
+    if (s.a < beta) {
+      Real const g = quick_divide(beta - s.a, math::fma(s.a, keep, beta - s.a));
+      end.corrections = end.corrections * (g * g);
+      c = zero;
+      cv = Real(-0.5) * s.k3;
+    }
+  }
+  end.x = math::fma(s.k2, v_next, math::fma(cv, v, end.x + (s.log_forward + c)));
+  end.w = math::fma(s.k3, v + v_next, end.w);
+  v = v_next;
+}
 
 // E[payoff | ln(S_T / S_0) ~ N(x, w)] in units paid at T: Black's formula on the forward
 // S_0 exp(x + w / 2); with no variance left (rho = +-1, or no vol of vol and a zero variance)
@@ -93,7 +195,7 @@ MCPRICE_HD MCPRICE_INLINE Real heston_european_sample(const basic_heston_trade<R
                                                       const basic_heston_step<Real>* grid, std::uint64_t group)
 {
   const basic_path_gbm_trade<Real>& t = h;
-  NormalStream rng(t.key, group);
+  variance_stream<NormalStream, Real> rng(t.key, group);
   heston_terminal<Real> a{};
   heston_terminal<Real> b{};
   Real va = h.v0;
@@ -101,8 +203,12 @@ MCPRICE_HD MCPRICE_INLINE Real heston_european_sample(const basic_heston_trade<R
   const basic_heston_step<Real>* steps = grid + t.first_step;
   for_heston_variance_draws<Real>(t.steps, rng, [&](int k, const basic_qe_paired_draw<Real>& draw) {
     basic_heston_step<Real> const s = steps[k];
-    a.add(heston_qe_moments(h.xi, s, va, draw));
-    if constexpr (Antithetic) b.add(heston_qe_moments(h.xi, s, vb, draw.antithetic()));
+    heston_conditional_step(h.xi, s, va, draw, a);
+    if constexpr (Antithetic) heston_conditional_step(h.xi, s, vb, draw.antithetic(), b);
+    if (folds_after(k, t.steps)) {
+      a.fold();
+      if constexpr (Antithetic) b.fold();
+    }
   });
   Real const up = conditional_european_payoff(t, a.x, a.w);
   if constexpr (!Antithetic) return up;

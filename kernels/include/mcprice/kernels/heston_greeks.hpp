@@ -58,29 +58,33 @@ MCPRICE_HD MCPRICE_INLINE float heston_european_scenario_sample(const heston_tra
                                                                 std::uint64_t group, greek_values& out)
 {
   const path_gbm_trade& t = h;
-  NormalStream rng(t.key, group);
+  variance_stream<NormalStream, float> rng(t.key, group);
   const heston_step* steps = grid + t.first_step;
   constexpr int sides = Antithetic ? 2 : 1;
   heston_vega_levels const lv = vega_levels(h);
-  // Variance paths: 0 the base, 1 and 2 vega +-, 3 and 4 time (first step shorter, longer).
+  // Variance paths: 0 the base, 1 and 2 vega +-, 3 and 4 time (first step shorter, longer);
+  // a side's paths one after another, the antithetic side's behind the first's.
   constexpr int paths = 5;
-  heston_terminal<float> end[sides][paths];
-  float v[sides][paths];
-  for (int side = 0; side < sides; ++side) {
-    for (int i = 0; i < paths; ++i) v[side][i] = i == 1 ? lv.v0_up : i == 2 ? lv.v0_down : h.v0;
+  heston_terminal<float> end[sides * paths];
+  float v[sides * paths];
+  for (int i = 0; i < sides * paths; ++i) {
+    int const path = i % paths;
+    v[i] = path == 1 ? lv.v0_up : path == 2 ? lv.v0_down : h.v0;
   }
   float elapsed = 0.0F;
   for_heston_variance_draws<float>(t.steps, rng, [&](int k, const qe_paired_draw& draw) {
     heston_step const s = steps[k];
     elapsed += s.dt;
-    for (int side = 0; side < sides; ++side) {
-      qe_paired_draw const zv = side == 0 ? draw : draw.antithetic();
-      end[side][0].add(heston_qe_moments(h.xi, s, v[side][0], zv));
-      for (int r = 0; r < 2; ++r) {
-        end[side][1 + r].add(heston_qe_moments(h.xi, with_theta_scale(s, r == 0 ? lv.theta_up : lv.theta_down),
-                                               v[side][1 + r], zv));
-        end[side][3 + r].add(heston_qe_moments(h.xi, k == 0 ? steps[t.steps + r] : s, v[side][3 + r], zv));
-      }
+    MCPRICE_UNROLL
+    for (int i = 0; i < sides * paths; ++i) {
+      int const path = i % paths;
+      qe_paired_draw const zv = i < paths ? draw : draw.antithetic();
+      heston_step const sp = path == 0   ? s
+                             : path <= 2 ? with_theta_scale(s, path == 1 ? lv.theta_up : lv.theta_down)
+                             : k == 0    ? steps[t.steps + path - 3]
+                                         : s;
+      heston_conditional_step(h.xi, sp, v[i], zv, end[i]);
+      if (folds_after(k, t.steps)) end[i].fold();
     }
   });
   path_gbm_trade const spot_up = scenario_trade(t, 0);
@@ -89,7 +93,7 @@ MCPRICE_HD MCPRICE_INLINE float heston_european_scenario_sample(const heston_tra
   greek_values g{};
   float price = 0.0F;
   for (int side = 0; side < sides; ++side) {
-    auto const& e = end[side];
+    const heston_terminal<float>* e = end + side * paths;
     float const p0 = conditional_european_payoff(t, e[0].x, e[0].w);
     float const p[path_scenarios] = {
         conditional_european_payoff(spot_up, e[0].x, e[0].w),

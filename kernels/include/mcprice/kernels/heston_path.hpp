@@ -188,25 +188,7 @@ struct qe_normal_draw {
   MCPRICE_HD MCPRICE_INLINE float upper() const { return standard_normal_cdf(-z); }
 };
 
-// The log spot's increment over a QE step, given the variance at both ends: normal with mean
-// `mean` and variance `gauss` (K3 (v + v'), or the integrated variance where the variance is
-// deterministic), and the step's integrated variance for the barrier bridges.
-template <typename Real>
-struct heston_log_step {
-  Real mean;
-  Real gauss;
-  Real integrated_variance;
-  bool stochastic;  // QE's step (else the variance followed its mean)
-  // The increment for the log spot's normal z_x.
-  MCPRICE_HD MCPRICE_INLINE Real with(Real z_x) const
-  {
-    Real const root = stochastic ? quick_sqrt(gauss) : math::sqrt(math::fmax(gauss, Real(0)));
-    return mean + rounded_product(root, z_x);
-  }
-};
-
-// One QE step of the variance (xi: the vol of vol), and the law of the matching log-spot
-// increment given both ends of the variance.
+// One QE step of the variance and the matching log-spot increment (xi: the vol of vol).
 //
 // The two branches only work out their own parameters; the martingale correction's logarithm
 // is taken once after them. Written as ln(1 + w), both branches' arguments are near 1 (w is
@@ -215,16 +197,14 @@ struct heston_log_step {
 // where the variance sits near zero some lanes of a warp take each branch, and the warp runs
 // both (the peers' case violates the Feller condition).
 template <typename Draw, typename Real>
-MCPRICE_HD MCPRICE_INLINE heston_log_step<Real> heston_qe_moments(Real xi, const basic_heston_step<Real>& s, Real& v,
-                                                                  const Draw& draw)
+MCPRICE_HD MCPRICE_INLINE void heston_qe_step(Real xi, const basic_heston_step<Real>& s, Real& v, const Draw& draw,
+                                              Real z_x, Real& dx, Real& integrated_variance)
 {
   Real const zero(0);
   Real const one(1);
   Real const m = math::fma(v, s.e, s.m0);
   Real v_next = m;
-  heston_log_step<Real> out{};
-  out.stochastic = xi > static_cast<Real>(heston_min_xi) && m > zero;
-  if (out.stochastic) {
+  if (xi > static_cast<Real>(heston_min_xi) && m > zero) {
     Real const s2 = math::fma(v, s.s2_v, s.s2_0);
     Real const m2 = rounded_product(m, m);
     Real w = zero;               // ln(1 + w) is the correction's logarithm
@@ -259,28 +239,16 @@ MCPRICE_HD MCPRICE_INLINE heston_log_step<Real> heston_qe_moments(Real xi, const
                            : s.k0_fallback;
     // Products rounded before they are added (rounded_product.hpp): the Greek kernel inlines
     // this step next to others and must price with the same bits.
-    out.mean = s.log_forward + k0 + rounded_product(s.k1, v) + rounded_product(s.k2, v_next);
-    out.gauss = rounded_product(s.k3, v + v_next);
+    dx = s.log_forward + k0 + rounded_product(s.k1, v) + rounded_product(s.k2, v_next) +
+         rounded_product(quick_sqrt(rounded_product(s.k3, v + v_next)), z_x);
   } else {
     // No vol of vol (or a variance absorbed at zero): the variance follows its mean and the
     // step is log-normal.
     Real const var = rounded_product(rounded_product(Real(0.5), v + v_next), s.dt);
-    out.mean = s.log_forward - rounded_product(Real(0.5), var);
-    out.gauss = var;
+    dx = s.log_forward - rounded_product(Real(0.5), var) + rounded_product(math::sqrt(math::fmax(var, zero)), z_x);
   }
-  out.integrated_variance = rounded_product(rounded_product(Real(0.5), v + v_next), s.dt);
+  integrated_variance = rounded_product(rounded_product(Real(0.5), v + v_next), s.dt);
   v = v_next;
-  return out;
-}
-
-// One QE step of the variance and the matching log-spot increment, driven by z_x.
-template <typename Draw, typename Real>
-MCPRICE_HD MCPRICE_INLINE void heston_qe_step(Real xi, const basic_heston_step<Real>& s, Real& v, const Draw& draw,
-                                              Real z_x, Real& dx, Real& integrated_variance)
-{
-  auto const step = heston_qe_moments(xi, s, v, draw);
-  dx = step.with(z_x);
-  integrated_variance = step.integrated_variance;
 }
 
 template <typename Real>
