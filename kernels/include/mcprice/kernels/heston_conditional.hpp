@@ -21,7 +21,6 @@
 #include "mcprice/kernels/inverse_normal.hpp"
 #include "mcprice/kernels/philox.hpp"
 
-#include <cstring>
 #include <type_traits>
 
 namespace mcprice {
@@ -76,17 +75,6 @@ MCPRICE_HD MCPRICE_INLINE void for_heston_variance_draws(int steps, NormalStream
   }
 }
 
-// 1 / sqrt(x) for x > 0: the hardware's reciprocal root on the GPU.
-MCPRICE_HD MCPRICE_INLINE float quick_rsqrt(float x)
-{
-#if defined(__CUDA_ARCH__)
-  return rsqrtf(x);
-#else
-  return 1.0F / std::sqrt(x);
-#endif
-}
-MCPRICE_HD MCPRICE_INLINE double quick_rsqrt(double x) { return 1.0 / ::sqrt(x); }
-
 // sqrt(x) for x > 0: quick_sqrt without its test for zero.
 MCPRICE_HD MCPRICE_INLINE float positive_sqrt(float x)
 {
@@ -114,53 +102,13 @@ struct heston_terminal {
   }
 };
 
-// The exponential branch's 1 - U from the draw's top 23 bits, (bits' + 1/2) / 2^23, by placing
-// them in a float's mantissa: no integer-to-float conversion, which runs on the same quarter-rate
-// pipe as the reciprocals and logarithms. The tail it drops (1 - U < 2^-24) carries a probability
-// of 6e-8 a step. The complemented bits give exactly 1 - (1 - U). Double paths take all 32 bits.
-MCPRICE_HD MCPRICE_INLINE float exponential_upper(const basic_qe_paired_draw<float>& d)
-{
-  std::uint32_t const pattern = 0x3F800000U | (d.bits >> 9);  // 1 + mantissa / 2^23
-  float one_plus;
-#if defined(__CUDA_ARCH__)
-  one_plus = __uint_as_float(pattern);
-#else
-  std::memcpy(&one_plus, &pattern, sizeof one_plus);
-#endif
-  return one_plus - 0.99999994F;  // exact: + 2^-24 - 1
-}
-MCPRICE_HD MCPRICE_INLINE double exponential_upper(const basic_qe_paired_draw<double>& d) { return d.upper(); }
-
-// 1 - sqrt(1 - h) for h in (0, 3/4]: its series below 1/16 (to h^6, 2e-9 relative), where the
-// subtraction would keep only the root's last digits.
-template <typename Real>
-MCPRICE_HD MCPRICE_INLINE Real one_minus_root(Real h, Real root)
-{
-  if (h >= Real(0.0625)) return Real(1) - root;
-  Real p = math::fma(h, Real(21.0 / 1024.0), Real(7.0 / 256.0));
-  p = math::fma(h, p, Real(5.0 / 128.0));
-  p = math::fma(h, p, Real(1.0 / 16.0));
-  p = math::fma(h, p, Real(1.0 / 8.0));
-  p = math::fma(h, p, Real(0.5));
-  return h * p;
-}
-
 // One QE step of the variance (heston_qe_step's scheme and coefficients) that adds the log
 // spot's conditional mean and variance to `end`. Step i adds mean drift + K0* + K1 v + K2 v'
 // with K0* = -ln E[exp(A v')] - (K1 + K3/2) v, i.e. drift - ln E[exp(A v')] - K3 v / 2 + K2 v',
-// and variance K3 (v + v'); ln E[exp(A v')] goes to the product `corrections`. Where it
-// diverges, K0 is the uncorrected one, as in the path scheme.
-//
-// Written for the GPU's quarter-rate pipe (reciprocals, roots, logarithms), which bounded the
-// kernel where warps split between the branches: one reciprocal of m serves both branches, and
-// each branch takes three more operations where the textbook form takes five.
-//   Quadratic (psi = s2 / m^2 <= 1.5): with h = psi / 2 and u = sqrt(1 - h), Andersen's
-//   b^2 = u / (1 - u) and a = m (1 - u), so v' = a (b + Z)^2 = m (u + 2 Z sqrt(u (1 - u)) +
-//   Z^2 (1 - u)), A b^2 a = A m u, q = 1 - 2 A m (1 - u); the correction is
-//   -A m u / q + ln(q) / 2.
-//   Exponential: with S = s2 + m^2, 1 - p = 2 m^2 / S and beta = 2 m / S, so U > p is
-//   (1 - U) S < 2 m^2, v' = ln(2 m^2 / (S (1 - U))) S / (2 m), A < beta is A S < 2 m, and
-//   E[exp(A v')] = (beta - A p) / (beta - A) = (2m - A S + 2 A m^2) / (2m - A S).
+// and variance K3 (v + v'). E[exp(A v')] is exp(A b^2 a / q) / sqrt(q) (quadratic branch,
+// q = 1 - 2 A a) or (beta - A p) / (beta - A) (exponential branch); its logarithm goes to the
+// product: q, or ((beta - A) / (beta - A p))^2. The exponential branch's p, 1 - p and beta share
+// one reciprocal. Where E[exp(A v')] diverges, K0 is the uncorrected one, as in the path scheme.
 template <typename Draw, typename Real>
 MCPRICE_HD MCPRICE_INLINE void heston_conditional_step(Real xi, const basic_heston_step<Real>& s, Real& v,
                                                        const Draw& draw, heston_terminal<Real>& end)
@@ -178,34 +126,30 @@ MCPRICE_HD MCPRICE_INLINE void heston_conditional_step(Real xi, const basic_hest
   }
   Real const s2 = math::fma(v, s.s2_v, s.s2_0);
   Real const m2 = rounded_product(m, m);
-  Real const rm = quick_divide(one, m);
   Real v_next = zero;
-  Real c = s.k0_fallback;  // the step's constant: -A m u / q, or the uncorrected K0
+  Real c = s.k0_fallback;  // the step's constant: -A b^2 a / q, or the uncorrected K0
   Real cv = s.k1;          // v's coefficient: -K3/2, or K1 uncorrected
   if (s2 <= Real(qe_psi_switch) * m2) {
-    Real const h = Real(0.5) * s2 * (rm * rm);
-    Real const one_h = one - h;
-    Real const u = one_h * quick_rsqrt(one_h);
-    Real const om = one_minus_root(h, u);
-    Real const cross = positive_sqrt(u * om);
-    Real const z = draw.z;
-    v_next = m * math::fmax(math::fma(z, math::fma(z, om, Real(2) * cross), u), zero);
-    Real const am = s.a * m;
-    Real const q = math::fma(Real(-2) * am, om, one);
+    Real const inv = quick_divide(Real(2) * m2, s2);  // 2 / psi
+    // inv >= 4/3 here, so both roots' arguments are positive (b^2 >= 1/3).
+    Real const b2 = inv - one + positive_sqrt(inv * (inv - one));
+    Real const a = quick_divide(m, one + b2);
+    Real const zb = positive_sqrt(b2) + draw.z;
+    v_next = a * zb * zb;
+    Real const q = math::fma(Real(-2) * s.a, a, one);
     if (q > zero) {
       end.corrections = end.corrections * q;
-      c = -(am * u) * quick_divide(one, q);
+      c = -quick_divide(s.a * b2 * a, q);
       cv = Real(-0.5) * s.k3;
     }
   } else {
-    Real const big_s = s2 + m2;
-    Real const two_m2 = Real(2) * m2;
-    Real const upper = exponential_upper(draw);  // 1 - U
-    Real const scaled = big_s * upper;
-    v_next = scaled >= two_m2 ? zero : quick_log(two_m2 * quick_divide(one, scaled)) * (Real(0.5) * big_s * rm);
-    Real const below = math::fma(-s.a, big_s, Real(2) * m);  // 2m - A S > 0: E[exp(A v')] finite
-    if (below > zero) {
-      Real const g = below * quick_divide(one, math::fma(Real(2) * s.a, m2, below));
+    Real const r = quick_divide(one, s2 + m2);
+    Real const keep = Real(2) * m2 * r;  // 1 - p
+    Real const beta = Real(2) * m * r;   // (1 - p) / m
+    Real const upper = draw.upper();     // 1 - U
+    v_next = upper >= keep ? zero : quick_divide(quick_log(quick_divide(keep, upper)), beta);
+    if (s.a < beta) {
+      Real const g = quick_divide(beta - s.a, math::fma(s.a, keep, beta - s.a));
       end.corrections = end.corrections * (g * g);
       c = zero;
       cv = Real(-0.5) * s.k3;
