@@ -25,16 +25,13 @@ struct observation_lane {
     if (sample < 0) return;
     std::int64_t const j = b - block_begin;
     two_phase::sample_rows const r{h.steps, h.antithetic ? 2 : 1, true};
-    rng::device_normal_stream rng(h.key, static_cast<std::uint64_t>(sample));
     const basic_heston_step<Real>* steps = grid + h.first_step;
-    Real va = h.v0;
-    Real vb = h.v0;
-    Real xa = 0;
-    Real xb = 0;
     if (h.product == path_product::european) {
       variance_stream<rng::device_normal_stream, Real> draws(h.key, static_cast<std::uint64_t>(sample));
       // The conditional log spot's mean and variance after each step, as heston_european_sample
       // sums them (the mean complete after every fourth step and the last: heston_terminal).
+      Real va = h.v0;
+      Real vb = h.v0;
       heston_terminal<Real> a{};
       heston_terminal<Real> b{};
       for_heston_variance_draws<Real>(h.steps, draws, [&](int k, const basic_qe_paired_draw<Real>& draw) {
@@ -53,6 +50,11 @@ struct observation_lane {
       });
       return;
     }
+    rng::device_normal_stream rng(h.key, static_cast<std::uint64_t>(sample));
+    Real va = h.v0;
+    Real vb = h.v0;
+    Real xa = 0;
+    Real xb = 0;
     // The steps are formed as heston_sample forms them.
     auto const step = [&](int k, const basic_qe_paired_draw<Real>& draw, Real z_x, Real u) {
       basic_heston_step<Real> const s = steps[k];

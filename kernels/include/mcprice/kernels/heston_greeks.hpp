@@ -126,10 +126,6 @@ MCPRICE_HD MCPRICE_INLINE float heston_scenario_sample(const heston_trade& h, co
   path_gbm_trade const spot_up = scenario_trade(t, 0);
   path_gbm_trade const spot_down = scenario_trade(t, 1);
   heston_vega_levels const lv = vega_levels(h);
-  float const v0_up = lv.v0_up;
-  float const v0_down = lv.v0_down;
-  float const theta_up = lv.theta_up;
-  float const theta_down = lv.theta_down;
   float const eps = heston_roll(steps[0].dt);
   path_state base[sides];
   path_state st[sides][path_scenarios];
@@ -140,8 +136,8 @@ MCPRICE_HD MCPRICE_INLINE float heston_scenario_sample(const heston_trade& h, co
     base[side] = path_state::start(t);
     for (int i = 0; i < path_scenarios; ++i) st[side][i] = path_state::start(i == 0 ? spot_up : i == 1 ? spot_down : t);
     v_base[side] = h.v0;
-    v_vega[side][0] = v0_up;
-    v_vega[side][1] = v0_down;
+    v_vega[side][0] = lv.v0_up;
+    v_vega[side][1] = lv.v0_down;
     v_time[side][0] = h.v0;
     v_time[side][1] = h.v0;
   }
@@ -166,7 +162,7 @@ MCPRICE_HD MCPRICE_INLINE float heston_scenario_sample(const heston_trade& h, co
       for (int r = 0; r < 2; ++r) {
         float dx_v = 0.0F;
         float var_v = 0.0F;
-        heston_step const sv = with_theta_scale(s, r == 0 ? theta_up : theta_down);
+        heston_step const sv = with_theta_scale(s, r == 0 ? lv.theta_up : lv.theta_down);
         heston_qe_step(h, sv, v_vega[side][r], zv, zx, dx_v, var_v);
         st[side][2 + r].template move<Product>(t, t.log_barrier, dx_v, var_v, s.fixing != 0, s.hit_value, u);
         // Time: the first step from the host-made rolled steps (shorter, then longer).
