@@ -34,9 +34,8 @@ struct observation_lane {
       Real vb = h.v0;
       heston_terminal<Real> a{};
       heston_terminal<Real> b{};
-      for_heston_variance_draws<Real>(h.steps, draws, [&](int k, const basic_qe_paired_draw<Real>& draw) {
+      for_heston_variance_draws<Real>(h.steps, draws, [&](int k, const basic_qe_paired_draw<Real>& draw, bool fold) {
         basic_heston_step<Real> const s = steps[k];
-        bool const fold = folds_after(k, h.steps);
         heston_conditional_step(h.xi, s, va, draw, a);
         if (fold) a.fold();
         paths[row_index(j, rows, r.x(0, k), lane)] = a.x;

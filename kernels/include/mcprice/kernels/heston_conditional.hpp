@@ -48,31 +48,38 @@ struct raw_block_stream {
 template <typename NormalStream, typename Real>
 using variance_stream = std::conditional_t<std::is_same_v<Real, float>, raw_block_stream, NormalStream>;
 
-// Whether a terminal's corrections are folded after step k: every fourth step and the last.
-MCPRICE_HD MCPRICE_INLINE bool folds_after(int k, int steps) { return (k & 3) == 3 || k + 1 == steps; }
+// One Philox block's four steps k..k+3 of a variance path (the first `count` of them unless
+// Whole): step(k + j, draw, fold), fold after the fourth step and after the path's last.
+template <typename Real, bool Whole, typename NormalStream, typename Step>
+MCPRICE_HD MCPRICE_INLINE void heston_variance_block(int k, int count, NormalStream& rng, Step& step)
+{
+  using draw = basic_qe_paired_draw<Real>;
+  auto const bits = rng.next_uint4();
+  std::uint32_t const b[4] = {bits.x, bits.y, bits.z, bits.w};
+  if constexpr (std::is_same_v<Real, float>) {
+    MCPRICE_UNROLL
+    for (int j = 0; j < 4; ++j) {
+      if (Whole || j < count) step(k + j, draw{normal_from_bits(b[j]), b[j]}, Whole ? j == 3 : j + 1 == count);
+    }
+  } else {
+    auto const z = mcprice::rng::normals4<Real>(rng);
+    Real const zs[4] = {z.x, z.y, z.z, z.w};
+    MCPRICE_UNROLL
+    for (int j = 0; j < 4; ++j) {
+      if (Whole || j < count) step(k + j, draw{zs[j], b[j]}, Whole ? j == 3 : j + 1 == count);
+    }
+  }
+}
 
-// Calls step(k, draw) for each step of a Heston European's variance path.
+// Calls step(k, draw, fold) for each step of a Heston European's variance path; fold: the
+// terminal's corrections are folded after this step (every fourth step and the last). Whole
+// blocks first, without a test per step, then the remainder.
 template <typename Real, typename NormalStream, typename Step>
 MCPRICE_HD MCPRICE_INLINE void for_heston_variance_draws(int steps, NormalStream& rng, Step&& step)
 {
-  using draw = basic_qe_paired_draw<Real>;
-  for (int k = 0; k < steps; k += 4) {
-    auto const bits = rng.next_uint4();
-    std::uint32_t const b[4] = {bits.x, bits.y, bits.z, bits.w};
-    if constexpr (std::is_same_v<Real, float>) {
-      MCPRICE_UNROLL
-      for (int j = 0; j < 4; ++j) {
-        if (k + j < steps) step(k + j, draw{normal_from_bits(b[j]), b[j]});
-      }
-    } else {
-      auto const z = mcprice::rng::normals4<Real>(rng);
-      Real const zs[4] = {z.x, z.y, z.z, z.w};
-      MCPRICE_UNROLL
-      for (int j = 0; j < 4; ++j) {
-        if (k + j < steps) step(k + j, draw{zs[j], b[j]});
-      }
-    }
-  }
+  int k = 0;
+  for (; k + 4 <= steps; k += 4) heston_variance_block<Real, true>(k, 4, rng, step);
+  if (k < steps) heston_variance_block<Real, false>(k, steps - k, rng, step);
 }
 
 // sqrt(x) for x > 0: quick_sqrt without its test for zero.
@@ -102,13 +109,34 @@ struct heston_terminal {
   }
 };
 
+// The reciprocal of x, on the GPU the hardware's (about 1 ulp): quick_divide(a, b) there is
+// a * quick_reciprocal(b), bit for bit.
+MCPRICE_HD MCPRICE_INLINE float quick_reciprocal(float x)
+{
+#if defined(__CUDA_ARCH__)
+  return __fdividef(1.0F, x);
+#else
+  return 1.0F / x;
+#endif
+}
+MCPRICE_HD MCPRICE_INLINE double quick_reciprocal(double x) { return 1.0 / x; }
+
 // One QE step of the variance (heston_qe_step's scheme and coefficients) that adds the log
 // spot's conditional mean and variance to `end`. Step i adds mean drift + K0* + K1 v + K2 v'
 // with K0* = -ln E[exp(A v')] - (K1 + K3/2) v, i.e. drift - ln E[exp(A v')] - K3 v / 2 + K2 v',
 // and variance K3 (v + v'). E[exp(A v')] is exp(A b^2 a / q) / sqrt(q) (quadratic branch,
 // q = 1 - 2 A a) or (beta - A p) / (beta - A) (exponential branch); its logarithm goes to the
-// product: q, or ((beta - A) / (beta - A p))^2. The exponential branch's p, 1 - p and beta share
-// one reciprocal. Where E[exp(A v')] diverges, K0 is the uncorrected one, as in the path scheme.
+// product: q, or ((beta - A) / (beta - A p))^2. Where E[exp(A v')] diverges, K0 is the
+// uncorrected one, as in the path scheme.
+//
+// Both branches are worked out and the step selects, with no jump: where the variance sits
+// near zero (the peers' case violates the Feller condition) nearly every warp has lanes in
+// both, so a warp ran both anyway, each behind a branch, and each with reciprocals of its own.
+// Here the branches share their three reciprocals, whose operands are selected: 1/s^2 or
+// 1/(s^2 + m^2) (so that 2 m^2 r is 2/psi or 1 - p), 1/(1 + b^2) or 1/beta, and the
+// correction's 1/q or 1/(beta - A p). A lane's unused branch may make a NaN (a root of a
+// negative number); it is never selected. On the GPU every operation is the one the branchy
+// form made, so the bits are its bits.
 template <typename Draw, typename Real>
 MCPRICE_HD MCPRICE_INLINE void heston_conditional_step(Real xi, const basic_heston_step<Real>& s, Real& v,
                                                        const Draw& draw, heston_terminal<Real>& end)
@@ -126,35 +154,26 @@ MCPRICE_HD MCPRICE_INLINE void heston_conditional_step(Real xi, const basic_hest
   }
   Real const s2 = math::fma(v, s.s2_v, s.s2_0);
   Real const m2 = rounded_product(m, m);
-  Real v_next = zero;
-  Real c = s.k0_fallback;  // the step's constant: -A b^2 a / q, or the uncorrected K0
-  Real cv = s.k1;          // v's coefficient: -K3/2, or K1 uncorrected
-  if (s2 <= Real(qe_psi_switch) * m2) {
-    Real const inv = quick_divide(Real(2) * m2, s2);  // 2 / psi
-    // inv >= 4/3 here, so both roots' arguments are positive (b^2 >= 1/3).
-    Real const b2 = inv - one + positive_sqrt(inv * (inv - one));
-    Real const a = quick_divide(m, one + b2);
-    Real const zb = positive_sqrt(b2) + draw.z;
-    v_next = a * zb * zb;
-    Real const q = math::fma(Real(-2) * s.a, a, one);
-    if (q > zero) {
-      end.corrections = end.corrections * q;
-      c = -quick_divide(s.a * b2 * a, q);
-      cv = Real(-0.5) * s.k3;
-    }
-  } else {
-    Real const r = quick_divide(one, s2 + m2);
-    Real const keep = Real(2) * m2 * r;  // 1 - p
-    Real const beta = Real(2) * m * r;   // (1 - p) / m
-    Real const upper = draw.upper();     // 1 - U
-    v_next = upper >= keep ? zero : quick_divide(quick_log(quick_divide(keep, upper)), beta);
-    if (s.a < beta) {
-      Real const g = quick_divide(beta - s.a, math::fma(s.a, keep, beta - s.a));
-      end.corrections = end.corrections * (g * g);
-      c = zero;
-      cv = Real(-0.5) * s.k3;
-    }
-  }
+  bool const quadratic = s2 <= Real(qe_psi_switch) * m2;
+  Real const r1 = quick_reciprocal(quadratic ? s2 : s2 + m2);
+  Real const t = (Real(2) * m2) * r1;  // quadratic: 2 / psi (>= 4/3); exponential: 1 - p
+  Real const beta = (Real(2) * m) * r1;  // exponential: (1 - p) / m
+  Real const b2 = t - one + positive_sqrt(t * (t - one));  // quadratic (b^2 >= 1/3)
+  Real const r2 = quick_reciprocal(quadratic ? one + b2 : beta);
+  Real const a = m * r2;  // quadratic
+  Real const zb = positive_sqrt(b2) + draw.z;
+  Real const upper = draw.upper();  // 1 - U
+  Real const drawn = upper >= t ? zero : quick_log(t * quick_reciprocal(upper)) * r2;
+  Real const v_next = quadratic ? a * zb * zb : drawn;
+  Real const q = math::fma(Real(-2) * s.a, a, one);
+  Real const beta_less_a = beta - s.a;
+  Real const r3 = quick_reciprocal(quadratic ? q : math::fma(s.a, t, beta_less_a));
+  Real const y = (quadratic ? -(s.a * b2 * a) : beta_less_a) * r3;  // quadratic: the constant; exponential: g
+  bool const corrected = quadratic ? q > zero : s.a < beta;
+  Real const factor = quadratic ? q : y * y;
+  end.corrections = corrected ? end.corrections * factor : end.corrections;
+  Real const c = corrected ? (quadratic ? y : zero) : s.k0_fallback;  // the step's constant
+  Real const cv = corrected ? Real(-0.5) * s.k3 : s.k1;             // v's coefficient
   end.x = math::fma(s.k2, v_next, math::fma(cv, v, end.x + (s.log_forward + c)));
   end.w = math::fma(s.k3, v + v_next, end.w);
   v = v_next;
@@ -201,11 +220,11 @@ MCPRICE_HD MCPRICE_INLINE Real heston_european_sample(const basic_heston_trade<R
   Real va = h.v0;
   Real vb = h.v0;
   const basic_heston_step<Real>* steps = grid + t.first_step;
-  for_heston_variance_draws<Real>(t.steps, rng, [&](int k, const basic_qe_paired_draw<Real>& draw) {
+  for_heston_variance_draws<Real>(t.steps, rng, [&](int k, const basic_qe_paired_draw<Real>& draw, bool fold) {
     basic_heston_step<Real> const s = steps[k];
     heston_conditional_step(h.xi, s, va, draw, a);
     if constexpr (Antithetic) heston_conditional_step(h.xi, s, vb, draw.antithetic(), b);
-    if (folds_after(k, t.steps)) {
+    if (fold) {
       a.fold();
       if constexpr (Antithetic) b.fold();
     }

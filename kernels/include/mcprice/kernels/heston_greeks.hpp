@@ -72,7 +72,7 @@ MCPRICE_HD MCPRICE_INLINE float heston_european_scenario_sample(const heston_tra
     v[i] = path == 1 ? lv.v0_up : path == 2 ? lv.v0_down : h.v0;
   }
   float elapsed = 0.0F;
-  for_heston_variance_draws<float>(t.steps, rng, [&](int k, const qe_paired_draw& draw) {
+  for_heston_variance_draws<float>(t.steps, rng, [&](int k, const qe_paired_draw& draw, bool fold) {
     heston_step const s = steps[k];
     elapsed += s.dt;
     MCPRICE_UNROLL
@@ -84,7 +84,7 @@ MCPRICE_HD MCPRICE_INLINE float heston_european_scenario_sample(const heston_tra
                              : k == 0    ? steps[t.steps + path - 3]
                                          : s;
       heston_conditional_step(h.xi, sp, v[i], zv, end[i]);
-      if (folds_after(k, t.steps)) end[i].fold();
+      if (fold) end[i].fold();
     }
   });
   path_gbm_trade const spot_up = scenario_trade(t, 0);
