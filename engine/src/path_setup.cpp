@@ -173,6 +173,8 @@ basic_heston_job<Real> make_heston_job(const trade& t, const asset& a, const mar
                                          a.heston.theta, a.heston.xi, a.heston.rho));
     t_prev = ti;
   }
+  job.kernel.qe_regular =
+      heston_qe_regular(static_cast<Real>(a.heston.xi), job.steps.data(), static_cast<int>(job.steps.size())) ? 1 : 0;
   if (opt.greeks) {
     // Theta's scenarios: the first step shortened and lengthened by the kernel's roll (the same
     // float), the zero rate, yield and the model held (heston_greeks.hpp).

@@ -34,7 +34,7 @@ struct observation_lane {
       Real vb = h.v0;
       heston_terminal<Real> a{};
       heston_terminal<Real> b{};
-      for_heston_variance_draws<Real>(h.steps, draws, [&](int k, const basic_qe_paired_draw<Real>& draw, bool fold) {
+      for_heston_variance_draws<Real>(h.steps, draws, [&](int k, const conditional_draw<Real>& draw, bool fold) {
         basic_heston_step<Real> const s = steps[k];
         heston_conditional_step(h.xi, s, va, draw, a);
         if (fold) a.fold();

@@ -8,6 +8,7 @@
 #include "mcprice/kernels/host_normal_stream.hpp"
 
 #include <cmath>
+#include <cstring>
 #include <cstdint>
 #include <vector>
 
@@ -91,6 +92,16 @@ TEST_CASE("the variance draws' normal is the inverse normal CDF of its bits, and
       REQUIRE(err < 1e-3);
     }
     REQUIRE(normal_from_bits(~bits) == -z);
+    // The exponential branch's uniforms: (bits + 1/2) / 2^32 and its complement's, the smaller
+    // to float's relative precision (it is the inverse normal's tail), the larger within 2^-24;
+    // the complemented bits swap them exactly.
+    bits_draw const d = draw_from_bits(bits);
+    bits_draw const c = draw_from_bits(~bits);
+    double const smaller = std::min(u, 1.0 - u);
+    REQUIRE(std::abs(std::min(d.uniform, d.complement) - smaller) <= 0x1p-23 * smaller);
+    REQUIRE(std::abs(d.uniform - u) <= 0x1p-24);
+    REQUIRE(std::abs(d.complement - (1.0 - u)) <= 0x1p-24);
+    REQUIRE((c.uniform == d.complement && c.complement == d.uniform && c.z == -d.z));
   };
   for (std::uint64_t b = 0; b < (std::uint64_t{1} << 32); b += 65537) check(static_cast<std::uint32_t>(b));
   for (std::uint32_t b = 0; b < 4096; ++b) {
@@ -158,6 +169,17 @@ TEST_CASE("conditional Heston Europeans keep the full QE scheme's expectation wi
     h.theta = static_cast<float>(c.theta);
     h.xi = static_cast<float>(c.xi);
     h.rho = static_cast<float>(c.rho);
+    // The negative correlation's steps are regular (A < 0), the positive one's not; the regular
+    // form's bits are the general form's.
+    h.qe_regular = heston_qe_regular(h.xi, grid.data(), steps) ? 1 : 0;
+    CHECK(h.qe_regular == (c.rho < 0 ? 1 : 0));
+    if (h.qe_regular) {
+      for (std::uint64_t i = 0; i < 2000; ++i) {
+        float const fast = heston_european_paths<rng::host_normal_stream, true, true>(h, grid.data(), i);
+        float const general = heston_european_paths<rng::host_normal_stream, true, false>(h, grid.data(), i);
+        REQUIRE(std::memcmp(&fast, &general, sizeof fast) == 0);
+      }
+    }
     int const n = 100'000;
     double sum[2] = {0, 0};
     double sum_sq[2] = {0, 0};

@@ -17,10 +17,15 @@
 // branch takes z = N^-1(U) of it, the exponential branch the uniform itself; the antithetic path
 // takes the complemented bits (-z and 1 - U). Double paths (validation) draw z by Box-Muller
 // from the stream's doubles and U from its raw bits, as the path products do.
+//
+// Most trades' steps are regular (heston_qe_regular): a vol of vol, E[v'] > 0 and A <= 0, so
+// every step has both branches' martingale corrections and no log-normal fallback. Their paths
+// step without those tests (Regular), to the same bits.
 #include "mcprice/kernels/heston_path.hpp"
 #include "mcprice/kernels/inverse_normal.hpp"
 #include "mcprice/kernels/philox.hpp"
 
+#include <limits>
 #include <type_traits>
 
 namespace mcprice {
@@ -48,25 +53,41 @@ struct raw_block_stream {
 template <typename NormalStream, typename Real>
 using variance_stream = std::conditional_t<std::is_same_v<Real, float>, raw_block_stream, NormalStream>;
 
+// A variance step's draw: the quadratic branch's normal and the exponential branch's uniform
+// (taken as 1 - U), with the antithetic path's (-z, and the uniform of the complemented bits).
+template <typename Real>
+struct conditional_draw {
+  Real z;
+  Real u;
+  Real antithetic_u;
+  MCPRICE_HD MCPRICE_INLINE Real upper() const { return u; }
+  MCPRICE_HD MCPRICE_INLINE conditional_draw antithetic() const { return {-z, antithetic_u, u}; }
+};
+
 // One Philox block's four steps k..k+3 of a variance path (the first `count` of them unless
 // Whole): step(k + j, draw, fold), fold after the fourth step and after the path's last.
 template <typename Real, bool Whole, typename NormalStream, typename Step>
 MCPRICE_HD MCPRICE_INLINE void heston_variance_block(int k, int count, NormalStream& rng, Step& step)
 {
-  using draw = basic_qe_paired_draw<Real>;
   auto const bits = rng.next_uint4();
   std::uint32_t const b[4] = {bits.x, bits.y, bits.z, bits.w};
   if constexpr (std::is_same_v<Real, float>) {
     MCPRICE_UNROLL
     for (int j = 0; j < 4; ++j) {
-      if (Whole || j < count) step(k + j, draw{normal_from_bits(b[j]), b[j]}, Whole ? j == 3 : j + 1 == count);
+      if (Whole || j < count) {
+        bits_draw const d = draw_from_bits(b[j]);
+        step(k + j, conditional_draw<float>{d.z, d.uniform, d.complement}, Whole ? j == 3 : j + 1 == count);
+      }
     }
   } else {
     auto const z = mcprice::rng::normals4<Real>(rng);
     Real const zs[4] = {z.x, z.y, z.z, z.w};
     MCPRICE_UNROLL
     for (int j = 0; j < 4; ++j) {
-      if (Whole || j < count) step(k + j, draw{zs[j], b[j]}, Whole ? j == 3 : j + 1 == count);
+      if (Whole || j < count) {
+        basic_qe_paired_draw<Real> const d{zs[j], b[j]};
+        step(k + j, conditional_draw<Real>{d.z, d.upper(), d.antithetic().upper()}, Whole ? j == 3 : j + 1 == count);
+      }
     }
   }
 }
@@ -82,16 +103,17 @@ MCPRICE_HD MCPRICE_INLINE void for_heston_variance_draws(int steps, NormalStream
   if (k < steps) heston_variance_block<Real, false>(k, steps - k, rng, step);
 }
 
-// sqrt(x) for x > 0: quick_sqrt without its test for zero.
-MCPRICE_HD MCPRICE_INLINE float positive_sqrt(float x)
+// sqrt(x) + add for x > 0 (quick_sqrt without its test for zero), on the GPU one FMA on the
+// hardware's reciprocal root: written out, so that no kernel contracts it differently.
+MCPRICE_HD MCPRICE_INLINE float plus_sqrt(float x, float add)
 {
 #if defined(__CUDA_ARCH__)
-  return x * rsqrtf(x);
+  return fmaf(x, rsqrtf(x), add);
 #else
-  return std::sqrt(x);
+  return add + std::sqrt(x);
 #endif
 }
-MCPRICE_HD MCPRICE_INLINE double positive_sqrt(double x) { return ::sqrt(x); }
+MCPRICE_HD MCPRICE_INLINE double plus_sqrt(double x, double add) { return add + ::sqrt(x); }
 
 // What a variance path leaves for the European: the log spot's conditional mean and variance.
 // The martingale corrections' logarithms are gathered as a product (`corrections`, whose
@@ -104,7 +126,7 @@ struct heston_terminal {
   Real corrections{1};  // product of 1 / E[exp(A v')]^2 over the steps not yet folded
   MCPRICE_HD MCPRICE_INLINE void fold()
   {
-    x = math::fma(Real(0.5), small_log1p(corrections - Real(1)), x);
+    x = math::fma(Real(0.5), small_log1p(corrections - Real(1)), x);  // corrections: a rounded product
     corrections = Real(1);
   }
 };
@@ -135,16 +157,17 @@ MCPRICE_HD MCPRICE_INLINE double quick_reciprocal(double x) { return 1.0 / x; }
 // Here the branches share their three reciprocals, whose operands are selected: 1/s^2 or
 // 1/(s^2 + m^2) (so that 2 m^2 r is 2/psi or 1 - p), 1/(1 + b^2) or 1/beta, and the
 // correction's 1/q or 1/(beta - A p). A lane's unused branch may make a NaN (a root of a
-// negative number); it is never selected. On the GPU every operation is the one the branchy
-// form made, so the bits are its bits.
-template <typename Draw, typename Real>
+// negative number); it is never selected. Every product that meets an addition is a
+// rounded_product or an explicit FMA: the fused, two-phase and Greek kernels inline this step
+// in different surroundings, and must not contract it differently.
+template <bool Regular = false, typename Draw, typename Real>
 MCPRICE_HD MCPRICE_INLINE void heston_conditional_step(Real xi, const basic_heston_step<Real>& s, Real& v,
                                                        const Draw& draw, heston_terminal<Real>& end)
 {
   Real const zero(0);
   Real const one(1);
   Real const m = math::fma(v, s.e, s.m0);
-  if (!(xi > static_cast<Real>(heston_min_xi) && m > zero)) {
+  if (!Regular && !(xi > static_cast<Real>(heston_min_xi) && m > zero)) {
     // No vol of vol (or a variance absorbed at zero): the step is log-normal.
     Real const var = rounded_product(rounded_product(Real(0.5), v + m), s.dt);
     end.x = end.x + (s.log_forward - rounded_product(Real(0.5), var));
@@ -156,22 +179,24 @@ MCPRICE_HD MCPRICE_INLINE void heston_conditional_step(Real xi, const basic_hest
   Real const m2 = rounded_product(m, m);
   bool const quadratic = s2 <= Real(qe_psi_switch) * m2;
   Real const r1 = quick_reciprocal(quadratic ? s2 : s2 + m2);
-  Real const t = (Real(2) * m2) * r1;  // quadratic: 2 / psi (>= 4/3); exponential: 1 - p
-  Real const beta = (Real(2) * m) * r1;  // exponential: (1 - p) / m
-  Real const b2 = t - one + positive_sqrt(t * (t - one));  // quadratic (b^2 >= 1/3)
+  Real const t = rounded_product(Real(2) * m2, r1);   // quadratic: 2 / psi (>= 4/3); exponential: 1 - p
+  Real const beta = rounded_product(Real(2) * m, r1);  // exponential: (1 - p) / m
+  Real const t_less_one = t - one;
+  Real const b2 = plus_sqrt(t * t_less_one, t_less_one);  // quadratic (b^2 >= 1/3)
   Real const r2 = quick_reciprocal(quadratic ? one + b2 : beta);
   Real const a = m * r2;  // quadratic
-  Real const zb = positive_sqrt(b2) + draw.z;
+  Real const zb = plus_sqrt(b2, draw.z);
   Real const upper = draw.upper();  // 1 - U
-  Real const drawn = upper >= t ? zero : quick_log(t * quick_reciprocal(upper)) * r2;
-  Real const v_next = quadratic ? a * zb * zb : drawn;
+  Real const drawn = upper >= t ? zero : rounded_product(quick_log(t * quick_reciprocal(upper)), r2);
+  Real const v_next = quadratic ? rounded_product(a * zb, zb) : drawn;
   Real const q = math::fma(Real(-2) * s.a, a, one);
   Real const beta_less_a = beta - s.a;
   Real const r3 = quick_reciprocal(quadratic ? q : math::fma(s.a, t, beta_less_a));
-  Real const y = (quadratic ? -(s.a * b2 * a) : beta_less_a) * r3;  // quadratic: the constant; exponential: g
-  bool const corrected = quadratic ? q > zero : s.a < beta;
+  // quadratic: the step's constant; exponential: g
+  Real const y = rounded_product(quadratic ? -(s.a * b2 * a) : beta_less_a, r3);
+  bool const corrected = Regular || (quadratic ? q > zero : s.a < beta);
   Real const factor = quadratic ? q : y * y;
-  end.corrections = corrected ? end.corrections * factor : end.corrections;
+  end.corrections = corrected ? rounded_product(end.corrections, factor) : end.corrections;
   Real const c = corrected ? (quadratic ? y : zero) : s.k0_fallback;  // the step's constant
   Real const cv = corrected ? Real(-0.5) * s.k3 : s.k1;             // v's coefficient
   end.x = math::fma(s.k2, v_next, math::fma(cv, v, end.x + (s.log_forward + c)));
@@ -208,10 +233,24 @@ MCPRICE_HD MCPRICE_INLINE Real conditional_european_payoff(const basic_path_gbm_
   return math::fmax(t.call ? asset - cash : cash - asset, zero);
 }
 
+// Whether every one of a trade's steps is regular: a vol of vol, E[v'] >= m0 > 0 with m^2 a
+// normal float, Var[v'] > 0, and A <= 0 (so q = 1 - 2 A a >= 1 and A < beta: the correction
+// exists in both branches). Equity's negative correlation makes A negative.
+template <typename Real>
+inline bool heston_qe_regular(Real xi, const basic_heston_step<Real>* steps, int count)
+{
+  if (!(xi > static_cast<Real>(heston_min_xi))) return false;
+  for (int i = 0; i < count; ++i) {
+    const basic_heston_step<Real>& s = steps[i];
+    if (!(s.m0 > Real(1e-18) && s.s2_0 >= std::numeric_limits<Real>::min() && s.a <= Real(0))) return false;
+  }
+  return true;
+}
+
 // One sample (a path, or an antithetic pair) of a Heston European.
-template <typename NormalStream, bool Antithetic, typename Real>
-MCPRICE_HD MCPRICE_INLINE Real heston_european_sample(const basic_heston_trade<Real>& h,
-                                                      const basic_heston_step<Real>* grid, std::uint64_t group)
+template <typename NormalStream, bool Antithetic, bool Regular, typename Real>
+MCPRICE_HD MCPRICE_INLINE Real heston_european_paths(const basic_heston_trade<Real>& h,
+                                                     const basic_heston_step<Real>* grid, std::uint64_t group)
 {
   const basic_path_gbm_trade<Real>& t = h;
   variance_stream<NormalStream, Real> rng(t.key, group);
@@ -220,10 +259,10 @@ MCPRICE_HD MCPRICE_INLINE Real heston_european_sample(const basic_heston_trade<R
   Real va = h.v0;
   Real vb = h.v0;
   const basic_heston_step<Real>* steps = grid + t.first_step;
-  for_heston_variance_draws<Real>(t.steps, rng, [&](int k, const basic_qe_paired_draw<Real>& draw, bool fold) {
+  for_heston_variance_draws<Real>(t.steps, rng, [&](int k, const conditional_draw<Real>& draw, bool fold) {
     basic_heston_step<Real> const s = steps[k];
-    heston_conditional_step(h.xi, s, va, draw, a);
-    if constexpr (Antithetic) heston_conditional_step(h.xi, s, vb, draw.antithetic(), b);
+    heston_conditional_step<Regular>(h.xi, s, va, draw, a);
+    if constexpr (Antithetic) heston_conditional_step<Regular>(h.xi, s, vb, draw.antithetic(), b);
     if (fold) {
       a.fold();
       if constexpr (Antithetic) b.fold();
@@ -232,6 +271,14 @@ MCPRICE_HD MCPRICE_INLINE Real heston_european_sample(const basic_heston_trade<R
   Real const up = conditional_european_payoff(t, a.x, a.w);
   if constexpr (!Antithetic) return up;
   else return Real(0.5) * (up + conditional_european_payoff(t, b.x, b.w));
+}
+
+template <typename NormalStream, bool Antithetic, typename Real>
+MCPRICE_HD MCPRICE_INLINE Real heston_european_sample(const basic_heston_trade<Real>& h,
+                                                      const basic_heston_step<Real>* grid, std::uint64_t group)
+{
+  if (h.qe_regular) return heston_european_paths<NormalStream, Antithetic, true>(h, grid, group);
+  return heston_european_paths<NormalStream, Antithetic, false>(h, grid, group);
 }
 
 }  // namespace mcprice

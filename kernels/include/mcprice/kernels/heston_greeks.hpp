@@ -72,13 +72,13 @@ MCPRICE_HD MCPRICE_INLINE float heston_european_scenario_sample(const heston_tra
     v[i] = path == 1 ? lv.v0_up : path == 2 ? lv.v0_down : h.v0;
   }
   float elapsed = 0.0F;
-  for_heston_variance_draws<float>(t.steps, rng, [&](int k, const qe_paired_draw& draw, bool fold) {
+  for_heston_variance_draws<float>(t.steps, rng, [&](int k, const conditional_draw<float>& draw, bool fold) {
     heston_step const s = steps[k];
     elapsed += s.dt;
     MCPRICE_UNROLL
     for (int i = 0; i < sides * paths; ++i) {
       int const path = i % paths;
-      qe_paired_draw const zv = i < paths ? draw : draw.antithetic();
+      conditional_draw<float> const zv = i < paths ? draw : draw.antithetic();
       heston_step const sp = path == 0   ? s
                              : path <= 2 ? with_theta_scale(s, path == 1 ? lv.theta_up : lv.theta_down)
                              : k == 0    ? steps[t.steps + path - 3]

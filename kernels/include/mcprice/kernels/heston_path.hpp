@@ -93,6 +93,7 @@ struct basic_heston_trade : basic_path_gbm_trade<Real> {
   Real v0, kappa, theta, xi, rho;
   Real maturity;  // T (Greeks: the rate scenarios' hit discounts)
   Real rate;      // r(T) (Greeks: theta's discount)
+  std::uint8_t qe_regular;  // every pricing step is regular (heston_qe_regular): Europeans step without tests
 };
 using heston_trade = basic_heston_trade<float>;
 using heston_trade_f64 = basic_heston_trade<double>;

@@ -9,6 +9,11 @@
 // 4e-7 relative. It is evaluated on the smaller tail, s = min(U, 1 - U), with 1 - x^2 formed as
 // 4 s (1 - s), so the tails keep their digits; the bits' top bit gives the sign, so the
 // complemented bits (the antithetic draw) give exactly -z.
+//
+// The same output gives the exponential branch's uniforms (draw_from_bits): U = (bits + 1/2) /
+// 2^32 and, for the antithetic path, that of the complemented bits, 1 - U. The smaller of the
+// two is s itself (to float's precision); the larger is 1 - s, rounded (by under 2^-24, where
+// it decides small draws of v'), which the normal's 1 - x^2 computes anyway.
 #include "mcprice/kernels/host_device.hpp"
 
 #include <cmath>
@@ -16,15 +21,24 @@
 
 namespace mcprice {
 
-MCPRICE_HD MCPRICE_INLINE float normal_from_bits(std::uint32_t bits)
+// z, and the uniforms of the bits and of their complement.
+struct bits_draw {
+  float z;
+  float uniform;     // (bits + 1/2) / 2^32
+  float complement;  // (~bits + 1/2) / 2^32 = 1 - uniform
+};
+
+MCPRICE_HD MCPRICE_INLINE bits_draw draw_from_bits(std::uint32_t bits)
 {
   bool const upper = (bits >> 31) != 0U;
   std::uint32_t const tail = upper ? ~bits : bits;  // < 2^31: s < 1/2
   // (tail + 1/2) / 2^32: never 0.
   float const s = fmaf(static_cast<float>(tail), 2.3283064e-10F, 1.1641532e-10F);
-  float const one_minus_x_squared = 4.0F * s * (1.0F - s);
+  float const one_minus_s = 1.0F - s;
+  float const one_minus_x_squared = 4.0F * s * one_minus_s;
 #if defined(__CUDA_ARCH__)
-  float w = -__logf(one_minus_x_squared);
+  // __logf's product, rounded on its own: w - 2.5 below must not become an FMA in one kernel only.
+  float w = __fmul_rn(__log2f(one_minus_x_squared), -0.693147182F);
 #else
   float w = -std::log(one_minus_x_squared);
 #endif
@@ -54,7 +68,10 @@ MCPRICE_HD MCPRICE_INLINE float normal_from_bits(std::uint32_t bits)
   }
   // x = 1 - 2s >= 0 is exact for s in [1/4, 1/2] and loses nothing that matters below.
   float const magnitude = 1.41421356F * p * (1.0F - 2.0F * s);
-  return upper ? magnitude : -magnitude;
+  if (upper) return {magnitude, one_minus_s, s};
+  return {-magnitude, s, one_minus_s};
 }
+
+MCPRICE_HD MCPRICE_INLINE float normal_from_bits(std::uint32_t bits) { return draw_from_bits(bits).z; }
 
 }  // namespace mcprice
