@@ -26,10 +26,11 @@
 #endif
 
 // The Heston kernels (heston_kernel.cu): blocks an SM their registers are capped for. The
-// Europeans kernel (conditional Monte Carlo since 2026-12-01) needs 56 registers at 4 blocks an
-// SM, without spills; capped at 5 (48, 24 bytes spilled) it ran within noise of 4 on an H200
+// Europeans kernel (conditional Monte Carlo since 2026-12-01) needs 63 registers at 4 blocks an
+// SM, without spills, since its QE step selects between the branches (2026-12-02; 56 before).
+// With the branchy step, capped at 5 (48, 24 bytes spilled) it ran within noise of 4 on an H200
 // (220-222 against 216-220 G path-steps/s, later 211-215 against 206-212), at 3 (72-79) 2-5%
-// slower. The full-path Europeans kernel before it: at 4 (64 registers) 156-160, at 3 (80)
+// slower; not measured again since. The full-path Europeans kernel before it: at 4 (64 registers) 156-160, at 3 (80)
 // 153-157, at 2 (88) 131-133. The kernel for every product, uncapped, took 98 registers (2 blocks an SM):
 // 16 Heston down-and-out calls (252 steps, 2^22 paths each) in 0.196-0.199 s; capped at 3
 // blocks (80 registers, a little spilling) 0.171-0.177 s, at 4 (64) 0.171-0.175 s, the same bits
