@@ -131,18 +131,6 @@ struct heston_terminal {
   }
 };
 
-// The reciprocal of x, on the GPU the hardware's (about 1 ulp): quick_divide(a, b) there is
-// a * quick_reciprocal(b), bit for bit.
-MCPRICE_HD MCPRICE_INLINE float quick_reciprocal(float x)
-{
-#if defined(__CUDA_ARCH__)
-  return __fdividef(1.0F, x);
-#else
-  return 1.0F / x;
-#endif
-}
-MCPRICE_HD MCPRICE_INLINE double quick_reciprocal(double x) { return 1.0 / x; }
-
 // One QE step of the variance (heston_qe_step's scheme and coefficients) that adds the log
 // spot's conditional mean and variance to `end`. Step i adds mean drift + K0* + K1 v + K2 v'
 // with K0* = -ln E[exp(A v')] - (K1 + K3/2) v, i.e. drift - ln E[exp(A v')] - K3 v / 2 + K2 v',
@@ -178,20 +166,20 @@ MCPRICE_HD MCPRICE_INLINE void heston_conditional_step(Real xi, const basic_hest
   Real const s2 = math::fma(v, s.s2_v, s.s2_0);
   Real const m2 = rounded_product(m, m);
   bool const quadratic = s2 <= Real(qe_psi_switch) * m2;
-  Real const r1 = quick_reciprocal(quadratic ? s2 : s2 + m2);
+  Real const r1 = quick_divide(one, quadratic ? s2 : s2 + m2);
   Real const t = rounded_product(Real(2) * m2, r1);   // quadratic: 2 / psi (>= 4/3); exponential: 1 - p
   Real const beta = rounded_product(Real(2) * m, r1);  // exponential: (1 - p) / m
   Real const t_less_one = t - one;
   Real const b2 = plus_sqrt(t * t_less_one, t_less_one);  // quadratic (b^2 >= 1/3)
-  Real const r2 = quick_reciprocal(quadratic ? one + b2 : beta);
+  Real const r2 = quick_divide(one, quadratic ? one + b2 : beta);
   Real const a = m * r2;  // quadratic
   Real const zb = plus_sqrt(b2, draw.z);
   Real const upper = draw.upper();  // 1 - U
-  Real const drawn = upper >= t ? zero : rounded_product(quick_log(t * quick_reciprocal(upper)), r2);
+  Real const drawn = upper >= t ? zero : rounded_product(quick_log(t * quick_divide(one, upper)), r2);
   Real const v_next = quadratic ? rounded_product(a * zb, zb) : drawn;
   Real const q = math::fma(Real(-2) * s.a, a, one);
   Real const beta_less_a = beta - s.a;
-  Real const r3 = quick_reciprocal(quadratic ? q : math::fma(s.a, t, beta_less_a));
+  Real const r3 = quick_divide(one, quadratic ? q : math::fma(s.a, t, beta_less_a));
   // quadratic: the step's constant; exponential: g
   Real const y = rounded_product(quadratic ? -(s.a * b2 * a) : beta_less_a, r3);
   bool const corrected = Regular || (quadratic ? q > zero : s.a < beta);

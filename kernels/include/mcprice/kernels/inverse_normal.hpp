@@ -15,6 +15,7 @@
 // two is s itself (to float's precision); the larger is 1 - s, rounded (by under 2^-24, where
 // it decides small draws of v'), which the normal's 1 - x^2 computes anyway.
 #include "mcprice/kernels/host_device.hpp"
+#include "mcprice/kernels/rounded_product.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -38,7 +39,7 @@ MCPRICE_HD MCPRICE_INLINE bits_draw draw_from_bits(std::uint32_t bits)
   float const one_minus_x_squared = 4.0F * s * one_minus_s;
 #if defined(__CUDA_ARCH__)
   // __logf's product, rounded on its own: w - 2.5 below must not become an FMA in one kernel only.
-  float w = __fmul_rn(__log2f(one_minus_x_squared), -0.693147182F);
+  float w = rounded_product(__log2f(one_minus_x_squared), -0.693147182F);
 #else
   float w = -std::log(one_minus_x_squared);
 #endif
