@@ -24,13 +24,17 @@ using clock_type = std::chrono::steady_clock;
 
 __global__ void fill(float* p, std::size_t n, float v)
 {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) p[i] = v;
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x)
+    p[i] = v;
 }
 
 __global__ void reduce(const float* p, std::size_t n, float* out)
 {
   float acc = 0.0F;
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) acc += p[i];
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x)
+    acc += p[i];
   if (acc == -1.0F) *out = acc;  // keeps the loads; never true for the filled values
 }
 
@@ -129,7 +133,8 @@ int main()
        [](void* p, std::size_t, cudaStream_t) { MCPRICE_CUDA_TRY(cudaFree(p)); }},
       {"default pool, threshold 0", async_alloc, async_free},
       {"default pool, raised threshold", async_alloc, async_free},
-      {"explicit pool (mcprice pool)", [&](std::size_t b, cudaStream_t st) { return raw_pool.allocate(b, stream_view{st}); },
+      {"explicit pool (mcprice pool)",
+       [&](std::size_t b, cudaStream_t st) { return raw_pool.allocate(b, stream_view{st}); },
        [&](void* p, std::size_t b, cudaStream_t st) { raw_pool.deallocate(p, b, stream_view{st}); }},
       {"bucketed pool (mcprice)", [&](std::size_t b, cudaStream_t st) { return bucketed.allocate(b, stream_view{st}); },
        [&](void* p, std::size_t b, cudaStream_t st) { bucketed.deallocate(p, b, stream_view{st}); }},
@@ -147,7 +152,8 @@ int main()
       set_default_pool_threshold(original_threshold);
     }
   }
-  std::printf("%-34s %10s %9s %9s %12s %12s\n", "strategy", "ms", "x hoisted", "spread", "alloc p50 us", "alloc p99 us");
+  std::printf("%-34s %10s %9s %9s %12s %12s\n", "strategy", "ms", "x hoisted", "spread", "alloc p50 us",
+              "alloc p99 us");
   double hoisted_ms = 0.0;
   for (std::size_t i = 0; i < strategies.size(); ++i) {
     auto& r = results[i];
@@ -158,12 +164,13 @@ int main()
                 100.0 * (r.back().ms - r.front().ms) / m.ms, m.alloc_p50_us, m.alloc_p99_us);
   }
   auto const stats = bucketed.statistics();
-  std::printf("bucketed pool: reserved peak %.1f MiB for a requested peak of %.1f MiB (1 - R/A at the peaks %.1f%%), "
-              "upstream grows %llu, hits %llu of %llu allocations\n",
-              static_cast<double>(stats.reserved_peak) / 1048576.0, static_cast<double>(stats.requested_peak) / 1048576.0,
-              100.0 * (1.0 - static_cast<double>(stats.requested_peak) / static_cast<double>(stats.allocated_peak)),
-              static_cast<unsigned long long>(stats.upstream_grows),
-              static_cast<unsigned long long>(stats.allocations - stats.upstream_grows),
-              static_cast<unsigned long long>(stats.allocations));
+  std::printf(
+      "bucketed pool: reserved peak %.1f MiB for a requested peak of %.1f MiB (1 - R/A at the peaks %.1f%%), "
+      "upstream grows %llu, hits %llu of %llu allocations\n",
+      static_cast<double>(stats.reserved_peak) / 1048576.0, static_cast<double>(stats.requested_peak) / 1048576.0,
+      100.0 * (1.0 - static_cast<double>(stats.requested_peak) / static_cast<double>(stats.allocated_peak)),
+      static_cast<unsigned long long>(stats.upstream_grows),
+      static_cast<unsigned long long>(stats.allocations - stats.upstream_grows),
+      static_cast<unsigned long long>(stats.allocations));
   return 0;
 }

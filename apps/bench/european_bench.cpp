@@ -2,24 +2,24 @@
 // S in [5,50], K in [10,25], T in [1,5], r = 0.06, sigma = 0.10. Reports the kernel-only rate
 // (device events around launch + reduction) and the engine's end-to-end rate, and checks every
 // price against Black-Scholes. A benchmark app, not a test: run it on the GPU machine.
+#include "bench_devices.hpp"
 #include "mcprice/black_scholes.hpp"
 #include "mcprice/engine.hpp"
 #include "mcprice/kernels/european_launcher.hpp"
 #include "mcprice/kernels/trade_key.hpp"
+#include "mcprice/memory/cuda_error.hpp"
 #include "mcprice/memory/device_buffer.hpp"
 #include "mcprice/memory/device_info.hpp"
 #include "mcprice/memory/event.hpp"
 #include "mcprice/memory/stream.hpp"
-#include "mcprice/memory/cuda_error.hpp"
-#include "bench_devices.hpp"
 #include "synthetic_book.hpp"
 
 #include <algorithm>
 #include <chrono>
-#include <cstring>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -37,9 +37,12 @@ double kernel_only_ms(const std::vector<option_spec>& opts, std::int64_t paths, 
   std::int64_t const per = layout::blocks_for(samples, european_normals_per_sample);
   for (std::size_t i = 0; i < opts.size(); ++i) {
     double const w = vol * vol * opts[i].t;
-    trades[i] = {rng::trade_key(42, "opt" + std::to_string(i)), samples, static_cast<std::int64_t>(i) * per,
+    trades[i] = {rng::trade_key(42, "opt" + std::to_string(i)),
+                 samples,
+                 static_cast<std::int64_t>(i) * per,
                  static_cast<float>(opts[i].s * std::exp(rate * opts[i].t - 0.5 * w)),
-                 static_cast<float>(std::sqrt(w) / std::log(2.0)), {terminal_payoff::call, static_cast<float>(opts[i].k), 1.0F},
+                 static_cast<float>(std::sqrt(w) / std::log(2.0)),
+                 {terminal_payoff::call, static_cast<float>(opts[i].k), 1.0F},
                  static_cast<std::uint8_t>(antithetic ? 1 : 0)};
     offsets[i] = trades[i].first_block;
   }
@@ -61,9 +64,10 @@ double kernel_only_ms(const std::vector<option_spec>& opts, std::int64_t paths, 
   std::vector<double> times;
   for (int r = 0; r < reps + 2; ++r) {
     start.record(stream_view{});
-    kernels::launch_european_blocks(d_trades.as<european_gbm_trade>(), n, 0, blocks, d_blocks.as<moments>(), 0, nullptr);
-    kernels::segmented_moments_sum(temp.data(), temp_bytes, d_blocks.as<moments>(), d_offsets.as<std::int64_t>(), 0,
-                                   n, d_sums.as<moments>(), nullptr);
+    kernels::launch_european_blocks(d_trades.as<european_gbm_trade>(), n, 0, blocks, d_blocks.as<moments>(), 0,
+                                    nullptr);
+    kernels::segmented_moments_sum(temp.data(), temp_bytes, d_blocks.as<moments>(), d_offsets.as<std::int64_t>(), 0, n,
+                                   d_sums.as<moments>(), nullptr);
     stop.record(stream_view{});
     stop.synchronize();
     if (r >= 2) times.push_back(event::elapsed_ms(start, stop));
@@ -92,9 +96,10 @@ double kernel_only_ms(const std::vector<option_spec>& opts, std::int64_t paths, 
       stop.synchronize();
       if (r >= 2) sliced.push_back(event::elapsed_ms(start, stop));
     }
-    std::printf("{\"bench\":\"european_kernel_slices\",\"antithetic\":%s,\"slices\":%d,\"streams\":4,"
-                "\"sliced_ms\":%.4f,\"one_launch_with_reduction_ms\":%.4f}\n",
-                antithetic ? "true" : "false", slices, median(sliced), median(times));
+    std::printf(
+        "{\"bench\":\"european_kernel_slices\",\"antithetic\":%s,\"slices\":%d,\"streams\":4,"
+        "\"sliced_ms\":%.4f,\"one_launch_with_reduction_ms\":%.4f}\n",
+        antithetic ? "true" : "false", slices, median(sliced), median(times));
   }
   return median(times);
 }
@@ -186,9 +191,10 @@ void print_timeline(const mcprice::pricing_run& run, bool antithetic)
     reach = std::max(reach, e);
   }
   double const first = gpu.empty() ? 0.0 : gpu.front().first;
-  std::printf("{\"bench\":\"european_timeline\",\"antithetic\":%s,\"wall_us\":%.1f,\"gpu_first_us\":%.1f,"
-              "\"gpu_last_us\":%.1f,\"gpu_busy_us\":%.1f,\"spans\":[",
-              antithetic ? "true" : "false", run.summary.wall_seconds * 1e6, first * 1e6, reach * 1e6, busy * 1e6);
+  std::printf(
+      "{\"bench\":\"european_timeline\",\"antithetic\":%s,\"wall_us\":%.1f,\"gpu_first_us\":%.1f,"
+      "\"gpu_last_us\":%.1f,\"gpu_busy_us\":%.1f,\"spans\":[",
+      antithetic ? "true" : "false", run.summary.wall_seconds * 1e6, first * 1e6, reach * 1e6, busy * 1e6);
   for (std::size_t i = 0; i < spans.size(); ++i) {
     auto const& s = spans[i];
     std::printf("%s[\"%s\",%zu,%zu,%.1f,%.1f,%zu]", i > 0 ? "," : "", s.what.c_str(), s.chunk, s.index,
@@ -230,19 +236,20 @@ int main(int argc, char** argv)
     double reused = 0.0;
     double const end_to_end = engine_ms(opts, paths, cpu, antithetic, reps, run, eo, reused);
     accuracy const acc = check(opts, run);
-    std::printf("{\"bench\":\"european_montecarlomultigpu\",\"device\":\"%s\",\"antithetic\":%s,\"options\":%d,"
-                "\"paths_per_option\":%lld,\"kernel_ms\":%.4f,\"kernel_options_per_s\":%.4g,"
-                "\"kernel_paths_per_s\":%.4g,\"engine_ms\":%.4f,\"engine_paths_per_s\":%.4g,"
-                "\"streams\":%d,\"pipeline_chunk\":%zu,\"engine_prepare_ms\":%.3f,\"engine_price_ms\":%.3f,"
-                "\"engine_results_ms\":%.3f,\"jobs\":%zu,\"chunks\":%zu,"
-                "\"worst_abs_z\":%.2f,\"aggregate_z\":%.3f,\"options_with_no_paths_in_the_money\":%d,"
-                "\"engine_device\":\"%s\",\"results_digest\":\"%016llx\",\"engine_reused_results_ms\":%.4f}\n",
-                device.c_str(), antithetic ? "true" : "false", n, static_cast<long long>(paths), kernel,
-                kernel > 0 ? n / (kernel * 1e-3) : 0.0, kernel > 0 ? total_paths / (kernel * 1e-3) : 0.0, end_to_end,
-                total_paths / (end_to_end * 1e-3), eo.streams, eo.pipeline_chunk_trades, run.summary.prepare_seconds * 1e3, run.summary.price_seconds * 1e3,
-                run.summary.results_seconds * 1e3, run.summary.jobs, run.summary.chunks, acc.worst_z, acc.aggregate_z,
-                acc.zero_hit, run.summary.device_name.c_str(),
-                static_cast<unsigned long long>(mcprice::bench::results_digest(run)), reused);
+    std::printf(
+        "{\"bench\":\"european_montecarlomultigpu\",\"device\":\"%s\",\"antithetic\":%s,\"options\":%d,"
+        "\"paths_per_option\":%lld,\"kernel_ms\":%.4f,\"kernel_options_per_s\":%.4g,"
+        "\"kernel_paths_per_s\":%.4g,\"engine_ms\":%.4f,\"engine_paths_per_s\":%.4g,"
+        "\"streams\":%d,\"pipeline_chunk\":%zu,\"engine_prepare_ms\":%.3f,\"engine_price_ms\":%.3f,"
+        "\"engine_results_ms\":%.3f,\"jobs\":%zu,\"chunks\":%zu,"
+        "\"worst_abs_z\":%.2f,\"aggregate_z\":%.3f,\"options_with_no_paths_in_the_money\":%d,"
+        "\"engine_device\":\"%s\",\"results_digest\":\"%016llx\",\"engine_reused_results_ms\":%.4f}\n",
+        device.c_str(), antithetic ? "true" : "false", n, static_cast<long long>(paths), kernel,
+        kernel > 0 ? n / (kernel * 1e-3) : 0.0, kernel > 0 ? total_paths / (kernel * 1e-3) : 0.0, end_to_end,
+        total_paths / (end_to_end * 1e-3), eo.streams, eo.pipeline_chunk_trades, run.summary.prepare_seconds * 1e3,
+        run.summary.price_seconds * 1e3, run.summary.results_seconds * 1e3, run.summary.jobs, run.summary.chunks,
+        acc.worst_z, acc.aggregate_z, acc.zero_hit, run.summary.device_name.c_str(),
+        static_cast<unsigned long long>(mcprice::bench::results_digest(run)), reused);
     if (eo.timeline) print_timeline(run, antithetic);
     std::fflush(stdout);
   }

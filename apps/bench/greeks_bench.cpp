@@ -63,7 +63,8 @@ mcprice::portfolio asian_book(std::int64_t paths, double roll = 0.0)
 
 // Price only, in-pass Greeks and bump-and-reprice of one book; prints one JSON line.
 template <typename MakeMarket, typename MakeBook>
-void measure(const char* name, const std::string& device, bool cpu, int reps, MakeMarket make_market, MakeBook make_book)
+void measure(const char* name, const std::string& device, bool cpu, int reps, MakeMarket make_market,
+             MakeBook make_book)
 {
   mcprice::engine_options eo;
   eo.backend = cpu ? mcprice::backend_choice::cpu : mcprice::backend_choice::gpu;
@@ -82,13 +83,14 @@ void measure(const char* name, const std::string& device, bool cpu, int reps, Ma
   double const price_ms = 1e3 * timed(reps, [&] { run = plain.price(book); });
   double const greeks_ms = 1e3 * timed(reps, [&] { run = with_greeks.price(book); });
   double const bump_ms = 1e3 * timed(reps, [&] {
-    run = plain.price(book);
-    for (auto const& e : scenarios) run = e.price(book);
-    run = plain.price(rolled);
-  });
-  std::printf("{\"bench\":\"%s\",\"device\":\"%s\",\"price_only_ms\":%.4f,\"in_pass_greeks_ms\":%.4f,"
-              "\"in_pass_ratio\":%.3f,\"bump_and_reprice_ms\":%.4f,\"bump_ratio\":%.3f}\n",
-              name, device.c_str(), price_ms, greeks_ms, greeks_ms / price_ms, bump_ms, bump_ms / price_ms);
+                           run = plain.price(book);
+                           for (auto const& e : scenarios) run = e.price(book);
+                           run = plain.price(rolled);
+                         });
+  std::printf(
+      "{\"bench\":\"%s\",\"device\":\"%s\",\"price_only_ms\":%.4f,\"in_pass_greeks_ms\":%.4f,"
+      "\"in_pass_ratio\":%.3f,\"bump_and_reprice_ms\":%.4f,\"bump_ratio\":%.3f}\n",
+      name, device.c_str(), price_ms, greeks_ms, greeks_ms / price_ms, bump_ms, bump_ms / price_ms);
   std::fflush(stdout);
 }
 
@@ -135,10 +137,10 @@ int main(int argc, char** argv)
   double const greeks_ms = 1e3 * timed(reps, [&] { greek_run = with_greeks.price(book); });
   std::vector<mcprice::pricing_run> bumped(scenarios.size() + 1);
   double const bump_ms = 1e3 * timed(reps, [&] {
-    base_run = plain.price(book);
-    for (std::size_t s = 0; s < scenarios.size(); ++s) bumped[s] = scenarios[s].price(book);
-    bumped.back() = plain.price(rolled);
-  });
+                           base_run = plain.price(book);
+                           for (std::size_t s = 0; s < scenarios.size(); ++s) bumped[s] = scenarios[s].price(book);
+                           bumped.back() = plain.price(rolled);
+                         });
 
   agreement delta;
   agreement vega;
@@ -146,8 +148,8 @@ int main(int argc, char** argv)
   double worst_bump_delta = 0.0;
   for (std::size_t i = 0; i < opts.size(); ++i) {
     auto const& o = opts[i];
-    auto const ref = mcprice::black_scholes::greeks(mcprice::black_scholes::european_kind::call,
-                                                    {o.s, o.k, o.t, rate, 0.0, vol});
+    auto const ref =
+        mcprice::black_scholes::greeks(mcprice::black_scholes::european_kind::call, {o.s, o.k, o.t, rate, 0.0, vol});
     auto const& g = greek_run.results[i].greeks;
     if (!g) continue;
     delta.add(g->delta.value, g->delta.std_error, ref.delta);
@@ -156,13 +158,13 @@ int main(int argc, char** argv)
     double const fd_delta = (bumped[0].results[i].price - bumped[1].results[i].price) / (2.0 * spot_h * o.s);
     worst_bump_delta = std::max(worst_bump_delta, std::abs(fd_delta - g->delta.value));
   }
-  std::printf("{\"bench\":\"greeks_cost\",\"device\":\"%s\",\"options\":%d,\"paths_per_option\":%lld,"
-              "\"price_only_ms\":%.4f,\"in_pass_greeks_ms\":%.4f,\"in_pass_ratio\":%.3f,"
-              "\"bump_and_reprice_ms\":%.4f,\"bump_ratio\":%.3f,\"delta_aggregate_z\":%.3f,"
-              "\"gamma_aggregate_z\":%.3f,\"vega_aggregate_z\":%.3f,\"worst_delta_gap_to_bumped\":%.3g}\n",
-              cpu ? "CPU" : mcprice::query_device(0).name.c_str(), n, static_cast<long long>(paths), price_ms,
-              greeks_ms, greeks_ms / price_ms, bump_ms, bump_ms / price_ms, delta.z(), gamma.z(), vega.z(),
-              worst_bump_delta);
+  std::printf(
+      "{\"bench\":\"greeks_cost\",\"device\":\"%s\",\"options\":%d,\"paths_per_option\":%lld,"
+      "\"price_only_ms\":%.4f,\"in_pass_greeks_ms\":%.4f,\"in_pass_ratio\":%.3f,"
+      "\"bump_and_reprice_ms\":%.4f,\"bump_ratio\":%.3f,\"delta_aggregate_z\":%.3f,"
+      "\"gamma_aggregate_z\":%.3f,\"vega_aggregate_z\":%.3f,\"worst_delta_gap_to_bumped\":%.3g}\n",
+      cpu ? "CPU" : mcprice::query_device(0).name.c_str(), n, static_cast<long long>(paths), price_ms, greeks_ms,
+      greeks_ms / price_ms, bump_ms, bump_ms / price_ms, delta.z(), gamma.z(), vega.z(), worst_bump_delta);
   std::fflush(stdout);
   if (asian_paths > 0) {
     measure("greeks_cost_asian_252", cpu ? "CPU" : mcprice::query_device(0).name, cpu, reps, asian_market,

@@ -11,8 +11,8 @@
 // `per-greek` as the fourth word walks each Greek's paths on its own (the same bits; the way the
 // GPU ran them before spot legs were walked together), to measure what sharing the walk saves.
 //   mcprice-stac-bench [REPS] [gpu|cpu] [small|large|both|lsm-put] [shared|per-greek]
-#include "mcprice/engine.hpp"
 #include "bench_devices.hpp"
+#include "mcprice/engine.hpp"
 #include "synthetic_book.hpp"
 
 #include <chrono>
@@ -106,7 +106,8 @@ void run(const workload& w, int reps, bool cpu, bool shared_walks)
       w.name, e.device_name().c_str(), w.assets, static_cast<long long>(w.paths), static_cast<long long>(w.steps),
       static_cast<long long>(w.steps), r.status == mcprice::trade_status::ok ? "ok" : r.message.c_str(), r.price,
       r.std_error, greeks, r.greeks ? r.greeks->deltas[0].value : 0.0, r.greeks ? r.greeks->deltas[0].std_error : 0.0,
-      cold, warm, reps, o.shared_greek_walks ? "shared" : "per-greek", static_cast<unsigned long long>(mcprice::bench::results_digest(first)));
+      cold, warm, reps, o.shared_greek_walks ? "shared" : "per-greek",
+      static_cast<unsigned long long>(mcprice::bench::results_digest(first)));
   std::fflush(stdout);
 }
 
@@ -137,10 +138,11 @@ void lsm_put(int reps, bool cpu)
   auto run = e.price(book);
   double const warm = mcprice::bench::timed(reps, [&] { run = e.price(book); });
   auto const& r = run.results.front();
-  std::printf("{\"workload\": \"lsm-put\", \"backend\": \"%s\", \"paths\": %lld, \"calibration_paths\": %lld, "
-              "\"dates\": 50, \"price\": %.5f, \"std_error\": %.5f, \"warm_median_s\": %.5f}\n",
-              e.device_name().c_str(), static_cast<long long>(o.paths), static_cast<long long>(o.calibration_paths), r.price,
-              r.std_error, warm);
+  std::printf(
+      "{\"workload\": \"lsm-put\", \"backend\": \"%s\", \"paths\": %lld, \"calibration_paths\": %lld, "
+      "\"dates\": 50, \"price\": %.5f, \"std_error\": %.5f, \"warm_median_s\": %.5f}\n",
+      e.device_name().c_str(), static_cast<long long>(o.paths), static_cast<long long>(o.calibration_paths), r.price,
+      r.std_error, warm);
 }
 
 int main(int argc, char** argv)

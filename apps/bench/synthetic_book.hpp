@@ -54,7 +54,8 @@ inline market_data market_for(const std::vector<option_spec>& opts, const market
 }
 
 // Trades first..first+count of the options, `paths` each.
-inline portfolio book_for(const std::vector<option_spec>& opts, std::size_t first, std::size_t count, std::int64_t paths)
+inline portfolio book_for(const std::vector<option_spec>& opts, std::size_t first, std::size_t count,
+                          std::int64_t paths)
 {
   portfolio book;
   for (std::size_t i = first; i < first + count; ++i) {

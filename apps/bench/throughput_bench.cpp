@@ -9,15 +9,15 @@
 #include "mcprice/memory/device_info.hpp"
 #include "synthetic_book.hpp"
 
-#include <chrono>
-#include <cstdio>
-#include <cstring>
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <future>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace mcprice;
@@ -43,10 +43,11 @@ engine make(const std::vector<option_spec>& opts, bool cpu, int streams)
 void print_run(const char* what, int streams, const pricing_run& run, double wall)
 {
   auto const& s = run.summary;
-  std::printf("{\"bench\":\"%s\",\"streams\":%d,\"trades\":%zu,\"paths\":%lld,\"wall_s\":%.5f,\"trades_per_s\":%.4g,"
-              "\"paths_per_s\":%.4g,\"jobs\":%zu,\"chunks\":%zu,\"prepare_s\":%.5f,\"price_s\":%.5f,\"results_s\":%.5f}\n",
-              what, streams, s.trades, static_cast<long long>(s.paths), wall, static_cast<double>(s.trades) / wall,
-              static_cast<double>(s.paths) / wall, s.jobs, s.chunks, s.prepare_seconds, s.price_seconds, s.results_seconds);
+  std::printf(
+      "{\"bench\":\"%s\",\"streams\":%d,\"trades\":%zu,\"paths\":%lld,\"wall_s\":%.5f,\"trades_per_s\":%.4g,"
+      "\"paths_per_s\":%.4g,\"jobs\":%zu,\"chunks\":%zu,\"prepare_s\":%.5f,\"price_s\":%.5f,\"results_s\":%.5f}\n",
+      what, streams, s.trades, static_cast<long long>(s.paths), wall, static_cast<double>(s.trades) / wall,
+      static_cast<double>(s.paths) / wall, s.jobs, s.chunks, s.prepare_seconds, s.price_seconds, s.results_seconds);
   std::fflush(stdout);
 }
 
@@ -80,7 +81,8 @@ void concurrency_bench(bool cpu)
   std::vector<pricing_run> runs(threads);
   double const eight = timed(5, [&] {
     std::vector<std::future<void>> f;
-    for (int i = 0; i < threads; ++i) f.push_back(std::async(std::launch::async, [&, i] { runs[i] = eng.price(parts[i]); }));
+    for (int i = 0; i < threads; ++i)
+      f.push_back(std::async(std::launch::async, [&, i] { runs[i] = eng.price(parts[i]); }));
     for (auto& x : f) x.get();
   });
   bool same = true;
@@ -89,9 +91,10 @@ void concurrency_bench(bool cpu)
       same = same && std::memcmp(&runs[i].results[k].price, &single.results[per * i + k].price, sizeof(double)) == 0;
     }
   }
-  std::printf("{\"bench\":\"eight_threads_share\",\"threads\":%d,\"trades\":%zu,\"wall_s\":%.5f,\"trades_per_s\":%.4g,"
-              "\"vs_one_thread\":%.3f,\"bit_identical_to_one_thread\":%s}\n",
-              threads, opts.size(), eight, static_cast<double>(opts.size()) / eight, one / eight, same ? "true" : "false");
+  std::printf(
+      "{\"bench\":\"eight_threads_share\",\"threads\":%d,\"trades\":%zu,\"wall_s\":%.5f,\"trades_per_s\":%.4g,"
+      "\"vs_one_thread\":%.3f,\"bit_identical_to_one_thread\":%s}\n",
+      threads, opts.size(), eight, static_cast<double>(opts.size()) / eight, one / eight, same ? "true" : "false");
 }
 
 // One arithmetic Asian with 252 fixings (the roofline's fused Asian and the PyTorch peers'
@@ -128,10 +131,11 @@ void path_bench(bool cpu)
       double const wall = timed(5, [&] { run = eng.price(book); });
       double const steps = t.product == product_kind::asian ? 252.0 : 64.0;
       auto const& r = run.results[0];
-      std::printf("{\"bench\":\"%s\",\"antithetic\":%s,\"paths\":%lld,\"wall_s\":%.5f,\"price_s\":%.5f,"
-                  "\"path_steps_per_s\":%.4g,\"price\":%.6f,\"std_error\":%.6f}\n",
-                  t.id.c_str(), antithetic ? "true" : "false", static_cast<long long>(r.paths), wall,
-                  run.summary.price_seconds, static_cast<double>(r.paths) * steps / wall, r.price, r.std_error);
+      std::printf(
+          "{\"bench\":\"%s\",\"antithetic\":%s,\"paths\":%lld,\"wall_s\":%.5f,\"price_s\":%.5f,"
+          "\"path_steps_per_s\":%.4g,\"price\":%.6f,\"std_error\":%.6f}\n",
+          t.id.c_str(), antithetic ? "true" : "false", static_cast<long long>(r.paths), wall, run.summary.price_seconds,
+          static_cast<double>(r.paths) * steps / wall, r.price, r.std_error);
       std::fflush(stdout);
     }
   }
@@ -142,9 +146,11 @@ void path_bench(bool cpu)
 void model_bench(bool cpu)
 {
   auto const heston_market = parse_market(R"({"rate": 0.0, "assets": {"H": {"spot": 100, "model": "heston",
-      "heston": {"v0": 0.0175, "kappa": 1.5768, "theta": 0.0398, "xi": 0.5751, "rho": -0.5711}}}})", "heston");
+      "heston": {"v0": 0.0175, "kappa": 1.5768, "theta": 0.0398, "xi": 0.5751, "rho": -0.5711}}}})",
+                                          "heston");
   auto const pair_market = parse_market(R"({"rate": 0.04, "assets": {"A": {"spot": 100, "vol": 0.3},
-      "B": {"spot": 95, "vol": 0.2}}, "correlation": {"A,B": 0.5}})", "pair");
+      "B": {"spot": 95, "vol": 0.2}}, "correlation": {"A,B": 0.5}})",
+                                        "pair");
   trade heston;
   heston.id = "heston252";
   heston.product = product_kind::vanilla;
@@ -177,11 +183,12 @@ void model_bench(bool cpu)
       }
       double const steps = is_heston ? 252.0 : 2.0;
       auto const& r = run.results[0];
-      std::printf("{\"bench\":\"%s\",\"antithetic\":%s,\"paths\":%lld,\"wall_s\":%.5f,\"price_s\":%.5f,"
-                  "\"%s\":%.4g,\"price\":%.6f,\"std_error\":%.6f}\n",
-                  t.id.c_str(), antithetic ? "true" : "false", static_cast<long long>(r.paths), wall,
-                  run.summary.price_seconds, is_heston ? "path_steps_per_s" : "asset_paths_per_s",
-                  static_cast<double>(r.paths) * steps / wall, r.price, r.std_error);
+      std::printf(
+          "{\"bench\":\"%s\",\"antithetic\":%s,\"paths\":%lld,\"wall_s\":%.5f,\"price_s\":%.5f,"
+          "\"%s\":%.4g,\"price\":%.6f,\"std_error\":%.6f}\n",
+          t.id.c_str(), antithetic ? "true" : "false", static_cast<long long>(r.paths), wall, run.summary.price_seconds,
+          is_heston ? "path_steps_per_s" : "asset_paths_per_s", static_cast<double>(r.paths) * steps / wall, r.price,
+          r.std_error);
       std::fflush(stdout);
     }
   }
@@ -192,9 +199,11 @@ void model_bench(bool cpu)
 void precision_bench(bool cpu)
 {
   auto const heston_market = parse_market(R"({"rate": 0.0, "assets": {"H": {"spot": 100, "model": "heston",
-      "heston": {"v0": 0.0175, "kappa": 1.5768, "theta": 0.0398, "xi": 0.5751, "rho": -0.5711}}}})", "heston");
+      "heston": {"v0": 0.0175, "kappa": 1.5768, "theta": 0.0398, "xi": 0.5751, "rho": -0.5711}}}})",
+                                          "heston");
   auto const gbm_market = parse_market(R"({"rate": 0.03, "assets": {"G": {"spot": 100, "vol": 0.25},
-      "G2": {"spot": 95, "vol": 0.2}}, "correlation": {"G,G2": 0.5}})", "gbm");
+      "G2": {"spot": 95, "vol": 0.2}}, "correlation": {"G,G2": 0.5}})",
+                                       "gbm");
   auto make = [](std::string id, product_kind p, std::string asset) {
     trade t;
     t.id = std::move(id);
@@ -235,10 +244,11 @@ void precision_bench(bool cpu)
       auto const& r = run.results[0];
       bool const dbl = p == path_precision::float64;
       rate[dbl ? 1 : 0] = static_cast<double>(r.paths) * steps / wall;
-      std::printf("{\"bench\":\"%s\",\"precision\":\"%s\",\"paths\":%lld,\"wall_s\":%.5f,\"path_steps_per_s\":%.4g,"
-                  "\"price\":%.6f,\"std_error\":%.6f%s}\n",
-                  t.id.c_str(), dbl ? "double" : "float", static_cast<long long>(r.paths), wall, rate[dbl ? 1 : 0],
-                  r.price, r.std_error, r.message.empty() ? "" : (",\"message\":\"" + r.message + "\"").c_str());
+      std::printf(
+          "{\"bench\":\"%s\",\"precision\":\"%s\",\"paths\":%lld,\"wall_s\":%.5f,\"path_steps_per_s\":%.4g,"
+          "\"price\":%.6f,\"std_error\":%.6f%s}\n",
+          t.id.c_str(), dbl ? "double" : "float", static_cast<long long>(r.paths), wall, rate[dbl ? 1 : 0], r.price,
+          r.std_error, r.message.empty() ? "" : (",\"message\":\"" + r.message + "\"").c_str());
       std::fflush(stdout);
     }
     std::printf("{\"bench\":\"%s\",\"double_over_float\":%.3f}\n", t.id.c_str(), rate[1] / rate[0]);
@@ -324,12 +334,13 @@ void soak_bench(bool cpu, double seconds)
     half.reserved = std::max(half.reserved, x.reserved);
     half.resident = std::max(half.resident, x.resident);
   }
-  std::printf("{\"bench\":\"soak_16_threads\",\"seconds\":%.1f,\"rounds\":%llu,\"prices_per_s\":%.4g,"
-              "\"mismatches\":%llu,\"reserved_peak_first_half\":%zu,\"reserved_peak_second_half\":%zu,"
-              "\"rss_peak_first_half\":%zu,\"rss_peak_second_half\":%zu,\"samples\":%zu}\n",
-              wall, static_cast<unsigned long long>(rounds.load()), static_cast<double>(rounds.load()) / wall,
-              static_cast<unsigned long long>(mismatches.load()), first_half.reserved, second_half.reserved,
-              first_half.resident, second_half.resident, samples.size());
+  std::printf(
+      "{\"bench\":\"soak_16_threads\",\"seconds\":%.1f,\"rounds\":%llu,\"prices_per_s\":%.4g,"
+      "\"mismatches\":%llu,\"reserved_peak_first_half\":%zu,\"reserved_peak_second_half\":%zu,"
+      "\"rss_peak_first_half\":%zu,\"rss_peak_second_half\":%zu,\"samples\":%zu}\n",
+      wall, static_cast<unsigned long long>(rounds.load()), static_cast<double>(rounds.load()) / wall,
+      static_cast<unsigned long long>(mismatches.load()), first_half.reserved, second_half.reserved,
+      first_half.resident, second_half.resident, samples.size());
   std::fflush(stdout);
 }
 

@@ -18,59 +18,60 @@ namespace {
 po::options_description visible_options()
 {
   po::options_description o("Options");
-  o.add_options()
-      ("portfolio", po::value<std::string>(), "portfolio CSV (or give it as the first argument)")
-      ("market", po::value<std::string>(), "market JSON (default: the sample market in data/)")
-      ("out", po::value<std::string>(), "results file (default: standard output)")
-      ("format", po::value<std::string>(), "csv | json (default: from --out's extension, else csv)")
-      ("paths", po::value<std::string>(), "paths per trade unless the row says (default 1e6)")
-      ("steps", po::value<std::string>(), "time steps for path-dependent products (default 252)")
-      ("calibration-paths", po::value<std::string>(),
-       "american/bermudan: paths of the exercise-policy regression, on their own random stream "
-       "(default: the trade's paths, up to 131072)")
-      ("seed", po::value<std::string>(), "run seed (default 42)")
-      ("antithetic", po::value<std::string>(), "on | off: price Z and -Z paths as pairs (default on)")
-      ("control-variates", po::value<std::string>(), "on | off: geometric control for arithmetic Asians (default on)")
-      ("backend", po::value<std::string>()->default_value("auto"), "auto | gpu | cpu")
-      ("threads", po::value<std::string>(), "CPU backend threads (default: all cores)")
-      ("device", po::value<std::string>(), "GPU ordinal (default 0)")
-      ("devices", po::value<std::string>(),
-       "several GPUs in one process: all | 0,1,... (the book split across them by estimated cost; same "
-       "results as one GPU). Under mpirun: the GPUs a node's ranks take in turn (default: all)")
-      ("streams", po::value<std::string>(), "GPU streams (default: chosen from the device)")
-      ("job-cap", po::value<std::string>(), "scratch bytes one job may hold, e.g. 256MiB (default: no cap)")
-      ("allocator", po::value<std::string>(), "GPU scratch: bucketed (default) | pool | async-default | malloc")
-      ("pool-limit", po::value<std::string>(),
-       "most scratch bytes held from the GPU, e.g. 8GiB (default: no limit); jobs wait for room under it. "
-       "With --load-test also shares of the stream's peak live bytes, e.g. 80%,90%,95%: one pressure run each")
-      ("memory-report", "print the GPU memory statistics to stderr after pricing")
-      ("route", po::value<std::string>(), "GPU kernels: auto | fused | two-phase (same results; for checks)")
-      ("grid-blocks", po::value<std::string>(), "GPU grid size override; never changes results")
-      ("manifest", po::value<std::string>(), "also write a run manifest (input and result digests, settings, engine, device, host) to FILE")
-      ("rerun", po::value<std::string>(), "rerun the run a manifest describes and compare its results bit for bit (exit 3: they differ; 4: inputs changed)")
-      ("allow-input-change", "with --rerun: run even if an input's digest changed")
-      ("greeks", "also compute delta, gamma, vega, theta, rho in the same pass (every product; per asset for "
-                 "multi-asset trades of up to 8 assets); JSON adds each Greek's std error")
-      ("precision", po::value<std::string>(), "path arithmetic: float (default; double accumulation) | double (European exercise; no Greeks)")
-      ("load-test", "instead of a portfolio: push a seeded stream of synthetic pricing jobs through the engine "
-                    "once per allocator and report throughput, latency and memory (docs/load_test.md)")
-      ("load-jobs", po::value<std::string>(), "load test: jobs in the stream (default 5000)")
-      ("load-seed", po::value<std::string>(), "load test: the stream's seed (default 7)")
-      ("load-pattern", po::value<std::string>(), "load test: steady | bursts (default) | ramp")
-      ("load-rate", po::value<std::string>(), "load test: mean arrivals per second (default 2000)")
-      ("load-mix", po::value<std::string>(),
-       "load test: size classes name:weight:trades:paths,... (default small:0.85:2:16384,medium:0.13:8:65536,"
-       "large:0.02:4:1048576)")
-      ("load-threads", po::value<std::string>(), "load test: submitting host threads (default 4)")
-      ("allocators", po::value<std::string>(), "load test: malloc,async-default,pool,bucketed or all (default all)")
-      ("load-json", po::value<std::string>(), "load test: also write the report as JSON to FILE")
-      ("load-html", po::value<std::string>(),
-       "load test: also write a self-contained HTML report with plots (memory, latency, fragmentation) to FILE")
-      ("load-from", po::value<std::string>(),
-       "load test: instead of running, render --load-html from a report saved with --load-json")
-      ("quiet,q", "no progress or summary on stderr")
-      ("help,h", "this help")
-      ("version", "engine version and commit");
+  o.add_options()("portfolio", po::value<std::string>(), "portfolio CSV (or give it as the first argument)")(
+      "market", po::value<std::string>(), "market JSON (default: the sample market in data/)")(
+      "out", po::value<std::string>(), "results file (default: standard output)")(
+      "format", po::value<std::string>(), "csv | json (default: from --out's extension, else csv)")(
+      "paths", po::value<std::string>(), "paths per trade unless the row says (default 1e6)")(
+      "steps", po::value<std::string>(), "time steps for path-dependent products (default 252)")(
+      "calibration-paths", po::value<std::string>(),
+      "american/bermudan: paths of the exercise-policy regression, on their own random stream "
+      "(default: the trade's paths, up to 131072)")("seed", po::value<std::string>(), "run seed (default 42)")(
+      "antithetic", po::value<std::string>(), "on | off: price Z and -Z paths as pairs (default on)")(
+      "control-variates", po::value<std::string>(), "on | off: geometric control for arithmetic Asians (default on)")(
+      "backend", po::value<std::string>()->default_value("auto"), "auto | gpu | cpu")(
+      "threads", po::value<std::string>(), "CPU backend threads (default: all cores)")(
+      "device", po::value<std::string>(), "GPU ordinal (default 0)")(
+      "devices", po::value<std::string>(),
+      "several GPUs in one process: all | 0,1,... (the book split across them by estimated cost; same "
+      "results as one GPU). Under mpirun: the GPUs a node's ranks take in turn (default: all)")(
+      "streams", po::value<std::string>(), "GPU streams (default: chosen from the device)")(
+      "job-cap", po::value<std::string>(), "scratch bytes one job may hold, e.g. 256MiB (default: no cap)")(
+      "allocator", po::value<std::string>(), "GPU scratch: bucketed (default) | pool | async-default | malloc")(
+      "pool-limit", po::value<std::string>(),
+      "most scratch bytes held from the GPU, e.g. 8GiB (default: no limit); jobs wait for room under it. "
+      "With --load-test also shares of the stream's peak live bytes, e.g. 80%,90%,95%: one pressure run each")(
+      "memory-report", "print the GPU memory statistics to stderr after pricing")(
+      "route", po::value<std::string>(), "GPU kernels: auto | fused | two-phase (same results; for checks)")(
+      "grid-blocks", po::value<std::string>(), "GPU grid size override; never changes results")(
+      "manifest", po::value<std::string>(),
+      "also write a run manifest (input and result digests, settings, engine, device, host) to FILE")(
+      "rerun", po::value<std::string>(),
+      "rerun the run a manifest describes and compare its results bit for bit (exit 3: they differ; 4: inputs "
+      "changed)")("allow-input-change", "with --rerun: run even if an input's digest changed")(
+      "greeks",
+      "also compute delta, gamma, vega, theta, rho in the same pass (every product; per asset for "
+      "multi-asset trades of up to 8 assets); JSON adds each Greek's std error")(
+      "precision", po::value<std::string>(),
+      "path arithmetic: float (default; double accumulation) | double (European exercise; no Greeks)")(
+      "load-test",
+      "instead of a portfolio: push a seeded stream of synthetic pricing jobs through the engine "
+      "once per allocator and report throughput, latency and memory (docs/load_test.md)")(
+      "load-jobs", po::value<std::string>(), "load test: jobs in the stream (default 5000)")(
+      "load-seed", po::value<std::string>(), "load test: the stream's seed (default 7)")(
+      "load-pattern", po::value<std::string>(), "load test: steady | bursts (default) | ramp")(
+      "load-rate", po::value<std::string>(), "load test: mean arrivals per second (default 2000)")(
+      "load-mix", po::value<std::string>(),
+      "load test: size classes name:weight:trades:paths,... (default small:0.85:2:16384,medium:0.13:8:65536,"
+      "large:0.02:4:1048576)")("load-threads", po::value<std::string>(),
+                               "load test: submitting host threads (default 4)")(
+      "allocators", po::value<std::string>(), "load test: malloc,async-default,pool,bucketed or all (default all)")(
+      "load-json", po::value<std::string>(), "load test: also write the report as JSON to FILE")(
+      "load-html", po::value<std::string>(),
+      "load test: also write a self-contained HTML report with plots (memory, latency, fragmentation) to FILE")(
+      "load-from", po::value<std::string>(),
+      "load test: instead of running, render --load-html from a report saved with --load-json")(
+      "quiet,q", "no progress or summary on stderr")("help,h", "this help")("version", "engine version and commit");
   return o;
 }
 
@@ -123,8 +124,9 @@ void parse_load_test(const po::variables_map& vm, command_line& cl)
       if (vm.count(k)) throw configuration_error(std::string("--") + k + " goes with --load-test");
     }
     if (!cl.load_pressures.empty()) {
-      throw configuration_error("--pool-limit as a percentage goes with --load-test (a share of the load stream's "
-                                "peak live bytes); give bytes otherwise, e.g. 8GiB");
+      throw configuration_error(
+          "--pool-limit as a percentage goes with --load-test (a share of the load stream's "
+          "peak live bytes); give bytes otherwise, e.g. 8GiB");
     }
     return;
   }
@@ -138,7 +140,8 @@ void parse_load_test(const po::variables_map& vm, command_line& cl)
   if (vm.count("load-seed")) cl.load.seed = static_cast<std::uint64_t>(parse_count(get("load-seed"), "--load-seed"));
   if (vm.count("load-rate")) cl.load.rate = static_cast<double>(parse_count(get("load-rate"), "--load-rate"));
   if (vm.count("load-threads")) cl.load_threads = static_cast<int>(parse_count(get("load-threads"), "--load-threads"));
-  cl.allocators = {allocator_kind::malloc, allocator_kind::async_default, allocator_kind::pool, allocator_kind::bucketed};
+  cl.allocators = {allocator_kind::malloc, allocator_kind::async_default, allocator_kind::pool,
+                   allocator_kind::bucketed};
   if (vm.count("allocators") && get("allocators") != "all") {
     cl.allocators.clear();
     std::stringstream list(get("allocators"));

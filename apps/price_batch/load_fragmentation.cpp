@@ -37,9 +37,9 @@ fragmentation fragmentation_of(const memory_sample& s)
 fragmentation fragmentation_at_peak(const std::vector<memory_sample>& samples)
 {
   if (samples.empty()) return {};
-  auto const peak = std::max_element(samples.begin(), samples.end(), [](const memory_sample& a, const memory_sample& b) {
-    return a.reserved < b.reserved;
-  });
+  auto const peak =
+      std::max_element(samples.begin(), samples.end(),
+                       [](const memory_sample& a, const memory_sample& b) { return a.reserved < b.reserved; });
   return fragmentation_of(*peak);
 }
 
@@ -47,22 +47,27 @@ fragmentation fragmentation_time_weighted(const std::vector<memory_sample>& samp
 {
   fragmentation f;
   double total = 0.0;
-  f.internal = time_weighted(samples, [](auto const& s) { return fragmentation_of(s).internal; }, total);
-  f.cached_unused = time_weighted(samples, [](auto const& s) { return fragmentation_of(s).cached_unused; }, total);
-  f.external = time_weighted(samples, [](auto const& s) { return fragmentation_of(s).external; }, total);
-  f.non_releasable = time_weighted(samples, [](auto const& s) { return fragmentation_of(s).non_releasable; }, total);
-  f.reserved = time_weighted(samples, [](auto const& s) { return static_cast<double>(s.reserved); }, total);
+  f.internal = time_weighted(
+      samples, [](auto const& s) { return fragmentation_of(s).internal; }, total);
+  f.cached_unused = time_weighted(
+      samples, [](auto const& s) { return fragmentation_of(s).cached_unused; }, total);
+  f.external = time_weighted(
+      samples, [](auto const& s) { return fragmentation_of(s).external; }, total);
+  f.non_releasable = time_weighted(
+      samples, [](auto const& s) { return fragmentation_of(s).non_releasable; }, total);
+  f.reserved = time_weighted(
+      samples, [](auto const& s) { return static_cast<double>(s.reserved); }, total);
   return f;
 }
 
 double device_idle_fraction(const std::vector<memory_sample>& samples)
 {
-  bool const known = samples.size() >= 2 && std::all_of(samples.begin(), samples.end(), [](auto const& s) {
-    return s.streams_busy >= 0;
-  });
+  bool const known = samples.size() >= 2 &&
+                     std::all_of(samples.begin(), samples.end(), [](auto const& s) { return s.streams_busy >= 0; });
   if (!known) return -1.0;
   double total = 0.0;
-  double const idle = time_weighted(samples, [](auto const& s) { return s.streams_busy == 0 ? 1.0 : 0.0; }, total);
+  double const idle = time_weighted(
+      samples, [](auto const& s) { return s.streams_busy == 0 ? 1.0 : 0.0; }, total);
   return total > 0.0 ? idle : -1.0;
 }
 

@@ -16,12 +16,12 @@ namespace mcprice::load {
 
 struct memory_sample {
   double t_s;
-  std::size_t requested;     // bytes asked for by live scratch allocations
-  std::size_t granted;       // after the allocator's rounding
-  std::size_t reserved;      // held from the device
-  std::size_t largest_free;  // the largest cached free block (bucketed; 0 where not visible)
-  std::size_t pending_free;  // cached bytes not yet passed by the device (bucketed)
-  int streams_busy;          // the engine's streams with queued work (-1: unknown)
+  std::size_t requested;           // bytes asked for by live scratch allocations
+  std::size_t granted;             // after the allocator's rounding
+  std::size_t reserved;            // held from the device
+  std::size_t largest_free;        // the largest cached free block (bucketed; 0 where not visible)
+  std::size_t pending_free;        // cached bytes not yet passed by the device (bucketed)
+  int streams_busy;                // the engine's streams with queued work (-1: unknown)
   std::size_t driver_reserved{0};  // the CUDA driver pool beneath (pool, bucketed; 0: none)
 };
 

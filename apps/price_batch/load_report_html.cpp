@@ -47,8 +47,12 @@ std::vector<chart_series> fragmentation_series(const nlohmann::json& samples, bo
   chart_series internal{"internal", "#9467bd", {}, {}}, cached{"cached-unused", "#8c564b", {}, {}};
   chart_series external{"external", "#e377c2", {}, {}}, pinned{"non-releasable", "#d62728", {}, {}};
   for (auto const& row : samples) {
-    load::memory_sample const m{row.at(0).get<double>(),      row.at(1).get<std::size_t>(), row.at(2).get<std::size_t>(),
-                                row.at(3).get<std::size_t>(), row.at(4).get<std::size_t>(), row.at(5).get<std::size_t>(),
+    load::memory_sample const m{row.at(0).get<double>(),
+                                row.at(1).get<std::size_t>(),
+                                row.at(2).get<std::size_t>(),
+                                row.at(3).get<std::size_t>(),
+                                row.at(4).get<std::size_t>(),
+                                row.at(5).get<std::size_t>(),
                                 -1};
     load::fragmentation const f = load::fragmentation_of(m);
     for (auto* s : {&internal, &cached, &external, &pinned}) s->x.push_back(m.t_s);
@@ -104,7 +108,8 @@ chart latency_histogram(const nlohmann::json& strategies, const std::string& tit
     std::vector<double> counts(bins, 0.0);
     auto const& v = s.at("job_latencies_ms");
     for (auto const& x : v) {
-      int const i = std::clamp(static_cast<int>((std::log10(std::max(1e-3, x.get<double>())) - a) / width), 0, bins - 1);
+      int const i =
+          std::clamp(static_cast<int>((std::log10(std::max(1e-3, x.get<double>())) - a) / width), 0, bins - 1);
       counts[static_cast<std::size_t>(i)] += 1.0;
     }
     chart_series series{s.at("label").get<std::string>(), colour_of(s.at("allocator").get<std::string>()), {}, {}};
@@ -139,12 +144,12 @@ void summary_table(std::ostream& o, const nlohmann::json& strategies)
       << fixed(l.at("max").get<double>(), 2) << "</td><td>" << fixed(al.at("p50").get<double>(), 2) << " / "
       << fixed(al.at("p99").get<double>(), 2) << "</td><td>" << mib_text(p.at("requested")) << " / "
       << mib_text(p.at("granted")) << " / " << mib_text(p.at("reserved")) << "</td><td>"
-      << (p.value("driver_reserved", 0.0) > 0.0 ? mib_text(p.at("driver_reserved")) : std::string("&ndash;")) << "</td><td>"
-      << (idle.is_number() ? fixed(100.0 * idle.get<double>(), 1) + "%" : std::string("&ndash;")) << "</td><td>"
-      << n.at("out_of_memory") << "</td><td>" << n.at("retries").get<std::uint64_t>() + n.at("job_retries").get<std::uint64_t>()
-      << "</td><td>" << n.at("cap_rejections") << "</td><td>" << n.at("memory_waits") << "</td><td>"
-      << n.at("cross_stream_waits") << "</td><td>"
-      << n.at("failed_trades") << "</td><td class=\"" << (same ? "ok" : "bad") << "\">"
+      << (p.value("driver_reserved", 0.0) > 0.0 ? mib_text(p.at("driver_reserved")) : std::string("&ndash;"))
+      << "</td><td>" << (idle.is_number() ? fixed(100.0 * idle.get<double>(), 1) + "%" : std::string("&ndash;"))
+      << "</td><td>" << n.at("out_of_memory") << "</td><td>"
+      << n.at("retries").get<std::uint64_t>() + n.at("job_retries").get<std::uint64_t>() << "</td><td>"
+      << n.at("cap_rejections") << "</td><td>" << n.at("memory_waits") << "</td><td>" << n.at("cross_stream_waits")
+      << "</td><td>" << n.at("failed_trades") << "</td><td class=\"" << (same ? "ok" : "bad") << "\">"
       << (same ? "identical" : "DIFFER") << "</td></tr>\n";
   }
   o << "</table>\n";
@@ -181,8 +186,8 @@ std::string load_report_html(const nlohmann::json& report)
        "p.note{font-size:12px;max-width:900px;color:#444}\n</style></head><body>\n";
   o << "<h1>mcprice load test</h1>\n<p class=\"note\">" << settings.at("jobs") << " jobs, seed " << settings.at("seed")
     << ", " << escape_html(settings.at("pattern").get<std::string>()) << " arrivals at "
-    << fixed(settings.at("rate_per_s").get<double>(), 0) << "/s, " << settings.at("submitters") << " submitting threads, "
-    << settings.at("streams") << " streams (0: the engine's default); mix";
+    << fixed(settings.at("rate_per_s").get<double>(), 0) << "/s, " << settings.at("submitters")
+    << " submitting threads, " << settings.at("streams") << " streams (0: the engine's default); mix";
   for (auto const& m : settings.at("mix")) {
     o << ' ' << escape_html(m.at("name").get<std::string>()) << ' ' << fixed(100.0 * m.at("weight").get<double>(), 0)
       << "% (" << m.at("trades") << " trades &times; " << m.at("paths") << " paths)";
@@ -207,7 +212,8 @@ std::string load_report_html(const nlohmann::json& report)
   o << "<h2>Job latency</h2>\n";
   std::vector<std::string> pressures;
   for (auto const& s : strategies) {
-    if (std::find(pressures.begin(), pressures.end(), pressure_of(s)) == pressures.end()) pressures.push_back(pressure_of(s));
+    if (std::find(pressures.begin(), pressures.end(), pressure_of(s)) == pressures.end())
+      pressures.push_back(pressure_of(s));
   }
   auto const [lo, hi] = latency_range(strategies);
   for (auto const& p : pressures) {
@@ -215,7 +221,8 @@ std::string load_report_html(const nlohmann::json& report)
     for (auto const& s : strategies) {
       if (pressure_of(s) == p) group.push_back(s);
     }
-    std::string const title = "Job latency, arrival to results" + (p.empty() ? std::string() : " (pool limit " + p + " of the peak)");
+    std::string const title =
+        "Job latency, arrival to results" + (p.empty() ? std::string() : " (pool limit " + p + " of the peak)");
     o << render_svg(latency_histogram(group, title, lo, hi));
   }
 

@@ -15,8 +15,8 @@
 namespace mcprice::load {
 
 struct strategy_result {
-  std::string allocator;  // the engine's scratch allocator ("cpu" on the CPU backend)
-  std::string label;      // the allocator, with the pressure ("bucketed@90%") under a limit
+  std::string allocator;      // the engine's scratch allocator ("cpu" on the CPU backend)
+  std::string label;          // the allocator, with the pressure ("bucketed@90%") under a limit
   std::size_t pool_limit{0};  // --pool-limit bytes of this run (0: none)
   double wall_s{0.0};
   double jobs_per_s{0.0};
@@ -30,14 +30,14 @@ struct strategy_result {
   std::size_t peak_granted{0};
   std::size_t peak_reserved{0};         // held by the strategy's allocator from its upstream
   std::size_t peak_driver_reserved{0};  // the CUDA driver pool's high-water mark (pool, bucketed)
-  std::uint64_t out_of_memory{0};  // allocations refused with out of memory (after any retry)
-  std::uint64_t retries{0};        // out-of-memory retries after a trim (bucketed)
+  std::uint64_t out_of_memory{0};       // allocations refused with out of memory (after any retry)
+  std::uint64_t retries{0};             // out-of-memory retries after a trim (bucketed)
   std::uint64_t cap_rejections{0};
   std::uint64_t cross_stream_waits{0};
-  std::uint64_t memory_waits{0};   // jobs that waited for room under the pool limit
-  double memory_wait_s{0.0};       // their total wait
-  std::uint64_t job_retries{0};    // jobs that gave their scratch back and came again
-  double device_idle{-1.0};        // share of the run with no stream busy (-1: not measured)
+  std::uint64_t memory_waits{0};  // jobs that waited for room under the pool limit
+  double memory_wait_s{0.0};      // their total wait
+  std::uint64_t job_retries{0};   // jobs that gave their scratch back and came again
+  double device_idle{-1.0};       // share of the run with no stream busy (-1: not measured)
   fragmentation fragmentation_peak;
   fragmentation fragmentation_mean;  // time-weighted
   bool blocks_visible{false};        // external and non-releasable measured (the bucketed pool)

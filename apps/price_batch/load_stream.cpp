@@ -33,8 +33,12 @@ trade make_trade(draws& d, const std::vector<const asset*>& assets, const std::s
   t.strike = a.spot * (0.8 + 0.4 * d.next());
   t.paths = paths;
   switch (d.pick(assets.size() > 1 ? 5 : 4)) {
-    case 0: t.product = product_kind::vanilla; break;
-    case 1: t.product = product_kind::digital; break;
+    case 0:
+      t.product = product_kind::vanilla;
+      break;
+    case 1:
+      t.product = product_kind::digital;
+      break;
     case 2:
       t.product = product_kind::asian;
       t.fixings = 12;
@@ -89,7 +93,9 @@ std::vector<job> make_stream(const stream_options& o, const market_data& market)
   for (std::size_t i = 0; i < o.jobs; ++i) {
     draws d(o.seed, i);
     switch (o.pattern) {
-      case arrival_pattern::steady: t = static_cast<double>(i) / o.rate; break;
+      case arrival_pattern::steady:
+        t = static_cast<double>(i) / o.rate;
+        break;
       case arrival_pattern::bursts: {
         std::size_t const b = std::max<std::size_t>(1, o.burst_size);
         t = static_cast<double>(i / b * b) / o.rate;  // the same mean rate, b jobs at a time

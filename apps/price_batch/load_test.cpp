@@ -32,23 +32,23 @@ std::string percent(double share)
 void print_load_table(std::ostream& out, const std::vector<load::strategy_result>& results)
 {
   char line[512];
-  std::snprintf(line, sizeof line, "%-16s %9s %11s %8s %8s %8s %9s %9s %9s %9s %9s %8s %5s %5s %5s %6s %6s %6s %6s %9s\n", "allocator",
+  std::snprintf(line, sizeof line,
+                "%-16s %9s %11s %8s %8s %8s %9s %9s %9s %9s %9s %8s %5s %5s %5s %6s %6s %6s %6s %9s\n", "allocator",
                 "jobs/s", "paths/s", "p50 ms", "p99 ms", "max ms", "alloc p50", "alloc p99", "req MiB", "grant MiB",
                 "resv MiB", "drv MiB", "oom", "retry", "caps", "waits", "memw", "idle%", "failed", "bits");
   out << line;
   for (auto const& r : results) {
-    std::snprintf(line, sizeof line,
-                  "%-16s %9.1f %11.4g %8.2f %8.2f %8.2f %7.2fus %7.2fus %9s %9s %9s %8s %5llu %5llu %5llu %6llu %6llu %6s %6zu %9s\n",
-                  r.label.c_str(), r.jobs_per_s, r.paths_per_s, r.latency_p50_ms, r.latency_p99_ms, r.latency_max_ms,
-                  r.alloc_latency_p50_us, r.alloc_latency_p99_us, mib(r.peak_requested).c_str(),
-                  mib(r.peak_granted).c_str(), mib(r.peak_reserved).c_str(),
-                  r.peak_driver_reserved != 0 ? mib(r.peak_driver_reserved).c_str() : "-",
-                  static_cast<unsigned long long>(r.out_of_memory),
-                  static_cast<unsigned long long>(r.retries + r.job_retries),
-                  static_cast<unsigned long long>(r.cap_rejections),
-                  static_cast<unsigned long long>(r.cross_stream_waits), static_cast<unsigned long long>(r.memory_waits),
-                  r.device_idle < 0.0 ? "-" : percent(r.device_idle).c_str(), r.failed_trades,
-                  r.identical ? "identical" : "DIFFER");
+    std::snprintf(
+        line, sizeof line,
+        "%-16s %9.1f %11.4g %8.2f %8.2f %8.2f %7.2fus %7.2fus %9s %9s %9s %8s %5llu %5llu %5llu %6llu %6llu %6s %6zu "
+        "%9s\n",
+        r.label.c_str(), r.jobs_per_s, r.paths_per_s, r.latency_p50_ms, r.latency_p99_ms, r.latency_max_ms,
+        r.alloc_latency_p50_us, r.alloc_latency_p99_us, mib(r.peak_requested).c_str(), mib(r.peak_granted).c_str(),
+        mib(r.peak_reserved).c_str(), r.peak_driver_reserved != 0 ? mib(r.peak_driver_reserved).c_str() : "-",
+        static_cast<unsigned long long>(r.out_of_memory), static_cast<unsigned long long>(r.retries + r.job_retries),
+        static_cast<unsigned long long>(r.cap_rejections), static_cast<unsigned long long>(r.cross_stream_waits),
+        static_cast<unsigned long long>(r.memory_waits), r.device_idle < 0.0 ? "-" : percent(r.device_idle).c_str(),
+        r.failed_trades, r.identical ? "identical" : "DIFFER");
     out << line;
   }
   out << "\nfragmentation, MiB at peak reserved / time-weighted mean (- where the allocator does not show it):\n";
@@ -57,7 +57,8 @@ void print_load_table(std::ostream& out, const std::vector<load::strategy_result
   out << line;
   for (auto const& r : results) {
     auto const pair = [](double peak, double mean, bool shown) {
-      return shown ? mib(static_cast<std::size_t>(peak)) + " / " + mib(static_cast<std::size_t>(mean)) : std::string("-");
+      return shown ? mib(static_cast<std::size_t>(peak)) + " / " + mib(static_cast<std::size_t>(mean))
+                   : std::string("-");
     };
     auto const& p = r.fragmentation_peak;
     auto const& m = r.fragmentation_mean;
@@ -72,7 +73,8 @@ void print_load_table(std::ostream& out, const std::vector<load::strategy_result
 nlohmann::json load_report_json(const command_line& cl, const std::vector<load::strategy_result>& results)
 {
   nlohmann::json mix = nlohmann::json::array();
-  for (auto const& c : cl.load.mix) mix.push_back({{"name", c.name}, {"weight", c.weight}, {"trades", c.trades}, {"paths", c.paths}});
+  for (auto const& c : cl.load.mix)
+    mix.push_back({{"name", c.name}, {"weight", c.weight}, {"trades", c.trades}, {"paths", c.paths}});
   char const* patterns[] = {"steady", "bursts", "ramp"};
   auto const frag = [](const load::fragmentation& f, bool shown) {
     nlohmann::json j = {{"internal", f.internal}, {"cached_unused", f.cached_unused}, {"reserved", f.reserved}};
@@ -84,41 +86,42 @@ nlohmann::json load_report_json(const command_line& cl, const std::vector<load::
   for (auto const& r : results) {
     nlohmann::json memory = nlohmann::json::array();
     for (auto const& s : r.memory) {
-      memory.push_back(
-          {s.t_s, s.requested, s.granted, s.reserved, s.largest_free, s.pending_free, s.streams_busy, s.driver_reserved});
+      memory.push_back({s.t_s, s.requested, s.granted, s.reserved, s.largest_free, s.pending_free, s.streams_busy,
+                        s.driver_reserved});
     }
-    strategies.push_back({{"allocator", r.allocator},
-                          {"label", r.label},
-                          {"pool_limit_bytes", r.pool_limit},
-                          {"wall_s", r.wall_s},
-                          {"jobs_per_s", r.jobs_per_s},
-                          {"paths_per_s", r.paths_per_s},
-                          {"latency_ms", {{"p50", r.latency_p50_ms}, {"p99", r.latency_p99_ms}, {"max", r.latency_max_ms}}},
-                          {"job_latencies_ms", r.latencies_ms},
-                          {"allocation_latency_us", {{"p50", r.alloc_latency_p50_us}, {"p99", r.alloc_latency_p99_us}}},
-                          {"device_idle_fraction", r.device_idle < 0.0 ? nlohmann::json(nullptr) : nlohmann::json(r.device_idle)},
-                          {"peak_bytes",
-                           {{"requested", r.peak_requested},
-                            {"granted", r.peak_granted},
-                            {"reserved", r.peak_reserved},
-                            {"driver_reserved", r.peak_driver_reserved}}},
-                          {"fragmentation_bytes",
-                           {{"at_peak", frag(r.fragmentation_peak, r.blocks_visible)},
-                            {"time_weighted", frag(r.fragmentation_mean, r.blocks_visible)}}},
-                          {"counts",
-                           {{"out_of_memory", r.out_of_memory},
-                            {"retries", r.retries},
-                            {"cap_rejections", r.cap_rejections},
-                            {"cross_stream_waits", r.cross_stream_waits},
-                            {"memory_waits", r.memory_waits},
-                            {"memory_wait_s", r.memory_wait_s},
-                            {"job_retries", r.job_retries},
-                            {"failed_trades", r.failed_trades}}},
-                          {"identical_to_reference", r.identical},
-                          {"memory_columns",
-                           {"t_s", "requested", "granted", "reserved", "largest_free", "pending_free", "streams_busy",
-                            "driver_reserved"}},
-                          {"memory", memory}});
+    strategies.push_back(
+        {{"allocator", r.allocator},
+         {"label", r.label},
+         {"pool_limit_bytes", r.pool_limit},
+         {"wall_s", r.wall_s},
+         {"jobs_per_s", r.jobs_per_s},
+         {"paths_per_s", r.paths_per_s},
+         {"latency_ms", {{"p50", r.latency_p50_ms}, {"p99", r.latency_p99_ms}, {"max", r.latency_max_ms}}},
+         {"job_latencies_ms", r.latencies_ms},
+         {"allocation_latency_us", {{"p50", r.alloc_latency_p50_us}, {"p99", r.alloc_latency_p99_us}}},
+         {"device_idle_fraction", r.device_idle < 0.0 ? nlohmann::json(nullptr) : nlohmann::json(r.device_idle)},
+         {"peak_bytes",
+          {{"requested", r.peak_requested},
+           {"granted", r.peak_granted},
+           {"reserved", r.peak_reserved},
+           {"driver_reserved", r.peak_driver_reserved}}},
+         {"fragmentation_bytes",
+          {{"at_peak", frag(r.fragmentation_peak, r.blocks_visible)},
+           {"time_weighted", frag(r.fragmentation_mean, r.blocks_visible)}}},
+         {"counts",
+          {{"out_of_memory", r.out_of_memory},
+           {"retries", r.retries},
+           {"cap_rejections", r.cap_rejections},
+           {"cross_stream_waits", r.cross_stream_waits},
+           {"memory_waits", r.memory_waits},
+           {"memory_wait_s", r.memory_wait_s},
+           {"job_retries", r.job_retries},
+           {"failed_trades", r.failed_trades}}},
+         {"identical_to_reference", r.identical},
+         {"memory_columns",
+          {"t_s", "requested", "granted", "reserved", "largest_free", "pending_free", "streams_busy",
+           "driver_reserved"}},
+         {"memory", memory}});
   }
   return {{"load_test",
            {{"seed", cl.load.seed},

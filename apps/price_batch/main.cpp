@@ -7,20 +7,20 @@
 #include "mcprice/memory/cuda_error.hpp"
 #include "mcprice/portfolio_reader.hpp"
 #include "mcprice/results_writer.hpp"
-#include "mcprice/work_split.hpp"
 #include "mcprice/version.hpp"
+#include "mcprice/work_split.hpp"
 #include "output_file.hpp"
 #include "rank_pricing.hpp"
 #include "rerun_report.hpp"
 #include "run_manifest.hpp"
 
 #include <algorithm>
-#include <cstdio>
-#include <iostream>
-#include <sstream>
 #include <atomic>
 #include <csignal>
+#include <cstdio>
+#include <iostream>
 #include <signal.h>
+#include <sstream>
 #include <unistd.h>
 
 namespace {
@@ -57,7 +57,8 @@ void install_stop_handlers()
 
 void print_summary(const mcprice::run_summary& s, const std::string& placement)
 {
-  std::fprintf(stderr, "price-batch: %zu trades (%zu ok, %zu failed", s.trades, s.trades - s.failed - s.cancelled, s.failed);
+  std::fprintf(stderr, "price-batch: %zu trades (%zu ok, %zu failed", s.trades, s.trades - s.failed - s.cancelled,
+               s.failed);
   if (s.cancelled > 0) std::fprintf(stderr, ", %zu cancelled", s.cancelled);
   std::string where = s.device_name;
   if (s.devices > 1 && s.backend == mcprice::backend_kind::gpu) where += " x " + std::to_string(s.devices);
@@ -94,7 +95,8 @@ void print_memory_report(const mcprice::engine& engine, const std::string& who)
   for (std::size_t d = 0; d < engine.device_count(); ++d) {
     if (auto const report = engine.memory(d)) {
       std::ostringstream r;
-      if (!who.empty() || engine.device_count() > 1) r << who << "GPU " << d + 1 << " of " << engine.device_count() << ":\n";
+      if (!who.empty() || engine.device_count() > 1)
+        r << who << "GPU " << d + 1 << " of " << engine.device_count() << ":\n";
       mcprice::print_report(r, *report);
       std::fputs(r.str().c_str(), stderr);
     }
@@ -119,14 +121,15 @@ priced price(const std::string& portfolio, const std::string& market_path, const
   });
   std::size_t const trades = in.book.trades.size();
   auto const settings = ranks.engine_settings(options, given(cl, "device"), given(cl, "threads"));
-  auto const engine = ranks.checkpoint([&] { return std::make_unique<mcprice::engine>(std::move(in.market), settings); });
+  auto const engine =
+      ranks.checkpoint([&] { return std::make_unique<mcprice::engine>(std::move(in.market), settings); });
   std::string const who = ranks.prefix();
   for (auto const& notice : engine->notices()) std::fprintf(stderr, "price-batch: %s%s\n", who.c_str(), notice.c_str());
 
   bool const show_progress = ranks.first() && !cl.quiet && ::isatty(STDERR_FILENO) == 1;
   auto progress = [](std::int64_t done, std::int64_t total) {
-    std::fprintf(stderr, "\rpricing: %5.1f%% of %.4g paths", 100.0 * static_cast<double>(done) / static_cast<double>(total),
-                 static_cast<double>(total));
+    std::fprintf(stderr, "\rpricing: %5.1f%% of %.4g paths",
+                 100.0 * static_cast<double>(done) / static_cast<double>(total), static_cast<double>(total));
     std::fflush(stderr);
   };
   auto const callback = show_progress ? mcprice::progress_callback(progress) : nullptr;
@@ -147,7 +150,8 @@ priced price(const std::string& portfolio, const std::string& market_path, const
 
   if (!cl.quiet) print_summary(result.summary, ranks.placement());
   if (result.summary.cancelled > 0) {
-    std::fprintf(stderr, "price-batch: stopped by signal %d: %zu trades cancelled (status cancelled), the others written\n",
+    std::fprintf(stderr,
+                 "price-batch: stopped by signal %d: %zu trades cancelled (status cancelled), the others written\n",
                  stop_signal.load(), result.summary.cancelled);
   }
   if (result.summary.without_greeks > 0) {

@@ -37,9 +37,8 @@ std::int64_t parse_count(const std::string& text, const std::string& option)
 std::uint64_t parse_bytes(const std::string& text, const std::string& option)
 {
   static const std::pair<const char*, double> units[] = {
-      {"", 1.0},          {"B", 1.0},           {"KiB", 1024.0},   {"MiB", 1048576.0},
-      {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}, {"KB", 1e3}, {"MB", 1e6},
-      {"GB", 1e9},        {"TB", 1e12}};
+      {"", 1.0},   {"B", 1.0},  {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0},
+      {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9},     {"TB", 1e12}};
   auto const [v, rest] = split_number(text);
   if (v >= 0.0) {
     for (auto const& [suffix, factor] : units) {

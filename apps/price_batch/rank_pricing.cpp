@@ -5,8 +5,8 @@
 #include "run_wire.hpp"
 
 #include <algorithm>
-#include <set>
 #include <cstdlib>
+#include <set>
 #include <thread>
 
 namespace mcprice::cli {
@@ -33,7 +33,8 @@ std::string rank_run::placement() const
 {
   if (!split()) return "";
   std::size_t const machines = std::set<std::string>(hosts_.begin(), hosts_.end()).size();
-  return std::to_string(world_->size()) + " ranks on " + std::to_string(machines) + (machines == 1 ? " host" : " hosts");
+  return std::to_string(world_->size()) + " ranks on " + std::to_string(machines) +
+         (machines == 1 ? " host" : " hosts");
 }
 
 std::string rank_run::prefix() const
@@ -98,8 +99,7 @@ trade_range rank_run::mine(const std::vector<trade_range>& parts) const
   return parts.at(split() ? static_cast<std::size_t>(world_->rank()) : 0);
 }
 
-std::optional<pricing_run> rank_run::gather(pricing_run mine, const std::vector<trade_range>& parts,
-                                            std::size_t trades)
+std::optional<pricing_run> rank_run::gather(pricing_run mine, const std::vector<trade_range>& parts, std::size_t trades)
 {
   if (!split()) return mine;
   auto const bytes = world_->gather_to_first(encode_run(mine));

@@ -11,8 +11,8 @@
 #include <exception>
 #include <optional>
 #include <stdexcept>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace mcprice::cli {

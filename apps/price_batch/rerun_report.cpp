@@ -37,7 +37,8 @@ std::string describe(const manifest_trade& a, const manifest_trade& b)
     std::snprintf(buf, sizeof buf, " (%+.3g, %.3g std errors)", pb - pa, std::abs(pb - pa) / se);
     s << buf;
   }
-  if (a.std_error_bits != b.std_error_bits) s << "; std_error " << number(se) << " -> " << number(double_of(b.std_error_bits));
+  if (a.std_error_bits != b.std_error_bits)
+    s << "; std_error " << number(se) << " -> " << number(double_of(b.std_error_bits));
   if (a.greek_bits != b.greek_bits) {
     if (a.greek_bits.empty() || b.greek_bits.empty()) {
       s << (a.greek_bits.empty() ? "; Greeks now, none recorded" : "; Greeks recorded, none now");
@@ -120,7 +121,8 @@ rerun_report compare_runs(const run_manifest& recorded, const run_manifest& now)
   if (a.threads != b.threads) never.push_back(changed("setting threads", a.threads, b.threads));
   if (a.device != b.device) never.push_back(changed("setting device (ordinal)", a.device, b.device));
   if (a.streams != b.streams) never.push_back(changed("setting streams", a.streams, b.streams));
-  if (a.job_cap_bytes != b.job_cap_bytes) never.push_back(changed("setting job_cap_bytes", a.job_cap_bytes, b.job_cap_bytes));
+  if (a.job_cap_bytes != b.job_cap_bytes)
+    never.push_back(changed("setting job_cap_bytes", a.job_cap_bytes, b.job_cap_bytes));
   if (a.allocator != b.allocator) {
     never.push_back(changed("setting allocator", static_cast<int>(a.allocator), static_cast<int>(b.allocator)));
   }
@@ -128,7 +130,8 @@ rerun_report compare_runs(const run_manifest& recorded, const run_manifest& now)
     never.push_back(changed("setting pool_limit_bytes", a.pool_limit_bytes, b.pool_limit_bytes));
   }
   if (a.grid_blocks != b.grid_blocks) never.push_back(changed("setting grid_blocks", a.grid_blocks, b.grid_blocks));
-  if (a.route != b.route) never.push_back(changed("setting route", static_cast<int>(a.route), static_cast<int>(b.route)));
+  if (a.route != b.route)
+    never.push_back(changed("setting route", static_cast<int>(a.route), static_cast<int>(b.route)));
   if (a.pipeline_chunk_trades != b.pipeline_chunk_trades) {
     never.push_back(changed("setting pipeline_chunk_trades", a.pipeline_chunk_trades, b.pipeline_chunk_trades));
   }
@@ -138,8 +141,8 @@ rerun_report compare_runs(const run_manifest& recorded, const run_manifest& now)
   }
 
   if (recorded.trades.size() != now.trades.size()) {
-    r.trades_differing.push_back("the run priced " + std::to_string(now.trades.size()) + " trades, the manifest records " +
-                                 std::to_string(recorded.trades.size()));
+    r.trades_differing.push_back("the run priced " + std::to_string(now.trades.size()) +
+                                 " trades, the manifest records " + std::to_string(recorded.trades.size()));
   }
   std::size_t const n = std::min(recorded.trades.size(), now.trades.size());
   for (std::size_t i = 0; i < n; ++i) {
@@ -168,7 +171,8 @@ void print_rerun_report(std::ostream& out, const rerun_report& r, const std::str
   for (auto const& s : r.may_change_results) out << "  changed, may change results: " << s << "\n";
   for (auto const& s : r.never_change_results) out << "  changed, never changes results: " << s << "\n";
   constexpr std::size_t shown = 20;
-  for (std::size_t i = 0; i < r.trades_differing.size() && i < shown; ++i) out << "  differs: " << r.trades_differing[i] << "\n";
+  for (std::size_t i = 0; i < r.trades_differing.size() && i < shown; ++i)
+    out << "  differs: " << r.trades_differing[i] << "\n";
   if (r.trades_differing.size() > shown) out << "  ... and " << r.trades_differing.size() - shown << " more\n";
   if (!r.identical() && r.may_change_results.empty() && r.inputs_changed.empty()) {
     out << "  nothing that may change results changed: this difference is a reproducibility bug\n";

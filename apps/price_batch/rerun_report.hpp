@@ -11,9 +11,9 @@ namespace mcprice::cli {
 
 struct rerun_report {
   std::vector<std::string> inputs_changed;
-  std::vector<std::string> may_change_results;   // settings or environment that may move bits
+  std::vector<std::string> may_change_results;    // settings or environment that may move bits
   std::vector<std::string> never_change_results;  // settings that never move bits
-  std::vector<std::string> trades_differing;     // "id: what moved"
+  std::vector<std::string> trades_differing;      // "id: what moved"
   std::size_t trades_compared{0};
   [[nodiscard]] bool identical() const { return trades_differing.empty(); }
 };

@@ -22,10 +22,14 @@ const char* name_of(backend_choice b)
 const char* name_of(allocator_kind a)
 {
   switch (a) {
-    case allocator_kind::malloc: return "malloc";
-    case allocator_kind::async_default: return "async-default";
-    case allocator_kind::pool: return "pool";
-    default: return "bucketed";
+    case allocator_kind::malloc:
+      return "malloc";
+    case allocator_kind::async_default:
+      return "async-default";
+    case allocator_kind::pool:
+      return "pool";
+    default:
+      return "bucketed";
   }
 }
 const char* name_of(kernel_route r)
@@ -116,9 +120,9 @@ double double_of(std::uint64_t bits)
   return x;
 }
 
-run_manifest make_manifest(const std::string& portfolio_path, const std::string& market_path, const std::string& out_path,
-                           output_format format, const engine_options& settings, const pricing_run& run,
-                           const std::string& results_text)
+run_manifest make_manifest(const std::string& portfolio_path, const std::string& market_path,
+                           const std::string& out_path, output_format format, const engine_options& settings,
+                           const pricing_run& run, const std::string& results_text)
 {
   run_manifest m;
   m.engine_version = mcprice::version;
@@ -241,7 +245,9 @@ run_manifest manifest_from_json(const nlohmann::json& j, const std::string& file
   m.backend = r.str(s, "backend", "/settings");
   if (m.backend != "cpu" && m.backend != "gpu") r.fail("/settings/backend must be cpu or gpu");
   std::string const requested = r.str(s, "backend_requested", "/settings");
-  o.backend = requested == "gpu" ? backend_choice::gpu : requested == "cpu" ? backend_choice::cpu : backend_choice::automatic;
+  o.backend = requested == "gpu"   ? backend_choice::gpu
+              : requested == "cpu" ? backend_choice::cpu
+                                   : backend_choice::automatic;
   o.threads = r.num<unsigned>(s, "threads", "/settings");
   o.device = r.num<int>(s, "device", "/settings");
   // Manifests before several GPUs lack these (one device: the defaults).
@@ -256,14 +262,16 @@ run_manifest manifest_from_json(const nlohmann::json& j, const std::string& file
   o.streams = r.num<int>(s, "streams", "/settings");
   o.job_cap_bytes = r.num<std::size_t>(s, "job_cap_bytes", "/settings");
   std::string const alloc = r.str(s, "allocator", "/settings");
-  o.allocator = alloc == "malloc" ? allocator_kind::malloc
+  o.allocator = alloc == "malloc"          ? allocator_kind::malloc
                 : alloc == "async-default" ? allocator_kind::async_default
-                : alloc == "pool" ? allocator_kind::pool
-                                  : allocator_kind::bucketed;
+                : alloc == "pool"          ? allocator_kind::pool
+                                           : allocator_kind::bucketed;
   o.pool_limit_bytes = r.num<std::size_t>(s, "pool_limit_bytes", "/settings");
   o.grid_blocks = r.num<int>(s, "grid_blocks", "/settings");
   std::string const route = r.str(s, "route", "/settings");
-  o.route = route == "fused" ? kernel_route::fused : route == "two-phase" ? kernel_route::two_phase : kernel_route::automatic;
+  o.route = route == "fused"       ? kernel_route::fused
+            : route == "two-phase" ? kernel_route::two_phase
+                                   : kernel_route::automatic;
   o.pipeline_chunk_trades = r.num<std::size_t>(s, "pipeline_chunk_trades", "/settings");
   auto const& env = r.at(j, "environment", "");
   m.device = r.str(env, "device", "/environment");

@@ -36,7 +36,7 @@ struct run_manifest {
   std::string engine_commit;
   manifest_file portfolio;
   manifest_file market;
-  manifest_file results;      // path empty: written to standard output
+  manifest_file results;       // path empty: written to standard output
   std::string results_format;  // csv | json
   engine_options settings;
   std::string backend;  // the backend that ran: cpu | gpu
@@ -53,9 +53,9 @@ struct run_manifest {
 };
 
 // The manifest of a finished run; results_text is what was written.
-run_manifest make_manifest(const std::string& portfolio_path, const std::string& market_path, const std::string& out_path,
-                           output_format format, const engine_options& settings, const pricing_run& run,
-                           const std::string& results_text);
+run_manifest make_manifest(const std::string& portfolio_path, const std::string& market_path,
+                           const std::string& out_path, output_format format, const engine_options& settings,
+                           const pricing_run& run, const std::string& results_text);
 
 nlohmann::json to_json(const run_manifest& m);
 // Throws configuration_error naming the file and the field when the manifest is malformed.

@@ -23,7 +23,8 @@ class sha256_context {
  public:
   sha256_context() : ctx_(EVP_MD_CTX_new())
   {
-    if (!ctx_ || EVP_DigestInit_ex(ctx_.get(), EVP_sha256(), nullptr) != 1) throw std::runtime_error("SHA-256: init failed");
+    if (!ctx_ || EVP_DigestInit_ex(ctx_.get(), EVP_sha256(), nullptr) != 1)
+      throw std::runtime_error("SHA-256: init failed");
   }
   void add(const char* data, std::size_t n)
   {

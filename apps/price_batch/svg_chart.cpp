@@ -64,11 +64,20 @@ std::string escape_html(const std::string& text)
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -144,8 +153,8 @@ std::string render_svg(const chart& c)
     double const x = px(t);
     if (x < left - 0.5 || x > w - right + 0.5) continue;
     o << "<line x1=\"" << x << "\" x2=\"" << x << "\" y1=\"" << top + ph << "\" y2=\"" << top + ph + 4
-      << "\" stroke=\"#555\"/><text x=\"" << x << "\" y=\"" << top + ph + 16 << "\" text-anchor=\"middle\" class=\"tick\">"
-      << number(t) << "</text>\n";
+      << "\" stroke=\"#555\"/><text x=\"" << x << "\" y=\"" << top + ph + 16
+      << "\" text-anchor=\"middle\" class=\"tick\">" << number(t) << "</text>\n";
   }
   o << "<line x1=\"" << left << "\" x2=\"" << w - right << "\" y1=\"" << top + ph << "\" y2=\"" << top + ph
     << "\" stroke=\"#555\"/><line x1=\"" << left << "\" x2=\"" << left << "\" y1=\"" << top << "\" y2=\"" << top + ph

@@ -28,7 +28,8 @@ Eigen::MatrixXd correlation_matrix(const market_data& market, const std::vector<
   auto const n = static_cast<Eigen::Index>(idx.size());
   Eigen::MatrixXd c(n, n);
   for (Eigen::Index i = 0; i < n; ++i) {
-    for (Eigen::Index j = 0; j < n; ++j) c(i, j) = market.correlation(idx[static_cast<std::size_t>(i)], idx[static_cast<std::size_t>(j)]);
+    for (Eigen::Index j = 0; j < n; ++j)
+      c(i, j) = market.correlation(idx[static_cast<std::size_t>(i)], idx[static_cast<std::size_t>(j)]);
   }
   return c;
 }
@@ -89,8 +90,8 @@ basic_basket_job<Real> make_basket_job(const trade& t, const market_data& market
   job.paths = opt.antithetic ? 2 * k.samples : k.samples;
   k.assets = n;
   k.strike = static_cast<Real>(t.strike.value_or(0.0));
-  k.payoff = t.product == product_kind::basket   ? basket_payoff::basket
-             : t.product == product_kind::best_of ? basket_payoff::best_of
+  k.payoff = t.product == product_kind::basket     ? basket_payoff::basket
+             : t.product == product_kind::best_of  ? basket_payoff::best_of
              : t.product == product_kind::worst_of ? basket_payoff::worst_of
                                                    : basket_payoff::spread;
   k.call = t.type == option_type::call ? 1 : 0;

@@ -38,25 +38,13 @@ double put(const inputs& in)
   return in.discount * (in.strike * normal_cdf(-d.d2) - in.forward * normal_cdf(-d.d1));
 }
 
-double cash_digital_call(const inputs& in, double payout)
-{
-  return in.discount * payout * normal_cdf(d_of(in).d2);
-}
+double cash_digital_call(const inputs& in, double payout) { return in.discount * payout * normal_cdf(d_of(in).d2); }
 
-double cash_digital_put(const inputs& in, double payout)
-{
-  return in.discount * payout * normal_cdf(-d_of(in).d2);
-}
+double cash_digital_put(const inputs& in, double payout) { return in.discount * payout * normal_cdf(-d_of(in).d2); }
 
-double asset_digital_call(const inputs& in)
-{
-  return in.discount * in.forward * normal_cdf(d_of(in).d1);
-}
+double asset_digital_call(const inputs& in) { return in.discount * in.forward * normal_cdf(d_of(in).d1); }
 
-double asset_digital_put(const inputs& in)
-{
-  return in.discount * in.forward * normal_cdf(-d_of(in).d1);
-}
+double asset_digital_put(const inputs& in) { return in.discount * in.forward * normal_cdf(-d_of(in).d1); }
 
 sensitivities greeks(european_kind kind, const flat_inputs& in, double payout)
 {

@@ -69,7 +69,8 @@ chunk_timing price_families(const call_state& call, const request_families& f, s
     if (fam->trades.empty()) continue;
     bool const scenario_lanes = fam == &f.scenario_paths;
     runs.emplace_back(fam, [&backend, fam, greeks, scenario_lanes](const run_control& p) {
-      if (greeks) return backend.run_path_greeks(fam->trades, fam->grid, fam->greek_grid, fam->blocks, scenario_lanes, p);
+      if (greeks)
+        return backend.run_path_greeks(fam->trades, fam->grid, fam->greek_grid, fam->blocks, scenario_lanes, p);
       return backend.run_path(fam->trades, fam->grid, fam->blocks, p);
     });
   }
@@ -98,20 +99,23 @@ chunk_timing price_families(const call_state& call, const request_families& f, s
   }
   if (!f.baskets.trades.empty()) {
     runs.emplace_back(&f.baskets, [&](const run_control& p) {
-      if (greeks) return backend.run_basket_greeks(f.baskets.trades, f.baskets.assets, f.baskets.factors, f.baskets.blocks, p);
+      if (greeks)
+        return backend.run_basket_greeks(f.baskets.trades, f.baskets.assets, f.baskets.factors, f.baskets.blocks, p);
       return backend.run_basket(f.baskets.trades, f.baskets.assets, f.baskets.factors, f.baskets.blocks, p);
     });
   }
   if (!f.exercises.f.trades.empty()) {
     runs.emplace_back(&f.exercises, [&](const run_control& p) {
-      return backend.run_early_exercise(f.exercises.f, [&] { return f.exercises.with_greeks(); }, p);
+      return backend.run_early_exercise(
+          f.exercises.f, [&] { return f.exercises.with_greeks(); }, p);
     });
   }
   // A pipelined chunk announces how many of its families queue GPU work in chunk order (the
   // early-exercise family's calibration and pricing requests are not ordered).
   bool const ordered = call.order != nullptr;
   if (ordered) {
-    auto const in_order = std::count_if(runs.begin(), runs.end(), [&](auto const& r) { return r.first != &f.exercises; });
+    auto const in_order =
+        std::count_if(runs.begin(), runs.end(), [&](auto const& r) { return r.first != &f.exercises; });
     call.order->expect(chunk, static_cast<std::size_t>(in_order));
   }
   bool const side_by_side = backend.kind() == backend_kind::gpu;
@@ -155,38 +159,43 @@ chunk_timing price_families(const call_state& call, const request_families& f, s
   }
   for (auto const& [fam, outcome] : outcomes) {
     timing.jobs += outcome.jobs;
-    parallel_for(call.threads, fam->rows.size(), [&, fam = fam](std::size_t k) {
-      trade_result& r = results[fam->rows[k]];
-      const std::string& id = call.book.trades[fam->rows[k]].id;
-      auto const& o = outcome.outcomes[k];
-      if (!o.error.empty()) {
-        r.id = id;
-        r.message = "trade " + id + ": " + o.error;
-        return;
-      }
-      if (o.cancelled) {
-        mark_cancelled(r, id);
-        return;
-      }
-      r = make_result(id, o.sums, fam->samples[k], fam->paths[k], fam->scales[k]);
-      if (fam == &f.exercises) {
-        bool const today =
-            exercise_today_if_better(r, f.exercises.exercise_today[k], o.continuation_today, fam->scales[k]);
-        if (greeks) r.greeks = f.exercises.greeks_of(k, outcome, today);
-      }
-      if (greeks && fam == &f.europeans) {
-        r.greeks = make_greeks(o.sums, o.greek_sums().greeks, fam->samples[k], fam->scales[k], f.european_greeks[k]);
-      } else if (greeks && (fam == &f.paths || fam == &f.scenario_paths)) {
-        r.greeks = make_path_greeks(o.greek_sums().path_greeks, fam->samples[k], fam->scales[k],
-                                            fam == &f.paths ? greek_method::pathwise_bumped_gamma
-                                                            : greek_method::central_bumps);
-      } else if (greeks && fam == &f.hestons) {
-        r.greeks = make_path_greeks(o.greek_sums().path_greeks, fam->samples[k], fam->scales[k], greek_method::central_bumps);
-      } else if (greeks && fam == &f.baskets && f.baskets.trades[k].greeks) {
-        r.greeks = make_basket_greeks(o.greek_sums().basket_greeks, f.baskets.trades[k].assets, fam->samples[k],
-                                              fam->scales[k]);
-      }
-    }, call.results_per_thread);
+    parallel_for(
+        call.threads, fam->rows.size(),
+        [&, fam = fam](std::size_t k) {
+          trade_result& r = results[fam->rows[k]];
+          const std::string& id = call.book.trades[fam->rows[k]].id;
+          auto const& o = outcome.outcomes[k];
+          if (!o.error.empty()) {
+            r.id = id;
+            r.message = "trade " + id + ": " + o.error;
+            return;
+          }
+          if (o.cancelled) {
+            mark_cancelled(r, id);
+            return;
+          }
+          r = make_result(id, o.sums, fam->samples[k], fam->paths[k], fam->scales[k]);
+          if (fam == &f.exercises) {
+            bool const today =
+                exercise_today_if_better(r, f.exercises.exercise_today[k], o.continuation_today, fam->scales[k]);
+            if (greeks) r.greeks = f.exercises.greeks_of(k, outcome, today);
+          }
+          if (greeks && fam == &f.europeans) {
+            r.greeks =
+                make_greeks(o.sums, o.greek_sums().greeks, fam->samples[k], fam->scales[k], f.european_greeks[k]);
+          } else if (greeks && (fam == &f.paths || fam == &f.scenario_paths)) {
+            r.greeks =
+                make_path_greeks(o.greek_sums().path_greeks, fam->samples[k], fam->scales[k],
+                                 fam == &f.paths ? greek_method::pathwise_bumped_gamma : greek_method::central_bumps);
+          } else if (greeks && fam == &f.hestons) {
+            r.greeks = make_path_greeks(o.greek_sums().path_greeks, fam->samples[k], fam->scales[k],
+                                        greek_method::central_bumps);
+          } else if (greeks && fam == &f.baskets && f.baskets.trades[k].greeks) {
+            r.greeks = make_basket_greeks(o.greek_sums().basket_greeks, f.baskets.trades[k].assets, fam->samples[k],
+                                          fam->scales[k]);
+          }
+        },
+        call.results_per_thread);
   }
   for (std::size_t i = begin; i < end; ++i) {
     trade_result const& r = results[i];

@@ -52,7 +52,7 @@ class cpu_backend final : public pricing_backend {
   }
 
   family_run run_european(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks,
-                            const run_control& control) const override
+                          const run_control& control) const override
   {
     return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
       return over_lanes([&](int lane) { return european_lane<rng::host_normal_stream>(trades[i], block, lane); });
@@ -60,7 +60,7 @@ class cpu_backend final : public pricing_backend {
   }
 
   family_run run_european_greeks(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks,
-                                   const run_control& control) const override
+                                 const run_control& control) const override
   {
     return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
       return over_lanes([&](int lane) { return european_greek_lane<rng::host_normal_stream>(trades[i], block, lane); });
@@ -68,71 +68,74 @@ class cpu_backend final : public pricing_backend {
   }
 
   family_run run_path(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
-                        std::int64_t total_blocks, const run_control& control) const override
+                      std::int64_t total_blocks, const run_control& control) const override
   {
     return run_paths(trades, grid, total_blocks, control);
   }
 
   family_run run_path(const std::vector<path_gbm_trade_f64>& trades, const std::vector<path_step_f64>& grid,
-                        std::int64_t total_blocks, const run_control& control) const override
+                      std::int64_t total_blocks, const run_control& control) const override
   {
     return run_paths(trades, grid, total_blocks, control);
   }
 
   family_run run_path_greeks(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
-                               const std::vector<path_greek_step>& greek_grid, std::int64_t total_blocks,
-                               bool scenario_lanes, const run_control& control) const override
+                             const std::vector<path_greek_step>& greek_grid, std::int64_t total_blocks,
+                             bool scenario_lanes, const run_control& control) const override
   {
     return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
       return over_lanes([&](int lane) {
         using rng::host_normal_stream;
-        return scenario_lanes ? scenario_greek_lane<host_normal_stream>(trades[i], grid.data(), greek_grid.data(), block, lane)
-                              : asian_greek_lane<host_normal_stream>(trades[i], grid.data(), greek_grid.data(), block, lane);
+        return scenario_lanes
+                   ? scenario_greek_lane<host_normal_stream>(trades[i], grid.data(), greek_grid.data(), block, lane)
+                   : asian_greek_lane<host_normal_stream>(trades[i], grid.data(), greek_grid.data(), block, lane);
       });
     });
   }
 
   family_run run_heston(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
-                          std::int64_t total_blocks, const run_control& control) const override
+                        std::int64_t total_blocks, const run_control& control) const override
   {
     return run_hestons(trades, steps, total_blocks, control);
   }
 
   family_run run_heston(const std::vector<heston_trade_f64>& trades, const std::vector<heston_step_f64>& steps,
-                          std::int64_t total_blocks, const run_control& control) const override
+                        std::int64_t total_blocks, const run_control& control) const override
   {
     return run_hestons(trades, steps, total_blocks, control);
   }
 
   family_run run_heston_greeks(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
-                                 std::int64_t total_blocks, const run_control& control) const override
+                               std::int64_t total_blocks, const run_control& control) const override
   {
     return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
-      return over_lanes([&](int lane) { return heston_greek_lane<rng::host_normal_stream>(trades[i], steps.data(), block, lane); });
+      return over_lanes(
+          [&](int lane) { return heston_greek_lane<rng::host_normal_stream>(trades[i], steps.data(), block, lane); });
     });
   }
 
   family_run run_basket(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
-                          const std::vector<float>& factors, std::int64_t total_blocks,
-                          const run_control& control) const override
+                        const std::vector<float>& factors, std::int64_t total_blocks,
+                        const run_control& control) const override
   {
     return run_baskets(trades, assets, factors, total_blocks, control);
   }
 
   family_run run_basket(const std::vector<basket_gbm_trade_f64>& trades, const std::vector<basket_asset_f64>& assets,
-                          const std::vector<double>& factors, std::int64_t total_blocks,
-                          const run_control& control) const override
+                        const std::vector<double>& factors, std::int64_t total_blocks,
+                        const run_control& control) const override
   {
     return run_baskets(trades, assets, factors, total_blocks, control);
   }
 
   family_run run_basket_greeks(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
-                                 const std::vector<float>& factors, std::int64_t total_blocks,
-                                 const run_control& control) const override
+                               const std::vector<float>& factors, std::int64_t total_blocks,
+                               const run_control& control) const override
   {
     return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
-      return over_lanes(
-          [&](int lane) { return basket_greek_lane<rng::host_normal_stream>(trades[i], assets.data(), factors.data(), block, lane); });
+      return over_lanes([&](int lane) {
+        return basket_greek_lane<rng::host_normal_stream>(trades[i], assets.data(), factors.data(), block, lane);
+      });
     });
   }
 
@@ -141,26 +144,27 @@ class cpu_backend final : public pricing_backend {
                                 const run_control& control) const override
   {
     calibration_plan const plan = plan_calibration(trades.trades, trades.calibration_blocks, 0);
-    calibration const c =
-        calibrate(trades, plan, *make_cpu_calibration(trades, layout_of(trades), plan), control);
+    calibration const c = calibrate(trades, plan, *make_cpu_calibration(trades, layout_of(trades), plan), control);
     const packed_exercise_family* const greeks = with_greeks();
     const exercise_family& f = greeks != nullptr ? greeks->f : trades;
     auto const l = layout_of(f);
     auto const tables = pack_tables(f, c.coefficients, l);
     exercise_tables const tab = tables_at(tables.data(), l);
     family_run run = run_blocks(f.trades, f.blocks, control, [&](std::size_t i, std::int64_t block) {
-      return over_lanes([&](int lane) { return exercise_lane<rng::host_normal_stream>(f.trades[i], tab, block, lane); });
+      return over_lanes(
+          [&](int lane) { return exercise_lane<rng::host_normal_stream>(f.trades[i], tab, block, lane); });
     });
     for (std::size_t i = 0; i < f.trades.size(); ++i) {
       run.outcomes[i].continuation_today = c.continuation_today[i];
       if (c.cancelled) run.outcomes[i].cancelled = true;
     }
     if (!f.combinations.empty()) {
-      run.combinations = run_blocks(f.combinations, f.combination_blocks, control, [&](std::size_t i, std::int64_t block) {
-                           return over_lanes([&](int lane) {
-                             return combination_lane<rng::host_normal_stream>(f.combinations[i], tab, block, lane);
-                           });
-                         }).outcomes;
+      run.combinations =
+          run_blocks(f.combinations, f.combination_blocks, control, [&](std::size_t i, std::int64_t block) {
+            return over_lanes([&](int lane) {
+              return combination_lane<rng::host_normal_stream>(f.combinations[i], tab, block, lane);
+            });
+          }).outcomes;
     }
     return run;
   }
@@ -175,7 +179,8 @@ class cpu_backend final : public pricing_backend {
                        const run_control& control) const
   {
     return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
-      return over_lanes([&](int lane) { return path_lane<rng::host_normal_stream>(trades[i], grid.data(), block, lane); });
+      return over_lanes(
+          [&](int lane) { return path_lane<rng::host_normal_stream>(trades[i], grid.data(), block, lane); });
     });
   }
 
@@ -184,7 +189,8 @@ class cpu_backend final : public pricing_backend {
                          const run_control& control) const
   {
     return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
-      return over_lanes([&](int lane) { return heston_lane<rng::host_normal_stream>(trades[i], steps.data(), block, lane); });
+      return over_lanes(
+          [&](int lane) { return heston_lane<rng::host_normal_stream>(trades[i], steps.data(), block, lane); });
     });
   }
 
@@ -193,15 +199,16 @@ class cpu_backend final : public pricing_backend {
                          const std::vector<Real>& factors, std::int64_t total_blocks, const run_control& control) const
   {
     return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
-      return over_lanes(
-          [&](int lane) { return basket_lane<rng::host_normal_stream>(trades[i], assets.data(), factors.data(), block, lane); });
+      return over_lanes([&](int lane) {
+        return basket_lane<rng::host_normal_stream>(trades[i], assets.data(), factors.data(), block, lane);
+      });
     });
   }
 
   // block_moments(trade index, block within the trade) -> the sums of that canonical block.
   template <typename Trade, typename BlockMoments>
   family_run run_blocks(const std::vector<Trade>& trades, std::int64_t total_blocks, const run_control& control,
-                          BlockMoments block_moments) const
+                        BlockMoments block_moments) const
   {
     segment_plan const plan = plan_segments(first_blocks_of(trades), total_blocks);
     using sums_type = decltype(block_moments(std::size_t{0}, std::int64_t{0}));
@@ -215,7 +222,8 @@ class cpu_backend final : public pricing_backend {
         const segment& seg = plan.segments[s];
         std::int64_t const first = trades[seg.trade].first_block;
         sums_type m{};
-        for (std::int64_t b = seg.first_block; b < seg.first_block + seg.blocks; ++b) m = m + block_moments(seg.trade, b - first);
+        for (std::int64_t b = seg.first_block; b < seg.first_block + seg.blocks; ++b)
+          m = m + block_moments(seg.trade, b - first);
         sums[s] = m;
         summed[s] = 1;
         done.fetch_add(seg.blocks);
@@ -249,9 +257,6 @@ class cpu_backend final : public pricing_backend {
 
 }  // namespace
 
-std::unique_ptr<pricing_backend> make_cpu_backend(unsigned threads)
-{
-  return std::make_unique<cpu_backend>(threads);
-}
+std::unique_ptr<pricing_backend> make_cpu_backend(unsigned threads) { return std::make_unique<cpu_backend>(threads); }
 
 }  // namespace mcprice::detail

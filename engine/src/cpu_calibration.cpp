@@ -13,7 +13,10 @@ namespace {
 class cpu_calibration final : public calibration_executor {
  public:
   cpu_calibration(const exercise_family& f, const exercise_table_layout& l, const calibration_plan& plan)
-      : f_(f), layout_(l), tables_(pack_tables(f, {}, l)), block_sums_(static_cast<std::size_t>(f.calibration_blocks)),
+      : f_(f),
+        layout_(l),
+        tables_(pack_tables(f, {}, l)),
+        block_sums_(static_cast<std::size_t>(f.calibration_blocks)),
         continuation_(f.trades.size(), 0.0)
   {
     std::size_t need = 0;
@@ -111,7 +114,7 @@ class cpu_calibration final : public calibration_executor {
 }  // namespace
 
 std::unique_ptr<calibration_executor> make_cpu_calibration(const exercise_family& f, const exercise_table_layout& l,
-                                                          const calibration_plan& plan)
+                                                           const calibration_plan& plan)
 {
   return std::make_unique<cpu_calibration>(f, l, plan);
 }

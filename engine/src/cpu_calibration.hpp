@@ -8,6 +8,6 @@
 namespace mcprice::detail {
 
 std::unique_ptr<calibration_executor> make_cpu_calibration(const exercise_family& f, const exercise_table_layout& l,
-                                                          const calibration_plan& plan);
+                                                           const calibration_plan& plan);
 
 }  // namespace mcprice::detail

@@ -76,8 +76,7 @@ csv_field read_quoted(cursor& c)
   }
   while (!c.at_line_end() && (c.peek() == ' ' || c.peek() == '\t')) c.advance();
   if (!c.at_line_end() && c.peek() != ',') {
-    c.fail(std::string("unexpected character '") + c.peek() + "' after a closing quote",
-           c.line(), c.column());
+    c.fail(std::string("unexpected character '") + c.peek() + "' after a closing quote", c.line(), c.column());
   }
   return {text, start_col};
 }
@@ -88,8 +87,7 @@ csv_field read_plain(cursor& c)
   std::string raw;
   while (!c.at_line_end() && c.peek() != ',') {
     if (c.peek() == '"') {
-      c.fail("a quote inside an unquoted field (quote the whole field and double the quote)",
-             c.line(), c.column());
+      c.fail("a quote inside an unquoted field (quote the whole field and double the quote)", c.line(), c.column());
     }
     raw += c.peek();
     c.advance();

@@ -165,7 +165,9 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
     job.assets.push_back({static_cast<float>(market.assets()[idx[i]].spot), w, 0.0F, 0.0F});
   }
   k.norm = basis_norm(t, job.assets);
-  k.unit_weights = std::all_of(job.assets.begin(), job.assets.end(), [](const exercise_asset& a) { return a.weight == 1.0F; }) ? 1 : 0;
+  k.unit_weights =
+      std::all_of(job.assets.begin(), job.assets.end(), [](const exercise_asset& a) { return a.weight == 1.0F; }) ? 1
+                                                                                                                  : 0;
   for (double const ti : times) job.discounts.push_back(static_cast<float>(market.discount().discount(ti)));
 
   if (heston) {

@@ -24,7 +24,7 @@ struct exercise_job {
   std::vector<exercise_gbm_step> gbm_steps;
   std::vector<heston_step> heston_steps;
   std::vector<float> discounts;
-  double scale;             // notional (cash flows are discounted to today in the kernel)
+  double scale;  // notional (cash flows are discounted to today in the kernel)
   std::int64_t paths;
   double exercise_today{-1.0};  // American: what exercising today pays (< 0: not an exercise time)
   // A Greek scenario that differs from its trade in today's spots only: it carries no tables and

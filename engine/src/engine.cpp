@@ -39,9 +39,9 @@ std::unique_ptr<detail::pricing_backend> choose_backend(const engine_options& op
   if (opt.backend == backend_choice::cpu) return detail::make_cpu_backend(opt.threads);
   int const devices = usable_device_count();
   if (opt.device < 0 || opt.device >= devices) {
-    std::string const why = devices == 0 ? "no usable CUDA GPU was found"
-                                         : "GPU " + std::to_string(opt.device) + " does not exist (" +
-                                               std::to_string(devices) + " usable)";
+    std::string const why =
+        devices == 0 ? "no usable CUDA GPU was found"
+                     : "GPU " + std::to_string(opt.device) + " does not exist (" + std::to_string(devices) + " usable)";
     if (opt.backend == backend_choice::gpu) throw configuration_error("--backend gpu: " + why);
     notices.push_back(why + "; pricing on the CPU backend");
     return detail::make_cpu_backend(opt.threads);
@@ -62,9 +62,9 @@ std::vector<int> several_devices(const engine_options& opt)
   if (list.size() < 2) return {};
   for (int const d : list) {
     if (d < 0 || d >= usable) {
-      std::string const why = usable == 0 ? "no usable CUDA GPU was found"
-                                          : "GPU " + std::to_string(d) + " does not exist (" + std::to_string(usable) +
-                                                " usable)";
+      std::string const why =
+          usable == 0 ? "no usable CUDA GPU was found"
+                      : "GPU " + std::to_string(d) + " does not exist (" + std::to_string(usable) + " usable)";
       if (opt.backend == backend_choice::gpu || usable > 0) throw configuration_error("--devices: " + why);
       return {};  // automatic without a GPU: the CPU, as for one device
     }
@@ -107,7 +107,8 @@ engine::engine(market_data market, engine_options options) : impl_(std::make_uni
     one.backend = backend_choice::gpu;
     impl_->devices.emplace_back(impl_->market, one);
     for (auto const& n : impl_->devices.back().notices()) {
-      if (std::find(impl_->notices.begin(), impl_->notices.end(), n) == impl_->notices.end()) impl_->notices.push_back(n);
+      if (std::find(impl_->notices.begin(), impl_->notices.end(), n) == impl_->notices.end())
+        impl_->notices.push_back(n);
     }
     // The model, as for one GPU (a manifest compares it across reruns); several models: each.
     std::string const& model = impl_->devices.back().device_name();
@@ -122,10 +123,7 @@ engine::~engine() = default;
 engine::engine(engine&&) noexcept = default;
 engine& engine::operator=(engine&&) noexcept = default;
 
-backend_kind engine::backend() const noexcept
-{
-  return impl_->backend ? impl_->backend->kind() : backend_kind::gpu;
-}
+backend_kind engine::backend() const noexcept { return impl_->backend ? impl_->backend->kind() : backend_kind::gpu; }
 const std::string& engine::device_name() const noexcept
 {
   return impl_->backend ? impl_->backend->name() : impl_->devices_name;
@@ -240,13 +238,22 @@ run_summary engine::price_range(const portfolio& trades, std::size_t begin, std:
     sized.set_value();
     results_ready = sized.get_future().share();
   } else {
-    results_ready = chunks > 1 ? impl_->threads.run(size_results).share()
-                               : std::async(std::launch::deferred, size_results).share();
+    results_ready =
+        chunks > 1 ? impl_->threads.run(size_results).share() : std::async(std::launch::deferred, size_results).share();
   }
   if (chunks == 1) results_ready.wait();  // a caller's sizing too: the lone chunk writes rows at once
-  call_state const call{*impl_->backend, impl_->threads, trades, results, results_ready, sums, cancel, trace,
-                        chunks > 1 ? &order : nullptr, impl_->options.greeks,
-                        chunks > 1 ? detail::pipeline_trades_per_thread : unpipelined_trades_per_thread, chunks};
+  call_state const call{*impl_->backend,
+                        impl_->threads,
+                        trades,
+                        results,
+                        results_ready,
+                        sums,
+                        cancel,
+                        trace,
+                        chunks > 1 ? &order : nullptr,
+                        impl_->options.greeks,
+                        chunks > 1 ? detail::pipeline_trades_per_thread : unpipelined_trades_per_thread,
+                        chunks};
   // Chunks [from, to): each prepared on the calling thread, then priced on a kept thread, but
   // the last here (deferred: run when waited for, with nothing left to prepare meanwhile).
   struct launched {
@@ -271,14 +278,18 @@ run_summary engine::price_range(const portfolio& trades, std::size_t begin, std:
       }
       auto const prep_start = std::chrono::steady_clock::now();
       try {
-        std::size_t const per_thread =
-            chunks == 1 ? unpipelined_trades_per_thread : c == 0 ? n : detail::pipeline_trades_per_thread;
+        std::size_t const per_thread = chunks == 1 ? unpipelined_trades_per_thread
+                                       : c == 0    ? n
+                                                   : detail::pipeline_trades_per_thread;
         auto f = std::make_shared<request_families>(
             prepare_rows(trades, bounds[c], bounds[c + 1], impl_->market, impl_->options, impl_->threads, per_thread));
         auto const prep_end = std::chrono::steady_clock::now();
         out.prepare_seconds += std::chrono::duration<double>(prep_end - prep_start).count();
-        if (trace != nullptr) trace->add({"prepare", c, 0, trace->seconds(prep_start), trace->seconds(prep_end), false});
-        auto job = [&call, f, c, begin = bounds[c], end = bounds[c + 1]] { return price_families(call, *f, c, begin, end); };
+        if (trace != nullptr)
+          trace->add({"prepare", c, 0, trace->seconds(prep_start), trace->seconds(prep_end), false});
+        auto job = [&call, f, c, begin = bounds[c], end = bounds[c + 1]] {
+          return price_families(call, *f, c, begin, end);
+        };
         if (c + 1 == to) out.in_flight.push_back(std::async(std::launch::deferred, job));
         else out.in_flight.push_back(impl_->threads.run(job));
       } catch (...) {

@@ -45,30 +45,29 @@ std::string enum_choices(const enum_entry<E> (&table)[N])
 }
 
 inline constexpr enum_entry<product_kind> product_names[] = {
-    {"vanilla", product_kind::vanilla}, {"digital", product_kind::digital},
-    {"asian", product_kind::asian},     {"barrier", product_kind::barrier},
-    {"lookback", product_kind::lookback}, {"touch", product_kind::touch},
-    {"basket", product_kind::basket},   {"best_of", product_kind::best_of},
-    {"worst_of", product_kind::worst_of}, {"spread", product_kind::spread}};
-inline constexpr enum_entry<option_type> option_type_names[] = {
-    {"call", option_type::call}, {"put", option_type::put},
-    {"one-touch", option_type::one_touch}, {"no-touch", option_type::no_touch}};
-inline constexpr enum_entry<exercise_style> exercise_names[] = {
-    {"european", exercise_style::european}, {"american", exercise_style::american},
-    {"bermudan", exercise_style::bermudan}};
-inline constexpr enum_entry<averaging_kind> averaging_names[] = {
-    {"arithmetic", averaging_kind::arithmetic}, {"geometric", averaging_kind::geometric}};
-inline constexpr enum_entry<strike_kind> strike_kind_names[] = {
-    {"fixed", strike_kind::fixed}, {"floating", strike_kind::floating}};
+    {"vanilla", product_kind::vanilla}, {"digital", product_kind::digital},   {"asian", product_kind::asian},
+    {"barrier", product_kind::barrier}, {"lookback", product_kind::lookback}, {"touch", product_kind::touch},
+    {"basket", product_kind::basket},   {"best_of", product_kind::best_of},   {"worst_of", product_kind::worst_of},
+    {"spread", product_kind::spread}};
+inline constexpr enum_entry<option_type> option_type_names[] = {{"call", option_type::call},
+                                                                {"put", option_type::put},
+                                                                {"one-touch", option_type::one_touch},
+                                                                {"no-touch", option_type::no_touch}};
+inline constexpr enum_entry<exercise_style> exercise_names[] = {{"european", exercise_style::european},
+                                                                {"american", exercise_style::american},
+                                                                {"bermudan", exercise_style::bermudan}};
+inline constexpr enum_entry<averaging_kind> averaging_names[] = {{"arithmetic", averaging_kind::arithmetic},
+                                                                 {"geometric", averaging_kind::geometric}};
+inline constexpr enum_entry<strike_kind> strike_kind_names[] = {{"fixed", strike_kind::fixed},
+                                                                {"floating", strike_kind::floating}};
 inline constexpr enum_entry<barrier_kind> barrier_kind_names[] = {
-    {"up-out", barrier_kind::up_out}, {"up-in", barrier_kind::up_in},
-    {"down-out", barrier_kind::down_out}, {"down-in", barrier_kind::down_in},
-    {"up", barrier_kind::up}, {"down", barrier_kind::down}};
-inline constexpr enum_entry<monitoring_kind> monitoring_names[] = {
-    {"continuous", monitoring_kind::continuous}, {"discrete", monitoring_kind::discrete}};
-inline constexpr enum_entry<digital_kind> digital_kind_names[] = {
-    {"cash", digital_kind::cash}, {"asset", digital_kind::asset}};
-inline constexpr enum_entry<payment_time> payment_time_names[] = {
-    {"hit", payment_time::hit}, {"expiry", payment_time::expiry}};
+    {"up-out", barrier_kind::up_out},   {"up-in", barrier_kind::up_in}, {"down-out", barrier_kind::down_out},
+    {"down-in", barrier_kind::down_in}, {"up", barrier_kind::up},       {"down", barrier_kind::down}};
+inline constexpr enum_entry<monitoring_kind> monitoring_names[] = {{"continuous", monitoring_kind::continuous},
+                                                                   {"discrete", monitoring_kind::discrete}};
+inline constexpr enum_entry<digital_kind> digital_kind_names[] = {{"cash", digital_kind::cash},
+                                                                  {"asset", digital_kind::asset}};
+inline constexpr enum_entry<payment_time> payment_time_names[] = {{"hit", payment_time::hit},
+                                                                  {"expiry", payment_time::expiry}};
 
 }  // namespace mcprice::detail

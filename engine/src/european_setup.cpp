@@ -39,7 +39,11 @@ european_job make_european_job(const trade& t, const asset& a, const market_data
   job.kernel.payoff = {payoff_of(t), static_cast<float>(t.strike.value_or(0.0)), 1.0F};
   job.scale = df * t.notional;
   // a exactly as the kernel recomputes it from the record (european_greek_lane).
-  job.greeks = {a.spot, T, -std::log(df) / T, log_fwd / T, static_cast<double>(job.kernel.log2_stdev * 0.69314718F),
+  job.greeks = {a.spot,
+                T,
+                -std::log(df) / T,
+                log_fwd / T,
+                static_cast<double>(job.kernel.log2_stdev * 0.69314718F),
                 pathwise_greeks(job.kernel.payoff.kind)};
   if (t.product == product_kind::digital && t.digital == digital_kind::cash) job.scale *= t.payout;
   return job;

@@ -68,9 +68,12 @@ packed_exercise_family packed(exercise_family f)
 exercise_tables tables_at(const void* base, const exercise_table_layout& l)
 {
   auto const* b = static_cast<const unsigned char*>(base);
-  return {reinterpret_cast<const exercise_asset*>(b + l.assets), reinterpret_cast<const float*>(b + l.factors),
-          reinterpret_cast<const exercise_gbm_step*>(b + l.gbm), reinterpret_cast<const heston_step*>(b + l.heston),
-          reinterpret_cast<const float*>(b + l.discounts), reinterpret_cast<const float*>(b + l.coefficients),
+  return {reinterpret_cast<const exercise_asset*>(b + l.assets),
+          reinterpret_cast<const float*>(b + l.factors),
+          reinterpret_cast<const exercise_gbm_step*>(b + l.gbm),
+          reinterpret_cast<const heston_step*>(b + l.heston),
+          reinterpret_cast<const float*>(b + l.discounts),
+          reinterpret_cast<const float*>(b + l.coefficients),
           reinterpret_cast<const exercise_trade*>(b + l.scenarios),
           reinterpret_cast<const exercise_walk_group*>(b + l.groups)};
 }
@@ -95,7 +98,8 @@ constexpr int same_walks = -1;
 int walk_difference(const exercise_family& f, const exercise_trade& a, const exercise_trade& b)
 {
   if (a.key != b.key || a.dates != b.dates || a.substeps != b.substeps || a.heston != b.heston ||
-      a.assets != b.assets || !same_entries(f.factors, a.first_factor, b.first_factor, std::int64_t{a.assets} * a.assets)) {
+      a.assets != b.assets ||
+      !same_entries(f.factors, a.first_factor, b.first_factor, std::int64_t{a.assets} * a.assets)) {
     return walks_apart;
   }
   int const n = a.assets;
@@ -189,7 +193,8 @@ void group_spot_walks(exercise_family& f, std::size_t first, std::size_t end, in
       const exercise_trade& walker = f.scenarios[static_cast<std::size_t>(g.legs > 0 ? g.scenario[0] : c.scenario[0])];
       for (int k = 0; k < c.legs; ++k) {
         if (!same_decisions(f, walker, f.scenarios[static_cast<std::size_t>(c.scenario[k])])) return std::nullopt;
-        auto const at = static_cast<std::int32_t>(std::find(g.scenario, g.scenario + g.legs, c.scenario[k]) - g.scenario);
+        auto const at =
+            static_cast<std::int32_t>(std::find(g.scenario, g.scenario + g.legs, c.scenario[k]) - g.scenario);
         if (at == g.legs) {
           if (g.legs == max_legs) return std::nullopt;
           g.scenario[g.legs++] = c.scenario[k];
@@ -262,7 +267,8 @@ calibration_plan plan_calibration(const std::vector<exercise_trade>& trades, std
     }
     for (std::int64_t b = t.first_calibration_block; b < end; ++b) {
       std::int64_t const first_float = t.calibration_offset + (b - t.first_calibration_block) * per_block;
-      if (open && (cap == 0 || calibration_bytes(b + 1 - job.first_block, first_float + per_block - job.first_float) <= cap)) {
+      if (open &&
+          (cap == 0 || calibration_bytes(b + 1 - job.first_block, first_float + per_block - job.first_float) <= cap)) {
         job.end_block = b + 1;
         job.end_float = first_float + per_block;
         continue;

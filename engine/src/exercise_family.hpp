@@ -21,11 +21,11 @@ struct exercise_family {
   std::vector<float> factors;
   std::vector<exercise_gbm_step> gbm_steps;
   std::vector<heston_step> heston_steps;
-  std::vector<float> discounts;  // per trade (and scenario) date
-  std::int32_t coefficient_dates{0};   // the trades' dates: max_exercise_basis coefficients each
-  std::vector<exercise_trade> scenarios;              // Greeks: bumped copies of the trades
-  std::vector<exercise_combination> combinations;     // Greeks: first_block a running sum
-  std::vector<exercise_walk_group> walk_groups;       // Greeks: combinations the GPU walks together
+  std::vector<float> discounts;                    // per trade (and scenario) date
+  std::int32_t coefficient_dates{0};               // the trades' dates: max_exercise_basis coefficients each
+  std::vector<exercise_trade> scenarios;           // Greeks: bumped copies of the trades
+  std::vector<exercise_combination> combinations;  // Greeks: first_block a running sum
+  std::vector<exercise_walk_group> walk_groups;    // Greeks: combinations the GPU walks together
   std::int64_t combination_blocks{0};
   std::int64_t blocks{0};              // pricing blocks
   std::int64_t calibration_blocks{0};  // calibration blocks (calibration_paths_per_block paths each)
@@ -34,7 +34,8 @@ struct exercise_family {
 
 // The tables packed in one upload (256-byte aligned parts), coefficients last.
 struct exercise_table_layout {
-  std::size_t assets{0}, factors{0}, gbm{0}, heston{0}, discounts{0}, scenarios{0}, groups{0}, coefficients{0}, bytes{0};
+  std::size_t assets{0}, factors{0}, gbm{0}, heston{0}, discounts{0}, scenarios{0}, groups{0}, coefficients{0},
+      bytes{0};
 };
 exercise_table_layout layout_of(const exercise_family& f);
 std::vector<unsigned char> pack_tables(const exercise_family& f, const std::vector<float>& coefficients,
@@ -108,7 +109,8 @@ struct calibration_plan {
 };
 
 // Greedy in block order: a job grows while calibration_bytes stays within cap (0: no cap).
-calibration_plan plan_calibration(const std::vector<exercise_trade>& trades, std::int64_t total_blocks, std::size_t cap);
+calibration_plan plan_calibration(const std::vector<exercise_trade>& trades, std::int64_t total_blocks,
+                                  std::size_t cap);
 
 // What a backend does for the step loop.
 class calibration_executor {

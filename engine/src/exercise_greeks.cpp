@@ -186,8 +186,10 @@ exercise_greek_plan make_exercise_greeks(const trade& t, const market_data& mark
     for (std::size_t j = i + 1; j < n; ++j) {
       double const u = 1.0 + spot_bump;
       double const d = 1.0 - spot_bump;
-      std::vector<exercise_leg> legs = {{p.spots(i, u, j, u), 1.0F}, {p.spots(i, u, j, d), -1.0F},
-                                        {p.spots(i, d, j, u), -1.0F}, {p.spots(i, d, j, d), 1.0F}};
+      std::vector<exercise_leg> legs = {{p.spots(i, u, j, u), 1.0F},
+                                        {p.spots(i, u, j, d), -1.0F},
+                                        {p.spots(i, d, j, u), -1.0F},
+                                        {p.spots(i, d, j, d), 1.0F}};
       p.greek(greek_slot::cross_gamma, i * n + j, std::move(legs), 4.0 * spot_bump * spot_bump * spot[i] * spot[j]);
     }
   }
@@ -221,13 +223,27 @@ trade_greeks assemble_exercise_greeks(const exercise_greek_plan& plan, const std
   for (auto const& greek : plan.greeks) {
     greek_estimate const& v = values[k++];
     switch (greek.slot) {
-      case greek_slot::delta: (multi ? g.deltas[greek.index] : g.delta) = v; break;
-      case greek_slot::gamma: (multi ? g.gammas[greek.index] : g.gamma) = v; break;
-      case greek_slot::vega: (multi ? g.vegas[greek.index] : g.vega) = v; break;
-      case greek_slot::cross_gamma: g.cross_gammas.push_back(v); break;
-      case greek_slot::correlation_vega: g.correlation_vega = v; break;
-      case greek_slot::rho: g.rho = v; break;
-      case greek_slot::theta: g.theta = v; break;
+      case greek_slot::delta:
+        (multi ? g.deltas[greek.index] : g.delta) = v;
+        break;
+      case greek_slot::gamma:
+        (multi ? g.gammas[greek.index] : g.gamma) = v;
+        break;
+      case greek_slot::vega:
+        (multi ? g.vegas[greek.index] : g.vega) = v;
+        break;
+      case greek_slot::cross_gamma:
+        g.cross_gammas.push_back(v);
+        break;
+      case greek_slot::correlation_vega:
+        g.correlation_vega = v;
+        break;
+      case greek_slot::rho:
+        g.rho = v;
+        break;
+      case greek_slot::theta:
+        g.theta = v;
+        break;
     }
   }
   return g;

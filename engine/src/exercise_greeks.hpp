@@ -23,7 +23,7 @@ struct exercise_greek {
   greek_slot slot;
   std::size_t index;  // the asset (delta, gamma, vega) or the pair (cross gamma, row-major i < j)
   std::vector<exercise_leg> legs;
-  double denominator;  // the difference's step: Greek = sum of weighted values / denominator
+  double denominator;       // the difference's step: Greek = sum of weighted values / denominator
   bool shared_path{false};  // the legs differ in spots only (delta, gamma, cross gamma)
 };
 

@@ -13,8 +13,7 @@ std::string read_file_text(const std::string& path, const char* what)
 {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    throw input_error({path, 0, 0}, std::string("cannot open the ") + what + " file: " +
-                                        std::strerror(errno));
+    throw input_error({path, 0, 0}, std::string("cannot open the ") + what + " file: " + std::strerror(errno));
   }
   std::ostringstream buf;
   buf << in.rdbuf();

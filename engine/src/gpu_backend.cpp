@@ -1,25 +1,25 @@
 #include "gpu_calibration.hpp"
 #include "gpu_context.hpp"
-#include "mcprice/kernels/early_exercise_launcher.hpp"
 #include "mcprice/kernels/basket_greeks_launcher.hpp"
 #include "mcprice/kernels/basket_launcher.hpp"
 #include "mcprice/kernels/basket_two_phase.hpp"
+#include "mcprice/kernels/early_exercise_launcher.hpp"
 #include "mcprice/kernels/european_greeks_launcher.hpp"
-#include "mcprice/kernels/path_greeks_launcher.hpp"
 #include "mcprice/kernels/european_launcher.hpp"
 #include "mcprice/kernels/european_two_phase.hpp"
 #include "mcprice/kernels/heston_greeks_launcher.hpp"
 #include "mcprice/kernels/heston_launcher.hpp"
 #include "mcprice/kernels/heston_two_phase.hpp"
+#include "mcprice/kernels/path_greeks_launcher.hpp"
 #include "mcprice/kernels/path_launcher.hpp"
 #include "mcprice/kernels/path_two_phase.hpp"
 #include "mcprice/memory/cuda_error.hpp"
 #include "mcprice/memory/device_info.hpp"
 #include "mcprice/memory/event.hpp"
-#include "mcprice/memory/stream.hpp"
 #include "mcprice/memory/memory_errors.hpp"
 #include "mcprice/memory/persistent_arena.hpp"
 #include "mcprice/memory/scratch_lease.hpp"
+#include "mcprice/memory/stream.hpp"
 #include "nvtx_range.hpp"
 #include "pricing_backend.hpp"
 #include "work_plan.hpp"
@@ -28,9 +28,9 @@
 #include <chrono>
 #include <cstring>
 #include <functional>
+#include <future>
 #include <mutex>
 #include <optional>
-#include <future>
 #include <thread>
 #include <type_traits>
 
@@ -59,8 +59,8 @@ struct extra_tail {
 // How a family's Greek sums (European channels, or path Greeks) are summed per segment.
 struct greek_sums_kind {
   std::size_t bytes;  // one partial, or one segment's sum
-  void (*sum)(void* temp, std::size_t& temp_bytes, const void* partials, const std::int64_t* offsets,
-              std::int64_t base, int segments, void* out, cudaStream_t stream);
+  void (*sum)(void* temp, std::size_t& temp_bytes, const void* partials, const std::int64_t* offsets, std::int64_t base,
+              int segments, void* out, cudaStream_t stream);
 
   [[nodiscard]] std::size_t temp_bytes(std::size_t segments) const
   {
@@ -70,8 +70,8 @@ struct greek_sums_kind {
   }
 };
 
-template <typename Sums, void (*Sum)(void*, std::size_t&, const Sums*, const std::int64_t*, std::int64_t, int, Sums*,
-                                     cudaStream_t)>
+template <typename Sums,
+          void (*Sum)(void*, std::size_t&, const Sums*, const std::int64_t*, std::int64_t, int, Sums*, cudaStream_t)>
 constexpr greek_sums_kind greek_sums_of()
 {
   return {sizeof(Sums), [](void* temp, std::size_t& temp_bytes, const void* partials, const std::int64_t* offsets,
@@ -148,26 +148,31 @@ struct request_state {
 
 // The kernels of a job: (request, blocks [first, end), block moments out, block Greek sums out
 // (requests with Greeks), the job's lease, stream).
-using job_kernels = std::function<void(const request_state&, std::int64_t, std::int64_t, moments*, void*,
-                                       scratch_lease&, stream_view)>;
+using job_kernels =
+    std::function<void(const request_state&, std::int64_t, std::int64_t, moments*, void*, scratch_lease&, stream_view)>;
 
 class gpu_backend final : public pricing_backend {
  public:
   gpu_backend(const engine_options& o, const market_data& market, std::vector<std::string>& notices)
-      : grid_blocks_(o.grid_blocks), job_cap_(o.job_cap_bytes), shared_greek_walks_(o.shared_greek_walks),
+      : grid_blocks_(o.grid_blocks),
+        job_cap_(o.job_cap_bytes),
+        shared_greek_walks_(o.shared_greek_walks),
         calibration_one_launch_(o.calibration_one_launch),
-        two_phase_(o.route == kernel_route::two_phase), name_(query_device(o.device).name), ctx_(o, market, notices)
+        two_phase_(o.route == kernel_route::two_phase),
+        name_(query_device(o.device).name),
+        ctx_(o, market, notices)
   {
   }
 
   family_run run_european(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks,
-                            const run_control& control) const override
+                          const run_control& control) const override
   {
-    std::size_t const per_block = two_phase_ ? sizeof(float) * static_cast<std::size_t>(kernels::path_floats_per_block +
-                                                                                         kernels::payoff_floats_per_block)
-                                             : 0;
-    auto launch_kernels = [this](const request_state& r, std::int64_t first, std::int64_t end, moments* d_blocks,
-                          void*, scratch_lease& lease, stream_view s) {
+    std::size_t const per_block =
+        two_phase_ ? sizeof(float) *
+                         static_cast<std::size_t>(kernels::path_floats_per_block + kernels::payoff_floats_per_block)
+                   : 0;
+    auto launch_kernels = [this](const request_state& r, std::int64_t first, std::int64_t end, moments* d_blocks, void*,
+                                 scratch_lease& lease, stream_view s) {
       auto const* d_trades = static_cast<const european_gbm_trade*>(r.d_trades);
       if (!two_phase_) {
         kernels::launch_european_blocks(d_trades, r.n_trades, first, end, d_blocks, grid_blocks_, s.value());
@@ -186,20 +191,21 @@ class gpu_backend final : public pricing_backend {
   // Greeks take the fused kernel (the two-phase route stores spots, not the normals the
   // Greek channels need; the engine refuses that combination).
   family_run run_european_greeks(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks,
-                                   const run_control& control) const override
+                                 const run_control& control) const override
   {
     auto launch_kernels = [this](const request_state& r, std::int64_t first, std::int64_t end, moments* d_blocks,
                                  void* d_greeks, scratch_lease&, stream_view s) {
       kernels::launch_european_greek_blocks(static_cast<const european_gbm_trade*>(r.d_trades), r.n_trades, first, end,
                                             d_blocks, static_cast<greek_moments*>(d_greeks), grid_blocks_, s.value());
     };
-    return run_family<greek_moments>(trades, nullptr, 0, total_blocks, 0, control, launch_kernels, &european_greek_sums);
+    return run_family<greek_moments>(trades, nullptr, 0, total_blocks, 0, control, launch_kernels,
+                                     &european_greek_sums);
   }
 
   // Path Greeks on the fused route; the Greek grid travels after the path grid.
   family_run run_path_greeks(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
-                               const std::vector<path_greek_step>& greek_grid, std::int64_t total_blocks,
-                               bool scenario_lanes, const run_control& control) const override
+                             const std::vector<path_greek_step>& greek_grid, std::int64_t total_blocks,
+                             bool scenario_lanes, const run_control& control) const override
   {
     std::size_t const greek_offset = round256(sizeof(path_step) * grid.size());
     std::vector<unsigned char> tables(greek_offset + sizeof(path_greek_step) * greek_grid.size());
@@ -211,42 +217,41 @@ class gpu_backend final : public pricing_backend {
                                                                std::int64_t end, moments* d_blocks, void* d_greeks,
                                                                scratch_lease&, stream_view s) {
       auto const* base = static_cast<const unsigned char*>(r.d_extra);
-      kernels::launch_path_greek_blocks(static_cast<const path_gbm_trade*>(r.d_trades), r.n_trades,
-                                        reinterpret_cast<const path_step*>(base),
-                                        reinterpret_cast<const path_greek_step*>(base + greek_offset), first, end,
-                                        d_blocks, static_cast<path_greek_moments*>(d_greeks), scenario_lanes,
-                                        grid_blocks_, s.value());
+      kernels::launch_path_greek_blocks(
+          static_cast<const path_gbm_trade*>(r.d_trades), r.n_trades, reinterpret_cast<const path_step*>(base),
+          reinterpret_cast<const path_greek_step*>(base + greek_offset), first, end, d_blocks,
+          static_cast<path_greek_moments*>(d_greeks), scenario_lanes, grid_blocks_, s.value());
     };
     return run_family<path_greek_moments>(trades, tables.data(), tables.size(), total_blocks, 0, control,
                                           launch_kernels, &path_greek_sums);
   }
 
   family_run run_path(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
-                        std::int64_t total_blocks, const run_control& control) const override
+                      std::int64_t total_blocks, const run_control& control) const override
   {
     return run_paths(trades, grid, total_blocks, control);
   }
 
   family_run run_path(const std::vector<path_gbm_trade_f64>& trades, const std::vector<path_step_f64>& grid,
-                        std::int64_t total_blocks, const run_control& control) const override
+                      std::int64_t total_blocks, const run_control& control) const override
   {
     return run_paths(trades, grid, total_blocks, control);
   }
 
   family_run run_heston(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
-                          std::int64_t total_blocks, const run_control& control) const override
+                        std::int64_t total_blocks, const run_control& control) const override
   {
     return run_hestons(trades, steps, total_blocks, control);
   }
 
   family_run run_heston(const std::vector<heston_trade_f64>& trades, const std::vector<heston_step_f64>& steps,
-                          std::int64_t total_blocks, const run_control& control) const override
+                        std::int64_t total_blocks, const run_control& control) const override
   {
     return run_hestons(trades, steps, total_blocks, control);
   }
 
   family_run run_heston_greeks(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
-                                 std::int64_t total_blocks, const run_control& control) const override
+                               std::int64_t total_blocks, const run_control& control) const override
   {
     auto launch_kernels = [this](const request_state& r, std::int64_t first, std::int64_t end, moments* d_blocks,
                                  void* d_greeks, scratch_lease&, stream_view s) {
@@ -259,22 +264,22 @@ class gpu_backend final : public pricing_backend {
   }
 
   family_run run_basket(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
-                          const std::vector<float>& factors, std::int64_t total_blocks,
-                          const run_control& control) const override
+                        const std::vector<float>& factors, std::int64_t total_blocks,
+                        const run_control& control) const override
   {
     return run_baskets(trades, assets, factors, total_blocks, control);
   }
 
   family_run run_basket(const std::vector<basket_gbm_trade_f64>& trades, const std::vector<basket_asset_f64>& assets,
-                          const std::vector<double>& factors, std::int64_t total_blocks,
-                          const run_control& control) const override
+                        const std::vector<double>& factors, std::int64_t total_blocks,
+                        const run_control& control) const override
   {
     return run_baskets(trades, assets, factors, total_blocks, control);
   }
 
   family_run run_basket_greeks(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
-                                 const std::vector<float>& factors, std::int64_t total_blocks,
-                                 const run_control& control) const override
+                               const std::vector<float>& factors, std::int64_t total_blocks,
+                               const run_control& control) const override
   {
     std::size_t const factor_offset = round256(sizeof(basket_asset) * assets.size());
     auto const tables = basket_tables(assets, factors, factor_offset);
@@ -324,8 +329,8 @@ class gpu_backend final : public pricing_backend {
       auto price_paths = [&] {
         auto const l = layout_of(trades);
         auto const tables = pack_tables(trades, c.coefficients, l);
-        auto launch_kernels = [this, l](const request_state& r, std::int64_t first, std::int64_t end,
-                                        moments* d_blocks, void*, scratch_lease&, stream_view s) {
+        auto launch_kernels = [this, l](const request_state& r, std::int64_t first, std::int64_t end, moments* d_blocks,
+                                        void*, scratch_lease&, stream_view s) {
           kernels::launch_exercise_price_blocks(static_cast<const exercise_trade*>(r.d_trades), r.n_trades,
                                                 tables_at(r.d_extra, l), first, end, d_blocks, grid_blocks_, s.value());
         };
@@ -357,12 +362,12 @@ class gpu_backend final : public pricing_backend {
         // or copy back to overlap with.
         run_control one_job = control;
         one_job.max_jobs = 1;
-        auto combinations = run_family(shared_greek_walks_ ? f.combinations : each_leg_alone(f.combinations),
-                                       greeks->tables.data(), l.coefficients, f.combination_blocks, 0, one_job,
-                                       launch_combinations, nullptr,
-                                       sizeof(unsigned long long) * kernels::combination_kernels,
-                                       {c.coefficients.data(), sizeof(float) * c.coefficients.size()})
-                                .outcomes;
+        auto combinations =
+            run_family(shared_greek_walks_ ? f.combinations : each_leg_alone(f.combinations), greeks->tables.data(),
+                       l.coefficients, f.combination_blocks, 0, one_job, launch_combinations, nullptr,
+                       sizeof(unsigned long long) * kernels::combination_kernels,
+                       {c.coefficients.data(), sizeof(float) * c.coefficients.size()})
+                .outcomes;
         run = priced.get();
         run.combinations = std::move(combinations);
       }
@@ -426,7 +431,8 @@ class gpu_backend final : public pricing_backend {
   template <typename Real>
   static two_phase_scratch<Real> lease_two_phase(scratch_lease& lease, std::int64_t first, std::int64_t end, int rows)
   {
-    auto const values = static_cast<std::size_t>(end - first) * static_cast<std::size_t>(kernels::path_samples_per_block);
+    auto const values =
+        static_cast<std::size_t>(end - first) * static_cast<std::size_t>(kernels::path_samples_per_block);
     Real* const paths = lease.allocate_n<Real>(values * static_cast<std::size_t>(rows));
     return {paths, lease.allocate_n<Real>(values)};
   }
@@ -451,7 +457,8 @@ class gpu_backend final : public pricing_backend {
                                         s.value());
       kernels::launch_path_payoffs(d_trades, r.n_trades, d_grid, first, end, x.paths, rows, x.payoffs, grid_blocks_,
                                    s.value());
-      kernels::launch_path_sample_blocks(d_trades, r.n_trades, first, end, x.payoffs, d_blocks, grid_blocks_, s.value());
+      kernels::launch_path_sample_blocks(d_trades, r.n_trades, first, end, x.payoffs, d_blocks, grid_blocks_,
+                                         s.value());
     };
     return run_family(trades, grid.data(), sizeof(grid[0]) * grid.size(), total_blocks,
                       two_phase_bytes_per_block<Real>(rows), control, launch_kernels);
@@ -524,9 +531,9 @@ class gpu_backend final : public pricing_backend {
   // The extra tables are `head_bytes` from `extra`, then `tail`'s bytes.
   template <typename GreekSums = void, typename Trade>
   family_run run_family(const std::vector<Trade>& trades, const void* extra, std::size_t head_bytes,
-                          std::int64_t total_blocks, std::size_t scratch_per_block, const run_control& control,
-                          const job_kernels& kernels, const greek_sums_kind* greeks = nullptr,
-                          std::size_t scratch_per_job = 0, const extra_tail& tail = {}) const
+                        std::int64_t total_blocks, std::size_t scratch_per_block, const run_control& control,
+                        const job_kernels& kernels, const greek_sums_kind* greeks = nullptr,
+                        std::size_t scratch_per_job = 0, const extra_tail& tail = {}) const
   {
     std::size_t const extra_bytes = head_bytes + tail.bytes;
     submission_turn turn(control);
@@ -543,21 +550,21 @@ class gpu_backend final : public pricing_backend {
     {
       nvtx_range const phase("plan");
       r.plan = plan_segments(first_blocks_of(trades), total_blocks);
-      r.split = plan_jobs(r.plan, plan_cap(), job_size(total_blocks, control.max_jobs), [&](std::int64_t blocks, std::size_t segs) {
-        return scratch_need(blocks, segs, greeks) + round256(scratch_per_block * static_cast<std::size_t>(blocks)) +
-               round256(scratch_per_job);
-      });
+      r.split = plan_jobs(
+          r.plan, plan_cap(), job_size(total_blocks, control.max_jobs), [&](std::int64_t blocks, std::size_t segs) {
+            return scratch_need(blocks, segs, greeks) + round256(scratch_per_block * static_cast<std::size_t>(blocks)) +
+                   round256(scratch_per_job);
+          });
     }
     family_run run;
     run.outcomes.resize(trades.size());
     run.jobs = r.split.jobs.size();
     for (std::size_t t : r.split.trades_too_large) {
-      run.outcomes[t].error = (plan_cap() == job_cap_ ? "--job-cap " + std::to_string(job_cap_) + " bytes is"
-                                                      : "three quarters of --pool-limit " +
-                                                            std::to_string(ctx_.pool_limit()) +
-                                                            " bytes (what one job may take) is") +
-                              " smaller than the " + std::to_string(r.split.smallest_need) +
-                              " bytes one chunk of this trade needs";
+      run.outcomes[t].error =
+          (plan_cap() == job_cap_ ? "--job-cap " + std::to_string(job_cap_) + " bytes is"
+                                  : "three quarters of --pool-limit " + std::to_string(ctx_.pool_limit()) +
+                                        " bytes (what one job may take) is") +
+          " smaller than the " + std::to_string(r.split.smallest_need) + " bytes one chunk of this trade needs";
     }
     if (r.split.jobs.empty()) return run;
 
@@ -568,7 +575,8 @@ class gpu_backend final : public pricing_backend {
     std::size_t const offset_bytes = sizeof(std::int64_t) * (n_seg + 1);
     auto device_data = ctx_.request_buffers().acquire(arena_view::footprint({trade_bytes, extra_bytes, offset_bytes}));
     std::size_t const greek_bytes = greeks != nullptr ? greeks->bytes * n_seg : 0;
-    auto staging = ctx_.staging().acquire(trade_bytes + extra_bytes + offset_bytes + sizeof(moments) * n_seg + greek_bytes);
+    auto staging =
+        ctx_.staging().acquire(trade_bytes + extra_bytes + offset_bytes + sizeof(moments) * n_seg + greek_bytes);
     turn.take();
     upload(trades.data(), trade_bytes, extra, head_bytes, tail, r, device_data.get(), staging.get());
     if (control.timeline != nullptr) {
@@ -678,8 +686,8 @@ class gpu_backend final : public pricing_backend {
   [[nodiscard]] std::size_t scratch_need(std::int64_t blocks, std::size_t segments, const greek_sums_kind* greeks) const
   {
     auto const b = static_cast<std::size_t>(blocks);
-    std::size_t need = round256(sizeof(moments) * layout::partials_per_block * b) + round256(sizeof(moments) * segments) +
-                       round256(cub_temp_bytes(segments));
+    std::size_t need = round256(sizeof(moments) * layout::partials_per_block * b) +
+                       round256(sizeof(moments) * segments) + round256(cub_temp_bytes(segments));
     if (greeks != nullptr) {
       need += round256(greeks->bytes * layout::partials_per_block * b) + round256(greeks->bytes * segments) +
               round256(greeks->temp_bytes(segments));
@@ -759,8 +767,9 @@ class gpu_backend final : public pricing_backend {
     std::int64_t const end = job.end_block(r.plan);
     auto const blocks = static_cast<std::size_t>(end - first);
     auto const segs = static_cast<int>(job.end_segment - job.first_segment);
-    scratch_lease lease(ctx_.scratch(), s, job_cap_, "job " + std::to_string(job_no), [this] { ctx_.note_cap_rejection(); },
-                        ctx_.gate());
+    scratch_lease lease(
+        ctx_.scratch(), s, job_cap_, "job " + std::to_string(job_no), [this] { ctx_.note_cap_rejection(); },
+        ctx_.gate());
     lease.admit(admit);
     auto* const d_blocks = lease.allocate_n<moments>(blocks * layout::partials_per_block);
     auto* const d_sums = lease.allocate_n<moments>(static_cast<std::size_t>(segs));
@@ -781,8 +790,9 @@ class gpu_backend final : public pricing_backend {
                                      s.value());
     }
     nvtx_range const phase("copy-back");
-    MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.h_sums + job.first_segment, d_sums, sizeof(moments) * static_cast<std::size_t>(segs),
-                                     cudaMemcpyDeviceToHost, s.value()));
+    MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.h_sums + job.first_segment, d_sums,
+                                     sizeof(moments) * static_cast<std::size_t>(segs), cudaMemcpyDeviceToHost,
+                                     s.value()));
     if (d_greek_blocks != nullptr) {
       auto const seg_bytes = r.greeks->bytes * static_cast<std::size_t>(segs);
       void* const d_greek_sums = lease.allocate(seg_bytes);
@@ -791,8 +801,7 @@ class gpu_backend final : public pricing_backend {
       r.greeks->sum(greek_temp, greek_temp_bytes, d_greek_blocks, r.d_offsets + job.first_segment, first, segs,
                     d_greek_sums, s.value());
       MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.h_greeks + r.greeks->bytes * job.first_segment, d_greek_sums, seg_bytes,
-                                       cudaMemcpyDeviceToHost,
-                                       s.value()));
+                                       cudaMemcpyDeviceToHost, s.value()));
     }
     if (trace) {
       trace->end.record(s);

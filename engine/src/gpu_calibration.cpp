@@ -17,8 +17,16 @@ class gpu_calibration final : public calibration_executor {
  public:
   gpu_calibration(gpu_context& ctx, const exercise_family& f, const exercise_table_layout& l, std::size_t job_cap,
                   int grid_blocks, bool resident, bool one_launch)
-      : ctx_(ctx), one_launch_(one_launch), f_(f), layout_(l), cap_(job_cap), grid_(grid_blocks), stream_(ctx.next_stream()),
-        n_(static_cast<int>(f.trades.size())), split_(resident && latency_bound(ctx, f)), fixed_steps_(fixed_steps_of(f, split_)),
+      : ctx_(ctx),
+        one_launch_(one_launch),
+        f_(f),
+        layout_(l),
+        cap_(job_cap),
+        grid_(grid_blocks),
+        stream_(ctx.next_stream()),
+        n_(static_cast<int>(f.trades.size())),
+        split_(resident && latency_bound(ctx, f)),
+        fixed_steps_(fixed_steps_of(f, split_)),
         fixed_run_(fixed_run_of(f, fixed_steps_)),
         device_(ctx.request_buffers().acquire(arena_view::footprint(
             {sizeof(exercise_trade) * f.trades.size(), sizeof(kernels::calibration_start) * f.trades.size(), l.bytes,
@@ -31,7 +39,8 @@ class gpu_calibration final : public calibration_executor {
     d_trades_ = arena.allocate_n<exercise_trade>(f.trades.size());
     d_starts_ = arena.allocate_n<kernels::calibration_start>(f.trades.size());
     d_tables_ = arena.allocate(l.bytes);
-    d_block_sums_ = arena.allocate_n<regression_sums>(static_cast<std::size_t>(f.calibration_blocks) * block_sum_generations());
+    d_block_sums_ =
+        arena.allocate_n<regression_sums>(static_cast<std::size_t>(f.calibration_blocks) * block_sum_generations());
     d_trade_sums_ = arena.allocate_n<regression_sums>(f.trades.size());
     if (fixed_steps_ > 0) {
       d_fixed_sums_ = static_cast<double*>(arena.allocate(fixed_sums_bytes()));
@@ -60,10 +69,9 @@ class gpu_calibration final : public calibration_executor {
     std::memcpy(staging_.get().data(), tables.data(), tables.size());
     MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_tables_, staging_.get().data(), l.bytes, cudaMemcpyHostToDevice, s));
     // Trades with no job (too large for the cap) sum zeros rather than stale memory.
-    MCPRICE_CUDA_TRY(cudaMemsetAsync(d_block_sums_, 0,
-                                     sizeof(regression_sums) * static_cast<std::size_t>(f.calibration_blocks) *
-                                         block_sum_generations(),
-                                     s));
+    MCPRICE_CUDA_TRY(cudaMemsetAsync(
+        d_block_sums_, 0,
+        sizeof(regression_sums) * static_cast<std::size_t>(f.calibration_blocks) * block_sum_generations(), s));
     MCPRICE_CUDA_TRY(cudaMemsetAsync(d_continuation_, 0, sizeof(double) * f.trades.size(), s));
     MCPRICE_CUDA_TRY(cudaStreamSynchronize(s));  // the pageable sources leave scope
   }
@@ -125,7 +133,8 @@ class gpu_calibration final : public calibration_executor {
     std::size_t const continuation_bytes = sizeof(double) * continuation_today.size();
     auto* const staged = static_cast<unsigned char*>(staging_.get().data());
     MCPRICE_CUDA_TRY(cudaMemcpyAsync(staged, out_.coefficients, coefficient_bytes, cudaMemcpyDeviceToHost, s));
-    MCPRICE_CUDA_TRY(cudaMemcpyAsync(staged + layout_.bytes, d_continuation_, continuation_bytes, cudaMemcpyDeviceToHost, s));
+    MCPRICE_CUDA_TRY(
+        cudaMemcpyAsync(staged + layout_.bytes, d_continuation_, continuation_bytes, cudaMemcpyDeviceToHost, s));
     MCPRICE_CUDA_TRY(cudaStreamSynchronize(s));
     std::memcpy(coefficients.data(), staged, coefficient_bytes);
     std::memcpy(continuation_today.data(), staged + layout_.bytes, continuation_bytes);
@@ -162,7 +171,8 @@ class gpu_calibration final : public calibration_executor {
   // max_fixed_run (the totals kernel's grid takes a step a z index, at most 65,535).
   static int fixed_run_of(const exercise_family& f, int steps)
   {
-    std::size_t const per_step = sizeof(double) * regression_fixed_doubles * static_cast<std::size_t>(f.calibration_blocks);
+    std::size_t const per_step =
+        sizeof(double) * regression_fixed_doubles * static_cast<std::size_t>(f.calibration_blocks);
     auto const fit = static_cast<int>(std::min<std::size_t>(
         {fixed_scratch_budget / std::max<std::size_t>(per_step, 1), static_cast<std::size_t>(steps), max_fixed_run}));
     return steps > 0 ? std::max(fit, 1) : 0;
@@ -188,11 +198,9 @@ class gpu_calibration final : public calibration_executor {
       int const end = std::min(fixed_steps_, begin + fixed_run_);
       // Blocks outside the job (trades too large for the cap) sum zeros.
       MCPRICE_CUDA_TRY(cudaMemsetAsync(d_fixed_sums_, 0, fixed_sums_bytes(), s));
-      kernels::launch_calibration_fixed(d_trades_, d_starts_, n_, tables(), view_, job.end_block, f_.calibration_blocks,
-                                        begin, end, d_fixed_sums_,
-                                        d_fixed_totals_ + static_cast<std::size_t>(begin) * f_.trades.size() *
-                                                              regression_fixed_doubles,
-                                        grid_, s);
+      kernels::launch_calibration_fixed(
+          d_trades_, d_starts_, n_, tables(), view_, job.end_block, f_.calibration_blocks, begin, end, d_fixed_sums_,
+          d_fixed_totals_ + static_cast<std::size_t>(begin) * f_.trades.size() * regression_fixed_doubles, grid_, s);
     }
   }
 
@@ -229,8 +237,8 @@ class gpu_calibration final : public calibration_executor {
 }  // namespace
 
 std::unique_ptr<calibration_executor> make_gpu_calibration(gpu_context& ctx, const exercise_family& f,
-                                                          const exercise_table_layout& l, std::size_t job_cap,
-                                                          int grid_blocks, bool resident, bool one_launch)
+                                                           const exercise_table_layout& l, std::size_t job_cap,
+                                                           int grid_blocks, bool resident, bool one_launch)
 {
   return std::make_unique<gpu_calibration>(ctx, f, l, job_cap, grid_blocks, resident, one_launch);
 }

@@ -16,7 +16,7 @@
 namespace mcprice::detail {
 
 std::unique_ptr<calibration_executor> make_gpu_calibration(gpu_context& ctx, const exercise_family& f,
-                                                          const exercise_table_layout& l, std::size_t job_cap,
-                                                          int grid_blocks, bool resident, bool one_launch);
+                                                           const exercise_table_layout& l, std::size_t job_cap,
+                                                           int grid_blocks, bool resident, bool one_launch);
 
 }  // namespace mcprice::detail

@@ -17,8 +17,7 @@ int select_device(int device)
 }  // namespace
 
 gpu_context::gpu_context(const engine_options& o, const market_data& market, std::vector<std::string>& notices)
-    : device_(select_device(o.device)),
-      streams_(o.streams > 0 ? o.streams : default_streams), gate_(o.pool_limit_bytes)
+    : device_(select_device(o.device)), streams_(o.streams > 0 ? o.streams : default_streams), gate_(o.pool_limit_bytes)
 {
   switch (o.allocator) {
     case allocator_kind::malloc:
@@ -73,7 +72,8 @@ gpu_context::gpu_context(const engine_options& o, const market_data& market, std
   stream const upload;
   pinned_buffer staging(market_bytes_);
   std::memcpy(staging.as<double>(), flat.data(), market_bytes_);
-  MCPRICE_CUDA_TRY(cudaMemcpyAsync(target, staging.as<double>(), market_bytes_, cudaMemcpyHostToDevice, upload.value()));
+  MCPRICE_CUDA_TRY(
+      cudaMemcpyAsync(target, staging.as<double>(), market_bytes_, cudaMemcpyHostToDevice, upload.value()));
   market_ready_.record(upload.view());
   market_ready_.synchronize();  // the staging buffer goes out of scope next
 }

@@ -4,8 +4,8 @@
 // beneath the bucketed pool), caches for request-lifetime buffers, and the market data in
 // GPUDirect-safe buffers, uploaded once on its own stream.
 #include "mcprice/market.hpp"
-#include "mcprice/memory/buffer_cache.hpp"
 #include "mcprice/memory/bucketed_pool_resource.hpp"
+#include "mcprice/memory/buffer_cache.hpp"
 #include "mcprice/memory/cuda_resources.hpp"
 #include "mcprice/memory/event.hpp"
 #include "mcprice/memory/gpudirect_buffer.hpp"
@@ -58,7 +58,7 @@ class gpu_context {
   std::unique_ptr<explicit_pool_resource> pool_;
   std::unique_ptr<cuda_event_ordering> ordering_;
   std::unique_ptr<bucketed_pool_resource> bucketed_;
-  std::unique_ptr<memory_resource> simple_;  // malloc or async-default
+  std::unique_ptr<memory_resource> simple_;       // malloc or async-default
   std::unique_ptr<statistics_resource> counted_;  // over simple_ or the plain pool: requested bytes, latency
   memory_resource* scratch_{nullptr};
   scratch_gate gate_;

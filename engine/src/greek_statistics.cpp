@@ -12,7 +12,8 @@ struct channel_stats {
   double cov[3][3];
   double n;
 
-  channel_stats(const moments& p, const greek_moments& g, std::int64_t samples) : mean{}, cov{}, n(static_cast<double>(samples))
+  channel_stats(const moments& p, const greek_moments& g, std::int64_t samples)
+      : mean{}, cov{}, n(static_cast<double>(samples))
   {
     double const sums[3] = {p.sum, g.sum_d, g.sum_g};
     double const cross[3][3] = {{p.sum_sq, g.pd, g.pg}, {g.pd, g.dd, g.dg}, {g.pg, g.dg, g.gg}};
@@ -37,8 +38,8 @@ struct channel_stats {
 
 }  // namespace
 
-trade_greeks make_greeks(const moments& price_sums, const greek_moments& greek_sums, std::int64_t samples,
-                         double scale, const greek_inputs& in)
+trade_greeks make_greeks(const moments& price_sums, const greek_moments& greek_sums, std::int64_t samples, double scale,
+                         const greek_inputs& in)
 {
   channel_stats const st(price_sums, greek_sums, samples);
   double const s0 = in.spot;

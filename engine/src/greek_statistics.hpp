@@ -15,15 +15,15 @@ namespace mcprice::detail {
 struct greek_inputs {
   double spot{0.0};
   double maturity{0.0};
-  double rate{0.0};      // r(T): -ln P(0,T) / T
-  double carry{0.0};     // r(T) - q(T): ln(F/S0) / T
-  double log_stdev{0.0}; // a = sqrt(w), exactly as the kernel forms it (float)
+  double rate{0.0};       // r(T): -ln P(0,T) / T
+  double carry{0.0};      // r(T) - q(T): ln(F/S0) / T
+  double log_stdev{0.0};  // a = sqrt(w), exactly as the kernel forms it (float)
   bool pathwise{true};
 };
 
 // price_sums and greek_sums over `samples` samples; scale as in make_result.
-trade_greeks make_greeks(const moments& price_sums, const greek_moments& greek_sums, std::int64_t samples,
-                         double scale, const greek_inputs& in);
+trade_greeks make_greeks(const moments& price_sums, const greek_moments& greek_sums, std::int64_t samples, double scale,
+                         const greek_inputs& in);
 
 // scale x the sample mean of `samples` samples, and its standard error.
 greek_estimate estimate(const moments& m, std::int64_t samples, double scale);

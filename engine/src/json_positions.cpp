@@ -76,10 +76,7 @@ class recorder : public nlohmann::json_sax<nlohmann::json> {
     stack_.back().key = escape_token(k);
     return true;
   }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override
-  {
-    return false;
-  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
 
  private:
   struct frame {

@@ -4,10 +4,12 @@
 
 namespace mcprice {
 
-market_data::market_data(rate_curve discount, std::vector<asset> assets,
-                         std::vector<double> correlation, std::string source)
-    : discount_(std::move(discount)), assets_(std::move(assets)),
-      correlation_(std::move(correlation)), source_(std::move(source))
+market_data::market_data(rate_curve discount, std::vector<asset> assets, std::vector<double> correlation,
+                         std::string source)
+    : discount_(std::move(discount)),
+      assets_(std::move(assets)),
+      correlation_(std::move(correlation)),
+      source_(std::move(source))
 {
   for (std::size_t i = 0; i < assets_.size(); ++i) index_.emplace(assets_[i].name, i);
 }

@@ -23,8 +23,7 @@ class reader {
   [[noreturn]] void fail(const std::string& pointer, const std::string& what) const
   {
     auto const pos = positions_.at(pointer);
-    throw input_error({file_, pos.line, pos.column},
-                      (pointer.empty() ? std::string("/") : pointer) + ": " + what);
+    throw input_error({file_, pos.line, pos.column}, (pointer.empty() ? std::string("/") : pointer) + ": " + what);
   }
 
   static std::string type_of(const json& v) { return v.type_name(); }
@@ -88,8 +87,8 @@ class reader {
     auto times = numbers(member(v, ptr, "times"), ptr + "/times");
     auto values = numbers(member(v, ptr, values_key), ptr + "/" + values_key);
     if (times.size() != values.size()) {
-      fail(ptr, "'times' has " + std::to_string(times.size()) + " entries but '" + values_key +
-                    "' has " + std::to_string(values.size()));
+      fail(ptr, "'times' has " + std::to_string(times.size()) + " entries but '" + values_key + "' has " +
+                    std::to_string(values.size()));
     }
     for (std::size_t i = 0; i < times.size(); ++i) {
       if (times[i] <= 0.0 || (i > 0 && times[i] <= times[i - 1])) {
@@ -118,9 +117,8 @@ class reader {
     }
     vol_curve curve(std::move(t), std::move(s));
     if (int const bad = curve.first_decreasing_pillar(); bad >= 0) {
-      fail(ptr + "/vols/" + std::to_string(bad),
-           "total variance falls between pillars " + std::to_string(bad - 1) + " and " +
-               std::to_string(bad) + " (calendar arbitrage)");
+      fail(ptr + "/vols/" + std::to_string(bad), "total variance falls between pillars " + std::to_string(bad - 1) +
+                                                     " and " + std::to_string(bad) + " (calendar arbitrage)");
     }
     return curve;
   }
@@ -297,8 +295,9 @@ market_data parse_market(std::string_view text, const std::string& source_name)
     }
     auto const pos = detail::position_of(text, byte);
     auto const from = what.find("number overflow");
-    throw input_error({source_name, pos.line, pos.column},
-                      "invalid JSON: " + (from != std::string::npos ? what.substr(from) : what) + " (beyond double's range)");
+    throw input_error(
+        {source_name, pos.line, pos.column},
+        "invalid JSON: " + (from != std::string::npos ? what.substr(from) : what) + " (beyond double's range)");
   }
   reader const rd(text, source_name);
   rd.object(root, "");

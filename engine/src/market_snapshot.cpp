@@ -29,7 +29,8 @@ std::vector<double> flatten_market(const market_data& m)
   out.push_back(0.0);
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = i + 1; j < n; ++j) {
-      if (m.correlation(i, j) != 0.0) out.insert(out.end(), {static_cast<double>(i), static_cast<double>(j), m.correlation(i, j)});
+      if (m.correlation(i, j) != 0.0)
+        out.insert(out.end(), {static_cast<double>(i), static_cast<double>(j), m.correlation(i, j)});
     }
   }
   out[count_at] = static_cast<double>((out.size() - count_at - 1) / 3);

@@ -12,8 +12,8 @@ namespace {
 
 bool monitored_continuously(const trade& t)
 {
-  bool const barrier_like = t.product == product_kind::barrier || t.product == product_kind::touch ||
-                            t.product == product_kind::lookback;
+  bool const barrier_like =
+      t.product == product_kind::barrier || t.product == product_kind::touch || t.product == product_kind::lookback;
   return barrier_like && t.monitoring == monitoring_kind::continuous;
 }
 
@@ -56,10 +56,10 @@ path_grid make_path_grid(const trade& t, const engine_options& opt, bool uniform
 {
   path_grid g;
   bool const continuous = monitored_continuously(t);
-  bool const has_fixings = t.product == product_kind::asian || ((t.product == product_kind::barrier ||
-                                                                  t.product == product_kind::touch ||
-                                                                  t.product == product_kind::lookback) &&
-                                                                 !continuous);
+  bool const has_fixings =
+      t.product == product_kind::asian || ((t.product == product_kind::barrier || t.product == product_kind::touch ||
+                                            t.product == product_kind::lookback) &&
+                                           !continuous);
   if (has_fixings) g.fixings = fixing_times_of(t, opt.steps);
   g.spot_fixing = !g.fixings.empty() && g.fixings.front() == 0.0;
   for (double f : g.fixings) {
@@ -67,14 +67,17 @@ path_grid make_path_grid(const trade& t, const engine_options& opt, bool uniform
   }
   if (continuous || uniform_steps) {
     std::int64_t const n = t.steps.value_or(opt.steps);
-    for (std::int64_t i = 1; i <= n; ++i) g.times.push_back(t.maturity * static_cast<double>(i) / static_cast<double>(n));
+    for (std::int64_t i = 1; i <= n; ++i)
+      g.times.push_back(t.maturity * static_cast<double>(i) / static_cast<double>(n));
   }
   g.times.push_back(t.maturity);
   std::sort(g.times.begin(), g.times.end());
-  g.times.erase(std::unique(g.times.begin(), g.times.end(), [](double x, double y) { return std::abs(x - y) <= 1e-12; }),
-                g.times.end());
+  g.times.erase(
+      std::unique(g.times.begin(), g.times.end(), [](double x, double y) { return std::abs(x - y) <= 1e-12; }),
+      g.times.end());
   for (double ti : g.times) {
-    g.is_fixing.push_back(std::any_of(g.fixings.begin(), g.fixings.end(), [&](double f) { return std::abs(f - ti) <= 1e-12; }));
+    g.is_fixing.push_back(
+        std::any_of(g.fixings.begin(), g.fixings.end(), [&](double f) { return std::abs(f - ti) <= 1e-12; }));
   }
   return g;
 }
@@ -95,11 +98,20 @@ basic_path_gbm_trade<Real> make_path_record(const trade& t, const asset& a, cons
   k.log_barrier = t.barrier ? static_cast<Real>(std::log(*t.barrier / a.spot)) : Real(0);
   k.rebate = static_cast<Real>(t.product == product_kind::barrier ? t.rebate : t.payout);
   switch (t.product) {
-    case product_kind::asian: k.product = path_product::asian; break;
-    case product_kind::barrier: k.product = path_product::barrier; break;
-    case product_kind::touch: k.product = path_product::touch; break;
-    case product_kind::lookback: k.product = path_product::lookback; break;
-    default: k.product = path_product::european;
+    case product_kind::asian:
+      k.product = path_product::asian;
+      break;
+    case product_kind::barrier:
+      k.product = path_product::barrier;
+      break;
+    case product_kind::touch:
+      k.product = path_product::touch;
+      break;
+    case product_kind::lookback:
+      k.product = path_product::lookback;
+      break;
+    default:
+      k.product = path_product::european;
   }
   k.call = (t.type == option_type::call || t.type == option_type::one_touch) ? 1 : 0;
   if (t.barrier_type) {
@@ -125,8 +137,7 @@ basic_path_gbm_trade<Real> make_path_record(const trade& t, const asset& a, cons
 }
 
 template <typename Real>
-basic_path_job<Real> make_path_job(const trade& t, const asset& a, const market_data& market,
-                                   const engine_options& opt)
+basic_path_job<Real> make_path_job(const trade& t, const asset& a, const market_data& market, const engine_options& opt)
 {
   path_grid const g = make_path_grid(t, opt, false);
   auto const log_forward = [&](double time) { return market.log_forward(a, time); };
@@ -149,10 +160,10 @@ basic_path_job<Real> make_path_job(const trade& t, const asset& a, const market_
   if (opt.greeks) job.greek_steps = make_greek_steps(a, g.times, -std::log(df_T) / t.maturity);
   if (opt.control_variates && t.product == product_kind::asian && t.averaging == averaging_kind::arithmetic) {
     job.kernel.control = 1;
-    job.kernel.control_value = static_cast<Real>(
-        geometric_asian_price(market, a, g.fixings, t.maturity, t.strike.value_or(0.0), t.type == option_type::call,
-                              t.strike_type == strike_kind::floating) /
-        df_T);
+    job.kernel.control_value =
+        static_cast<Real>(geometric_asian_price(market, a, g.fixings, t.maturity, t.strike.value_or(0.0),
+                                                t.type == option_type::call, t.strike_type == strike_kind::floating) /
+                          df_T);
   }
   return job;
 }
@@ -169,8 +180,8 @@ basic_heston_job<Real> make_heston_job(const trade& t, const asset& a, const mar
   for (std::size_t i = 0; i < g.times.size(); ++i) {
     double const ti = g.times[i];
     job.steps.push_back(make_heston_step<Real>(ti - t_prev, log_forward(ti) - log_forward(t_prev),
-                                         market.discount().discount(ti) / df_T, g.is_fixing[i], a.heston.kappa,
-                                         a.heston.theta, a.heston.xi, a.heston.rho));
+                                               market.discount().discount(ti) / df_T, g.is_fixing[i], a.heston.kappa,
+                                               a.heston.theta, a.heston.xi, a.heston.rho));
     t_prev = ti;
   }
   job.kernel.qe_regular =
@@ -182,8 +193,8 @@ basic_heston_job<Real> make_heston_job(const trade& t, const asset& a, const mar
     double const eps = heston_roll(static_cast<float>(t1));
     for (double const dt : {t1 - eps, t1 + eps}) {
       job.steps.push_back(make_heston_step<Real>(dt, log_forward(t1) * dt / t1, market.discount().discount(t1) / df_T,
-                                           g.is_fixing.front(), a.heston.kappa, a.heston.theta, a.heston.xi,
-                                           a.heston.rho));
+                                                 g.is_fixing.front(), a.heston.kappa, a.heston.theta, a.heston.xi,
+                                                 a.heston.rho));
     }
   }
   static_cast<basic_path_gbm_trade<Real>&>(job.kernel) = make_path_record<Real>(t, a, g, opt, job.paths);

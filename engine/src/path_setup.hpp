@@ -20,7 +20,7 @@ struct basic_path_job {
   basic_path_gbm_trade<Real> kernel;  // first_block and first_step are set by the batcher
   std::vector<basic_path_step<Real>> steps;
   std::vector<path_greek_step> greek_steps;  // with Greeks (float only): parallel to steps (Asians' are read)
-  double scale;                  // P(0,T) x notional
+  double scale;                              // P(0,T) x notional
   std::int64_t paths;
 };
 using path_job = basic_path_job<float>;

@@ -69,8 +69,7 @@ class cell {
   }
   [[noreturn]] void fail(const std::string& why) const
   {
-    throw cell_error(where_.str() + ": " + std::string(column_) + " " + quoted(field_.text) +
-                     " " + why);
+    throw cell_error(where_.str() + ": " + std::string(column_) + " " + quoted(field_.text) + " " + why);
   }
 
  private:
@@ -135,12 +134,11 @@ header read_header(const detail::csv_record& rec, const std::string& file)
     if (f.text.empty()) throw input_error(where, "empty column name in the header");
     auto const it = columns().find(f.text);
     if (it == columns().end()) {
-      throw input_error(where, "unknown column " + quoted(f.text) + " (known columns: " +
-                                   known_columns() + ")");
+      throw input_error(where, "unknown column " + quoted(f.text) + " (known columns: " + known_columns() + ")");
     }
     if (auto const [prev, fresh] = seen.emplace(f.text, f.column); !fresh) {
-      throw input_error(where, "column " + quoted(f.text) + " appears twice (first at column " +
-                                   std::to_string(prev->second) + ")");
+      throw input_error(
+          where, "column " + quoted(f.text) + " appears twice (first at column " + std::to_string(prev->second) + ")");
     }
     if (f.text == "id") h.id_index = i;
     h.setters.push_back(&it->second);
@@ -157,9 +155,8 @@ trade read_row(const detail::csv_record& rec, const header& h, const std::string
   trade t;
   t.line = rec.line;
   if (rec.fields.size() != h.setters.size()) {
-    throw input_error({file, rec.line, 0},
-                      "row has " + std::to_string(rec.fields.size()) + " fields but the header has " +
-                          std::to_string(h.setters.size()));
+    throw input_error({file, rec.line, 0}, "row has " + std::to_string(rec.fields.size()) +
+                                               " fields but the header has " + std::to_string(h.setters.size()));
   }
   t.id = rec.fields[h.id_index].text;
   // Columns without a default in the contract: a missing value must not silently become one.
@@ -202,8 +199,7 @@ portfolio parse_portfolio(std::string_view text, const std::string& source_name)
       auto const [prev, fresh] = first_line.emplace(t.id, t.line);
       if (!fresh && t.row_error.empty()) {
         t.row_error = source_position{source_name, t.line, records[r].fields[h.id_index].column}.str() +
-                      ": duplicate id " + quoted(t.id) + " (first on line " +
-                      std::to_string(prev->second) + ")";
+                      ": duplicate id " + quoted(t.id) + " (first on line " + std::to_string(prev->second) + ")";
       }
     }
     p.trades.push_back(std::move(t));

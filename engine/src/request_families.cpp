@@ -14,9 +14,9 @@ namespace {
 // Early-exercise work is boxed: it is twice the size of the others, and a chunk's jobs are
 // fresh memory every call (first touching a page cost 1-3 us on the GPU host). Double-precision
 // jobs are boxed too: unboxed, they would widen every float job's slot by a third.
-using trade_job = std::variant<european_job, path_job, basket_job, heston_job, std::unique_ptr<exercise_job>,
-                               std::unique_ptr<path_job_f64>, std::unique_ptr<heston_job_f64>,
-                               std::unique_ptr<basket_job_f64>>;
+using trade_job =
+    std::variant<european_job, path_job, basket_job, heston_job, std::unique_ptr<exercise_job>,
+                 std::unique_ptr<path_job_f64>, std::unique_ptr<heston_job_f64>, std::unique_ptr<basket_job_f64>>;
 
 template <typename Job>
 trade_job boxed(Job job)
@@ -58,8 +58,7 @@ std::optional<trade_job> check_and_build(const trade& t, std::string& message, c
   }
   if (message.empty()) message = unsupported_feature(t, market);
   if (!message.empty()) return std::nullopt;
-  bool const heston_basket =
-      multi_asset(t.product) && market.assets()[first_underlying].model == model_kind::heston;
+  bool const heston_basket = multi_asset(t.product) && market.assets()[first_underlying].model == model_kind::heston;
   if (options.precision == path_precision::float64) {
     return build_double(t, market.assets()[first_underlying], heston_basket, message, market, options);
   }
@@ -70,12 +69,15 @@ std::optional<trade_job> check_and_build(const trade& t, std::string& message, c
   if (a.model == model_kind::heston) return make_heston_job<float>(t, a, market, options);
   switch (t.product) {
     case product_kind::vanilla:
-    case product_kind::digital: return make_european_job(t, a, market, options);
+    case product_kind::digital:
+      return make_european_job(t, a, market, options);
     case product_kind::basket:
     case product_kind::best_of:
     case product_kind::worst_of:
-    case product_kind::spread: return make_basket_job<float>(t, market, options);
-    default: return make_path_job<float>(t, a, market, options);
+    case product_kind::spread:
+      return make_basket_job<float>(t, market, options);
+    default:
+      return make_path_job<float>(t, a, market, options);
   }
 }
 
@@ -98,7 +100,8 @@ request_families prepare_rows(const portfolio& trades, std::size_t begin, std::s
       continue;
     }
     if (auto* e = std::get_if<european_job>(&*jobs[k])) {
-      f.europeans.add(e->kernel, layout::blocks_for(e->kernel.samples, european_normals_per_sample), e->scale, e->paths, i);
+      f.europeans.add(e->kernel, layout::blocks_for(e->kernel.samples, european_normals_per_sample), e->scale, e->paths,
+                      i);
       if (options.greeks) f.european_greeks.push_back(e->greeks);
     } else if (auto* h = std::get_if<heston_job>(&*jobs[k])) {
       f.hestons.add_job(*h, i);

@@ -1,6 +1,7 @@
 #pragma once
 // A chunk of a request prepared for the backends: its trades checked and turned into kernel
 // records, by kernel family, with what turns each family's sums into results.
+#include "basket_setup.hpp"
 #include "early_exercise_setup.hpp"
 #include "exercise_family.hpp"
 #include "exercise_greeks.hpp"
@@ -12,7 +13,6 @@
 #include "mcprice/market.hpp"
 #include "mcprice/portfolio.hpp"
 #include "mcprice/settings.hpp"
-#include "basket_setup.hpp"
 #include "path_setup.hpp"
 #include "pricing_backend.hpp"
 #include "thread_cache.hpp"
@@ -104,7 +104,7 @@ struct basic_basket_family : family<basic_basket_gbm_trade<Real>> {
 struct exercise_greek_book {
   packed_exercise_family family;
   std::vector<std::optional<exercise_greek_plan>> plans;  // per trade
-  std::vector<std::size_t> first_combination;              // per trade: its combinations start here
+  std::vector<std::size_t> first_combination;             // per trade: its combinations start here
 };
 
 // Builds the book for `trades` (a trade each of base's; its Greeks' bumps come from `market`),
@@ -180,8 +180,8 @@ struct exercise_rows : family_base {
 struct request_families {
   family<european_gbm_trade> europeans;
   std::vector<greek_inputs> european_greeks;  // with Greeks: per european, in order
-  path_family paths;           // with Greeks: Asians only
-  path_family scenario_paths;  // with Greeks: barriers, touches and lookbacks (scenario lanes)
+  path_family paths;                          // with Greeks: Asians only
+  path_family scenario_paths;                 // with Greeks: barriers, touches and lookbacks (scenario lanes)
   basic_basket_family<float> baskets;
   basic_heston_family<float> hestons;
   exercise_rows exercises;

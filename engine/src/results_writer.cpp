@@ -22,9 +22,12 @@ std::string csv_escape(const std::string& s)
 const char* status_name(trade_status s)
 {
   switch (s) {
-    case trade_status::ok: return "ok";
-    case trade_status::cancelled: return "cancelled";
-    default: return "error";
+    case trade_status::ok:
+      return "ok";
+    case trade_status::cancelled:
+      return "cancelled";
+    default:
+      return "error";
   }
 }
 
@@ -58,10 +61,14 @@ nlohmann::ordered_json json_of(const std::vector<greek_estimate>& v, bool multi,
 const char* method_name(greek_method m)
 {
   switch (m) {
-    case greek_method::likelihood_ratio: return "likelihood-ratio";
-    case greek_method::pathwise_bumped_gamma: return "pathwise, gamma by bump";
-    case greek_method::central_bumps: return "central bumps, common random numbers";
-    default: return "pathwise";
+    case greek_method::likelihood_ratio:
+      return "likelihood-ratio";
+    case greek_method::pathwise_bumped_gamma:
+      return "pathwise, gamma by bump";
+    case greek_method::central_bumps:
+      return "central bumps, common random numbers";
+    default:
+      return "pathwise";
   }
 }
 
@@ -77,12 +84,13 @@ std::string format_double(double v)
 void write_results_csv(std::ostream& out, const pricing_run& run)
 {
   bool const greeks = run.summary.greeks;
-  out << "id,status,price,std_error,ci_low,ci_high,paths," << (greeks ? "delta,gamma,vega,theta,rho," : "") << "message\n";
+  out << "id,status,price,std_error,ci_low,ci_high,paths," << (greeks ? "delta,gamma,vega,theta,rho," : "")
+      << "message\n";
   for (auto const& r : run.results) {
     out << csv_escape(r.id) << ',' << status_name(r.status) << ',';
     if (r.status == trade_status::ok) {
-      out << format_double(r.price) << ',' << format_double(r.std_error) << ',' << format_double(r.ci_low)
-          << ',' << format_double(r.ci_high) << ',' << r.paths;
+      out << format_double(r.price) << ',' << format_double(r.std_error) << ',' << format_double(r.ci_low) << ','
+          << format_double(r.ci_high) << ',' << r.paths;
     } else {
       out << ",,,,";
     }
@@ -119,7 +127,8 @@ void write_results_json(std::ostream& out, const pricing_run& run)
       for (std::size_t i = 0; i < std::size(greek_names); ++i) {
         std::string const name = greek_names[i];
         row[name] = r.greeks ? json_of(greeks_of(*r.greeks)[i], multi && i < 3, false) : nlohmann::ordered_json();
-        row[name + "_std_error"] = r.greeks ? json_of(greeks_of(*r.greeks)[i], multi && i < 3, true) : nlohmann::ordered_json();
+        row[name + "_std_error"] =
+            r.greeks ? json_of(greeks_of(*r.greeks)[i], multi && i < 3, true) : nlohmann::ordered_json();
       }
       row["greek_method"] = r.greeks ? nlohmann::ordered_json(method_name(r.greeks->method)) : nlohmann::ordered_json();
       if (multi) {

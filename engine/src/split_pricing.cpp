@@ -16,13 +16,13 @@ pricing_run price_split(const std::vector<engine>& devices, const market_data& m
   auto const ranges = split_by_cost(book, market, devices.front().options(), devices.size());
   progress_sum sums(progress);
   pricing_run run;
-  std::shared_future<void> const sized =
-      threads.run([&run, n = book.trades.size()] { run.results.resize(n); }).share();
+  std::shared_future<void> const sized = threads.run([&run, n = book.trades.size()] { run.results.resize(n); }).share();
   std::vector<run_summary> summaries(devices.size());
   std::vector<std::future<void>> others;
   std::exception_ptr failure;
   auto part = [&](std::size_t k) {
-    summaries[k] = devices[k].price_range(book, ranges[k].begin, ranges[k].end, run.results, sums.for_slot(k), cancel, sized);
+    summaries[k] =
+        devices[k].price_range(book, ranges[k].begin, ranges[k].end, run.results, sums.for_slot(k), cancel, sized);
   };
   for (std::size_t k = 1; k < devices.size(); ++k) {
     try {

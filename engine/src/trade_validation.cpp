@@ -18,10 +18,13 @@ std::string show(double v)
 bool needs_strike(const trade& t)
 {
   switch (t.product) {
-    case product_kind::touch: return false;
+    case product_kind::touch:
+      return false;
     case product_kind::asian:
-    case product_kind::lookback: return t.strike_type == strike_kind::fixed;
-    default: return true;
+    case product_kind::lookback:
+      return t.strike_type == strike_kind::fixed;
+    default:
+      return true;
   }
 }
 
@@ -53,8 +56,8 @@ std::string check_fields(const trade& t, const market_data& market, std::size_t&
     return "underlying lists " + std::to_string(t.underlyings.size()) + " assets; at most 16 are supported";
   }
   if (!t.weights.empty() && t.weights.size() != t.underlyings.size()) {
-    return "weights has " + std::to_string(t.weights.size()) + " entries for " +
-           std::to_string(t.underlyings.size()) + " underlyings";
+    return "weights has " + std::to_string(t.weights.size()) + " entries for " + std::to_string(t.underlyings.size()) +
+           " underlyings";
   }
   if (needs_strike(t) && !t.strike) return "strike is missing";
   if (t.strike && *t.strike < 0.0) return "strike " + show(*t.strike) + " must be >= 0";
@@ -67,10 +70,9 @@ std::string check_fields(const trade& t, const market_data& market, std::size_t&
       return "fixing_times entry " + show(ft) + " must be ascending within [0, maturity]";
     }
   }
-  bool const needs_fixings =
-      t.product == product_kind::asian ||
-      ((t.product == product_kind::barrier || touch || t.product == product_kind::lookback) &&
-       t.monitoring == monitoring_kind::discrete);
+  bool const needs_fixings = t.product == product_kind::asian ||
+                             ((t.product == product_kind::barrier || touch || t.product == product_kind::lookback) &&
+                              t.monitoring == monitoring_kind::discrete);
   if (needs_fixings && !t.fixings && t.fixing_times.empty()) {
     return std::string(t.product == product_kind::asian ? "an asian" : "discrete monitoring") +
            " needs fixings or fixing_times";
@@ -103,7 +105,8 @@ std::string check_fields(const trade& t, const market_data& market, std::size_t&
              show(spot) + " for a lookback that tracks the " + (tracks_max ? "maximum" : "minimum");
     }
   }
-  if (t.exercise == exercise_style::bermudan && !t.exercise_dates) return "exercise_dates is missing for bermudan exercise";
+  if (t.exercise == exercise_style::bermudan && !t.exercise_dates)
+    return "exercise_dates is missing for bermudan exercise";
   if (t.exercise_dates && *t.exercise_dates < 1) return "exercise_dates must be >= 1";
   return {};
 }
@@ -137,8 +140,10 @@ std::string unsupported_feature(const trade& t, const market_data& market)
     case product_kind::basket:
     case product_kind::best_of:
     case product_kind::worst_of:
-    case product_kind::spread: break;
-    default: why = "product " + std::string(to_string(t.product)) + " is not supported yet";
+    case product_kind::spread:
+      break;
+    default:
+      why = "product " + std::string(to_string(t.product)) + " is not supported yet";
   }
   bool const early = t.exercise != exercise_style::european;
   if (why.empty() && early && t.product != product_kind::vanilla && !multi_asset(t.product)) {
@@ -158,7 +163,8 @@ std::string unsupported_feature(const trade& t, const market_data& market)
       (market.assets()[*market.find(name)].model == model_kind::heston ? heston : gbm) = name;
     }
     if (!heston.empty() && !gbm.empty()) {
-      why = "assets " + heston + " (heston) and " + gbm + " (gbm): multi-asset products on mixed models are not supported yet";
+      why = "assets " + heston + " (heston) and " + gbm +
+            " (gbm): multi-asset products on mixed models are not supported yet";
     } else if (!heston.empty() && t.underlyings.size() > static_cast<std::size_t>(max_exercise_assets)) {
       why = "multi-asset products on heston assets take at most " + std::to_string(max_exercise_assets) +
             " underlyings, not " + std::to_string(t.underlyings.size());

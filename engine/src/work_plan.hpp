@@ -17,8 +17,8 @@ struct segment {
 };
 
 struct segment_plan {
-  std::vector<segment> segments;                  // trade by trade, block order
-  std::vector<std::size_t> first_segment_of;      // per trade, plus one past the end
+  std::vector<segment> segments;              // trade by trade, block order
+  std::vector<std::size_t> first_segment_of;  // per trade, plus one past the end
   std::int64_t total_blocks{0};
 };
 
@@ -64,7 +64,8 @@ std::vector<Sums> combine_segments(const segment_plan& plan, const std::vector<S
 {
   std::vector<Sums> out(trades);
   for (std::size_t t = 0; t < trades; ++t) {
-    for (std::size_t s = plan.first_segment_of[t]; s < plan.first_segment_of[t + 1]; ++s) out[t] = out[t] + segment_sums[s];
+    for (std::size_t s = plan.first_segment_of[t]; s < plan.first_segment_of[t + 1]; ++s)
+      out[t] = out[t] + segment_sums[s];
   }
   return out;
 }

@@ -30,14 +30,14 @@ double estimated_cost(const trade& t, const market_data& market, const engine_op
   double const assets = static_cast<double>(std::max<std::size_t>(1, t.underlyings.size()));
   double const steps = static_cast<double>(std::max<std::int64_t>(1, t.steps.value_or(options.steps)));
   bool const heston = any_heston(t, market);
-  bool const terminal = t.product == product_kind::vanilla || t.product == product_kind::digital ||
-                        detail::multi_asset(t.product);
+  bool const terminal =
+      t.product == product_kind::vanilla || t.product == product_kind::digital || detail::multi_asset(t.product);
   if (t.exercise != exercise_style::european) {
     // The calibration's paths are walked too, and each date's regression costs about a step.
     double const calibration = static_cast<double>(
-        options.calibration_paths > 0 ? options.calibration_paths
-                                      : std::min<std::int64_t>(t.paths.value_or(options.paths),
-                                                               detail::default_max_calibration_paths));
+        options.calibration_paths > 0
+            ? options.calibration_paths
+            : std::min<std::int64_t>(t.paths.value_or(options.paths), detail::default_max_calibration_paths));
     return (paths + 2.0 * calibration) * steps * assets * (heston ? 2.0 : 1.0);
   }
   // A European GBM trade steps once to maturity whatever the grid; Heston steps its variance.
@@ -45,8 +45,8 @@ double estimated_cost(const trade& t, const market_data& market, const engine_op
   return paths * path_steps * assets * (heston ? 2.0 : 1.0);
 }
 
-std::vector<trade_range> split_by_cost(const portfolio& book, const market_data& market,
-                                       const engine_options& options, std::size_t parts)
+std::vector<trade_range> split_by_cost(const portfolio& book, const market_data& market, const engine_options& options,
+                                       std::size_t parts)
 {
   parts = std::max<std::size_t>(parts, 1);
   std::size_t const n = book.trades.size();
@@ -59,8 +59,8 @@ std::vector<trade_range> split_by_cost(const portfolio& book, const market_data&
     std::size_t to = n;
     if (k + 1 < parts) {
       double const target = total * static_cast<double>(k + 1) / static_cast<double>(parts);
-      to = static_cast<std::size_t>(std::lower_bound(before.begin() + static_cast<std::ptrdiff_t>(from),
-                                                     before.end(), target) - before.begin());
+      to = static_cast<std::size_t>(
+          std::lower_bound(before.begin() + static_cast<std::ptrdiff_t>(from), before.end(), target) - before.begin());
       to = std::min(to, n);
       // The cut before or after the trade that crosses the target, whichever lands nearer.
       if (to > from && target - before[to - 1] < before[to] - target) --to;

@@ -16,10 +16,10 @@ struct basket_greek_lane_fn {
 };
 
 __global__ void __launch_bounds__(tuning::european_policy::threads_per_block)
-basket_greek_blocks_kernel(const basket_gbm_trade* __restrict__ trades, int num_trades,
-                           const basket_asset* __restrict__ assets, const float* __restrict__ factors,
-                           std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ price_partials,
-                           basket_greek_moments* __restrict__ greek_partials)
+    basket_greek_blocks_kernel(const basket_gbm_trade* __restrict__ trades, int num_trades,
+                               const basket_asset* __restrict__ assets, const float* __restrict__ factors,
+                               std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ price_partials,
+                               basket_greek_moments* __restrict__ greek_partials)
 {
   detail::reduce_canonical_units(trades, num_trades, block_begin, block_end,
                                  detail::store_price_and_greeks<basket_greek_moments>{price_partials, greek_partials},

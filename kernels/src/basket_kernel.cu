@@ -21,9 +21,9 @@ struct basket_fused_lane {
 
 template <typename Real>
 __global__ void __launch_bounds__(policy::threads_per_block)
-basket_blocks_kernel(const basic_basket_gbm_trade<Real>* __restrict__ trades, int num_trades,
-                     const basic_basket_asset<Real>* __restrict__ assets, const Real* __restrict__ factors,
-                     std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ block_moments)
+    basket_blocks_kernel(const basic_basket_gbm_trade<Real>* __restrict__ trades, int num_trades,
+                         const basic_basket_asset<Real>* __restrict__ assets, const Real* __restrict__ factors,
+                         std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ block_moments)
 {
   detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, block_moments,
                                   basket_fused_lane<Real>{assets, factors});
@@ -41,9 +41,9 @@ void launch(const basic_basket_gbm_trade<Real>* trades, int num_trades, const ba
 
 }  // namespace
 
-void launch_basket_blocks(const basket_gbm_trade* trades, int num_trades, const basket_asset* assets, const float* factors,
-                          std::int64_t block_begin, std::int64_t block_end, moments* block_moments, int grid_blocks,
-                          cudaStream_t stream)
+void launch_basket_blocks(const basket_gbm_trade* trades, int num_trades, const basket_asset* assets,
+                          const float* factors, std::int64_t block_begin, std::int64_t block_end,
+                          moments* block_moments, int grid_blocks, cudaStream_t stream)
 {
   launch(trades, num_trades, assets, factors, block_begin, block_end, block_moments, grid_blocks, stream);
 }

@@ -57,16 +57,17 @@ struct payoff_lane {
     Real const up = basket_payoff(t, a, [&](int i) { return paths[row_index(j, rows, i, lane)]; });
     payoffs[j * lanes + lane] =
         t.antithetic
-            ? Real(0.5) * (up + basket_payoff(t, a, [&](int i) { return paths[row_index(j, rows, t.assets + i, lane)]; }))
+            ? Real(0.5) *
+                  (up + basket_payoff(t, a, [&](int i) { return paths[row_index(j, rows, t.assets + i, lane)]; }))
             : up;
   }
 };
 
 template <typename Real>
 __global__ void __launch_bounds__(policy::threads_per_block)
-basket_observations_kernel(const basic_basket_gbm_trade<Real>* __restrict__ trades, int num_trades,
-                           const basic_basket_asset<Real>* __restrict__ assets, const Real* __restrict__ factors,
-                           std::int64_t block_begin, std::int64_t block_end, Real* __restrict__ paths, int rows)
+    basket_observations_kernel(const basic_basket_gbm_trade<Real>* __restrict__ trades, int num_trades,
+                               const basic_basket_asset<Real>* __restrict__ assets, const Real* __restrict__ factors,
+                               std::int64_t block_begin, std::int64_t block_end, Real* __restrict__ paths, int rows)
 {
   detail::for_canonical_blocks(trades, num_trades, block_begin, block_end,
                                observation_lane<Real>{assets, factors, paths, rows, block_begin});
@@ -74,9 +75,9 @@ basket_observations_kernel(const basic_basket_gbm_trade<Real>* __restrict__ trad
 
 template <typename Real>
 __global__ void __launch_bounds__(policy::threads_per_block)
-basket_payoffs_kernel(const basic_basket_gbm_trade<Real>* __restrict__ trades, int num_trades,
-                      const basic_basket_asset<Real>* __restrict__ assets, std::int64_t block_begin,
-                      std::int64_t block_end, const Real* __restrict__ paths, int rows, Real* __restrict__ payoffs)
+    basket_payoffs_kernel(const basic_basket_gbm_trade<Real>* __restrict__ trades, int num_trades,
+                          const basic_basket_asset<Real>* __restrict__ assets, std::int64_t block_begin,
+                          std::int64_t block_end, const Real* __restrict__ paths, int rows, Real* __restrict__ payoffs)
 {
   detail::for_canonical_blocks(trades, num_trades, block_begin, block_end,
                                payoff_lane<Real>{assets, paths, rows, payoffs, block_begin});
@@ -84,9 +85,9 @@ basket_payoffs_kernel(const basic_basket_gbm_trade<Real>* __restrict__ trades, i
 
 template <typename Real>
 __global__ void __launch_bounds__(policy::threads_per_block)
-basket_sample_blocks_kernel(const basic_basket_gbm_trade<Real>* __restrict__ trades, int num_trades,
-                            std::int64_t block_begin, std::int64_t block_end, const Real* __restrict__ payoffs,
-                            moments* __restrict__ partials)
+    basket_sample_blocks_kernel(const basic_basket_gbm_trade<Real>* __restrict__ trades, int num_trades,
+                                std::int64_t block_begin, std::int64_t block_end, const Real* __restrict__ payoffs,
+                                moments* __restrict__ partials)
 {
   detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, partials,
                                   two_phase::sample_lane<Real>{payoffs, block_begin});

@@ -17,8 +17,8 @@ constexpr int warps_per_block = layout::lanes_per_block / layout::lanes_per_part
 static_assert(regression_doubles <= policy::threads_per_block);
 
 // The moments of a lane of a pricing trade, or of a Greek combination, under the tables.
-__device__ __forceinline__ moments lane_moments(const exercise_trade& t, const exercise_tables& tables, std::int64_t block,
-                                                int lane)
+__device__ __forceinline__ moments lane_moments(const exercise_trade& t, const exercise_tables& tables,
+                                                std::int64_t block, int lane)
 {
   return exercise_lane<rng::device_normal_stream>(t, tables, block, lane);
 }
@@ -41,9 +41,10 @@ struct exercise_lane_fn {
 
 // Pricing trades: canonical blocks reduced as every family's. Registers capped for the tuned
 // blocks an SM (tuning.hpp).
-__global__ void __launch_bounds__(tuning::exercise_policy::threads_per_block, tuning::exercise_policy::min_blocks_per_sm)
-exercise_blocks_kernel(const exercise_trade* __restrict__ records, int num, exercise_tables tables,
-                       std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ block_moments)
+__global__ void __launch_bounds__(tuning::exercise_policy::threads_per_block,
+                                  tuning::exercise_policy::min_blocks_per_sm)
+    exercise_blocks_kernel(const exercise_trade* __restrict__ records, int num, exercise_tables tables,
+                           std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ block_moments)
 {
   detail::reduce_canonical_blocks(records, num, block_begin, block_end, block_moments, exercise_lane_fn{tables});
 }
@@ -63,9 +64,10 @@ __device__ __forceinline__ bool takes(const exercise_combination& c, const exerc
 // units of that block return at once. Each member's per-path value and warp
 // total are those of its own unit (combination_lane): the same bits.
 template <int Assets>
-__device__ __forceinline__ void group_units(const exercise_combination* __restrict__ records, const exercise_tables& tables,
-                                            int self, std::int64_t j, int warp, int lane, std::int64_t block_begin,
-                                            std::int64_t block_end, moments* __restrict__ partials)
+__device__ __forceinline__ void group_units(const exercise_combination* __restrict__ records,
+                                            const exercise_tables& tables, int self, std::int64_t j, int warp, int lane,
+                                            std::int64_t block_begin, std::int64_t block_end,
+                                            moments* __restrict__ partials)
 {
   const exercise_walk_group& g = tables.groups[records[self].group];
   auto const in_range = [&](int m) {
@@ -107,9 +109,9 @@ __device__ __forceinline__ void group_units(const exercise_combination* __restri
 template <int Assets>
 __global__ void __launch_bounds__(tuning::combination_policy<Assets>::threads_per_block,
                                   tuning::combination_policy<Assets>::min_blocks_per_sm)
-combination_blocks_kernel(const exercise_combination* __restrict__ records, int num, exercise_tables tables,
-                          std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ partials,
-                          unsigned long long* __restrict__ next_unit)
+    combination_blocks_kernel(const exercise_combination* __restrict__ records, int num, exercise_tables tables,
+                              std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ partials,
+                              unsigned long long* __restrict__ next_unit)
 {
   constexpr int per_block = layout::partials_per_block;
   int const lane_in_warp = static_cast<int>(threadIdx.x) % layout::lanes_per_partial;
@@ -139,7 +141,8 @@ combination_blocks_kernel(const exercise_combination* __restrict__ records, int 
 // block of lanes_per_block threads per calibration block, one path a thread.
 template <typename Visit>
 __device__ __forceinline__ void for_calibration_blocks(const exercise_trade* trades, const calibration_start* starts,
-                                                       int num_trades, std::int64_t first, std::int64_t end, Visit visit)
+                                                       int num_trades, std::int64_t first, std::int64_t end,
+                                                       Visit visit)
 {
   for (std::int64_t b = first + blockIdx.x; b < end; b += gridDim.x) {
     exercise_trade const t = trades[detail::trade_of_block_by_thread(starts, num_trades, b)];
@@ -155,8 +158,8 @@ constexpr int path_threads = 64;
 constexpr int path_parts = calibration_paths_per_block / path_threads;
 
 __global__ void __launch_bounds__(path_threads)
-calibration_paths_kernel(const exercise_trade* __restrict__ trades, const calibration_start* __restrict__ starts,
-                         int num_trades, exercise_tables tables, calibration_view view, std::int64_t job_end)
+    calibration_paths_kernel(const exercise_trade* __restrict__ trades, const calibration_start* __restrict__ starts,
+                             int num_trades, exercise_tables tables, calibration_view view, std::int64_t job_end)
 {
   std::int64_t const units = (job_end - view.job_first_block) * path_parts;
   for (std::int64_t u = blockIdx.x; u < units; u += gridDim.x) {
@@ -164,8 +167,8 @@ calibration_paths_kernel(const exercise_trade* __restrict__ trades, const calibr
     int const lane = static_cast<int>(u % path_parts) * path_threads + static_cast<int>(threadIdx.x);
     exercise_trade const t = trades[detail::trade_of_block_by_thread(starts, num_trades, family_block)];
     with_sized_trade(t, [&](const auto& sized) {
-      simulate_calibration_path<rng::device_normal_stream>(sized, tables, view, family_block - t.first_calibration_block,
-                                                            family_block, lane);
+      simulate_calibration_path<rng::device_normal_stream>(
+          sized, tables, view, family_block - t.first_calibration_block, family_block, lane);
     });
   }
 }
@@ -179,8 +182,8 @@ calibration_paths_kernel(const exercise_trade* __restrict__ trades, const calibr
 // out: the part's slots in order (sums_part::all: a regression_sums); `place` maps a slot to
 // where it is stored.
 template <sums_part P, typename Place>
-__device__ __forceinline__ void store_block_sums(const exercise_trade& t, int step, const regression_terms& r, double* out,
-                                                 Place place, double (*staged)[regression_doubles])
+__device__ __forceinline__ void store_block_sums(const exercise_trade& t, int step, const regression_terms& r,
+                                                 double* out, Place place, double (*staged)[regression_doubles])
 {
   constexpr bool products = P != sums_part::moving;  // xx and the count
   constexpr bool flows = P != sums_part::fixed;      // xy and the totals
@@ -293,8 +296,8 @@ __device__ __forceinline__ void regress_split_trade(const exercise_trade& t, int
 // the host is never waited on: for small families the round trip to a host solve was most of
 // the step.
 __device__ __forceinline__ void fold_regressions(const exercise_trade* __restrict__ trades,
-                                                 const calibration_start* __restrict__ starts, int num_trades,
-                                                 int step, const regression_sums* block_sums, const folded_totals& fold,
+                                                 const calibration_start* __restrict__ starts, int num_trades, int step,
+                                                 const regression_sums* block_sums, const folded_totals& fold,
                                                  const step_regression& out, double (*staged)[regression_doubles])
 {
   constexpr int slots = regression_moving_doubles;
@@ -321,10 +324,10 @@ __device__ __forceinline__ void fold_regressions(const exercise_trade* __restric
 // last block then sums and solves when `fold.blocks_done` is set.
 template <sums_part P>
 __global__ void __launch_bounds__(policy::threads_per_block)
-calibration_backward_kernel(const exercise_trade* __restrict__ trades, const calibration_start* __restrict__ starts,
-                            int num_trades, exercise_tables tables, calibration_view view, std::int64_t job_end,
-                            int from_step, int step, regression_sums* block_sums, folded_totals fold,
-                            step_regression out)
+    calibration_backward_kernel(const exercise_trade* __restrict__ trades, const calibration_start* __restrict__ starts,
+                                int num_trades, exercise_tables tables, calibration_view view, std::int64_t job_end,
+                                int from_step, int step, regression_sums* block_sums, folded_totals fold,
+                                step_regression out)
 {
   __shared__ double staged[warps_per_block][regression_doubles];
   for_calibration_blocks(trades, starts, num_trades, view.job_first_block, job_end,
@@ -333,8 +336,9 @@ calibration_backward_kernel(const exercise_trade* __restrict__ trades, const cal
                              return backward_terms(sized, tables, view, block, family_block,
                                                    static_cast<int>(threadIdx.x), from_step, step);
                            });
-                           store_block_sums<P>(t, step, r, reinterpret_cast<double*>(block_sums + family_block),
-                                               [](int k) { return part_component<P>(k); }, staged);
+                           store_block_sums<P>(
+                               t, step, r, reinterpret_cast<double*>(block_sums + family_block),
+                               [](int k) { return part_component<P>(k); }, staged);
                          });
   if constexpr (P == sums_part::moving) {
     if (fold.blocks_done != nullptr) fold_regressions(trades, starts, num_trades, step, block_sums, fold, out, staged);
@@ -350,9 +354,9 @@ calibration_backward_kernel(const exercise_trade* __restrict__ trades, const cal
 // block_sums: two generations of the family's blocks (a fast block writes the next step's while a
 // slow one still reads this step's; it cannot get two steps ahead past the barrier).
 __global__ void __launch_bounds__(policy::threads_per_block)
-calibration_steps_kernel(const exercise_trade* __restrict__ trades, const calibration_start* __restrict__ starts,
-                         int num_trades, exercise_tables tables, calibration_view view, std::int64_t total_blocks,
-                         int steps, regression_sums* block_sums, step_regression out)
+    calibration_steps_kernel(const exercise_trade* __restrict__ trades, const calibration_start* __restrict__ starts,
+                             int num_trades, exercise_tables tables, calibration_view view, std::int64_t total_blocks,
+                             int steps, regression_sums* block_sums, step_regression out)
 {
   __shared__ double staged[warps_per_block][regression_doubles];
   __shared__ double totals[regression_moving_doubles];
@@ -368,13 +372,15 @@ calibration_steps_kernel(const exercise_trade* __restrict__ trades, const calibr
     regression_terms const r = with_sized_trade(t, [&](const auto& sized) {
       return carried_terms(sized, tables, view, block, static_cast<int>(threadIdx.x), step, c);
     });
-    store_block_sums<sums_part::moving>(t, step, r, reinterpret_cast<double*>(sums + family_block),
-                                        [](int k) { return part_component<sums_part::moving>(k); }, staged);
+    store_block_sums<sums_part::moving>(
+        t, step, r, reinterpret_cast<double*>(sums + family_block),
+        [](int k) { return part_component<sums_part::moving>(k); }, staged);
     __threadfence();
     grid.sync();
     moving_totals(starts, num_trades, total_blocks, sums, i, i + 1, totals);
     __syncthreads();
-    if (threadIdx.x < layout::lanes_per_partial) regress_split_trade(t, i, step, totals, fixed_part(out, i, num_trades, step), out, staged[0]);
+    if (threadIdx.x < layout::lanes_per_partial)
+      regress_split_trade(t, i, step, totals, fixed_part(out, i, num_trades, step), out, staged[0]);
     __syncthreads();  // the block's coefficient row, before its next decisions read it
   }
 }
@@ -383,9 +389,9 @@ calibration_steps_kernel(const exercise_trade* __restrict__ trades, const calibr
 // (step, calibration block), fixed_sums[((step - step_begin) * family blocks + family block) *
 // regression_fixed_doubles + slot]. Every step at once: the paths are all stored.
 __global__ void __launch_bounds__(policy::threads_per_block)
-calibration_fixed_kernel(const exercise_trade* __restrict__ trades, const calibration_start* __restrict__ starts,
-                         int num_trades, exercise_tables tables, calibration_view view, std::int64_t job_end,
-                         std::int64_t family_blocks, int step_begin, int step_end, double* __restrict__ fixed_sums)
+    calibration_fixed_kernel(const exercise_trade* __restrict__ trades, const calibration_start* __restrict__ starts,
+                             int num_trades, exercise_tables tables, calibration_view view, std::int64_t job_end,
+                             std::int64_t family_blocks, int step_begin, int step_end, double* __restrict__ fixed_sums)
 {
   __shared__ double staged[warps_per_block][regression_doubles];
   std::int64_t const blocks = job_end - view.job_first_block;
@@ -399,7 +405,8 @@ calibration_fixed_kernel(const exercise_trade* __restrict__ trades, const calibr
       return fixed_terms(sized, tables, view, block, static_cast<int>(threadIdx.x), step);
     });
     double* out = fixed_sums + ((step - step_begin) * family_blocks + family_block) * regression_fixed_doubles;
-    store_block_sums<sums_part::fixed>(t, step, r, out, [](int k) { return k; }, staged);
+    store_block_sums<sums_part::fixed>(
+        t, step, r, out, [](int k) { return k; }, staged);
   }
 }
 
@@ -425,9 +432,9 @@ __global__ void fixed_totals_kernel(const calibration_start* __restrict__ starts
   int const i = static_cast<int>(blockIdx.x);
   int const k = static_cast<int>(blockIdx.y);
   std::int64_t const z = blockIdx.z;
-  double const s = trade_total(starts, num_trades, total_blocks,
-                               fixed_sums + z * total_blocks * regression_fixed_doubles + k, regression_fixed_doubles, i,
-                               static_cast<int>(threadIdx.x));
+  double const s =
+      trade_total(starts, num_trades, total_blocks, fixed_sums + z * total_blocks * regression_fixed_doubles + k,
+                  regression_fixed_doubles, i, static_cast<int>(threadIdx.x));
   if (threadIdx.x == 0) fixed_totals[(z * num_trades + i) * regression_fixed_doubles + k] = s;
 }
 
@@ -435,8 +442,8 @@ __global__ void fixed_totals_kernel(const calibration_start* __restrict__ starts
 constexpr int solve_warps_per_block = 4;
 
 __global__ void __launch_bounds__(solve_warps_per_block * 32)
-regression_solve_kernel(const exercise_trade* __restrict__ trades, int num_trades, int step,
-                        const regression_sums* __restrict__ trade_sums, step_regression out)
+    regression_solve_kernel(const exercise_trade* __restrict__ trades, int num_trades, int step,
+                            const regression_sums* __restrict__ trade_sums, step_regression out)
 {
   __shared__ double sums[solve_warps_per_block][regression_doubles];
   int const warp = static_cast<int>(threadIdx.x / 32);
@@ -459,9 +466,8 @@ void launch_exercise_price_blocks(const exercise_trade* trades, int num_trades, 
                                   int grid_blocks, cudaStream_t stream)
 {
   if (num_trades == 0) return;
-  detail::launch_persistent(exercise_blocks_kernel, "exercise_blocks_kernel (prices)",
-                            block_end - block_begin, grid_blocks, stream, trades, num_trades, tables, block_begin,
-                            block_end, block_moments);
+  detail::launch_persistent(exercise_blocks_kernel, "exercise_blocks_kernel (prices)", block_end - block_begin,
+                            grid_blocks, stream, trades, num_trades, tables, block_begin, block_end, block_moments);
 }
 
 namespace {
@@ -484,7 +490,7 @@ void launch_sized_combinations(tuning::asset_counts<N...>, std::uint32_t asset_c
 {
   int k = 0;
   (void)((asset_counts >> N & 1U ? launch_combination_kind<N>(combinations, num, tables, block_begin, block_end,
-                                                             block_moments, unit_counters + k, grid_blocks, stream)
+                                                              block_moments, unit_counters + k, grid_blocks, stream)
                                  : void(),
           ++k),
          ...);
@@ -492,10 +498,10 @@ void launch_sized_combinations(tuning::asset_counts<N...>, std::uint32_t asset_c
 
 }  // namespace
 
-void launch_exercise_combination_blocks(const exercise_combination* combinations, int num, const exercise_tables& tables,
-                                        std::int64_t block_begin, std::int64_t block_end, moments* block_moments,
-                                        std::uint32_t asset_counts, unsigned long long* unit_counters, int grid_blocks,
-                                        cudaStream_t stream)
+void launch_exercise_combination_blocks(const exercise_combination* combinations, int num,
+                                        const exercise_tables& tables, std::int64_t block_begin, std::int64_t block_end,
+                                        moments* block_moments, std::uint32_t asset_counts,
+                                        unsigned long long* unit_counters, int grid_blocks, cudaStream_t stream)
 {
   if (num == 0 || block_end <= block_begin) return;
   MCPRICE_CUDA_TRY(cudaMemsetAsync(unit_counters, 0, sizeof(unsigned long long) * combination_kernels, stream));
@@ -528,8 +534,8 @@ void launch_calibration_backward(const exercise_trade* trades, const calibration
     throw std::invalid_argument("launch_calibration_backward: folded regressions need moving-only sums of at most " +
                                 std::to_string(max_folded_trades) + " trades");
   }
-  auto* const kernel = moving_only ? calibration_backward_kernel<sums_part::moving>
-                                   : calibration_backward_kernel<sums_part::all>;
+  auto* const kernel =
+      moving_only ? calibration_backward_kernel<sums_part::moving> : calibration_backward_kernel<sums_part::all>;
   detail::launch_persistent(kernel, "calibration_backward_kernel", job_end - view.job_first_block, grid_blocks, stream,
                             trades, starts, num_trades, tables, view, job_end, from_step, step, block_sums, fold, out);
 }
@@ -553,9 +559,15 @@ bool launch_calibration_steps(const exercise_trade* trades, const calibration_st
   // At most a block an SM: the 391 blocks of the large STAC-A2-style workload, three an SM,
   // measured 10% slower in one launch than a launch a step (docs/benchmarks.md).
   if (cooperative == 0 || blocks > std::min(sms, sms * per_sm)) return false;
-  void* args[] = {const_cast<exercise_trade**>(&trades), const_cast<calibration_start**>(&starts), &num_trades,
-                  const_cast<exercise_tables*>(&tables), const_cast<calibration_view*>(&view), &total_blocks, &steps,
-                  &block_sums, const_cast<step_regression*>(&out)};
+  void* args[] = {const_cast<exercise_trade**>(&trades),
+                  const_cast<calibration_start**>(&starts),
+                  &num_trades,
+                  const_cast<exercise_tables*>(&tables),
+                  const_cast<calibration_view*>(&view),
+                  &total_blocks,
+                  &steps,
+                  &block_sums,
+                  const_cast<step_regression*>(&out)};
   MCPRICE_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(calibration_steps_kernel),
                                                dim3(static_cast<unsigned>(blocks)), dim3(threads), args, 0, stream));
   return true;
@@ -573,7 +585,7 @@ void launch_calibration_fixed(const exercise_trade* trades, const calibration_st
                             tables, view, job_end, total_blocks, step_begin, step_end, fixed_sums);
   dim3 const grid(static_cast<unsigned>(num_trades), regression_fixed_doubles, static_cast<unsigned>(steps));
   fixed_totals_kernel<<<grid, layout::lanes_per_partial, 0, stream>>>(starts, num_trades, total_blocks, fixed_sums,
-                                                                     fixed_totals);
+                                                                      fixed_totals);
   cudaError_t const status = cudaGetLastError();
   if (status != cudaSuccess) throw cuda_error(status, "fixed_totals_kernel", __FILE__, __LINE__);
 }
@@ -583,7 +595,8 @@ void launch_regression_totals(const calibration_start* starts, int num_trades, s
                               cudaStream_t stream)
 {
   if (num_trades == 0) return;
-  auto* const kernel = moving_only ? regression_totals_kernel<sums_part::moving> : regression_totals_kernel<sums_part::all>;
+  auto* const kernel =
+      moving_only ? regression_totals_kernel<sums_part::moving> : regression_totals_kernel<sums_part::all>;
   dim3 const grid(static_cast<unsigned>(num_trades),
                   moving_only ? part_doubles<sums_part::moving> : part_doubles<sums_part::all>);
   kernel<<<grid, layout::lanes_per_partial, 0, stream>>>(starts, num_trades, total_blocks, block_sums, trade_sums);

@@ -16,12 +16,13 @@ struct greek_lane {
 };
 
 __global__ void __launch_bounds__(policy::threads_per_block, policy::min_blocks_per_sm)
-european_greek_blocks_kernel(const european_gbm_trade* __restrict__ trades, int num_trades, std::int64_t block_begin,
-                             std::int64_t block_end, moments* __restrict__ price_partials,
-                             greek_moments* __restrict__ greek_partials)
+    european_greek_blocks_kernel(const european_gbm_trade* __restrict__ trades, int num_trades,
+                                 std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ price_partials,
+                                 greek_moments* __restrict__ greek_partials)
 {
   detail::reduce_canonical_units(trades, num_trades, block_begin, block_end,
-                                 detail::store_price_and_greeks<greek_moments>{price_partials, greek_partials}, greek_lane{});
+                                 detail::store_price_and_greeks<greek_moments>{price_partials, greek_partials},
+                                 greek_lane{});
 }
 
 }  // namespace

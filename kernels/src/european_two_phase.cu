@@ -27,8 +27,10 @@ struct path_lane {
       rng::device_normal_stream rng(t.key, static_cast<std::uint64_t>(group));
       auto const z = rng.next4();
       float const zs[4] = {z.x, z.y, z.z, z.w};
-      std::int64_t const group_in_block = group - block_in_trade * layout::groups_per_block(european_normals_per_sample);
-      for (int j = 0; j < count; ++j) observe<Antithetic>(t, zs[j], paths + slot(b - block_begin, group_in_block, j) * obs_stride);
+      std::int64_t const group_in_block =
+          group - block_in_trade * layout::groups_per_block(european_normals_per_sample);
+      for (int j = 0; j < count; ++j)
+        observe<Antithetic>(t, zs[j], paths + slot(b - block_begin, group_in_block, j) * obs_stride);
     });
   }
 
@@ -44,11 +46,12 @@ struct payoff_lane {
   const float* payoffs;
   std::int64_t block_begin;
 
-  __device__ __forceinline__ moments operator()(const european_gbm_trade& t, std::int64_t block_in_trade, std::int64_t b,
-                                                int lane) const
+  __device__ __forceinline__ moments operator()(const european_gbm_trade& t, std::int64_t block_in_trade,
+                                                std::int64_t b, int lane) const
   {
     return lane_moments(t.samples, block_in_trade, lane, [&](std::int64_t group, int count, float* x) {
-      std::int64_t const group_in_block = group - block_in_trade * layout::groups_per_block(european_normals_per_sample);
+      std::int64_t const group_in_block =
+          group - block_in_trade * layout::groups_per_block(european_normals_per_sample);
       for (int j = 0; j < per; ++j) x[j] = j < count ? payoffs[slot(b - block_begin, group_in_block, j)] : 0.0F;
     });
   }
@@ -56,8 +59,8 @@ struct payoff_lane {
 
 // Phase 1 walks the blocks like the fused kernel (same groups, same subsequences) but stores.
 __global__ void __launch_bounds__(policy::threads_per_block)
-european_paths_kernel(const european_gbm_trade* __restrict__ trades, int num_trades, std::int64_t block_begin,
-                      std::int64_t block_end, float* __restrict__ paths)
+    european_paths_kernel(const european_gbm_trade* __restrict__ trades, int num_trades, std::int64_t block_begin,
+                          std::int64_t block_end, float* __restrict__ paths)
 {
   detail::for_canonical_blocks(trades, num_trades, block_begin, block_end, path_lane{paths, block_begin});
 }
@@ -85,19 +88,27 @@ __global__ void european_payoffs_kernel(const european_gbm_trade* __restrict__ t
       using K = terminal_payoff;
       bool const a = t.antithetic != 0;
       switch (t.payoff.kind) {
-        case K::call: value = a ? payoff_of_slot<K::call, true>(t, obs) : payoff_of_slot<K::call, false>(t, obs); break;
-        case K::put: value = a ? payoff_of_slot<K::put, true>(t, obs) : payoff_of_slot<K::put, false>(t, obs); break;
+        case K::call:
+          value = a ? payoff_of_slot<K::call, true>(t, obs) : payoff_of_slot<K::call, false>(t, obs);
+          break;
+        case K::put:
+          value = a ? payoff_of_slot<K::put, true>(t, obs) : payoff_of_slot<K::put, false>(t, obs);
+          break;
         case K::cash_digital_call:
-          value = a ? payoff_of_slot<K::cash_digital_call, true>(t, obs) : payoff_of_slot<K::cash_digital_call, false>(t, obs);
+          value = a ? payoff_of_slot<K::cash_digital_call, true>(t, obs)
+                    : payoff_of_slot<K::cash_digital_call, false>(t, obs);
           break;
         case K::cash_digital_put:
-          value = a ? payoff_of_slot<K::cash_digital_put, true>(t, obs) : payoff_of_slot<K::cash_digital_put, false>(t, obs);
+          value = a ? payoff_of_slot<K::cash_digital_put, true>(t, obs)
+                    : payoff_of_slot<K::cash_digital_put, false>(t, obs);
           break;
         case K::asset_digital_call:
-          value = a ? payoff_of_slot<K::asset_digital_call, true>(t, obs) : payoff_of_slot<K::asset_digital_call, false>(t, obs);
+          value = a ? payoff_of_slot<K::asset_digital_call, true>(t, obs)
+                    : payoff_of_slot<K::asset_digital_call, false>(t, obs);
           break;
         case K::asset_digital_put:
-          value = a ? payoff_of_slot<K::asset_digital_put, true>(t, obs) : payoff_of_slot<K::asset_digital_put, false>(t, obs);
+          value = a ? payoff_of_slot<K::asset_digital_put, true>(t, obs)
+                    : payoff_of_slot<K::asset_digital_put, false>(t, obs);
           break;
       }
     }
@@ -107,8 +118,8 @@ __global__ void european_payoffs_kernel(const european_gbm_trade* __restrict__ t
 
 // Phase 3: the canonical-block moments from the stored sample values.
 __global__ void __launch_bounds__(policy::threads_per_block)
-payoff_blocks_kernel(const european_gbm_trade* __restrict__ trades, int num_trades, std::int64_t block_begin,
-                     std::int64_t block_end, const float* __restrict__ payoffs, moments* __restrict__ block_moments)
+    payoff_blocks_kernel(const european_gbm_trade* __restrict__ trades, int num_trades, std::int64_t block_begin,
+                         std::int64_t block_end, const float* __restrict__ payoffs, moments* __restrict__ block_moments)
 {
   detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, block_moments,
                                   payoff_lane{payoffs, block_begin});
@@ -140,8 +151,8 @@ void launch_payoff_blocks(const european_gbm_trade* trades, int num_trades, std:
                           cudaStream_t stream)
 {
   if (num_trades == 0) return;
-  detail::launch_persistent(payoff_blocks_kernel, "payoff_blocks_kernel", block_end - block_begin, grid_blocks,
-                            stream, trades, num_trades, block_begin, block_end, payoffs, block_moments);
+  detail::launch_persistent(payoff_blocks_kernel, "payoff_blocks_kernel", block_end - block_begin, grid_blocks, stream,
+                            trades, num_trades, block_begin, block_end, payoffs, block_moments);
 }
 
 }  // namespace mcprice::kernels

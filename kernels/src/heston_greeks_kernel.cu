@@ -15,12 +15,13 @@ struct heston_greek_lane_fn {
 };
 
 __global__ void __launch_bounds__(tuning::european_policy::threads_per_block)
-heston_greek_blocks_kernel(const heston_trade* __restrict__ trades, int num_trades, const heston_step* __restrict__ steps,
-                           std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ price_partials,
-                           path_greek_moments* __restrict__ greek_partials)
+    heston_greek_blocks_kernel(const heston_trade* __restrict__ trades, int num_trades,
+                               const heston_step* __restrict__ steps, std::int64_t block_begin, std::int64_t block_end,
+                               moments* __restrict__ price_partials, path_greek_moments* __restrict__ greek_partials)
 {
   detail::reduce_canonical_units(trades, num_trades, block_begin, block_end,
-                                 detail::store_price_and_greeks<path_greek_moments>{price_partials, greek_partials}, heston_greek_lane_fn{steps});
+                                 detail::store_price_and_greeks<path_greek_moments>{price_partials, greek_partials},
+                                 heston_greek_lane_fn{steps});
 }
 
 }  // namespace

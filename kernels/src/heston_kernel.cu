@@ -35,9 +35,9 @@ struct heston_fused_lane {
 template <typename Real, bool EuropeansOnly>
 __global__ void __launch_bounds__(heston_kernel_policy<Real, EuropeansOnly>::threads_per_block,
                                   heston_kernel_policy<Real, EuropeansOnly>::min_blocks_per_sm)
-heston_blocks_kernel(const basic_heston_trade<Real>* __restrict__ trades, int num_trades,
-                     const basic_heston_step<Real>* __restrict__ steps, std::int64_t block_begin,
-                     std::int64_t block_end, moments* __restrict__ block_moments)
+    heston_blocks_kernel(const basic_heston_trade<Real>* __restrict__ trades, int num_trades,
+                         const basic_heston_step<Real>* __restrict__ steps, std::int64_t block_begin,
+                         std::int64_t block_end, moments* __restrict__ block_moments)
 {
   detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, block_moments,
                                   heston_fused_lane<Real, EuropeansOnly>{steps});
@@ -73,16 +73,16 @@ void launch(const basic_heston_trade<Real>* trades, int num_trades, const basic_
 
 }  // namespace
 
-void launch_heston_blocks(const heston_trade* trades, int num_trades, const heston_step* steps, std::int64_t block_begin,
-                          std::int64_t block_end, moments* block_moments, bool europeans_only, int grid_blocks,
-                          cudaStream_t stream)
+void launch_heston_blocks(const heston_trade* trades, int num_trades, const heston_step* steps,
+                          std::int64_t block_begin, std::int64_t block_end, moments* block_moments, bool europeans_only,
+                          int grid_blocks, cudaStream_t stream)
 {
   launch(trades, num_trades, steps, block_begin, block_end, block_moments, europeans_only, grid_blocks, stream);
 }
 
 void launch_heston_blocks(const heston_trade_f64* trades, int num_trades, const heston_step_f64* steps,
-                          std::int64_t block_begin, std::int64_t block_end, moments* block_moments,
-                          bool europeans_only, int grid_blocks, cudaStream_t stream)
+                          std::int64_t block_begin, std::int64_t block_end, moments* block_moments, bool europeans_only,
+                          int grid_blocks, cudaStream_t stream)
 {
   launch(trades, num_trades, steps, block_begin, block_end, block_moments, europeans_only, grid_blocks, stream);
 }

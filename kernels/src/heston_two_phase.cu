@@ -79,9 +79,9 @@ struct observation_lane {
 
 template <typename Real>
 __global__ void __launch_bounds__(policy::threads_per_block)
-heston_observations_kernel(const basic_heston_trade<Real>* __restrict__ trades, int num_trades,
-                           const basic_heston_step<Real>* __restrict__ grid, std::int64_t block_begin,
-                           std::int64_t block_end, Real* __restrict__ paths, int rows)
+    heston_observations_kernel(const basic_heston_trade<Real>* __restrict__ trades, int num_trades,
+                               const basic_heston_step<Real>* __restrict__ grid, std::int64_t block_begin,
+                               std::int64_t block_end, Real* __restrict__ paths, int rows)
 {
   detail::for_canonical_blocks(trades, num_trades, block_begin, block_end,
                                observation_lane<Real>{grid, paths, rows, block_begin});
@@ -89,20 +89,21 @@ heston_observations_kernel(const basic_heston_trade<Real>* __restrict__ trades, 
 
 template <typename Real>
 __global__ void __launch_bounds__(policy::threads_per_block)
-heston_payoffs_kernel(const basic_heston_trade<Real>* __restrict__ trades, int num_trades,
-                      const basic_heston_step<Real>* __restrict__ grid, std::int64_t block_begin,
-                      std::int64_t block_end, const Real* __restrict__ paths, int rows, Real* __restrict__ payoffs)
+    heston_payoffs_kernel(const basic_heston_trade<Real>* __restrict__ trades, int num_trades,
+                          const basic_heston_step<Real>* __restrict__ grid, std::int64_t block_begin,
+                          std::int64_t block_end, const Real* __restrict__ paths, int rows, Real* __restrict__ payoffs)
 {
   using step = basic_heston_step<Real>;
   using lane = two_phase::replay_lane<two_phase::stored_replay<step>, step, Real>;
-  detail::for_canonical_blocks(trades, num_trades, block_begin, block_end, lane{grid, paths, rows, payoffs, block_begin});
+  detail::for_canonical_blocks(trades, num_trades, block_begin, block_end,
+                               lane{grid, paths, rows, payoffs, block_begin});
 }
 
 template <typename Real>
 __global__ void __launch_bounds__(policy::threads_per_block)
-heston_sample_blocks_kernel(const basic_heston_trade<Real>* __restrict__ trades, int num_trades,
-                            std::int64_t block_begin, std::int64_t block_end, const Real* __restrict__ payoffs,
-                            moments* __restrict__ partials)
+    heston_sample_blocks_kernel(const basic_heston_trade<Real>* __restrict__ trades, int num_trades,
+                                std::int64_t block_begin, std::int64_t block_end, const Real* __restrict__ payoffs,
+                                moments* __restrict__ partials)
 {
   detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, partials,
                                   two_phase::sample_lane<Real>{payoffs, block_begin});
@@ -124,9 +125,8 @@ void payoffs(const basic_heston_trade<Real>* trades, int num_trades, const basic
              int grid_blocks, cudaStream_t stream)
 {
   if (num_trades == 0) return;
-  detail::launch_persistent(heston_payoffs_kernel<Real>, "heston_payoffs_kernel", block_end - block_begin,
-                            grid_blocks, stream, trades, num_trades, steps, block_begin, block_end, paths, rows,
-                            values);
+  detail::launch_persistent(heston_payoffs_kernel<Real>, "heston_payoffs_kernel", block_end - block_begin, grid_blocks,
+                            stream, trades, num_trades, steps, block_begin, block_end, paths, rows, values);
 }
 
 template <typename Real>

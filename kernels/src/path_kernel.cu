@@ -20,9 +20,9 @@ struct path_fused_lane {
 
 template <typename Real>
 __global__ void __launch_bounds__(policy::threads_per_block)
-path_blocks_kernel(const basic_path_gbm_trade<Real>* __restrict__ trades, int num_trades,
-                   const basic_path_step<Real>* __restrict__ grid, std::int64_t block_begin, std::int64_t block_end,
-                   moments* __restrict__ block_moments)
+    path_blocks_kernel(const basic_path_gbm_trade<Real>* __restrict__ trades, int num_trades,
+                       const basic_path_step<Real>* __restrict__ grid, std::int64_t block_begin, std::int64_t block_end,
+                       moments* __restrict__ block_moments)
 {
   detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, block_moments,
                                   path_fused_lane<Real>{grid});

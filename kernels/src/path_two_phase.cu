@@ -52,9 +52,9 @@ struct observation_lane {
 
 template <typename Real>
 __global__ void __launch_bounds__(policy::threads_per_block)
-path_observations_kernel(const basic_path_gbm_trade<Real>* __restrict__ trades, int num_trades,
-                         const basic_path_step<Real>* __restrict__ grid, std::int64_t block_begin,
-                         std::int64_t block_end, Real* __restrict__ paths, int rows)
+    path_observations_kernel(const basic_path_gbm_trade<Real>* __restrict__ trades, int num_trades,
+                             const basic_path_step<Real>* __restrict__ grid, std::int64_t block_begin,
+                             std::int64_t block_end, Real* __restrict__ paths, int rows)
 {
   detail::for_canonical_blocks(trades, num_trades, block_begin, block_end,
                                observation_lane<Real>{grid, paths, rows, block_begin});
@@ -62,19 +62,20 @@ path_observations_kernel(const basic_path_gbm_trade<Real>* __restrict__ trades, 
 
 template <typename Real>
 __global__ void __launch_bounds__(policy::threads_per_block)
-path_payoffs_kernel(const basic_path_gbm_trade<Real>* __restrict__ trades, int num_trades,
-                    const basic_path_step<Real>* __restrict__ grid, std::int64_t block_begin, std::int64_t block_end,
-                    const Real* __restrict__ paths, int rows, Real* __restrict__ payoffs)
+    path_payoffs_kernel(const basic_path_gbm_trade<Real>* __restrict__ trades, int num_trades,
+                        const basic_path_step<Real>* __restrict__ grid, std::int64_t block_begin,
+                        std::int64_t block_end, const Real* __restrict__ paths, int rows, Real* __restrict__ payoffs)
 {
   using lane = two_phase::replay_lane<two_phase::gbm_replay, basic_path_step<Real>, Real>;
-  detail::for_canonical_blocks(trades, num_trades, block_begin, block_end, lane{grid, paths, rows, payoffs, block_begin});
+  detail::for_canonical_blocks(trades, num_trades, block_begin, block_end,
+                               lane{grid, paths, rows, payoffs, block_begin});
 }
 
 template <typename Real>
 __global__ void __launch_bounds__(policy::threads_per_block)
-path_sample_blocks_kernel(const basic_path_gbm_trade<Real>* __restrict__ trades, int num_trades,
-                          std::int64_t block_begin, std::int64_t block_end, const Real* __restrict__ payoffs,
-                          moments* __restrict__ partials)
+    path_sample_blocks_kernel(const basic_path_gbm_trade<Real>* __restrict__ trades, int num_trades,
+                              std::int64_t block_begin, std::int64_t block_end, const Real* __restrict__ payoffs,
+                              moments* __restrict__ partials)
 {
   detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, partials,
                                   two_phase::sample_lane<Real>{payoffs, block_begin});

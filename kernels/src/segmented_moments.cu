@@ -25,15 +25,14 @@ void segmented_sum(void* temp, std::size_t& temp_bytes, const Sums* partials, co
                    std::int64_t base, int num_segments, Sums* out, cudaStream_t stream)
 {
   auto const begin = thrust::make_transform_iterator(offsets, partial_offset{base});
-  MCPRICE_CUDA_TRY(cub::DeviceSegmentedReduce::Reduce(temp, temp_bytes, partials, out, num_segments, begin,
-                                                      begin + 1, Add{}, Sums{}, stream));
+  MCPRICE_CUDA_TRY(cub::DeviceSegmentedReduce::Reduce(temp, temp_bytes, partials, out, num_segments, begin, begin + 1,
+                                                      Add{}, Sums{}, stream));
 }
 
 }  // namespace
 
-void segmented_moments_sum(void* temp, std::size_t& temp_bytes, const moments* partials,
-                           const std::int64_t* offsets, std::int64_t base, int num_segments, moments* out,
-                           cudaStream_t stream)
+void segmented_moments_sum(void* temp, std::size_t& temp_bytes, const moments* partials, const std::int64_t* offsets,
+                           std::int64_t base, int num_segments, moments* out, cudaStream_t stream)
 {
   segmented_sum<moments, moments_sum>(temp, temp_bytes, partials, offsets, base, num_segments, out, stream);
 }
@@ -42,24 +41,21 @@ void segmented_greek_sum(void* temp, std::size_t& temp_bytes, const greek_moment
                          const std::int64_t* offsets, std::int64_t base, int num_segments, greek_moments* out,
                          cudaStream_t stream)
 {
-  segmented_sum<greek_moments, sums_add>(temp, temp_bytes, partials, offsets, base, num_segments, out,
-                                                  stream);
+  segmented_sum<greek_moments, sums_add>(temp, temp_bytes, partials, offsets, base, num_segments, out, stream);
 }
 
 void segmented_path_greek_sum(void* temp, std::size_t& temp_bytes, const path_greek_moments* partials,
                               const std::int64_t* offsets, std::int64_t base, int num_segments, path_greek_moments* out,
                               cudaStream_t stream)
 {
-  segmented_sum<path_greek_moments, sums_add>(temp, temp_bytes, partials, offsets, base, num_segments,
-                                                            out, stream);
+  segmented_sum<path_greek_moments, sums_add>(temp, temp_bytes, partials, offsets, base, num_segments, out, stream);
 }
 
 void segmented_basket_greek_sum(void* temp, std::size_t& temp_bytes, const basket_greek_moments* partials,
                                 const std::int64_t* offsets, std::int64_t base, int num_segments,
                                 basket_greek_moments* out, cudaStream_t stream)
 {
-  segmented_sum<basket_greek_moments, sums_add>(temp, temp_bytes, partials, offsets, base,
-                                                                num_segments, out, stream);
+  segmented_sum<basket_greek_moments, sums_add>(temp, temp_bytes, partials, offsets, base, num_segments, out, stream);
 }
 
 }  // namespace mcprice::kernels

@@ -9,9 +9,14 @@ namespace mcprice {
 
 bucketed_pool_resource::bucketed_pool_resource(memory_resource& upstream, stream_ordering& ordering,
                                                bucketed_pool_options options)
-    : upstream_(upstream), ordering_(ordering), classes_(options.classes), limit_(options.limit_bytes),
-      reach_(options.limit_bytes != 0 ? 0 : options.reuse_reach), headroom_(options.headroom),
-      untied_bytes_(options.limit_bytes != 0 ? 0 : options.untied_bytes), cached_(static_cast<std::size_t>(classes_.count()))
+    : upstream_(upstream),
+      ordering_(ordering),
+      classes_(options.classes),
+      limit_(options.limit_bytes),
+      reach_(options.limit_bytes != 0 ? 0 : options.reuse_reach),
+      headroom_(options.headroom),
+      untied_bytes_(options.limit_bytes != 0 ? 0 : options.untied_bytes),
+      cached_(static_cast<std::size_t>(classes_.count()))
 {
   stats_.classes.resize(cached_.size());
   for (int c = 0; c < classes_.count(); ++c) stats_.classes[static_cast<std::size_t>(c)].size = classes_.size_of(c);
@@ -58,7 +63,8 @@ void* bucketed_pool_resource::take_cached(int cls, stream_view s)
   // Prefer a block this stream freed: stream order alone makes its reuse safe. Next, one whose
   // free the device has already passed (a poll of its mark): safe with no wait. Only then make
   // this stream wait on another's mark, which would tie the two streams' jobs together.
-  auto it = std::find_if(list.rbegin(), list.rend(), [&](const cached_block& b) { return b.freed_on.value() == s.value(); });
+  auto it =
+      std::find_if(list.rbegin(), list.rend(), [&](const cached_block& b) { return b.freed_on.value() == s.value(); });
   bool const same_stream = it != list.rend();
   bool passed = false;
   if (!same_stream) {

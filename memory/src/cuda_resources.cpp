@@ -104,9 +104,6 @@ driver_pool_usage explicit_pool_resource::driver_usage() const
   return u;
 }
 
-void explicit_pool_resource::trim_to(std::size_t keep)
-{
-  MCPRICE_CUDA_TRY(cudaMemPoolTrimTo(pool_.value(), keep));
-}
+void explicit_pool_resource::trim_to(std::size_t keep) { MCPRICE_CUDA_TRY(cudaMemPoolTrimTo(pool_.value(), keep)); }
 
 }  // namespace mcprice

@@ -39,7 +39,8 @@ pointer_rdma_attributes query_rdma_attributes(const void* device_ptr)
   auto const ptr = reinterpret_cast<CUdeviceptr>(device_ptr);
   pointer_rdma_attributes a;
   int capable = 0;
-  check_driver(get(&capable, CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE, ptr), "cuPointerGetAttribute(RDMA_CAPABLE)");
+  check_driver(get(&capable, CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE, ptr),
+               "cuPointerGetAttribute(RDMA_CAPABLE)");
   void* pool = nullptr;
   check_driver(get(&pool, CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, ptr), "cuPointerGetAttribute(MEMPOOL_HANDLE)");
   int sync = 0;
@@ -59,7 +60,8 @@ gpudirect_buffer::gpudirect_buffer(std::size_t bytes) : raw_(bytes + page), byte
   check_driver(set(&on, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, reinterpret_cast<CUdeviceptr>(aligned_)),
                "cuPointerSetAttribute(SYNC_MEMOPS)");
   auto const a = query_rdma_attributes(aligned_);
-  if (!a.rdma_capable) throw std::runtime_error("market buffer is not GPUDirect RDMA capable (IS_GPU_DIRECT_RDMA_CAPABLE = 0)");
+  if (!a.rdma_capable)
+    throw std::runtime_error("market buffer is not GPUDirect RDMA capable (IS_GPU_DIRECT_RDMA_CAPABLE = 0)");
   if (a.from_pool) throw std::runtime_error("market buffer came from a memory pool (MEMPOOL_HANDLE is set)");
   if (!a.sync_memops) throw std::runtime_error("market buffer does not have SYNC_MEMOPS set");
 }

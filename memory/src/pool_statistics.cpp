@@ -23,10 +23,9 @@ void print_report(std::ostream& out, const pool_statistics& s)
       << mib(s.allocated) << " MiB (peak " << mib(s.allocated_peak) << "), reserved " << mib(s.reserved)
       << " MiB (peak " << mib(s.reserved_peak) << ")\n";
   out << "  allocations " << s.allocations << ", cross-stream reuses " << s.cross_stream_reuses << ", event waits "
-      << s.event_waits << ", upstream grows " << s.upstream_grows << ", releases " << s.upstream_releases
-      << ", trims " << s.trims << ", oom retries " << s.oom_retries << ", refused " << s.failures
-      << ", cap rejections " << s.cap_rejections
-      << "\n";
+      << s.event_waits << ", upstream grows " << s.upstream_grows << ", releases " << s.upstream_releases << ", trims "
+      << s.trims << ", oom retries " << s.oom_retries << ", refused " << s.failures << ", cap rejections "
+      << s.cap_rejections << "\n";
   out << "  allocation latency p50 " << s.latency_p50_us << " us, p99 " << s.latency_p99_us << " us\n";
   out << "  fragmentation: internal " << 100.0 * s.internal_fragmentation() << "%, cached-unused "
       << 100.0 * s.cached_unused_fraction() << "%, external " << 100.0 * s.external_fragmentation() << "%\n";

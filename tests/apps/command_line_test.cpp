@@ -1,5 +1,5 @@
-#include "catch.hpp"
 #include "command_line.hpp"
+#include "catch.hpp"
 #include "mcprice/input_error.hpp"
 #include "quantity.hpp"
 

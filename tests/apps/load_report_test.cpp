@@ -36,10 +36,9 @@ load::memory_sample sample(double t, std::size_t req, std::size_t granted, std::
 
 TEST_CASE("fragmentation at peak and time-weighted, and the device's idle share")
 {
-  std::vector<load::memory_sample> s = {
-      sample(0.0, 10 * mib, 12 * mib, 20 * mib, 4 * mib, 2 * mib, 1),  // held 1 s
-      sample(1.0, 30 * mib, 34 * mib, 40 * mib, 6 * mib, 0, 0),        // held 3 s: the peak
-      sample(4.0, 0, 0, 40 * mib, 40 * mib, 40 * mib, 0)};             // the end: no duration
+  std::vector<load::memory_sample> s = {sample(0.0, 10 * mib, 12 * mib, 20 * mib, 4 * mib, 2 * mib, 1),  // held 1 s
+                                        sample(1.0, 30 * mib, 34 * mib, 40 * mib, 6 * mib, 0, 0),  // held 3 s: the peak
+                                        sample(4.0, 0, 0, 40 * mib, 40 * mib, 40 * mib, 0)};  // the end: no duration
   auto const peak = load::fragmentation_at_peak(s);
   CHECK(peak.internal == 4.0 * mib);
   CHECK(peak.cached_unused == 6.0 * mib);
@@ -111,7 +110,11 @@ std::vector<load::strategy_result> synthetic_results()
 struct rgb {
   int r, g, b;
 };
-rgb hex(const char* h) { return {std::stoi(std::string(h + 1, 2), nullptr, 16), std::stoi(std::string(h + 3, 2), nullptr, 16), std::stoi(std::string(h + 5, 2), nullptr, 16)}; }
+rgb hex(const char* h)
+{
+  return {std::stoi(std::string(h + 1, 2), nullptr, 16), std::stoi(std::string(h + 3, 2), nullptr, 16),
+          std::stoi(std::string(h + 5, 2), nullptr, 16)};
+}
 
 struct screenshot {
   int width{0}, height{0};
@@ -188,10 +191,12 @@ TEST_CASE("the HTML report renders in headless Chromium and its plots show the n
     std::ofstream(page) << html;
   }
   std::string const flags = " --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1000,2600 ";
-  REQUIRE(std::system((browser + flags + "--screenshot=" + png.string() + " file://" + page.string() +
-                       " > " + (dir / "log").string() + " 2>&1").c_str()) == 0);
+  REQUIRE(std::system((browser + flags + "--screenshot=" + png.string() + " file://" + page.string() + " > " +
+                       (dir / "log").string() + " 2>&1")
+                          .c_str()) == 0);
   REQUIRE(std::system((browser + flags + "--dump-dom file://" + page.string() + " > " + dom.string() + " 2>> " +
-                       (dir / "log").string()).c_str()) == 0);
+                       (dir / "log").string())
+                          .c_str()) == 0);
 
   std::string const rendered = slurp(dom);
   CHECK(rendered.find("mcprice load test") != std::string::npos);
@@ -199,7 +204,8 @@ TEST_CASE("the HTML report renders in headless Chromium and its plots show the n
   // Memory: three lines per strategy and the driver pool beneath the bucketed one; a latency
   // histogram per pressure (one line each); fragmentation 4 (bucketed) + 2.
   int polylines = 0;
-  for (auto at = rendered.find("<polyline"); at != std::string::npos; at = rendered.find("<polyline", at + 1)) ++polylines;
+  for (auto at = rendered.find("<polyline"); at != std::string::npos; at = rendered.find("<polyline", at + 1))
+    ++polylines;
   CHECK(polylines == 2 * 3 + 1 + 2 + 4 + 2);
 
   screenshot shot;

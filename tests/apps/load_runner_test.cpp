@@ -1,9 +1,9 @@
 // The load runner on the CPU backend: every job priced once with the bits a lone call gives, a
 // reference comparison that can fail, and the latency percentiles it reports.
-#include "catch.hpp"
 #include "load_runner.hpp"
-#include "mcprice/memory/latency_ring.hpp"
+#include "catch.hpp"
 #include "mcprice/market_reader.hpp"
+#include "mcprice/memory/latency_ring.hpp"
 
 using namespace mcprice;
 

@@ -1,7 +1,7 @@
 // The load test's job stream: reproducible from its seed, the size mix and arrival patterns as
 // asked, and every job a valid book the engine prices.
-#include "catch.hpp"
 #include "load_stream.hpp"
+#include "catch.hpp"
 #include "mcprice/engine.hpp"
 #include "mcprice/market_reader.hpp"
 
@@ -110,7 +110,8 @@ TEST_CASE("load stream options are checked with messages that name the problem")
   REQUIRE(mix.size() == 2);
   CHECK(mix[1].paths == 1000000);
   CHECK_THROWS_WITH(load::parse_mix("s:0.9:2"), "size class 's:0.9:2': expected name:weight:trades:paths");
-  CHECK_THROWS_WITH(load::parse_mix("s:x:2:10"), "size class 's:x:2:10': expected name:weight:trades:paths with numbers");
+  CHECK_THROWS_WITH(load::parse_mix("s:x:2:10"),
+                    "size class 's:x:2:10': expected name:weight:trades:paths with numbers");
   load::stream_options o;
   o.mix = {{"none", 0.0, 1, 100}};
   CHECK_THROWS_WITH(load::make_stream(o, load_market()), "the size mix has no positive weight");

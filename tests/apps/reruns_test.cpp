@@ -56,7 +56,8 @@ engine_options golden_options()
 
 run_manifest manifest_of(const priced& p, const engine_options& o)
 {
-  return make_manifest(data("golden/portfolio.csv"), data("golden/market.json"), "", output_format::csv, o, p.run, p.text);
+  return make_manifest(data("golden/portfolio.csv"), data("golden/market.json"), "", output_format::csv, o, p.run,
+                       p.text);
 }
 
 }  // namespace
@@ -156,7 +157,8 @@ TEST_CASE("a malformed manifest is refused with the field it lacks")
   auto j = to_json(manifest_of(p, golden_options()));
   j["settings"].erase("seed");
   CHECK_THROWS_WITH(manifest_from_json(j, "m.json"), "manifest m.json: /settings/seed is missing");
-  CHECK_THROWS_WITH(manifest_from_json(nlohmann::json::object(), "m.json"), "manifest m.json: not an mcprice run manifest");
+  CHECK_THROWS_WITH(manifest_from_json(nlohmann::json::object(), "m.json"),
+                    "manifest m.json: not an mcprice run manifest");
 }
 
 TEST_CASE("a rerun with Greeks compares every Greek's bits and names the one that moved")

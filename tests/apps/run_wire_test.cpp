@@ -1,6 +1,6 @@
+#include "run_wire.hpp"
 #include "catch.hpp"
 #include "mcprice/input_error.hpp"
-#include "run_wire.hpp"
 
 #include <cmath>
 #include <cstring>

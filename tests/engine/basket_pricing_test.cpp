@@ -19,7 +19,9 @@ market_data two_asset_market(double rho)
   return parse_market(R"({"discount_curve": {"times": [0.5, 2], "zero_rates": [0.03, 0.045]},
     "assets": {"A": {"spot": 100, "dividend_yield": 0.01, "vol": {"times": [0.5, 2], "vols": [0.3, 0.25]}},
                "B": {"spot": 90, "dividend_yield": {"times": [1], "rates": [0.03]}, "vol": 0.2}},
-    "correlation": {"A,B": )" + std::to_string(rho) + "}}", "two-assets");
+    "correlation": {"A,B": )" +
+                          std::to_string(rho) + "}}",
+                      "two-assets");
 }
 
 trade multi(std::string id, product_kind p, option_type type, std::vector<std::string> names, double strike)
@@ -115,7 +117,8 @@ TEST_CASE("a three-asset basket with a singular correlation matrix prices its fo
       "A": {"spot": 100, "dividend_yield": 0.01, "vol": 0.3},
       "B": {"spot": 80, "vol": 0.2},
       "C": {"spot": 60, "dividend_yield": 0.02, "vol": 0.25}},
-      "correlation": {"A,B": 1.0, "A,C": 0.4, "B,C": 0.4}})", "three");
+      "correlation": {"A,B": 1.0, "A,C": 0.4, "B,C": 0.4}})",
+                              "three");
   trade basket = multi("b3", product_kind::basket, option_type::call, {"A", "B", "C"}, 0.0);
   basket.weights = {0.5, 0.3, 0.2};
   trade spread = multi("ab", product_kind::spread, option_type::call, {"A", "B"}, 0.0);
@@ -141,16 +144,20 @@ TEST_CASE("best-of and worst-of calls and puts on two assets match Stulz's close
     auto const m = parse_market(R"({"rate": 0.04, "assets": {
         "A": {"spot": 100, "dividend_yield": 0.01, "vol": 0.3},
         "B": {"spot": 95, "dividend_yield": 0.02, "vol": 0.2}},
-        "correlation": {"A,B": )" + std::to_string(rho) + "}}", "stulz");
+        "correlation": {"A,B": )" + std::to_string(rho) +
+                                    "}}",
+                                "stulz");
     two_assets const p{100, 95, 0.01, 0.02, 0.3, 0.2, rho, 0.04, 1.5};
     std::vector<trade> book;
     std::vector<double> refs;
     for (double K : {90.0, 105.0}) {
       for (bool max : {true, false}) {
         product_kind const kind = max ? product_kind::best_of : product_kind::worst_of;
-        book.push_back(multi((max ? "best-call-" : "worst-call-") + std::to_string(K), kind, option_type::call, {"A", "B"}, K));
+        book.push_back(
+            multi((max ? "best-call-" : "worst-call-") + std::to_string(K), kind, option_type::call, {"A", "B"}, K));
         refs.push_back(stulz_call(p, K, max));
-        book.push_back(multi((max ? "best-put-" : "worst-put-") + std::to_string(K), kind, option_type::put, {"A", "B"}, K));
+        book.push_back(
+            multi((max ? "best-put-" : "worst-put-") + std::to_string(K), kind, option_type::put, {"A", "B"}, K));
         refs.push_back(stulz_put(p, K, max));
       }
     }

@@ -1,6 +1,6 @@
 // Closed forms against textbook values (Hull, "Options, Futures and Other Derivatives").
-#include "catch.hpp"
 #include "mcprice/black_scholes.hpp"
+#include "catch.hpp"
 
 #include <cmath>
 

@@ -4,10 +4,10 @@
 #include "mcprice/memory/device_info.hpp"
 #include "pricing_cases.hpp"
 
-#include <cmath>
-#include <cstring>
 #include <atomic>
 #include <chrono>
+#include <cmath>
+#include <cstring>
 #include <future>
 #include <thread>
 #include <vector>
@@ -143,12 +143,14 @@ TEST_CASE("failed trades are reported in place and the others still price")
   REQUIRE(run.results.size() == 7);
   CHECK(run.results[0].status == trade_status::ok);
   CHECK(run.results[1].status == trade_status::error);
-  CHECK(run.results[1].message == "trade bermudan-1: exercise bermudan is not supported for product digital (vanilla and multi-asset "
-                                      "products only)");
+  CHECK(run.results[1].message ==
+        "trade bermudan-1: exercise bermudan is not supported for product digital (vanilla and multi-asset "
+        "products only)");
   CHECK(run.results[2].status == trade_status::ok);
   CHECK(run.results[4].message == "trade ghost: underlying 'NOPE' is not in the market file");
   CHECK(run.results[5].message == "trade expired: maturity -1 must be > 0");
-  CHECK(run.results[6].message == "trade am: exercise american is not supported for product digital (vanilla and multi-asset products only)");
+  CHECK(run.results[6].message ==
+        "trade am: exercise american is not supported for product digital (vanilla and multi-asset products only)");
   CHECK(run.summary.failed == 4);
 }
 
@@ -189,7 +191,8 @@ TEST_CASE("a cancelled run prices what had started and marks the rest cancelled"
   auto const part = eng.price(book, {}, &cancel);
   stopper.get();
   std::size_t cancelled = 0;
-  for (std::size_t i = 0; i < book.trades.size(); ++i) cancelled += part.results[i].status == trade_status::cancelled ? 1 : 0;
+  for (std::size_t i = 0; i < book.trades.size(); ++i)
+    cancelled += part.results[i].status == trade_status::cancelled ? 1 : 0;
   CHECK(cancelled > 0);
   CHECK(part.summary.cancelled == cancelled);
   portfolio done;
@@ -217,7 +220,8 @@ TEST_CASE("a traced call lists its phases in order within its wall time, and tra
   o.timeline = true;
   auto const traced = engine(test_market(), o).price(book);
   REQUIRE(traced.results.size() == plain.results.size());
-  for (std::size_t i = 0; i < book.trades.size(); ++i) CHECK(same_bits(traced.results[i].price, plain.results[i].price));
+  for (std::size_t i = 0; i < book.trades.size(); ++i)
+    CHECK(same_bits(traced.results[i].price, plain.results[i].price));
   auto const& spans = traced.summary.timeline;
   std::vector<std::string> what;
   for (auto const& s : spans) {

@@ -1,5 +1,5 @@
-#include "catch.hpp"
 #include "csv_reader.hpp"
+#include "catch.hpp"
 #include "mcprice/input_error.hpp"
 
 using mcprice::detail::read_csv;

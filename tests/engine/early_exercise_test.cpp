@@ -6,13 +6,13 @@
 #include "cpu_pricing.hpp"
 #include "early_exercise_setup.hpp"
 #include "exercise_reference.hpp"
-#include "regression_cases.hpp"
 #include "heston_reference.hpp"
-#include "stulz_reference.hpp"
 #include "mcprice/black_scholes.hpp"
 #include "mcprice/engine.hpp"
 #include "mcprice/kernels/regression_solve.hpp"
 #include "pricing_backend.hpp"
+#include "regression_cases.hpp"
+#include "stulz_reference.hpp"
 
 #include <Eigen/Dense>
 
@@ -39,17 +39,16 @@ pricing_run price_cpu(const market_data& m, std::vector<trade> trades, std::int6
   return engine(m, o).price(book);
 }
 
-
 }  // namespace
 
-TEST_CASE("American puts match Longstaff and Schwartz's Table 1 within 4 std errors and the discrete-exercise allowance")
+TEST_CASE(
+    "American puts match Longstaff and Schwartz's Table 1 within 4 std errors and the discrete-exercise allowance")
 {
   for (auto const& c : longstaff_schwartz_table1()) {
     auto const m = flat_market(c.spot, c.vol, 0.06, 0.0);
     auto const dates = static_cast<std::int64_t>(50 * c.maturity);
-    auto const run =
-        price_cpu(m, {exercise_trade_of("ls", option_type::put, {"S"}, 40, c.maturity, exercise_style::american, dates)},
-                  40'000);
+    auto const run = price_cpu(
+        m, {exercise_trade_of("ls", option_type::put, {"S"}, 40, c.maturity, exercise_style::american, dates)}, 40'000);
     INFO("S " << c.spot << " vol " << c.vol << " T " << c.maturity);
     check_band(run.results[0], c.finite_difference, ls_allowance_below, ls_allowance_above);
   }
@@ -92,8 +91,8 @@ TEST_CASE("an American call on an asset without dividends is worth the European 
 {
   auto const m = flat_market(95, 0.3, 0.05, 0.0);
   black_scholes::inputs const in{95 * std::exp(0.05 * 1.0), 100, 0.09, std::exp(-0.05)};
-  auto const run = price_cpu(m, {exercise_trade_of("c", option_type::call, {"S"}, 100, 1.0, exercise_style::american, 50)},
-                             100'000);
+  auto const run =
+      price_cpu(m, {exercise_trade_of("c", option_type::call, {"S"}, 100, 1.0, exercise_style::american, 50)}, 100'000);
   // Exercising early never pays; a regressed policy may exercise by mistake (a low bias only).
   check_band(run.results[0], black_scholes::call(in), 0.02, 0.0);
 }
@@ -114,9 +113,10 @@ TEST_CASE("a Bermudan max-call on two assets matches Andersen and Broadie's refe
 {
   for (auto const& c : max_call_two_assets()) {
     auto const m = max_call_market(c.spot);
-    auto const run = price_cpu(
-        m, {exercise_trade_of("mx", option_type::call, {"A", "B"}, 100, 3, exercise_style::bermudan, 9, product_kind::best_of)},
-        60'000);
+    auto const run = price_cpu(m,
+                               {exercise_trade_of("mx", option_type::call, {"A", "B"}, 100, 3, exercise_style::bermudan,
+                                                  9, product_kind::best_of)},
+                               60'000);
     INFO("S " << c.spot);
     // The references are given to 0.01; the regressed policy's low bias is a few cents.
     check_band(run.results[0], c.reference, 0.06, 0.01);
@@ -126,8 +126,9 @@ TEST_CASE("a Bermudan max-call on two assets matches Andersen and Broadie's refe
 TEST_CASE("early-exercise prices are reproducible bit for bit across runs and thread counts")
 {
   auto const m = flat_market(40, 0.3, 0.05, 0.02);
-  std::vector<trade> const book = {exercise_trade_of("a", option_type::put, {"S"}, 42, 1, exercise_style::american, 20),
-                                   exercise_trade_of("b", option_type::call, {"S"}, 38, 0.5, exercise_style::bermudan, 6)};
+  std::vector<trade> const book = {
+      exercise_trade_of("a", option_type::put, {"S"}, 42, 1, exercise_style::american, 20),
+      exercise_trade_of("b", option_type::call, {"S"}, 38, 0.5, exercise_style::bermudan, 6)};
   auto const one = price_cpu(m, book, 20'000, 1);
   auto const many = price_cpu(m, book, 20'000, 4);
   for (std::size_t i = 0; i < book.size(); ++i) {
@@ -147,10 +148,11 @@ TEST_CASE("exercising today wins when it pays more than the continuation")
 
 TEST_CASE("capped calibration jobs replay the same decisions: coefficients bit-identical to one resident job")
 {
-  auto const m = parse_market(R"({"rate": 0.04, "assets": {"A": {"spot": 100, "vol": 0.3}, "B": {"spot": 90, "vol": 0.25},
+  auto const m =
+      parse_market(R"({"rate": 0.04, "assets": {"A": {"spot": 100, "vol": 0.3}, "B": {"spot": 90, "vol": 0.25},
     "H": {"spot": 100, "model": "heston", "heston": {"v0": 0.04, "kappa": 2, "theta": 0.05, "xi": 0.4, "rho": -0.6}}},
     "correlation": {"A,B": 0.5}})",
-                              "split");
+                   "split");
   engine_options o;
   o.paths = 3000;
   o.steps = 12;
@@ -175,13 +177,15 @@ TEST_CASE("capped calibration jobs replay the same decisions: coefficients bit-i
     REQUIRE(plan.trades_too_large.empty());
     auto const split = detail::calibrate(f, plan, *detail::make_cpu_calibration(f, l, plan), control);
     INFO("jobs of up to " << blocks << " blocks: " << plan.jobs.size() << " jobs");
-    CHECK(std::memcmp(split.coefficients.data(), base.coefficients.data(), sizeof(float) * base.coefficients.size()) == 0);
+    CHECK(std::memcmp(split.coefficients.data(), base.coefficients.data(), sizeof(float) * base.coefficients.size()) ==
+          0);
     CHECK(std::memcmp(split.continuation_today.data(), base.continuation_today.data(),
                       sizeof(double) * base.continuation_today.size()) == 0);
   }
 }
 
-TEST_CASE("Heston exercise steps are each step's own QE coefficients, bit for bit, with the decays kept per step length")
+TEST_CASE(
+    "Heston exercise steps are each step's own QE coefficients, bit for bit, with the decays kept per step length")
 {
   // make_exercise_job keeps each asset's last distinct decays (exp and expm1 of kappa dt) by
   // their exact kappa dt; every step must still be what computing it alone gives. Grids with 5
@@ -238,8 +242,9 @@ TEST_CASE("a cancelled calibration stops before its next step and says so")
   engine_options o;
   o.paths = 2000;
   detail::exercise_family f;
-  detail::add_to_family(f, detail::make_exercise_job(
-                               exercise_trade_of("p", option_type::put, {"S"}, 42, 1, exercise_style::american, 30), m, o));
+  detail::add_to_family(
+      f, detail::make_exercise_job(exercise_trade_of("p", option_type::put, {"S"}, 42, 1, exercise_style::american, 30),
+                                   m, o));
   auto const l = detail::layout_of(f);
   auto const plan = detail::plan_calibration(f.trades, f.calibration_blocks, 0);
   std::atomic<bool> cancel{true};
@@ -415,7 +420,8 @@ TEST_CASE("the exercise value and basis from one pass over the assets: the bits 
     float weighted[max_exercise_assets];
     for (int i = 0; i < t.assets; ++i) {
       assets[i].spot = spot(gen);
-      assets[i].weight = t.unit_weights ? 1.0F : (trial % 7 == 0 && i == 1 ? -0.3F : 0.1F + 0.2F * static_cast<float>(i));
+      assets[i].weight =
+          t.unit_weights ? 1.0F : (trial % 7 == 0 && i == 1 ? -0.3F : 0.1F + 0.2F * static_cast<float>(i));
       s.growth[i] = growth(gen);
       s.v[i] = 0.01F * static_cast<float>(i + 1);
       weighted[i] = rounded_product(assets[i].weight, rounded_product(assets[i].spot, s.growth[i]));
@@ -473,13 +479,17 @@ TEST_CASE("the exercise value and basis from one pass over the assets: the bits 
 TEST_CASE("early exercise on products without it fails with a clear message")
 {
   auto const m = flat_market(100, 0.2, 0.03, 0.0);
-  trade d = exercise_trade_of("dig", option_type::call, {"S"}, 100, 1, exercise_style::american, 10, product_kind::digital);
-  trade a = exercise_trade_of("asi", option_type::call, {"S"}, 100, 1, exercise_style::bermudan, 10, product_kind::asian);
+  trade d =
+      exercise_trade_of("dig", option_type::call, {"S"}, 100, 1, exercise_style::american, 10, product_kind::digital);
+  trade a =
+      exercise_trade_of("asi", option_type::call, {"S"}, 100, 1, exercise_style::bermudan, 10, product_kind::asian);
   a.fixings = 12;
   auto const run = price_cpu(m, {d, a}, 1000);
   CHECK(run.results[0].status == trade_status::error);
-  CHECK(run.results[0].message == "trade dig: exercise american is not supported for product digital (vanilla and multi-asset products only)");
-  CHECK(run.results[1].message == "trade asi: exercise bermudan is not supported for product asian (vanilla and multi-asset products only)");
+  CHECK(run.results[0].message ==
+        "trade dig: exercise american is not supported for product digital (vanilla and multi-asset products only)");
+  CHECK(run.results[1].message ==
+        "trade asi: exercise bermudan is not supported for product asian (vanilla and multi-asset products only)");
 }
 
 TEST_CASE("American put Greeks match a binomial tree's differences with the same bumps and exercise dates")
@@ -565,7 +575,8 @@ TEST_CASE("multi-asset trades on Heston assets: Stulz's closed form without vol 
   trade worst = best;
   worst.id = "worst";
   worst.product = product_kind::worst_of;
-  trade one = exercise_trade_of("one", option_type::call, {"H"}, 105, 1, exercise_style::european, 1, product_kind::basket);
+  trade one =
+      exercise_trade_of("one", option_type::call, {"H"}, 105, 1, exercise_style::european, 1, product_kind::basket);
   auto const run = price_cpu(m, {best, worst, one}, 200'000, 0, 100);
   two_assets const p{100, 95, 0.01, 0.02, 0.2, 0.3, 0.4, 0.03, 1};
   check_band(run.results[0], stulz_call(p, 100, true), 0.0, 0.0);
@@ -579,8 +590,9 @@ TEST_CASE("multi-asset Heston trades refuse a mix with GBM assets, and more than
   auto const m = parse_market(R"({"rate": 0.03, "assets": {"G": {"spot": 100, "vol": 0.2},
     "H": {"spot": 100, "model": "heston", "heston": {"v0": 0.04, "kappa": 1.5, "theta": 0.05, "xi": 0.6, "rho": -0.7}}}})",
                               "mixed");
-  auto const run = price_cpu(m, {exercise_trade_of("mix", option_type::call, {"G", "H"}, 100, 1, exercise_style::american, 4,
-                                                   product_kind::best_of)},
+  auto const run = price_cpu(m,
+                             {exercise_trade_of("mix", option_type::call, {"G", "H"}, 100, 1, exercise_style::american,
+                                                4, product_kind::best_of)},
                              1000);
   CHECK(run.results[0].message ==
         "trade mix: assets H (heston) and G (gbm): multi-asset products on mixed models are not supported yet");

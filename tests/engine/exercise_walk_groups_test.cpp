@@ -82,7 +82,9 @@ struct calibrated {
 
 }  // namespace
 
-TEST_CASE("walk groups: the spot combinations of a trade walk together up to a group's legs, each leg placed once, the rest alone")
+TEST_CASE(
+    "walk groups: the spot combinations of a trade walk together up to a group's legs, each leg placed once, the rest "
+    "alone")
 {
   engine_options o;
   o.paths = 2000;
@@ -150,7 +152,8 @@ TEST_CASE("walk groups: spot scenarios walk their trade's tables; others bring t
   for (auto const& c : f.combinations) {
     for (int k = 0; k < c.legs; ++k) {
       auto const& s = f.scenarios[static_cast<std::size_t>(c.scenario[k])];
-      bool const same = s.first_step == own.first_step && s.first_factor == own.first_factor && s.first_date == own.first_date;
+      bool const same =
+          s.first_step == own.first_step && s.first_factor == own.first_factor && s.first_date == own.first_date;
       CHECK(same == (c.shared_path != 0));
       CHECK(detail::same_walk(f, s, own) == (c.shared_path != 0));  // vega, rho, theta, correlation move the paths
       sharing += same ? 1 : 0;
@@ -191,8 +194,8 @@ TEST_CASE("a calibration path carried from step to step has every backward step'
           for (int lane = 0; lane < calibration_paths_per_block; ++lane) {
             auto& c = carried[static_cast<std::size_t>(lane)];
             float const before = c.cash_flow;
-            regression_terms const own = backward_terms(sized, tab, v, 0, t.first_calibration_block, lane,
-                                                        std::max(0, step - 1), step);
+            regression_terms const own =
+                backward_terms(sized, tab, v, 0, t.first_calibration_block, lane, std::max(0, step - 1), step);
             regression_terms const kept = carried_terms(sized, tab, v, 0, lane, step, c);
             REQUIRE(own.live == kept.live);
             REQUIRE(own.in_the_money == kept.in_the_money);
@@ -258,8 +261,8 @@ TEST_CASE("walk groups: one walk gives every grouped combination the bits of its
           with_sized_trade(tab.scenarios[comb.scenario[0]], [&](const auto& first) {
             variant_pair_values<rng::host_normal_stream>(first, comb, tab, path, both);
             for (int k = 0; k < 2; ++k) {
-              float const own = exercise_sample<rng::host_normal_stream>(same_kind(first, tab.scenarios[comb.scenario[k]]),
-                                                                         tab, path);
+              float const own = exercise_sample<rng::host_normal_stream>(
+                  same_kind(first, tab.scenarios[comb.scenario[k]]), tab, path);
               CHECK(same_float(both[k], own));
             }
           });
@@ -293,8 +296,9 @@ TEST_CASE("variant pairs: vega's legs differ in their own asset only; rho, theta
   }
 }
 
-TEST_CASE("shared walks: legs moving one, two or three spots each keep their own walk's bits; legs with another "
-          "strike or weight do not share (host mirror)")
+TEST_CASE(
+    "shared walks: legs moving one, two or three spots each keep their own walk's bits; legs with another "
+    "strike or weight do not share (host mirror)")
 {
   engine_options o;
   o.paths = 1024;
@@ -339,8 +343,12 @@ TEST_CASE("shared walks: legs moving one, two or three spots each keep their own
         f.scenarios.push_back(s);
         (vi < variants.size() ? legs : others).push_back(static_cast<std::int32_t>(f.scenarios.size() - 1));
       }
-      for (std::int32_t k : legs) CHECK(detail::same_decisions(f, f.scenarios[static_cast<std::size_t>(base)], f.scenarios[static_cast<std::size_t>(k)]));
-      for (std::int32_t k : others) CHECK_FALSE(detail::same_decisions(f, f.scenarios[static_cast<std::size_t>(base)], f.scenarios[static_cast<std::size_t>(k)]));
+      for (std::int32_t k : legs)
+        CHECK(detail::same_decisions(f, f.scenarios[static_cast<std::size_t>(base)],
+                                     f.scenarios[static_cast<std::size_t>(k)]));
+      for (std::int32_t k : others)
+        CHECK_FALSE(detail::same_decisions(f, f.scenarios[static_cast<std::size_t>(base)],
+                                           f.scenarios[static_cast<std::size_t>(k)]));
       calibrated const cal(f);
       exercise_tables const& tab = cal.tables;
       std::size_t paying = 0;
@@ -348,7 +356,8 @@ TEST_CASE("shared walks: legs moving one, two or three spots each keep their own
       with_sized_trade(tab.scenarios[base], [&](const auto& first) {
         for (std::uint64_t path = 0; path < 300; ++path) {
           float value[max_group_legs];
-          shared_walk_values<rng::host_normal_stream>(first, legs.data(), static_cast<int>(legs.size()), tab, path, value);
+          shared_walk_values<rng::host_normal_stream>(first, legs.data(), static_cast<int>(legs.size()), tab, path,
+                                                      value);
           for (std::size_t k = 0; k < legs.size(); ++k) {
             auto const leg = same_kind(first, tab.scenarios[legs[k]]);
             CHECK(same_float(value[k], exercise_sample<rng::host_normal_stream>(leg, tab, path)));
@@ -372,8 +381,10 @@ TEST_CASE("shared walks: legs moving one, two or three spots each keep their own
 TEST_CASE("calibration sums: the fixed and moving parts are every component once")
 {
   std::vector<int> seen(regression_doubles, 0);
-  for (int k = 0; k < part_doubles<sums_part::fixed>; ++k) ++seen[static_cast<std::size_t>(part_component<sums_part::fixed>(k))];
-  for (int k = 0; k < part_doubles<sums_part::moving>; ++k) ++seen[static_cast<std::size_t>(part_component<sums_part::moving>(k))];
+  for (int k = 0; k < part_doubles<sums_part::fixed>; ++k)
+    ++seen[static_cast<std::size_t>(part_component<sums_part::fixed>(k))];
+  for (int k = 0; k < part_doubles<sums_part::moving>; ++k)
+    ++seen[static_cast<std::size_t>(part_component<sums_part::moving>(k))];
   for (int c = 0; c < regression_doubles; ++c) CHECK(seen[static_cast<std::size_t>(c)] == 1);
   // The fixed part is what the decisions cannot change: the products and the count in the money.
   regression_sums s{};
@@ -397,7 +408,8 @@ TEST_CASE("walk groups: a trade's groups hold as many legs as leave their walks 
   o.steps = 8;
   auto const rows = rows_with_greeks(worst_of_put(5, 8), assets_market(5, true), o);
   auto const& f = rows.family.f;
-  int const legs = tuning::exercise_sized(5) ? detail::walk_group_legs(51, 25'000, tuning::exercise_sized_walk_warps) : 13;
+  int const legs =
+      tuning::exercise_sized(5) ? detail::walk_group_legs(51, 25'000, tuning::exercise_sized_walk_warps) : 13;
   CHECK(detail::walk_group_legs(51, 25'000, 2112) == 19);  // two blocks an SM resident, not three
   REQUIRE(detail::walk_group_legs(f, 0, f.combinations.size()) == legs);
   REQUIRE_FALSE(f.walk_groups.empty());

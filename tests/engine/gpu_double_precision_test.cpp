@@ -54,20 +54,26 @@ void check_same_as_cpu(const pricing_run& gpu, const pricing_run& cpu)
 
 }  // namespace
 
-TEST_CASE("GPU double paths: GBM vanillas and digitals as one-step paths match Black-Scholes and the CPU, on both "
-          "routes", "[gpu]")
+TEST_CASE(
+    "GPU double paths: GBM vanillas and digitals as one-step paths match Black-Scholes and the CPU, on both "
+    "routes",
+    "[gpu]")
 {
   auto const m = test_market();
   auto const book = reference_book();
   auto const gpu = price_double(m, book.trades, backend_choice::gpu, 2'000'000, 1);
-  for (std::size_t i = 0; i < book.trades.size(); ++i) check_reference(gpu.results[i], reference_price(book.trades[i], m));
+  for (std::size_t i = 0; i < book.trades.size(); ++i)
+    check_reference(gpu.results[i], reference_price(book.trades[i], m));
   auto const fused = price_double(m, book.trades, backend_choice::gpu, 100'000, 1);
   check_same_as_cpu(fused, price_double(m, book.trades, backend_choice::cpu, 100'000, 1));
-  CHECK(same_result_bits(fused, price_double(m, book.trades, backend_choice::gpu, 100'000, 1, 0, kernel_route::two_phase)));
+  CHECK(same_result_bits(fused,
+                         price_double(m, book.trades, backend_choice::gpu, 100'000, 1, 0, kernel_route::two_phase)));
 }
 
-TEST_CASE("GPU double paths: every path product matches its closed form and the CPU; bits do not depend on the grid "
-          "or the route", "[gpu]")
+TEST_CASE(
+    "GPU double paths: every path product matches its closed form and the CPU; bits do not depend on the grid "
+    "or the route",
+    "[gpu]")
 {
   auto const m = flat_x_market();
   auto const book = path_book(m);
@@ -105,7 +111,8 @@ TEST_CASE("GPU double paths: Heston QE matches the semi-analytic price and the C
   barrier.barrier_type = barrier_kind::down_out;
   barrier.monitoring = monitoring_kind::continuous;
   std::vector<trade> const trades = {heston_trade_of("call", product_kind::vanilla, option_type::call, c.k, c.t),
-                                     heston_trade_of("put", product_kind::vanilla, option_type::put, c.k, c.t), barrier};
+                                     heston_trade_of("put", product_kind::vanilla, option_type::put, c.k, c.t),
+                                     barrier};
   auto const gpu = price_double(m, trades, backend_choice::gpu, 2'000'000, 100);
   check_reference(gpu.results[0], heston_call(c), qe_allowance);
   check_reference(gpu.results[1], heston_put(c), qe_allowance);

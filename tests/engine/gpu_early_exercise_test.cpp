@@ -35,7 +35,6 @@ pricing_run price_on(const market_data& m, const std::vector<trade>& trades, bac
   return engine(m, o).price(book);
 }
 
-
 bool same_bits(const pricing_run& a, const pricing_run& b)
 {
   if (a.results.size() != b.results.size()) return false;
@@ -62,17 +61,20 @@ market_data mixed_market()
 
 std::vector<trade> mixed_book()
 {
-  return {exercise_trade_of("p", option_type::put, {"A"}, 105, 1, exercise_style::american, 24),
-          exercise_trade_of("w", option_type::put, {"A", "B", "C"}, 95, 1, exercise_style::bermudan, 6,
-                            product_kind::worst_of),
-          exercise_trade_of("s", option_type::call, {"A", "B"}, 5, 0.75, exercise_style::bermudan, 4, product_kind::spread),
-          exercise_trade_of("h", option_type::put, {"H"}, 100, 0.5, exercise_style::american, 16),
-          exercise_trade_of("hk", option_type::put, {"H", "K"}, 95, 0.5, exercise_style::american, 8, product_kind::worst_of),
-          exercise_trade_of("he", option_type::call, {"H", "K"}, 95, 0.5, exercise_style::european, 1, product_kind::basket),
-          // Five assets: the sized kernels (tuning::exercise_sized_assets). Four dates: a calibration
-          // block's paths (4 dates x 10 floats x 256) fit the 48 KB cap of the tests below.
-          exercise_trade_of("h5", option_type::put, {"H", "K", "L", "M", "N"}, 100, 0.5, exercise_style::american, 4,
-                            product_kind::worst_of)};
+  return {
+      exercise_trade_of("p", option_type::put, {"A"}, 105, 1, exercise_style::american, 24),
+      exercise_trade_of("w", option_type::put, {"A", "B", "C"}, 95, 1, exercise_style::bermudan, 6,
+                        product_kind::worst_of),
+      exercise_trade_of("s", option_type::call, {"A", "B"}, 5, 0.75, exercise_style::bermudan, 4, product_kind::spread),
+      exercise_trade_of("h", option_type::put, {"H"}, 100, 0.5, exercise_style::american, 16),
+      exercise_trade_of("hk", option_type::put, {"H", "K"}, 95, 0.5, exercise_style::american, 8,
+                        product_kind::worst_of),
+      exercise_trade_of("he", option_type::call, {"H", "K"}, 95, 0.5, exercise_style::european, 1,
+                        product_kind::basket),
+      // Five assets: the sized kernels (tuning::exercise_sized_assets). Four dates: a calibration
+      // block's paths (4 dates x 10 floats x 256) fit the 48 KB cap of the tests below.
+      exercise_trade_of("h5", option_type::put, {"H", "K", "L", "M", "N"}, 100, 0.5, exercise_style::american, 4,
+                        product_kind::worst_of)};
 }
 
 }  // namespace
@@ -82,9 +84,9 @@ TEST_CASE("GPU American puts match Longstaff and Schwartz's Table 1", "[gpu]")
   for (auto const& c : longstaff_schwartz_table1()) {
     auto const m = flat_market(c.spot, c.vol, 0.06, 0.0);
     auto const dates = static_cast<std::int64_t>(50 * c.maturity);
-    auto const run = price_on(
-        m, {exercise_trade_of("ls", option_type::put, {"S"}, 40, c.maturity, exercise_style::american, dates)},
-        backend_choice::gpu, 200'000);
+    auto const run =
+        price_on(m, {exercise_trade_of("ls", option_type::put, {"S"}, 40, c.maturity, exercise_style::american, dates)},
+                 backend_choice::gpu, 200'000);
     INFO("S " << c.spot << " vol " << c.vol << " T " << c.maturity);
     check_band(run.results[0], c.finite_difference, ls_allowance_below, ls_allowance_above);
   }
@@ -101,8 +103,9 @@ TEST_CASE("GPU Heston American puts and the two-asset max-call match their refer
   for (auto const& c : max_call_two_assets()) {
     auto const m = max_call_market(c.spot);
     INFO("S " << c.spot);
-    check_band(price_on(m, {exercise_trade_of("mx", option_type::call, {"A", "B"}, 100, 3, exercise_style::bermudan, 9,
-                                              product_kind::best_of)},
+    check_band(price_on(m,
+                        {exercise_trade_of("mx", option_type::call, {"A", "B"}, 100, 3, exercise_style::bermudan, 9,
+                                           product_kind::best_of)},
                         backend_choice::gpu, 200'000)
                    .results[0],
                c.reference, 0.06, 0.01);
@@ -134,12 +137,14 @@ TEST_CASE("GPU regression solves give the host solve's bits: coefficients and co
   MCPRICE_CUDA_TRY(cudaMemset(d_coefficients.data(), 0, d_coefficients.size()));
   kernels::step_regression const out{d_coefficients.as<float>(), d_continuation.as<double>(), nullptr};
   for (int step : {0, 1}) {
-    kernels::launch_regression_solve(d_trades.as<exercise_trade>(), n, step, d_sums.as<regression_sums>(), out, nullptr);
+    kernels::launch_regression_solve(d_trades.as<exercise_trade>(), n, step, d_sums.as<regression_sums>(), out,
+                                     nullptr);
   }
   std::vector<float> gpu(max_exercise_basis * trades.size());
   std::vector<double> gpu_continuation(trades.size());
   MCPRICE_CUDA_TRY(cudaMemcpy(gpu.data(), d_coefficients.data(), d_coefficients.size(), cudaMemcpyDeviceToHost));
-  MCPRICE_CUDA_TRY(cudaMemcpy(gpu_continuation.data(), d_continuation.data(), d_continuation.size(), cudaMemcpyDeviceToHost));
+  MCPRICE_CUDA_TRY(
+      cudaMemcpy(gpu_continuation.data(), d_continuation.data(), d_continuation.size(), cudaMemcpyDeviceToHost));
   std::vector<float> host(gpu.size(), 0.0F);
   std::vector<double> host_continuation(trades.size());
   for (std::size_t i = 0; i < trades.size(); ++i) {
@@ -182,8 +187,10 @@ TEST_CASE("GPU early exercise keeps its bits from the smallest job cap to none, 
   CHECK(same_bits(base, price_on(m, book, backend_choice::gpu, 20'000, 0, 8, 0)));
 }
 
-TEST_CASE("GPU early exercise: a few calibration blocks sum their fixed part up front, their steps in one launch "
-          "or their moving totals in the backward kernel, with the bits of the per-step sums", "[gpu]")
+TEST_CASE(
+    "GPU early exercise: a few calibration blocks sum their fixed part up front, their steps in one launch "
+    "or their moving totals in the backward kernel, with the bits of the per-step sums",
+    "[gpu]")
 {
   // Few paths a trade: a handful of calibration blocks, latency-bound steps (gpu_calibration.cpp).
   // 7 trades: every step in one cooperative launch, or (one launch off) a launch a step whose last
@@ -209,7 +216,10 @@ TEST_CASE("GPU early exercise: a few calibration blocks sum their fixed part up 
   }
 }
 
-TEST_CASE("GPU early exercise: a failed calibration allocation fails its family clearly, leaks nothing, and the engine recovers", "[gpu]")
+TEST_CASE(
+    "GPU early exercise: a failed calibration allocation fails its family clearly, leaks nothing, and the engine "
+    "recovers",
+    "[gpu]")
 {
   auto const m = mixed_market();
   auto const book_trades = mixed_book();
@@ -261,7 +271,10 @@ bool same_bits(const greek_estimate& a, const greek_estimate& b)
 
 }  // namespace
 
-TEST_CASE("GPU early-exercise Greeks: spot legs walked together keep every Greek's bits, across job caps, and agree with the CPU", "[gpu]")
+TEST_CASE(
+    "GPU early-exercise Greeks: spot legs walked together keep every Greek's bits, across job caps, and agree with the "
+    "CPU",
+    "[gpu]")
 {
   auto const base = greeks_on(backend_choice::gpu, 0, true);
   auto const alone = greeks_on(backend_choice::gpu, 0, false);

@@ -145,7 +145,6 @@ portfolio asian_book()
   return book;
 }
 
-
 // Prices `book` with Greeks on the GPU and the CPU, on the GPU without Greeks and on the GPU with
 // other execution settings, and checks: every Greek estimate within `se_fraction` of a std error
 // of the CPU's (the devices' sin/cos/log roundings can flip a path at a threshold; a second

@@ -75,8 +75,9 @@ TEST_CASE("GPU Heston (QE): semi-analytic prices, CPU agreement and reproducible
   // The parameter edges of the host suite, where the GPU's quick divisions and roots meet the
   // QE step's limits (kappa = 0, theta = 0, v0 = 0, rho = +-1, huge vol of vol, short maturity).
   for (auto const& e : heston_edge_cases()) {
-    auto const r = price_with(heston_market(e), {heston_trade_of("call", product_kind::vanilla, option_type::call, e.k, e.t)},
-                              backend_choice::gpu, 1'000'000, 100);
+    auto const r =
+        price_with(heston_market(e), {heston_trade_of("call", product_kind::vanilla, option_type::call, e.k, e.t)},
+                   backend_choice::gpu, 1'000'000, 100);
     INFO("kappa " << e.kappa << " theta " << e.theta << " v0 " << e.v0 << " rho " << e.rho << " T " << e.t);
     check_reference(r.results[0], heston_call(e), qe_allowance);
   }
@@ -87,7 +88,8 @@ TEST_CASE("GPU best-of and worst-of: Stulz's closed form, CPU agreement and repr
   auto const m = parse_market(R"({"rate": 0.04, "assets": {
       "A": {"spot": 100, "dividend_yield": 0.01, "vol": 0.3},
       "B": {"spot": 95, "dividend_yield": 0.02, "vol": 0.2}},
-      "correlation": {"A,B": -0.4}})", "stulz");
+      "correlation": {"A,B": -0.4}})",
+                              "stulz");
   two_assets const p{100, 95, 0.01, 0.02, 0.3, 0.2, -0.4, 0.04, 1.5};
   std::vector<trade> book;
   std::vector<double> refs;
@@ -133,15 +135,18 @@ TEST_CASE("GPU Heston and multi-asset trades take the two-phase route with the f
   std::vector<trade> const heston_book = {heston_trade_of("call", product_kind::vanilla, option_type::call, 100, 1),
                                           barrier, asian, lookback, touch};
 
-  auto const bm = parse_market(R"({"rate": 0.03, "assets": {"A": {"spot": 100, "vol": 0.3}, "B": {"spot": 90, "vol": 0.2},
-      "C": {"spot": 80, "dividend_yield": 0.02, "vol": 0.25}}, "correlation": {"A,B": 0.5, "A,C": 0.2, "B,C": -0.1}})", "abc");
+  auto const bm =
+      parse_market(R"({"rate": 0.03, "assets": {"A": {"spot": 100, "vol": 0.3}, "B": {"spot": 90, "vol": 0.2},
+      "C": {"spot": 80, "dividend_yield": 0.02, "vol": 0.25}}, "correlation": {"A,B": 0.5, "A,C": 0.2, "B,C": -0.1}})",
+                   "abc");
   std::vector<trade> basket_book;
   for (product_kind p : {product_kind::basket, product_kind::best_of, product_kind::worst_of, product_kind::spread}) {
     trade t;
     t.id = "multi-" + std::to_string(static_cast<int>(p));
     t.product = p;
     t.type = option_type::call;
-    t.underlyings = p == product_kind::spread ? std::vector<std::string>{"A", "B"} : std::vector<std::string>{"A", "B", "C"};
+    t.underlyings =
+        p == product_kind::spread ? std::vector<std::string>{"A", "B"} : std::vector<std::string>{"A", "B", "C"};
     t.strike = p == product_kind::spread ? 5.0 : 90.0;
     t.maturity = 1.0;
     basket_book.push_back(t);
@@ -171,9 +176,11 @@ TEST_CASE("GPU Heston and multi-asset trades take the two-phase route with the f
 
 TEST_CASE("GPU: a book of every family, priced side by side, gives each trade its bits alone", "[gpu]")
 {
-  auto const m = parse_market(R"({"rate": 0.03, "assets": {"A": {"spot": 100, "vol": 0.3}, "B": {"spot": 90, "vol": 0.2},
+  auto const m =
+      parse_market(R"({"rate": 0.03, "assets": {"A": {"spot": 100, "vol": 0.3}, "B": {"spot": 90, "vol": 0.2},
       "H": {"spot": 100, "model": "heston", "heston": {"v0": 0.04, "kappa": 1.5, "theta": 0.04, "xi": 0.5, "rho": -0.6}}},
-      "correlation": {"A,B": 0.4}})", "mixed");
+      "correlation": {"A,B": 0.4}})",
+                   "mixed");
   trade call;
   call.id = "call";
   call.product = product_kind::vanilla;

@@ -1,16 +1,16 @@
 #include "catch.hpp"
 #include "mcprice/engine.hpp"
-#include "mcprice/market_reader.hpp"
 #include "mcprice/input_error.hpp"
+#include "mcprice/market_reader.hpp"
 #include "mcprice/memory/device_info.hpp"
 #include "mcprice/memory/fault_injection.hpp"
 #include "path_references.hpp"
 #include "pricing_cases.hpp"
 
-#include <cmath>
-#include <cstring>
 #include <atomic>
 #include <chrono>
+#include <cmath>
+#include <cstring>
 #include <future>
 #include <thread>
 
@@ -100,8 +100,7 @@ TEST_CASE("GPU: a trade priced alone has the same bits as in a book", "[gpu]")
   CHECK(std::memcmp(&all.results[3].price, &single.results[0].price, sizeof(double)) == 0);
 }
 
-TEST_CASE("GPU: a traced pipelined call has a device span per job, inside its chunk's work, and the same bits",
-          "[gpu]")
+TEST_CASE("GPU: a traced pipelined call has a device span per job, inside its chunk's work, and the same bits", "[gpu]")
 {
   auto const big = repeated_reference_book(100);  // 1,200 trades
   engine_options o;
@@ -133,7 +132,7 @@ TEST_CASE("GPU: a traced pipelined call has a device span per job, inside its ch
 TEST_CASE("GPU: a large book, priced as a pipeline of chunks, gives every trade its bits alone", "[gpu]")
 {
   // 10,000 trades go as several chunks; mixed families ride in every chunk.
-  auto const big = repeated_reference_book(834);  // 10,008 trades
+  auto const big = repeated_reference_book(834);               // 10,008 trades
   auto const eng = make_engine(backend_choice::gpu, 131'072);  // enough GPU work per trade for a pipeline
   auto const all = eng.price(big);
   REQUIRE(all.summary.failed == 0);
@@ -286,7 +285,8 @@ TEST_CASE("results do not depend on the number of streams", "[gpu]")
 
 TEST_CASE("GPU path products: closed forms, CPU agreement and reproducible bits", "[gpu]")
 {
-  auto const m = parse_market(R"({"rate": 0.05, "assets": {"X": {"spot": 100, "dividend_yield": 0.02, "vol": 0.25}}})", "flat");
+  auto const m =
+      parse_market(R"({"rate": 0.05, "assets": {"X": {"spot": 100, "dividend_yield": 0.02, "vol": 0.25}}})", "flat");
   trade doc;
   doc.id = "do-call";
   doc.product = product_kind::barrier;
@@ -356,7 +356,8 @@ TEST_CASE("GPU path products: closed forms, CPU agreement and reproducible bits"
 
 TEST_CASE("GPU path products take the two-phase route with the fused route's bits", "[gpu]")
 {
-  auto const m = parse_market(R"({"rate": 0.03, "assets": {"X": {"spot": 100, "dividend_yield": 0.01, "vol": 0.3}}})", "flat");
+  auto const m =
+      parse_market(R"({"rate": 0.03, "assets": {"X": {"spot": 100, "dividend_yield": 0.01, "vol": 0.3}}})", "flat");
   trade asian;
   asian.id = "asian-cv";
   asian.product = product_kind::asian;
@@ -418,7 +419,7 @@ TEST_CASE("an injected allocation failure fails only its job; the others keep th
   auto const book = reference_book();
   engine_options o;
   o.backend = backend_choice::gpu;
-  o.paths = 18'000'001;                // two segments a trade
+  o.paths = 18'000'001;                      // two segments a trade
   o.job_cap_bytes = std::size_t{160} << 10;  // about one segment a job: many jobs
   o.pipeline_chunk_trades = 0;
   auto const clean = engine(test_market(), o).price(book);

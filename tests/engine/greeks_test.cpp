@@ -7,8 +7,8 @@
 #include "heston_reference.hpp"
 #include "mcprice/engine.hpp"
 #include "mcprice/geometric_asian.hpp"
-#include "mcprice/market_reader.hpp"
 #include "mcprice/input_error.hpp"
+#include "mcprice/market_reader.hpp"
 #include "mcprice/results_writer.hpp"
 #include "pricing_cases.hpp"
 
@@ -39,7 +39,8 @@ bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; 
 
 bool same_greek_bits(const trade_greeks& a, const trade_greeks& b)
 {
-  for (auto [x, y] : {std::pair{a.delta, b.delta}, {a.gamma, b.gamma}, {a.vega, b.vega}, {a.theta, b.theta}, {a.rho, b.rho}}) {
+  for (auto [x, y] :
+       {std::pair{a.delta, b.delta}, {a.gamma, b.gamma}, {a.vega, b.vega}, {a.theta, b.theta}, {a.rho, b.rho}}) {
     if (!same_bits(x.value, y.value) || !same_bits(x.std_error, y.std_error)) return false;
   }
   return true;
@@ -52,7 +53,8 @@ TEST_CASE("the analytic Greeks are the derivatives of the closed forms")
   // Central differences of black_scholes::greeks' own price, in double: checks the oracle.
   using K = black_scholes::european_kind;
   black_scholes::flat_inputs const base{100.0, 95.0, 1.3, 0.04, 0.015, 0.27};
-  for (K kind : {K::call, K::put, K::cash_digital_call, K::cash_digital_put, K::asset_digital_call, K::asset_digital_put}) {
+  for (K kind :
+       {K::call, K::put, K::cash_digital_call, K::cash_digital_put, K::asset_digital_call, K::asset_digital_put}) {
     auto const g = black_scholes::greeks(kind, base, 3.0);
     auto price = [&](auto bump) {
       auto in = base;
@@ -64,7 +66,8 @@ TEST_CASE("the analytic Greeks are the derivatives of the closed forms")
     double const gamma =
         (price([&](auto& i) { i.spot += 0.01; }) - 2 * g.price + price([&](auto& i) { i.spot -= 0.01; })) / 1e-4;
     double const vega = (price([&](auto& i) { i.vol += h; }) - price([&](auto& i) { i.vol -= h; })) / (2 * h);
-    double const theta = -(price([&](auto& i) { i.maturity += h; }) - price([&](auto& i) { i.maturity -= h; })) / (2 * h);
+    double const theta =
+        -(price([&](auto& i) { i.maturity += h; }) - price([&](auto& i) { i.maturity -= h; })) / (2 * h);
     double const rho = (price([&](auto& i) { i.rate += h; }) - price([&](auto& i) { i.rate -= h; })) / (2 * h);
     INFO("kind " << static_cast<int>(kind));
     CHECK(g.delta == Approx(delta).epsilon(1e-6).margin(1e-8));
@@ -78,7 +81,10 @@ TEST_CASE("the analytic Greeks are the derivatives of the closed forms")
 TEST_CASE("CPU Greeks agree with Black-Scholes within 4 standard errors")
 {
   auto const book = reference_book();
-  SECTION("antithetic pairs") { check_greeks_against_black_scholes(book, test_market(), greek_engine(400'000).price(book)); }
+  SECTION("antithetic pairs")
+  {
+    check_greeks_against_black_scholes(book, test_market(), greek_engine(400'000).price(book));
+  }
   SECTION("plain paths")
   {
     check_greeks_against_black_scholes(book, test_market(), greek_engine(400'000, true, 0, false).price(book));
@@ -146,8 +152,8 @@ TEST_CASE("--greeks output: the contract's columns, per-asset lists, empty cells
   // Nine assets: a basket of all of them is beyond max_basket_greek_assets (priced, no Greeks).
   std::string assets = R"("A": {"spot": 100, "vol": 0.2}, "B": {"spot": 50, "vol": 0.3})";
   for (int i = 0; i < 7; ++i) assets += ", \"N" + std::to_string(i) + "\": {\"spot\": 10, \"vol\": 0.25}";
-  auto const market = parse_market("{\"rate\": 0.03, \"assets\": {" + assets + "}, \"correlation\": {\"A,B\": 0.5}}",
-                                   "output-market");
+  auto const market =
+      parse_market("{\"rate\": 0.03, \"assets\": {" + assets + "}, \"correlation\": {\"A,B\": 0.5}}", "output-market");
   portfolio book;
   book.trades = {make_trade("vanilla", product_kind::vanilla, option_type::call, "A", 100, 1),
                  make_trade("basket", product_kind::basket, option_type::call, "A", 75, 1),
@@ -201,10 +207,10 @@ namespace {
 // A flat market for bump-and-reprice references.
 market_data flat_market(double spot, double vol, double rate, double dividend = 0.02)
 {
-  return parse_market("{\"rate\": " + std::to_string(rate) + ", \"assets\": {\"X\": {\"spot\": " + std::to_string(spot) +
-                          ", \"dividend_yield\": " + std::to_string(dividend) + ", \"vol\": " + std::to_string(vol) +
-                          "}}}",
-                      "flat");
+  return parse_market(
+      "{\"rate\": " + std::to_string(rate) + ", \"assets\": {\"X\": {\"spot\": " + std::to_string(spot) +
+          ", \"dividend_yield\": " + std::to_string(dividend) + ", \"vol\": " + std::to_string(vol) + "}}}",
+      "flat");
 }
 
 trade asian_trade(std::string id, option_type type, averaging_kind avg, strike_kind strike, std::int64_t fixings)
@@ -228,12 +234,15 @@ geometric_reference geometric_greeks(const trade& t, double spot, double vol, do
   auto price = [&](double s, double v, double r, double shift) {
     auto const m = flat_market(s, v, r);
     std::vector<double> fix;
-    for (std::int64_t i = 1; i <= *t.fixings; ++i) fix.push_back(t.maturity * static_cast<double>(i) / static_cast<double>(*t.fixings) - shift);
+    for (std::int64_t i = 1; i <= *t.fixings; ++i)
+      fix.push_back(t.maturity * static_cast<double>(i) / static_cast<double>(*t.fixings) - shift);
     return geometric_asian_price(m, m.assets()[0], fix, t.maturity - shift, t.strike.value_or(0.0),
                                  t.type == option_type::call, t.strike_type == strike_kind::floating);
   };
   double const h = 1e-4;
-  auto delta_at = [&](double s) { return (price(s + h * spot, vol, rate, 0) - price(s - h * spot, vol, rate, 0)) / (2 * h * spot); };
+  auto delta_at = [&](double s) {
+    return (price(s + h * spot, vol, rate, 0) - price(s - h * spot, vol, rate, 0)) / (2 * h * spot);
+  };
   geometric_reference g{};
   g.exact.price = price(spot, vol, rate, 0);
   g.exact.delta = delta_at(spot);
@@ -295,8 +304,9 @@ TEST_CASE("CPU Asian Greeks: arithmetic Asians agree with finite differences of 
   // Their own bias (bump^2 terms) and noise are bounded by the stated 0.5% relative allowance
   // (gamma: 3%, a second difference of noisy prices) on top of 4 std errors.
   portfolio book;
-  book.trades = {asian_trade("arith-call", option_type::call, averaging_kind::arithmetic, strike_kind::fixed, 24),
-                 asian_trade("arith-float-put", option_type::put, averaging_kind::arithmetic, strike_kind::floating, 24)};
+  book.trades = {
+      asian_trade("arith-call", option_type::call, averaging_kind::arithmetic, strike_kind::fixed, 24),
+      asian_trade("arith-float-put", option_type::put, averaging_kind::arithmetic, strike_kind::floating, 24)};
   double const s = 100;
   double const vol = 0.25;
   double const r = 0.04;
@@ -369,7 +379,9 @@ TEST_CASE("CPU barrier, touch and lookback Greeks agree with finite differences 
   // The scenario lanes are central differences with common random numbers inside the pass;
   // repricing bumped markets with the same seed must give the same numbers up to the
   // scenarios' first-order vol steps and float rounding: 4 std errors + 0.5% (gamma 3%).
-  auto make = [](std::string id, product_kind p, option_type type) { return make_trade(std::move(id), p, type, "X", 100, 1.0); };
+  auto make = [](std::string id, product_kind p, option_type type) {
+    return make_trade(std::move(id), p, type, "X", 100, 1.0);
+  };
   portfolio book;
   trade up_out = make("up-out", product_kind::barrier, option_type::call);
   up_out.barrier = 130;
@@ -393,7 +405,9 @@ TEST_CASE("CPU barrier, touch and lookback Greeks agree with finite differences 
   double const r = 0.05;
   std::int64_t const paths = 200'000;
   auto const run = asian_engine(flat_market(s, vol, r), paths).price(book);
-  auto price = [&](double spot, double v, double rate) { return asian_engine(flat_market(spot, v, rate), paths, false).price(book); };
+  auto price = [&](double spot, double v, double rate) {
+    return asian_engine(flat_market(spot, v, rate), paths, false).price(book);
+  };
   auto const up = price(s * 1.01, vol, r);
   auto const mid = price(s, vol, r);
   auto const down = price(s * 0.99, vol, r);
@@ -433,8 +447,8 @@ market_data two_asset_market(double spot_a, double spot_b, double vol_b, double 
   auto num = [](double x) { return std::to_string(x); };
   return parse_market("{\"rate\": " + num(rate) + ", \"assets\": {\"A\": {\"spot\": " + num(spot_a) +
                           ", \"dividend_yield\": 0.02, \"vol\": 0.25}, \"B\": {\"spot\": " + num(spot_b) +
-                          ", \"dividend_yield\": 0.01, \"vol\": " + num(vol_b) + "}}, \"correlation\": {\"A,B\": " +
-                          num(corr) + "}}",
+                          ", \"dividend_yield\": 0.01, \"vol\": " + num(vol_b) +
+                          "}}, \"correlation\": {\"A,B\": " + num(corr) + "}}",
                       "two-asset");
 }
 
@@ -526,7 +540,8 @@ TEST_CASE("CPU multi-asset Greeks agree with repricing bumped markets with the s
         {"delta A", g.deltas[0], (p(a_up) - p(a_down)) / 2.0},
         {"delta B", g.deltas[1], (p(b_up) - p(b_down)) / 1.0},
         {"gamma B", g.gammas[1], (p(b_up) - 2 * run.results[i].price + p(b_down)) / 0.25},
-        {"cross gamma", g.cross_gammas[0], (p(corner_pp) - p(corner_pm) - p(corner_mp) + p(corner_mm)) / (4 * 1.0 * 0.5)},
+        {"cross gamma", g.cross_gammas[0],
+         (p(corner_pp) - p(corner_pm) - p(corner_mp) + p(corner_mm)) / (4 * 1.0 * 0.5)},
         {"vega B", g.vegas[1], (p(vol_up) - p(vol_down)) / 0.02},
         {"correlation vega", g.correlation_vega, (p(corr_up) - p(corr_down)) / 0.02},
         {"rho", g.rho, (p(rate_up) - p(rate_down)) / 2e-3}};
@@ -570,15 +585,25 @@ TEST_CASE("CPU Heston Greeks agree with derivatives of the semi-analytic price")
     return testing::heston_call(c);
   };
   double const delta = (call([](auto& c) { c.s += 0.01; }) - call([](auto& c) { c.s -= 0.01; })) / 0.02;
-  double const gamma = (call([](auto& c) { c.s += 0.5; }) - 2 * testing::heston_call(base) + call([](auto& c) { c.s -= 0.5; })) / 0.25;
+  double const gamma =
+      (call([](auto& c) { c.s += 0.5; }) - 2 * testing::heston_call(base) + call([](auto& c) { c.s -= 0.5; })) / 0.25;
   auto level = [](double x, double h) { return (std::sqrt(x) + h) * (std::sqrt(x) + h); };
-  double const vega = (call([&](auto& c) { c.v0 = level(c.v0, 1e-3); c.theta = level(c.theta, 1e-3); }) -
-                       call([&](auto& c) { c.v0 = level(c.v0, -1e-3); c.theta = level(c.theta, -1e-3); })) /
+  double const vega = (call([&](auto& c) {
+                         c.v0 = level(c.v0, 1e-3);
+                         c.theta = level(c.theta, 1e-3);
+                       }) -
+                       call([&](auto& c) {
+                         c.v0 = level(c.v0, -1e-3);
+                         c.theta = level(c.theta, -1e-3);
+                       })) /
                       2e-3;
   double const rho = (call([](auto& c) { c.r += 1e-4; }) - call([](auto& c) { c.r -= 1e-4; })) / 2e-4;
   double const theta = (call([](auto& c) { c.t -= 1e-3; }) - call([](auto& c) { c.t += 1e-3; })) / 2e-3;
-  std::tuple<const char*, greek_estimate, double> const rows[] = {
-      {"delta", g.delta, delta}, {"gamma", g.gamma, gamma}, {"vega", g.vega, vega}, {"theta", g.theta, theta}, {"rho", g.rho, rho}};
+  std::tuple<const char*, greek_estimate, double> const rows[] = {{"delta", g.delta, delta},
+                                                                  {"gamma", g.gamma, gamma},
+                                                                  {"vega", g.vega, vega},
+                                                                  {"theta", g.theta, theta},
+                                                                  {"rho", g.rho, rho}};
   for (auto const& [name, mc, expected] : rows) {
     INFO(name << ": mc " << mc.value << " +- " << mc.std_error << ", semi-analytic " << expected);
     CHECK(std::abs(mc.value - expected) <= 4.0 * mc.std_error + 0.01 * std::abs(expected));

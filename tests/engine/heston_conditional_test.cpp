@@ -2,14 +2,14 @@
 // inverse normal, the conditional payoff against quadrature over the log spot's normal, and the
 // estimator against the full QE scheme that also steps the log spot (same expectation, smaller
 // variance).
+#include "mcprice/kernels/heston_conditional.hpp"
 #include "catch.hpp"
 #include "heston_reference.hpp"
-#include "mcprice/kernels/heston_conditional.hpp"
 #include "mcprice/kernels/host_normal_stream.hpp"
 
 #include <cmath>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 using namespace mcprice;
@@ -133,8 +133,8 @@ TEST_CASE("the conditional payoff is the payoff's expectation over the log spot'
         for (auto const& p : points) {
           double const mc = conditional_european_payoff(t, static_cast<float>(p.x), static_cast<float>(p.w));
           double const ref = quadrature(t, p.x, p.w);
-          INFO("call " << call << " digital " << int(digital) << " K " << strike << " x " << p.x << " w " << p.w
-                       << ": " << mc << " against " << ref);
+          INFO("call " << call << " digital " << int(digital) << " K " << strike << " x " << p.x << " w " << p.w << ": "
+                       << mc << " against " << ref);
           CHECK(std::abs(mc - ref) <= 2e-5 * std::abs(ref) + 2e-5 * (digital == 1 ? t.rebate : t.spot));
         }
         // No variance left: the payoff at the forward.

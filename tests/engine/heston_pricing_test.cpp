@@ -32,7 +32,7 @@ TEST_CASE("the martingale correction's ln(1 + w) is log1p to float rounding on b
   double worst = 0.0;
   for (int i = -4000; i <= 4000; ++i) {
     // Dense around 0 and the series' edge at 1/32, then out to -0.99 and 10.
-    float const w = static_cast<float>(i < -2000 ? -0.99 * (-i - 2000) / 2000.0
+    float const w = static_cast<float>(i < -2000  ? -0.99 * (-i - 2000) / 2000.0
                                        : i > 2000 ? 10.0 * (i - 2000) / 2000.0
                                                   : 0.0625 * i / 2000.0);
     double const exact = std::log1p(static_cast<double>(w));
@@ -60,14 +60,15 @@ TEST_CASE("Heston QE prices match the semi-analytic value within 4 std errors pl
                                {50, 45, 0.5, 0.02, 0.0, 0.04, 3.0, 0.05, 0.3, 0.2}};
   for (auto const& c : cases) {
     auto const m = heston_market(c);
-    auto const run = price(m, {heston_trade_of("call", product_kind::vanilla, option_type::call, c.k, c.t),
-                               heston_trade_of("put", product_kind::vanilla, option_type::put, c.k, c.t)},
+    auto const run = price(m,
+                           {heston_trade_of("call", product_kind::vanilla, option_type::call, c.k, c.t),
+                            heston_trade_of("put", product_kind::vanilla, option_type::put, c.k, c.t)},
                            400'000, 100);
     double const refs[2] = {heston_call(c), heston_put(c)};
     for (int i = 0; i < 2; ++i) {
       auto const& r = run.results[static_cast<std::size_t>(i)];
-      INFO(r.id << " K " << c.k << " T " << c.t << ": mc " << r.price << " +- " << r.std_error << ", reference " << refs[i]
-                << " " << r.message);
+      INFO(r.id << " K " << c.k << " T " << c.t << ": mc " << r.price << " +- " << r.std_error << ", reference "
+                << refs[i] << " " << r.message);
       REQUIRE(r.status == trade_status::ok);
       CHECK(std::abs(r.price - refs[i]) <= 4.0 * r.std_error + qe_allowance);
     }
@@ -77,8 +78,8 @@ TEST_CASE("Heston QE prices match the semi-analytic value within 4 std errors pl
 TEST_CASE("Heston with no vol of vol and v0 = theta is Black-Scholes at vol sqrt(theta)")
 {
   heston_case const c{100, 95, 1, 0.03, 0.01, 0.04, 2.0, 0.04, 0.0, 0.0};
-  auto const run = price(heston_market(c), {heston_trade_of("bs", product_kind::vanilla, option_type::call, 95, 1)},
-                         200'000, 50);
+  auto const run =
+      price(heston_market(c), {heston_trade_of("bs", product_kind::vanilla, option_type::call, 95, 1)}, 200'000, 50);
   double const df = std::exp(-0.03);
   double const ref = black_scholes::call({100 * std::exp(-0.01) / df, 95, 0.04, df});
   auto const& r = run.results[0];
@@ -138,22 +139,22 @@ TEST_CASE("at 50 steps the QE bias is well below full-truncation Euler's on a hi
 {
   heston_case const c{100, 100, 1, 0, 0, 0.04, 0.5, 0.04, 1.0, -0.9};
   double const ref = heston_call(c);
-  auto const qe = price(heston_market(c), {heston_trade_of("qe", product_kind::vanilla, option_type::call, 100, 1)},
-                        1'000'000, 50);
+  auto const qe =
+      price(heston_market(c), {heston_trade_of("qe", product_kind::vanilla, option_type::call, 100, 1)}, 1'000'000, 50);
   auto const [euler, euler_se] = full_truncation_euler(c, 50, 400'000);
   double const qe_bias = std::abs(qe.results[0].price - ref);
   double const euler_bias = std::abs(euler - ref);
   INFO("reference " << ref << ", QE " << qe.results[0].price << " +- " << qe.results[0].std_error << ", Euler " << euler
                     << " +- " << euler_se);
-  CHECK(euler_bias > 4.0 * euler_se);                                      // Euler's bias is visible
-  CHECK(qe_bias <= 4.0 * qe.results[0].std_error + 0.25 * euler_bias);    // QE's is far smaller
+  CHECK(euler_bias > 4.0 * euler_se);                                   // Euler's bias is visible
+  CHECK(qe_bias <= 4.0 * qe.results[0].std_error + 0.25 * euler_bias);  // QE's is far smaller
 }
 
 TEST_CASE("Heston QE at the parameter edges matches the semi-analytic value")
 {
   for (auto const& c : heston_edge_cases()) {
-    auto const run = price(heston_market(c), {heston_trade_of("call", product_kind::vanilla, option_type::call, c.k, c.t)},
-                           400'000, 100);
+    auto const run = price(heston_market(c),
+                           {heston_trade_of("call", product_kind::vanilla, option_type::call, c.k, c.t)}, 400'000, 100);
     double const ref = heston_call(c);
     auto const& r = run.results[0];
     INFO("kappa " << c.kappa << " theta " << c.theta << " v0 " << c.v0 << " xi " << c.xi << " rho " << c.rho << " T "

@@ -1,6 +1,6 @@
+#include "mcprice/market_reader.hpp"
 #include "catch.hpp"
 #include "mcprice/input_error.hpp"
-#include "mcprice/market_reader.hpp"
 
 #include <cmath>
 
@@ -42,7 +42,8 @@ TEST_CASE("the contract's example market reads completely")
 TEST_CASE("the matrix form of correlation is accepted")
 {
   auto const m = parse_market(R"({"rate": 0.01, "assets": {"A": {"spot": 1, "vol": 0.1}, "B": {"spot": 2, "vol": 0.2}},
-      "correlation": {"names": ["B", "A"], "matrix": [[1, -0.3], [-0.3, 1]]}})", "m.json");
+      "correlation": {"names": ["B", "A"], "matrix": [[1, -0.3], [-0.3, 1]]}})",
+                              "m.json");
   CHECK(m.correlation(*m.find("A"), *m.find("B")) == -0.3);
 }
 
@@ -73,13 +74,15 @@ TEST_CASE("wrong types and ranges name the value's pointer and position")
 
 TEST_CASE("correlations: unknown names, bad values and matrices that are not PSD")
 {
-  std::string const assets = R"("assets": {"A": {"spot": 1, "vol": 0.1}, "B": {"spot": 1, "vol": 0.1}, "C": {"spot": 1, "vol": 0.1}})";
+  std::string const assets =
+      R"("assets": {"A": {"spot": 1, "vol": 0.1}, "B": {"spot": 1, "vol": 0.1}, "C": {"spot": 1, "vol": 0.1}})";
   auto e = market_error("{\"rate\": 0, " + assets + R"(, "correlation": {"A,Z": 0.5}})");
   CHECK(std::string(e.what()).find("'Z' is not an asset") != std::string::npos);
   e = market_error("{\"rate\": 0, " + assets + R"(, "correlation": {"A,B": 1.5}})");
   CHECK(std::string(e.what()).find("out of range") != std::string::npos);
   e = market_error("{\"rate\": 0, " + assets + R"(, "correlation": {"A,B": 0.9, "B,C": 0.9, "A,C": -0.9}})");
   CHECK(std::string(e.what()).find("not positive semi-definite") != std::string::npos);
-  e = market_error("{\"rate\": 0, " + assets + R"(, "correlation": {"names": ["A", "B"], "matrix": [[1, 0.2], [0.3, 1]]}})");
+  e = market_error("{\"rate\": 0, " + assets +
+                   R"(, "correlation": {"names": ["A", "B"], "matrix": [[1, 0.2], [0.3, 1]]}})");
   CHECK(std::string(e.what()).find("not symmetric") != std::string::npos);
 }

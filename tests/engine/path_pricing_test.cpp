@@ -32,7 +32,8 @@ trade path_trade(std::string id, product_kind p, option_type type, std::string a
   return t;
 }
 
-pricing_run price(const market_data& m, std::vector<trade> trades, std::int64_t paths = 400'000, std::int64_t steps = 64)
+pricing_run price(const market_data& m, std::vector<trade> trades, std::int64_t paths = 400'000,
+                  std::int64_t steps = 64)
 {
   return price_on_cpu(m, std::move(trades), paths, steps);
 }
@@ -150,7 +151,8 @@ TEST_CASE("a knock-out rebate is paid at the hit; knock-in plus knock-out is the
   rebate.id = "rebate";
   rebate.rebate = 3.0;
   auto const r = price(m, {rebate});
-  check_close(r.results[0], knock_out_by_reflection(flat, 100.0, 85.0, true) + 3.0 * one_touch_at_hit(flat, 85.0, true));
+  check_close(r.results[0],
+              knock_out_by_reflection(flat, 100.0, 85.0, true) + 3.0 * one_touch_at_hit(flat, 85.0, true));
 }
 
 TEST_CASE("touch options match their closed forms; one-touch plus no-touch pays for sure")

@@ -1,5 +1,5 @@
-#include "catch.hpp"
 #include "pipeline_plan.hpp"
+#include "catch.hpp"
 #include "submission_order.hpp"
 
 #include <atomic>
@@ -28,7 +28,8 @@ TEST_CASE("pipeline chunks grow by doubling from the first, then close with 2 x 
 
 TEST_CASE("a pipeline covers every trade once, in order, with the cap bounding the chunk count")
 {
-  for (std::size_t n : {std::size_t{3}, std::size_t{767}, std::size_t{768}, std::size_t{10'000}, std::size_t{1'000'003}}) {
+  for (std::size_t n :
+       {std::size_t{3}, std::size_t{767}, std::size_t{768}, std::size_t{10'000}, std::size_t{1'000'003}}) {
     for (std::size_t first : {std::size_t{1}, std::size_t{64}, std::size_t{256}}) {
       auto const b = pipeline_bounds(n, first);
       INFO(n << " trades, first " << first);
@@ -85,7 +86,7 @@ TEST_CASE("chunks announced out of order, or abandoned, keep the order and hold 
   });
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   CHECK_FALSE(second_went.load());  // chunk 0 not announced yet: no turn for chunk 1
-  order.abandon(0);                  // chunk 0's preparation failed
+  order.abandon(0);                 // chunk 0's preparation failed
   second.join();
   CHECK(second_went.load());
   order.submitted(0);  // a report of an abandoned chunk is ignored

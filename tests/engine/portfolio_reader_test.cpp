@@ -1,6 +1,6 @@
+#include "mcprice/portfolio_reader.hpp"
 #include "catch.hpp"
 #include "mcprice/input_error.hpp"
-#include "mcprice/portfolio_reader.hpp"
 
 using namespace mcprice;
 
@@ -93,8 +93,10 @@ TEST_CASE("bad values fail their row only, naming field, value and position")
 
 TEST_CASE("product, type, underlying and maturity have no default")
 {
-  auto const p = parse_portfolio("id,product,type,underlying,maturity\nT1,vanilla,,ABC,1\nT2,vanilla,put,ABC,\n"
-                                 "T3,,put,ABC,1\n", "p.csv");
+  auto const p = parse_portfolio(
+      "id,product,type,underlying,maturity\nT1,vanilla,,ABC,1\nT2,vanilla,put,ABC,\n"
+      "T3,,put,ABC,1\n",
+      "p.csv");
   CHECK(p.trades[0].row_error == "p.csv:2: type is missing");
   CHECK(p.trades[1].row_error == "p.csv:3: maturity is missing");
   CHECK(p.trades[2].row_error == "p.csv:4: product is missing");

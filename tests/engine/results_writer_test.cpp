@@ -1,5 +1,5 @@
-#include "catch.hpp"
 #include "mcprice/results_writer.hpp"
+#include "catch.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,5 +1,5 @@
-#include "catch.hpp"
 #include "mcprice/term_structure.hpp"
+#include "catch.hpp"
 
 #include <cmath>
 

@@ -1,6 +1,6 @@
+#include "thread_cache.hpp"
 #include "catch.hpp"
 #include "parallel_for.hpp"
-#include "thread_cache.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -32,7 +32,8 @@ TEST_CASE("parallel_for on kept threads visits each index once and passes on the
   thread_cache threads;
   for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{255}, std::size_t{10'000}}) {
     std::vector<std::atomic<int>> seen(n);
-    parallel_for(threads, n, [&](std::size_t i) { seen[i].fetch_add(1); }, 64);
+    parallel_for(
+        threads, n, [&](std::size_t i) { seen[i].fetch_add(1); }, 64);
     for (std::size_t i = 0; i < n; ++i) REQUIRE(seen[i].load() == 1);
   }
   CHECK_THROWS_AS(parallel_for(
@@ -45,6 +46,11 @@ TEST_CASE("parallel_for on kept threads visits each index once and passes on the
   // Nested: a piece that runs its own parallel_for on the same threads.
   std::atomic<std::size_t> total{0};
   parallel_for(
-      threads, 8, [&](std::size_t) { parallel_for(threads, 1000, [&](std::size_t) { total.fetch_add(1); }, 100); }, 1);
+      threads, 8,
+      [&](std::size_t) {
+        parallel_for(
+            threads, 1000, [&](std::size_t) { total.fetch_add(1); }, 100);
+      },
+      1);
   CHECK(total.load() == 8000);
 }

@@ -1,5 +1,5 @@
-#include "catch.hpp"
 #include "work_plan.hpp"
+#include "catch.hpp"
 
 using namespace mcprice;
 using namespace mcprice::detail;
@@ -15,7 +15,10 @@ std::vector<std::int64_t> trades_with_blocks(std::vector<std::int64_t> blocks, s
   }
   return first;
 }
-std::size_t need(std::int64_t blocks, std::size_t segments) { return 16 * static_cast<std::size_t>(blocks) + 16 * segments + 256; }
+std::size_t need(std::int64_t blocks, std::size_t segments)
+{
+  return 16 * static_cast<std::size_t>(blocks) + 16 * segments + 256;
+}
 }  // namespace
 
 TEST_CASE("segments never cross trades and hold at most blocks_per_segment blocks")

@@ -1,11 +1,11 @@
 // Splitting a book across GPUs or ranks: the split's rules, and that pricing the parts apart
 // gives one engine's bits (here with CPU engines standing in for the devices, and ranges of one
 // book priced side by side into one results vector).
+#include "mcprice/work_split.hpp"
 #include "catch.hpp"
 #include "mcprice/input_error.hpp"
 #include "mcprice/market_reader.hpp"
 #include "mcprice/portfolio_reader.hpp"
-#include "mcprice/work_split.hpp"
 #include "split_pricing.hpp"
 
 #include <algorithm>
@@ -141,10 +141,13 @@ TEST_CASE("a book priced in parts on several engines has one engine's bits, in i
   detail::thread_cache threads;
   std::int64_t last_done = -1;
   std::int64_t last_total = 0;
-  auto const split = detail::price_split(parts, market, threads, book, [&](std::int64_t d, std::int64_t t) {
-    last_done = d;
-    last_total = t;
-  }, nullptr);
+  auto const split = detail::price_split(
+      parts, market, threads, book,
+      [&](std::int64_t d, std::int64_t t) {
+        last_done = d;
+        last_total = t;
+      },
+      nullptr);
   REQUIRE(split.results.size() == one.results.size());
   for (std::size_t i = 0; i < one.results.size(); ++i) {
     INFO(one.results[i].id);

@@ -46,8 +46,7 @@ std::vector<rng::u32x4> device_curand4(std::uint64_t key, const std::vector<rng_
   return run_probe<false, rng::u32x4>(key, cases, draws);
 }
 
-std::vector<rng::f32x4> device_curand_normal4(std::uint64_t key, const std::vector<rng_probe_case>& cases,
-                                              int draws)
+std::vector<rng::f32x4> device_curand_normal4(std::uint64_t key, const std::vector<rng_probe_case>& cases, int draws)
 {
   return run_probe<true, rng::f32x4>(key, cases, draws);
 }

@@ -15,7 +15,6 @@ struct rng_probe_case {
 // `draws` successive curand4 results per case, after curand_init(key, subsequence, offset).
 std::vector<rng::u32x4> device_curand4(std::uint64_t key, const std::vector<rng_probe_case>& cases, int draws);
 // `draws` successive curand_normal4 results per case.
-std::vector<rng::f32x4> device_curand_normal4(std::uint64_t key, const std::vector<rng_probe_case>& cases,
-                                              int draws);
+std::vector<rng::f32x4> device_curand_normal4(std::uint64_t key, const std::vector<rng_probe_case>& cases, int draws);
 
 }  // namespace mcprice::testing

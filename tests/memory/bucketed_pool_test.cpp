@@ -31,7 +31,8 @@ TEST_CASE("size classes are geometric, 256-byte multiples, and bound the roundin
   CHECK(c.count() == 41);
   for (int i = 0; i < c.count(); ++i) {
     CHECK(c.size_of(i) % 256 == 0);
-    if (i > 0) CHECK(static_cast<double>(c.size_of(i)) / static_cast<double>(c.size_of(i - 1)) <= std::pow(2.0, 0.25) + 1e-3);
+    if (i > 0)
+      CHECK(static_cast<double>(c.size_of(i)) / static_cast<double>(c.size_of(i - 1)) <= std::pow(2.0, 0.25) + 1e-3);
   }
   CHECK(c.class_of(1) == 0);
   CHECK(c.class_of((std::size_t{1} << 20) + 1) == 1);
@@ -200,7 +201,7 @@ TEST_CASE("an upstream failure trims the cache and retries before reporting out 
   bucketed_pool_resource pool(up, ord, small_classes());
   up.capacity = std::size_t{10} << 20;
   void* a = pool.allocate(6 << 20, fake_stream(1));
-  pool.deallocate(a, 6 << 20, fake_stream(1));  // cached: 6+ MiB held upstream
+  pool.deallocate(a, 6 << 20, fake_stream(1));       // cached: 6+ MiB held upstream
   void* b = pool.allocate(9 << 20, fake_stream(1));  // a different class: needs the trim
   CHECK(b != nullptr);
   auto const s = pool.statistics();

@@ -60,6 +60,9 @@ class fake_ordering final : public stream_ordering {
   }
 };
 
-inline stream_view fake_stream(int i) { return stream_view{reinterpret_cast<cudaStream_t>(static_cast<std::uintptr_t>(0x1000 * i))}; }
+inline stream_view fake_stream(int i)
+{
+  return stream_view{reinterpret_cast<cudaStream_t>(static_cast<std::uintptr_t>(0x1000 * i))};
+}
 
 }  // namespace mcprice::testing

@@ -42,7 +42,8 @@ unsigned long long ping_pong(stream_ordering& ordering, int rounds, std::uint64_
     stream_view const s = (r % 2 == 0) ? a.view() : b.view();
     auto* p = static_cast<std::uint32_t*>(pool.allocate(words * 4, s));
     write_pattern(p, words, 0x9E3779B9U * static_cast<std::uint32_t>(r + 1), s.value());
-    check_pattern(p, words, 0x9E3779B9U * static_cast<std::uint32_t>(r + 1), 4, counter.as<unsigned long long>(), s.value());
+    check_pattern(p, words, 0x9E3779B9U * static_cast<std::uint32_t>(r + 1), 4, counter.as<unsigned long long>(),
+                  s.value());
     pool.deallocate(p, words * 4, s);
   }
   MCPRICE_CUDA_TRY(cudaDeviceSynchronize());

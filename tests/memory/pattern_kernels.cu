@@ -6,7 +6,8 @@ namespace {
 
 __global__ void write_kernel(std::uint32_t* p, std::size_t n, std::uint32_t tag)
 {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x) {
     p[i] = tag ^ static_cast<std::uint32_t>(i);
   }
 }
@@ -31,8 +32,8 @@ void write_pattern(std::uint32_t* p, std::size_t n, std::uint32_t tag, cudaStrea
   MCPRICE_CHECK_LAUNCH("write_kernel");
 }
 
-void check_pattern(const std::uint32_t* p, std::size_t n, std::uint32_t tag, int passes,
-                   unsigned long long* mismatches, cudaStream_t s)
+void check_pattern(const std::uint32_t* p, std::size_t n, std::uint32_t tag, int passes, unsigned long long* mismatches,
+                   cudaStream_t s)
 {
   check_kernel<<<1, 256, 0, s>>>(p, n, tag, passes, mismatches);
   MCPRICE_CHECK_LAUNCH("check_kernel");

@@ -1,9 +1,9 @@
 // Admission under a pool limit: the gate's waits and refusals, a lease that must not wait while
 // holding, and the bucketed pool's partial trims and non-releasable bytes beneath it.
+#include "mcprice/memory/scratch_gate.hpp"
 #include "catch.hpp"
 #include "fake_device.hpp"
 #include "mcprice/memory/bucketed_pool_resource.hpp"
-#include "mcprice/memory/scratch_gate.hpp"
 #include "mcprice/memory/scratch_lease.hpp"
 
 #include <atomic>

@@ -1,10 +1,10 @@
 // The statistics adaptor over allocators without statistics of their own, and the latency ring
 // behind every allocation-latency figure, on the fake device.
+#include "mcprice/memory/statistics_resource.hpp"
 #include "catch.hpp"
 #include "fake_device.hpp"
 #include "mcprice/memory/latency_ring.hpp"
 #include "mcprice/memory/memory_errors.hpp"
-#include "mcprice/memory/statistics_resource.hpp"
 
 #include <mutex>
 #include <thread>

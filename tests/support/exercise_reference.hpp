@@ -66,9 +66,10 @@ inline trade exercise_trade_of(std::string id, option_type type, std::vector<std
 // dates, 100 QE steps).
 inline market_data clarke_parrott_market(double s)
 {
-  return parse_market(R"({"rate": 0.1, "assets": {"H": {"spot": )" + std::to_string(s) +
-                          R"(, "model": "heston", "heston": {"v0": 0.0625, "kappa": 5, "theta": 0.16, "xi": 0.9, "rho": 0.1}}}})",
-                      "clarke-parrott");
+  return parse_market(
+      R"({"rate": 0.1, "assets": {"H": {"spot": )" + std::to_string(s) +
+          R"(, "model": "heston", "heston": {"v0": 0.0625, "kappa": 5, "theta": 0.16, "xi": 0.9, "rho": 0.1}}}})",
+      "clarke-parrott");
 }
 
 inline trade clarke_parrott_put()
@@ -117,7 +118,6 @@ inline market_data flat_market(double spot, double vol, double rate, double divi
     << R"(, "dividend_yield": )" << dividend << "}}}";
   return parse_market(m.str(), "flat");
 }
-
 
 // A Cox-Ross-Rubinstein tree of steps_per_date x dates steps; exercise at the dates (equally
 // spaced, the last at T) only, or at every step when american_steps.

@@ -16,10 +16,11 @@ inline void check_greeks_against_black_scholes(const portfolio& book, const mark
     REQUIRE(r.status == trade_status::ok);
     REQUIRE(r.greeks.has_value());
     auto const ref = reference_greeks(book.trades[i], market);
-    std::pair<const char*, std::pair<greek_estimate, double>> const rows[] = {
-        {"delta", {r.greeks->delta, ref.delta}}, {"gamma", {r.greeks->gamma, ref.gamma}},
-        {"vega", {r.greeks->vega, ref.vega}},    {"theta", {r.greeks->theta, ref.theta}},
-        {"rho", {r.greeks->rho, ref.rho}}};
+    std::pair<const char*, std::pair<greek_estimate, double>> const rows[] = {{"delta", {r.greeks->delta, ref.delta}},
+                                                                              {"gamma", {r.greeks->gamma, ref.gamma}},
+                                                                              {"vega", {r.greeks->vega, ref.vega}},
+                                                                              {"theta", {r.greeks->theta, ref.theta}},
+                                                                              {"rho", {r.greeks->rho, ref.rho}}};
     for (auto const& [name, pair] : rows) {
       auto const& [mc, expected] = pair;
       INFO(r.id << " " << name << ": mc " << mc.value << " +- " << mc.std_error << ", Black-Scholes " << expected);

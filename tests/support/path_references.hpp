@@ -17,8 +17,8 @@ inline double ncdf(double x) { return black_scholes::normal_cdf(x); }
 
 // Geometric Asians: the engine's own closed form (mcprice/geometric_asian.hpp), checked in
 // path_pricing_test against Monte Carlo.
-inline double geometric_asian(const market_data& m, const asset& a, std::vector<double> fix, double T, double K, bool call,
-                              bool floating)
+inline double geometric_asian(const market_data& m, const asset& a, std::vector<double> fix, double T, double K,
+                              bool call, bool floating)
 {
   return geometric_asian_price(m, a, fix, T, K, call, floating);
 }
@@ -50,7 +50,8 @@ inline double one_touch_at_hit(const flat_bs& p, double B, bool down)
   double const mu = (p.r - p.q - 0.5 * p.vol * p.vol) / (p.vol * p.vol);
   double const lambda = std::sqrt(mu * mu + 2.0 * p.r / (p.vol * p.vol));
   double const z = std::log(B / p.s) / sd + lambda * sd;
-  return std::pow(B / p.s, mu + lambda) * ncdf(eta * z) + std::pow(B / p.s, mu - lambda) * ncdf(eta * z - 2.0 * eta * lambda * sd);
+  return std::pow(B / p.s, mu + lambda) * ncdf(eta * z) +
+         std::pow(B / p.s, mu - lambda) * ncdf(eta * z - 2.0 * eta * lambda * sd);
 }
 
 // Cash 1 paid at T if B was touched: the discounted probability of touching.
@@ -60,8 +61,8 @@ inline double one_touch_at_expiry(const flat_bs& p, double B, bool down)
   double const m = (p.r - p.q - 0.5 * p.vol * p.vol) * p.T;
   double const h = std::log(B / p.s);
   double const power = std::pow(B / p.s, 2.0 * (p.r - p.q - 0.5 * p.vol * p.vol) / (p.vol * p.vol));
-  double const prob = down ? ncdf((h - m) / sd) + power * ncdf((h + m) / sd)
-                           : ncdf((m - h) / sd) + power * ncdf((-h - m) / sd);
+  double const prob =
+      down ? ncdf((h - m) / sd) + power * ncdf((h + m) / sd) : ncdf((m - h) / sd) + power * ncdf((-h - m) / sd);
   return std::exp(-p.r * p.T) * prob;
 }
 

@@ -24,7 +24,8 @@ inline market_data test_market()
                 "vol": {"times": [0.5, 1, 2], "vols": [0.25, 0.22, 0.21]}},
       "DEAD": {"spot": 80, "vol": 0.0},
       "HIGH": {"spot": 10, "dividend_yield": 0.05, "vol": 0.9}
-    }})", "test-market");
+    }})",
+                      "test-market");
 }
 
 inline trade make_trade(std::string id, product_kind p, option_type type, std::string asset, double strike,
@@ -103,8 +104,8 @@ inline black_scholes::sensitivities reference_greeks(const trade& t, const marke
   double const T = t.maturity;
   // A dead asset is the limit of a vanishing vol.
   double const vol = std::max(std::sqrt(a.vol.total_variance(T) / T), 1e-9);
-  black_scholes::flat_inputs const in{a.spot, *t.strike, T, -std::log(m.discount().discount(T)) / T,
-                                      -std::log(a.dividend.discount(T)) / T, vol};
+  black_scholes::flat_inputs const in{
+      a.spot, *t.strike, T, -std::log(m.discount().discount(T)) / T, -std::log(a.dividend.discount(T)) / T, vol};
   using K = black_scholes::european_kind;
   bool const call = t.type == option_type::call;
   K kind = call ? K::call : K::put;

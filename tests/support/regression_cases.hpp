@@ -36,8 +36,7 @@ inline regression_case random_regression(std::mt19937_64& g, int basis, int rows
     std::array<double, max_exercise_basis> phi{};
     for (int i = 0; i < basis; ++i) {
       // Rounded to float, as the kernels' basis values are.
-      phi[static_cast<std::size_t>(i)] =
-          static_cast<float>(std::pow(a, powers[i][0]) * std::pow(b, powers[i][1]));
+      phi[static_cast<std::size_t>(i)] = static_cast<float>(std::pow(a, powers[i][0]) * std::pow(b, powers[i][1]));
     }
     if (collinear && basis >= 3) phi[static_cast<std::size_t>(basis - 1)] = static_cast<float>(phi[1] + 2.0 * phi[2]);
     double y = noise * z(g);
@@ -45,7 +44,8 @@ inline regression_case random_regression(std::mt19937_64& g, int basis, int rows
     y = static_cast<float>(y);
     int e = 0;
     for (int i = 0; i < basis; ++i) {
-      for (int j = i; j < basis; ++j) c.sums.xx[e++] += phi[static_cast<std::size_t>(i)] * phi[static_cast<std::size_t>(j)];
+      for (int j = i; j < basis; ++j)
+        c.sums.xx[e++] += phi[static_cast<std::size_t>(i)] * phi[static_cast<std::size_t>(j)];
       c.sums.xy[i] += phi[static_cast<std::size_t>(i)] * y;
     }
     c.sums.in_the_money += 1.0;
@@ -66,9 +66,15 @@ inline std::vector<regression_case> regression_cases(std::uint64_t seed, int cou
   for (int k = 0; k < count; ++k) {
     int const basis = 1 + k % max_exercise_basis;
     switch (k % 7) {
-      case 5: out.push_back(random_regression(g, basis, basis, false)); break;  // < 2 paths a function
-      case 6: out.push_back(k % 14 == 6 ? regression_case{basis, {}, {}, {}} : random_regression(g, basis, 300, true)); break;
-      default: out.push_back(random_regression(g, basis, 40 + 37 * (k % 11), false)); break;
+      case 5:
+        out.push_back(random_regression(g, basis, basis, false));
+        break;  // < 2 paths a function
+      case 6:
+        out.push_back(k % 14 == 6 ? regression_case{basis, {}, {}, {}} : random_regression(g, basis, 300, true));
+        break;
+      default:
+        out.push_back(random_regression(g, basis, 40 + 37 * (k % 11), false));
+        break;
     }
   }
   return out;

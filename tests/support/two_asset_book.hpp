@@ -18,7 +18,8 @@ inline market_data stulz_market()
   return parse_market(R"({"rate": 0.04, "assets": {
       "A": {"spot": 100, "dividend_yield": 0.01, "vol": 0.3},
       "B": {"spot": 95, "dividend_yield": 0.02, "vol": 0.2}},
-      "correlation": {"A,B": 0.5}})", "stulz");
+      "correlation": {"A,B": 0.5}})",
+                      "stulz");
 }
 
 inline std::vector<referenced_trade> stulz_book()

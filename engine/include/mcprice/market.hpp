@@ -4,8 +4,8 @@
 #include "mcprice/term_structure.hpp"
 
 #include <optional>
-#include <unordered_map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace mcprice {

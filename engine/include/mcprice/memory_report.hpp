@@ -14,16 +14,16 @@
 namespace mcprice {
 
 struct memory_report {
-  std::string allocator;                       // malloc | async-default | pool | bucketed
-  std::optional<pool_statistics> scratch;      // bucketed pool only
-  std::optional<resource_statistics> requests; // malloc, async-default and pool: what was asked of them
-  std::optional<driver_pool_usage> driver;     // pool and bucketed (the explicit pool beneath)
-  std::optional<gate_statistics> gate;         // admission under --pool-limit
-  std::uint64_t job_retries{0};                // jobs refused by the gate that came again
-  int streams_busy{-1};                        // the engine's streams with work queued now (-1: unknown)
+  std::string allocator;                        // malloc | async-default | pool | bucketed
+  std::optional<pool_statistics> scratch;       // bucketed pool only
+  std::optional<resource_statistics> requests;  // malloc, async-default and pool: what was asked of them
+  std::optional<driver_pool_usage> driver;      // pool and bucketed (the explicit pool beneath)
+  std::optional<gate_statistics> gate;          // admission under --pool-limit
+  std::uint64_t job_retries{0};                 // jobs refused by the gate that came again
+  int streams_busy{-1};                         // the engine's streams with work queued now (-1: unknown)
   std::size_t market_bytes{0};
-  bool market_rdma_capable{false};             // market buffers passed the GPUDirect checks
-  std::string market_note;                     // why not, when they did not
+  bool market_rdma_capable{false};  // market buffers passed the GPUDirect checks
+  std::string market_note;          // why not, when they did not
 };
 
 void print_report(std::ostream& out, const memory_report& r);

@@ -64,9 +64,9 @@ template <typename T>
 class boxed {
  public:
   boxed() = default;
-  boxed(const T& v) : p_(std::make_unique<T>(v)) {}  // NOLINT: converts as std::optional does
+  boxed(const T& v) : p_(std::make_unique<T>(v)) {}        // NOLINT: converts as std::optional does
   boxed(T&& v) : p_(std::make_unique<T>(std::move(v))) {}  // NOLINT
-  boxed(std::nullopt_t) {}  // NOLINT
+  boxed(std::nullopt_t) {}                                 // NOLINT
   boxed(std::optional<T>&& v) : p_(v ? std::make_unique<T>(std::move(*v)) : nullptr) {}  // NOLINT
   boxed(const boxed& o) : p_(o.p_ ? std::make_unique<T>(*o.p_) : nullptr) {}
   boxed(boxed&&) noexcept = default;
@@ -98,7 +98,7 @@ struct trade_result {
   double ci_low{0.0};     // 95% confidence interval
   double ci_high{0.0};
   std::int64_t paths{0};
-  std::string message;    // why it failed; empty when ok
+  std::string message;  // why it failed; empty when ok
   // With engine_options::greeks, for the products that have them (docs/greeks.md); empty for
   // the others and for failed trades.
   boxed<trade_greeks> greeks;
@@ -112,12 +112,12 @@ struct trade_result {
 // host's by one event recorded on an idle stream (within microseconds).
 struct timeline_span {
   std::string what;
-  std::size_t chunk{0};   // pipeline chunk
-  std::size_t index{0};   // job number within its family's request (GPU spans)
+  std::size_t chunk{0};  // pipeline chunk
+  std::size_t index{0};  // job number within its family's request (GPU spans)
   double begin_seconds{0.0};
   double end_seconds{0.0};
-  bool device{false};     // a GPU span
-  std::size_t part{0};    // with several GPUs: which of engine_options::devices priced it
+  bool device{false};   // a GPU span
+  std::size_t part{0};  // with several GPUs: which of engine_options::devices priced it
 };
 
 struct run_summary {
@@ -136,10 +136,10 @@ struct run_summary {
   double prepare_seconds{0.0};
   double price_seconds{0.0};
   double results_seconds{0.0};
-  std::size_t jobs{0};    // GPU jobs the request was cut into (0 on the CPU)
-  std::size_t chunks{1};  // pipeline chunks the book was prepared and priced in
-  bool greeks{false};            // Greeks were asked for
-  std::size_t without_greeks{0};  // priced trades whose product has no Greeks in this release
+  std::size_t jobs{0};                  // GPU jobs the request was cut into (0 on the CPU)
+  std::size_t chunks{1};                // pipeline chunks the book was prepared and priced in
+  bool greeks{false};                   // Greeks were asked for
+  std::size_t without_greeks{0};        // priced trades whose product has no Greeks in this release
   std::vector<timeline_span> timeline;  // engine_options::timeline: sorted by begin
 };
 

@@ -25,7 +25,7 @@ struct engine_options {
   std::int64_t paths{1'000'000};  // per trade, unless the trade's row says otherwise
   std::int64_t steps{252};        // path-dependent products; europeans step exactly to T
   std::uint64_t seed{42};
-  bool antithetic{true};  // each normal draw prices the paths of Z and -Z; std errors use pairs
+  bool antithetic{true};        // each normal draw prices the paths of Z and -Z; std errors use pairs
   bool control_variates{true};  // arithmetic Asians under GBM: the geometric-average control
   // Delta, gamma, vega, theta and rho in the same pass as the price (docs/greeks.md). Prices
   // keep their bits; Greeks are as reproducible as prices.
@@ -36,18 +36,18 @@ struct engine_options {
   path_precision precision{path_precision::float32};
   // Never change the numbers:
   backend_choice backend{backend_choice::automatic};
-  unsigned threads{0};          // CPU backend: 0 = all cores
-  int device{0};                // GPU ordinal
+  unsigned threads{0};  // CPU backend: 0 = all cores
+  int device{0};        // GPU ordinal
   // Several GPUs in one process (--devices): the book is split across them by estimated cost
   // (work_split.hpp, docs/scale-out.md), each with its own context, streams, scratch pool and
   // copy of the market. Empty: `device` alone. An ordinal may repeat (two engines share a GPU).
   std::vector<int> devices;
-  bool every_device{false};     // --devices all: every usable GPU (overrides `devices`)
-  int streams{0};               // 0 = chosen from the device
+  bool every_device{false};      // --devices all: every usable GPU (overrides `devices`)
+  int streams{0};                // 0 = chosen from the device
   std::size_t job_cap_bytes{0};  // scratch one job may hold; 0 = no cap
   allocator_kind allocator{allocator_kind::bucketed};
   std::size_t pool_limit_bytes{0};  // most scratch bytes held from the device; 0 = no limit
-  int grid_blocks{0};           // GPU grid override, 0 = tuned
+  int grid_blocks{0};               // GPU grid override, 0 = tuned
   kernel_route route{kernel_route::automatic};
   // Greeks of American and Bermudan trades on the GPU: the spot scenarios of a trade's delta,
   // gamma and cross-gamma combinations walk each path once, together (false: each combination

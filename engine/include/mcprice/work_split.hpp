@@ -32,8 +32,8 @@ struct trade_range {
 // priced straight from the book and its results land in place (no copies of trades or rows);
 // no part exceeds an equal share by more than its costliest trade. Ranges may be empty when
 // there are fewer trades than parts.
-std::vector<trade_range> split_by_cost(const portfolio& book, const market_data& market,
-                                       const engine_options& options, std::size_t parts);
+std::vector<trade_range> split_by_cost(const portfolio& book, const market_data& market, const engine_options& options,
+                                       std::size_t parts);
 
 // The trades of `range`, with the book's source (for messages): a rank's own book.
 portfolio select_trades(const portfolio& book, trade_range range);

@@ -106,8 +106,9 @@ MCPRICE_HD MCPRICE_INLINE auto basket_payoff(const Trade& t, const Asset* assets
 
 // One path: correlated terminal spots from `normals` (one per asset), times `sign`.
 template <typename Real>
-MCPRICE_HD MCPRICE_INLINE Real basket_path(const basic_basket_gbm_trade<Real>& t, const basic_basket_asset<Real>* assets,
-                                           const Real* factor, const Real* normals, Real sign)
+MCPRICE_HD MCPRICE_INLINE Real basket_path(const basic_basket_gbm_trade<Real>& t,
+                                           const basic_basket_asset<Real>* assets, const Real* factor,
+                                           const Real* normals, Real sign)
 {
   return basket_payoff(t, assets, [&](int i) { return basket_terminal_spot(t, assets, factor, normals, sign, i); });
 }

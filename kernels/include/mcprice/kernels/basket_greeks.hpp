@@ -93,9 +93,7 @@ MCPRICE_HD MCPRICE_INLINE void add_basket_path_greeks(const basket_gbm_trade& t,
   float const base = payoff_with([&](int k) { return s[k]; });
   float const h = basket_spot_bump;
   // One asset's spot moved (by scale, or to a new value).
-  auto moved = [&](int i, float value) {
-    return payoff_with([&](int k) { return k == i ? value : s[k]; });
-  };
+  auto moved = [&](int i, float value) { return payoff_with([&](int k) { return k == i ? value : s[k]; }); };
   for (int i = 0; i < n; ++i) {
     float const up = moved(i, s[i] * (1.0F + h));
     float const down = moved(i, s[i] * (1.0F - h));
@@ -146,9 +144,8 @@ MCPRICE_HD MCPRICE_INLINE void add_basket_path_greeks(const basket_gbm_trade& t,
   for (int side = 0; side < 2; ++side) {
     float const ratio = (t.maturity + (side == 0 ? -eps : eps)) / t.maturity;
     float const root = sqrtf(ratio);
-    rolled[side] = payoff_with([&](int k) {
-      return spot_of(assets[k], assets[k].drift * ratio, assets[k].stdev * root, y[k]);
-    });
+    rolled[side] =
+        payoff_with([&](int k) { return spot_of(assets[k], assets[k].drift * ratio, assets[k].stdev * root, y[k]); });
   }
   float const carry = expf(t.rate * eps);
   v[ch.theta()] += share * (rolled[0] * carry - rolled[1] / carry) / (2.0F * eps);

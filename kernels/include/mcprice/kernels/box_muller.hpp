@@ -28,8 +28,7 @@ inline void box_muller(std::uint32_t a, std::uint32_t b, float& n0, float& n1)
 {
   // nvcc contracts "x * c + c/2" into one FMA on the device; std::fma reproduces that rounding.
   float const u = std::fma(static_cast<float>(a), detail::two_pow_32_inv, detail::two_pow_32_inv / 2);
-  float const v =
-      std::fma(static_cast<float>(b), detail::two_pow_32_inv_2pi, detail::two_pow_32_inv_2pi / 2);
+  float const v = std::fma(static_cast<float>(b), detail::two_pow_32_inv_2pi, detail::two_pow_32_inv_2pi / 2);
   float const s = std::sqrt(-2.0F * std::log(u));
   n0 = std::sin(v) * s;
   n1 = std::cos(v) * s;

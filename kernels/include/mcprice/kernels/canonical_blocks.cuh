@@ -13,7 +13,6 @@
 #include <mutex>
 #include <tuple>
 
-
 namespace mcprice::kernels::detail {
 
 // The last trade whose first_block <= block, by one thread's binary search (for kernels whose
@@ -137,14 +136,12 @@ __device__ __forceinline__ void for_canonical_blocks(const Trade* __restrict__ t
 __device__ __forceinline__ double warp_total(double x)
 {
   MCPRICE_UNROLL
-  for (int offset = layout::lanes_per_partial / 2; offset > 0; offset /= 2) x += __shfl_down_sync(0xffffffffU, x, offset);
+  for (int offset = layout::lanes_per_partial / 2; offset > 0; offset /= 2)
+    x += __shfl_down_sync(0xffffffffU, x, offset);
   return x;
 }
 
-__device__ __forceinline__ moments warp_sum(moments m)
-{
-  return {warp_total(m.sum), warp_total(m.sum_sq)};
-}
+__device__ __forceinline__ moments warp_sum(moments m) { return {warp_total(m.sum), warp_total(m.sum_sq)}; }
 
 __device__ __forceinline__ priced_greeks warp_sum(const priced_greeks& m)
 {
@@ -157,7 +154,8 @@ __device__ __forceinline__ priced_greeks warp_sum(const priced_greeks& m)
 __device__ __forceinline__ priced_path_greeks warp_sum(const priced_path_greeks& m)
 {
   path_greek_moments const& g = m.greeks;
-  return {warp_sum(m.price), {warp_sum(g.delta), warp_sum(g.gamma), warp_sum(g.vega), warp_sum(g.theta), warp_sum(g.rho)}};
+  return {warp_sum(m.price),
+          {warp_sum(g.delta), warp_sum(g.gamma), warp_sum(g.vega), warp_sum(g.theta), warp_sum(g.rho)}};
 }
 
 __device__ __forceinline__ priced_basket_greeks warp_sum(const priced_basket_greeks& m)

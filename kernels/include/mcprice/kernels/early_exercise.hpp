@@ -35,18 +35,18 @@ struct exercise_trade {
   std::int64_t calibration_samples;
   std::int64_t first_calibration_block;
   std::int64_t calibration_offset;  // floats of the family's path scratch before this trade's
-  std::int32_t dates;         // exercise dates after today; the last one is maturity
-  std::int32_t substeps;      // Heston: QE steps per date; GBM: 1 (exact)
-  std::int32_t first_date;    // into the discount table (dates entries)
-  std::int32_t first_coefficient;  // into the coefficient table, in dates (a Greek scenario reads its trade's)
-  std::int32_t first_step;    // GBM: into the GBM step table (dates x assets); Heston: the Heston steps
-  std::int32_t first_asset;   // into the asset table
-  std::int32_t first_factor;  // into the factor table (assets x assets, row-major)
+  std::int32_t dates;               // exercise dates after today; the last one is maturity
+  std::int32_t substeps;            // Heston: QE steps per date; GBM: 1 (exact)
+  std::int32_t first_date;          // into the discount table (dates entries)
+  std::int32_t first_coefficient;   // into the coefficient table, in dates (a Greek scenario reads its trade's)
+  std::int32_t first_step;          // GBM: into the GBM step table (dates x assets); Heston: the Heston steps
+  std::int32_t first_asset;         // into the asset table
+  std::int32_t first_factor;        // into the factor table (assets x assets, row-major)
   std::int32_t assets;
-  std::int32_t basis;         // basis functions used (exercise_basis)
+  std::int32_t basis;  // basis functions used (exercise_basis)
   float strike;
-  float norm;    // spots are divided by it in the basis (the strike, or the payoff's level today)
-  float v_norm;  // Heston: the variance's scale in the basis
+  float norm;                 // spots are divided by it in the basis (the strike, or the payoff's level today)
+  float v_norm;               // Heston: the variance's scale in the basis
   enum basket_payoff payoff;  // a vanilla is a basket of one asset of weight 1
   std::uint8_t call;
   std::uint8_t heston;
@@ -64,7 +64,8 @@ MCPRICE_HD MCPRICE_INLINE int asset_count(const exercise_trade& t) { return t.as
 // kernel per sized count (tuning::exercise_sized_assets); the calibration kernels, whose
 // registers are not capped, size one asset and those counts.
 template <int N>
-struct sized_trade : exercise_trade {};
+struct sized_trade : exercise_trade {
+};
 
 template <int N>
 MCPRICE_HD MCPRICE_INLINE constexpr int asset_count(const sized_trade<N>&)
@@ -152,9 +153,9 @@ struct exercise_tables {
   const float* factors;
   const exercise_gbm_step* gbm;
   const heston_step* heston;
-  const float* discounts;     // P(0, t_d) per trade date
-  const float* coefficients;  // max_exercise_basis per trade date; zeros until calibrated
-  const exercise_trade* scenarios;  // Greeks: the trades' bumped copies (exercise_combination)
+  const float* discounts;             // P(0, t_d) per trade date
+  const float* coefficients;          // max_exercise_basis per trade date; zeros until calibrated
+  const exercise_trade* scenarios;    // Greeks: the trades' bumped copies (exercise_combination)
   const exercise_walk_group* groups;  // Greeks on the GPU: combinations walked together
 };
 
@@ -220,7 +221,8 @@ MCPRICE_HD MCPRICE_INLINE void walk_exercise_paths(const Trade& t, asset_variant
         float z_v[max_exercise_assets];
         for (int a = 0; a < asset_count(t); ++a) z_v[a] = normals.next();
         correlated(y);
-        const heston_step* hs = tab.heston + t.first_step + static_cast<std::int64_t>(d * t.substeps + k) * asset_count(t);
+        const heston_step* hs =
+            tab.heston + t.first_step + static_cast<std::int64_t>(d * t.substeps + k) * asset_count(t);
         for (int a = 0; a < asset_count(t); ++a) {
           float dx = 0.0F;
           float var = 0.0F;
@@ -233,8 +235,8 @@ MCPRICE_HD MCPRICE_INLINE void walk_exercise_paths(const Trade& t, asset_variant
               tab.heston + variant.other->first_step + static_cast<std::int64_t>(d * t.substeps + k) * asset_count(t);
           float dx = 0.0F;
           float var_integral = 0.0F;
-          heston_qe_step(tab.assets[variant.other->first_asset + a].xi, hs2[a], variant.v, qe_normal_draw{z_v[a]}, y[a], dx,
-                         var_integral);
+          heston_qe_step(tab.assets[variant.other->first_asset + a].xi, hs2[a], variant.v, qe_normal_draw{z_v[a]}, y[a],
+                         dx, var_integral);
           variant.x += dx;
         }
       }
@@ -261,8 +263,8 @@ MCPRICE_HD MCPRICE_INLINE void walk_exercise_paths(const Trade& t, asset_variant
 }
 
 template <typename NormalStream, typename Trade, typename Visit>
-MCPRICE_HD MCPRICE_INLINE void walk_exercise_path(const Trade& t, const exercise_tables& tab,
-                                                  std::uint64_t key, std::uint64_t subsequence, Visit&& visit)
+MCPRICE_HD MCPRICE_INLINE void walk_exercise_path(const Trade& t, const exercise_tables& tab, std::uint64_t key,
+                                                  std::uint64_t subsequence, Visit&& visit)
 {
   walk_exercise_paths<NormalStream>(t, asset_variant{nullptr, 0, 0.0F, 0.0F}, tab, key, subsequence,
                                     [&](int d, const exercise_state& s, const exercise_state&) { return visit(d, s); });
@@ -315,7 +317,10 @@ MCPRICE_HD MCPRICE_INLINE leg_view view_at(const Trade& t, const exercise_asset*
     pass([&](int i) { return rounded_product(assets[i].weight, rounded_product(assets[i].spot, s.growth[i])); });
   }
   bool const two_legs = t.payoff == basket_payoff::spread;
-  float const agg = t.payoff == basket_payoff::basket ? sum : two_legs ? spread : t.payoff == basket_payoff::best_of ? hi : lo;
+  float const agg = t.payoff == basket_payoff::basket    ? sum
+                    : two_legs                           ? spread
+                    : t.payoff == basket_payoff::best_of ? hi
+                                                         : lo;
   leg_view l;
   l.intrinsic = payoff_of_aggregate(t, agg);
   l.hi = two_legs ? first : hi;
@@ -326,8 +331,7 @@ MCPRICE_HD MCPRICE_INLINE leg_view view_at(const Trade& t, const exercise_asset*
 
 // What exercising pays at a state (undiscounted).
 template <typename Trade>
-MCPRICE_HD MCPRICE_INLINE float exercise_value(const Trade& t, const exercise_asset* assets,
-                                               const exercise_state& s)
+MCPRICE_HD MCPRICE_INLINE float exercise_value(const Trade& t, const exercise_asset* assets, const exercise_state& s)
 {
   return view_at(t, assets, s).intrinsic;
 }
@@ -416,8 +420,8 @@ MCPRICE_HD MCPRICE_INLINE bool exercises_under(const Trade& t, float discount, c
 }
 
 template <typename Trade>
-MCPRICE_HD MCPRICE_INLINE bool exercises_at(const Trade& t, const exercise_tables& tab, int d,
-                                            const exercise_state& s, const leg_view& l)
+MCPRICE_HD MCPRICE_INLINE bool exercises_at(const Trade& t, const exercise_tables& tab, int d, const exercise_state& s,
+                                            const leg_view& l)
 {
   return exercises_under(t, tab.discounts[t.first_date + d], tab.coefficients + coefficient_offset(t, d), s, l);
 }
@@ -445,8 +449,7 @@ MCPRICE_HD MCPRICE_INLINE bool stops_at(const Trade& t, const exercise_tables& t
 
 // One pricing path: its cash flow, discounted to today, under the calibrated policy.
 template <typename NormalStream, typename Trade>
-MCPRICE_HD MCPRICE_INLINE float exercise_sample(const Trade& t, const exercise_tables& tab,
-                                                std::uint64_t subsequence)
+MCPRICE_HD MCPRICE_INLINE float exercise_sample(const Trade& t, const exercise_tables& tab, std::uint64_t subsequence)
 {
   float value = 0.0F;
   walk_exercise_path<NormalStream>(t, tab, t.key, subsequence,
@@ -480,7 +483,7 @@ struct exercise_combination {
   std::int64_t samples;
   std::int64_t first_block;
   std::int32_t legs;
-  std::int32_t shared_path;  // the legs differ in spots only: one walk serves them all
+  std::int32_t shared_path;                     // the legs differ in spots only: one walk serves them all
   std::int32_t scenario[max_combination_legs];  // into the scenario table
   float weight[max_combination_legs];
   // The GPU's walk group (exercise_walk_group) or -1, and where each leg sits in its legs.
@@ -529,7 +532,8 @@ MCPRICE_HD MCPRICE_INLINE void shared_walk_values(const Trade& first, const std:
     for (std::uint64_t open = left; open != 0; open &= open - 1) {
       int const k = lowest_bit(open);
       const exercise_asset* spots = tab.assets + tab.scenarios[scenario[k]].first_asset;
-      if (stops_under(first, last, discount, beta, s, view_at(first, spots, s), value[k])) left &= ~(std::uint64_t{1} << k);
+      if (stops_under(first, last, discount, beta, s, view_at(first, spots, s), value[k]))
+        left &= ~(std::uint64_t{1} << k);
     }
     return left == 0;
   });
@@ -610,7 +614,10 @@ MCPRICE_HD MCPRICE_INLINE void group_leg_values(const Trade& first, const exerci
 // key). Stored floats per path and date: the assets' log spots, then (Heston) their variances.
 inline constexpr int calibration_paths_per_block = layout::lanes_per_block;
 
-MCPRICE_HD MCPRICE_INLINE int exercise_rows_per_date(const exercise_trade& t) { return t.heston ? 2 * t.assets : t.assets; }
+MCPRICE_HD MCPRICE_INLINE int exercise_rows_per_date(const exercise_trade& t)
+{
+  return t.heston ? 2 * t.assets : t.assets;
+}
 
 // Floats a calibration path stores.
 MCPRICE_HD MCPRICE_INLINE int calibration_rows(const exercise_trade& t) { return t.dates * exercise_rows_per_date(t); }
@@ -645,20 +652,20 @@ MCPRICE_HD MCPRICE_INLINE void simulate_calibration_path(const Trade& t, const e
   if (path >= t.calibration_samples) return;
   int const per_date = exercise_rows_per_date(t);
   const exercise_asset* assets = tab.assets + t.first_asset;
-  walk_exercise_path<NormalStream>(t, tab, t.calibration_key, static_cast<std::uint64_t>(path),
-                                   [&](int d, const exercise_state& s) {
-                                     for (int a = 0; a < asset_count(t); ++a) {
-                                       v.paths[path_row_index(t, v, block, d * per_date + a, lane)] = s.x[a];
-                                     }
-                                     for (int a = 0; t.heston && a < asset_count(t); ++a) {
-                                       v.paths[path_row_index(t, v, block, d * per_date + asset_count(t) + a, lane)] = s.v[a];
-                                     }
-                                     if (d + 1 == t.dates) {
-                                       v.cash_flows[(family_block - v.job_first_block) * calibration_paths_per_block + lane] =
-                                           rounded_product(exercise_value(t, assets, s), tab.discounts[t.first_date + d]);
-                                     }
-                                     return false;
-                                   });
+  walk_exercise_path<NormalStream>(
+      t, tab, t.calibration_key, static_cast<std::uint64_t>(path), [&](int d, const exercise_state& s) {
+        for (int a = 0; a < asset_count(t); ++a) {
+          v.paths[path_row_index(t, v, block, d * per_date + a, lane)] = s.x[a];
+        }
+        for (int a = 0; t.heston && a < asset_count(t); ++a) {
+          v.paths[path_row_index(t, v, block, d * per_date + asset_count(t) + a, lane)] = s.v[a];
+        }
+        if (d + 1 == t.dates) {
+          v.cash_flows[(family_block - v.job_first_block) * calibration_paths_per_block + lane] =
+              rounded_product(exercise_value(t, assets, s), tab.discounts[t.first_date + d]);
+        }
+        return false;
+      });
 }
 
 // The normal equations of one date (or, past the trade's last regression, the cash flows'
@@ -730,7 +737,8 @@ MCPRICE_HD MCPRICE_INLINE void with_stored_state(const Trade& t, const calibrati
   exercise_state s{};
   int const per_date = exercise_rows_per_date(t);
   for (int a = 0; a < asset_count(t); ++a) s.x[a] = v.paths[path_row_index(t, v, block, d * per_date + a, lane)];
-  for (int a = 0; t.heston && a < asset_count(t); ++a) s.v[a] = v.paths[path_row_index(t, v, block, d * per_date + asset_count(t) + a, lane)];
+  for (int a = 0; t.heston && a < asset_count(t); ++a)
+    s.v[a] = v.paths[path_row_index(t, v, block, d * per_date + asset_count(t) + a, lane)];
   s.grow(asset_count(t));
   visit(s);
 }
@@ -740,8 +748,8 @@ MCPRICE_HD MCPRICE_INLINE void with_stored_state(const Trade& t, const calibrati
 struct regression_terms {
   float phi[max_exercise_basis];
   double cash_flow;
-  bool live;         // a path of the trade, at a step the trade has
-  bool in_the_money; // in the regression (never at the totals' step)
+  bool live;          // a path of the trade, at a step the trade has
+  bool in_the_money;  // in the regression (never at the totals' step)
 };
 
 // The basis functions of path `lane` of the trade's calibration block `block` at step `step`'s
@@ -809,14 +817,15 @@ struct carried_path {
 // step's sums; backward_terms' values with from_step = step - 1, bit for bit (host test).
 template <typename Trade>
 MCPRICE_HD MCPRICE_INLINE regression_terms carried_terms(const Trade& t, const exercise_tables& tab,
-                                                          const calibration_view& v, std::int64_t block, int lane,
-                                                          int step, carried_path& c)
+                                                         const calibration_view& v, std::int64_t block, int lane,
+                                                         int step, carried_path& c)
 {
   regression_terms r{};
   if (block * calibration_paths_per_block + lane >= t.calibration_samples || step > regressions(t)) return r;
   r.live = true;
   if (step > 0 && c.in_the_money &&
-      c.exercise_value >= continuation_value(t, tab.coefficients + coefficient_offset(t, regression_date(t, step - 1)), c.phi)) {
+      c.exercise_value >=
+          continuation_value(t, tab.coefficients + coefficient_offset(t, regression_date(t, step - 1)), c.phi)) {
     c.cash_flow = c.exercise_value;
   }
   r.cash_flow = c.cash_flow;
@@ -834,7 +843,8 @@ MCPRICE_HD MCPRICE_INLINE regression_terms carried_terms(const Trade& t, const e
 // money (no cash flow: the fixed part never reads it).
 template <typename Trade>
 MCPRICE_HD MCPRICE_INLINE regression_terms fixed_terms(const Trade& t, const exercise_tables& tab,
-                                                       const calibration_view& v, std::int64_t block, int lane, int step)
+                                                       const calibration_view& v, std::int64_t block, int lane,
+                                                       int step)
 {
   regression_terms r{};
   std::int64_t const path = block * calibration_paths_per_block + lane;

@@ -27,10 +27,10 @@ void launch_exercise_price_blocks(const exercise_trade* trades, int num_trades, 
 // (combination_kernels), zeroed here on `stream`.
 inline constexpr int combination_kernels = tuning::exercise_sized_kinds + 1;
 
-void launch_exercise_combination_blocks(const exercise_combination* combinations, int num, const exercise_tables& tables,
-                                        std::int64_t block_begin, std::int64_t block_end, moments* block_moments,
-                                        std::uint32_t asset_counts, unsigned long long* unit_counters, int grid_blocks,
-                                        cudaStream_t stream);
+void launch_exercise_combination_blocks(const exercise_combination* combinations, int num,
+                                        const exercise_tables& tables, std::int64_t block_begin, std::int64_t block_end,
+                                        moments* block_moments, std::uint32_t asset_counts,
+                                        unsigned long long* unit_counters, int grid_blocks, cudaStream_t stream);
 
 // Calibration job [view.job_first_block, job_end) of the family's calibration blocks: stores
 // each path's states and its cash flow at maturity.

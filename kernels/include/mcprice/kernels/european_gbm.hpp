@@ -13,13 +13,13 @@ namespace mcprice {
 
 // Trivially copyable: lives in the device trade table and is read by value in the kernel.
 struct european_gbm_trade {
-  std::uint64_t key;          // Philox key of the trade
-  std::int64_t samples;       // paths, or antithetic pairs of paths
-  std::int64_t first_block;   // index of the trade's first canonical block in the run
-  float median;               // S_0 exp(ln(F_T / S_0) - w/2): the median of S_T
-  float log2_stdev;           // sqrt(w) / ln 2
+  std::uint64_t key;         // Philox key of the trade
+  std::int64_t samples;      // paths, or antithetic pairs of paths
+  std::int64_t first_block;  // index of the trade's first canonical block in the run
+  float median;              // S_0 exp(ln(F_T / S_0) - w/2): the median of S_T
+  float log2_stdev;          // sqrt(w) / ln 2
   terminal_payoff_params payoff;
-  std::uint8_t antithetic;    // 1: a sample is the mean of the paths of Z and -Z
+  std::uint8_t antithetic;  // 1: a sample is the mean of the paths of Z and -Z
 };
 
 inline constexpr int european_normals_per_sample = 1;
@@ -124,12 +124,18 @@ MCPRICE_HD MCPRICE_INLINE moments european_lane_sampled(const european_gbm_trade
 {
   using K = terminal_payoff;
   switch (t.payoff.kind) {
-    case K::put: return european_lane_of<NormalStream, K::put, Antithetic>(t, block, lane);
-    case K::cash_digital_call: return european_lane_of<NormalStream, K::cash_digital_call, Antithetic>(t, block, lane);
-    case K::cash_digital_put: return european_lane_of<NormalStream, K::cash_digital_put, Antithetic>(t, block, lane);
-    case K::asset_digital_call: return european_lane_of<NormalStream, K::asset_digital_call, Antithetic>(t, block, lane);
-    case K::asset_digital_put: return european_lane_of<NormalStream, K::asset_digital_put, Antithetic>(t, block, lane);
-    default: return european_lane_of<NormalStream, K::call, Antithetic>(t, block, lane);
+    case K::put:
+      return european_lane_of<NormalStream, K::put, Antithetic>(t, block, lane);
+    case K::cash_digital_call:
+      return european_lane_of<NormalStream, K::cash_digital_call, Antithetic>(t, block, lane);
+    case K::cash_digital_put:
+      return european_lane_of<NormalStream, K::cash_digital_put, Antithetic>(t, block, lane);
+    case K::asset_digital_call:
+      return european_lane_of<NormalStream, K::asset_digital_call, Antithetic>(t, block, lane);
+    case K::asset_digital_put:
+      return european_lane_of<NormalStream, K::asset_digital_put, Antithetic>(t, block, lane);
+    default:
+      return european_lane_of<NormalStream, K::call, Antithetic>(t, block, lane);
   }
 }
 

@@ -128,8 +128,8 @@ MCPRICE_HD MCPRICE_INLINE void add_greek_draw(greek_moments& m, const float (&p)
 // The fused lane with Greeks: the same normals, spots and payoffs as european_lane_of (so the
 // same price moments), plus each sample's delta and gamma channels.
 template <typename NormalStream, terminal_payoff Kind, bool Antithetic>
-MCPRICE_HD MCPRICE_INLINE priced_greeks european_greek_lane_of(const european_gbm_trade& t, float a,
-                                                               std::int64_t block, int lane)
+MCPRICE_HD MCPRICE_INLINE priced_greeks european_greek_lane_of(const european_gbm_trade& t, float a, std::int64_t block,
+                                                               int lane)
 {
   constexpr int per = european_samples_per_group;
   priced_greeks m{};
@@ -171,13 +171,18 @@ MCPRICE_HD MCPRICE_INLINE priced_greeks european_greek_lane_sampled(const europe
 {
   using K = terminal_payoff;
   switch (t.payoff.kind) {
-    case K::put: return european_greek_lane_of<NormalStream, K::put, Antithetic>(t, a, block, lane);
-    case K::cash_digital_call: return european_greek_lane_of<NormalStream, K::cash_digital_call, Antithetic>(t, a, block, lane);
-    case K::cash_digital_put: return european_greek_lane_of<NormalStream, K::cash_digital_put, Antithetic>(t, a, block, lane);
+    case K::put:
+      return european_greek_lane_of<NormalStream, K::put, Antithetic>(t, a, block, lane);
+    case K::cash_digital_call:
+      return european_greek_lane_of<NormalStream, K::cash_digital_call, Antithetic>(t, a, block, lane);
+    case K::cash_digital_put:
+      return european_greek_lane_of<NormalStream, K::cash_digital_put, Antithetic>(t, a, block, lane);
     case K::asset_digital_call:
       return european_greek_lane_of<NormalStream, K::asset_digital_call, Antithetic>(t, a, block, lane);
-    case K::asset_digital_put: return european_greek_lane_of<NormalStream, K::asset_digital_put, Antithetic>(t, a, block, lane);
-    default: return european_greek_lane_of<NormalStream, K::call, Antithetic>(t, a, block, lane);
+    case K::asset_digital_put:
+      return european_greek_lane_of<NormalStream, K::asset_digital_put, Antithetic>(t, a, block, lane);
+    default:
+      return european_greek_lane_of<NormalStream, K::call, Antithetic>(t, a, block, lane);
   }
 }
 

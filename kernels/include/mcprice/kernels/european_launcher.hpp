@@ -18,8 +18,7 @@ void launch_european_blocks(const european_gbm_trade* trades, int num_trades, st
 // Sums segment i = the partials of blocks [offsets[i] - base, offsets[i+1] - base), that is
 // partials[(offsets[i] - base) x partials_per_block, ...), in a fixed order.
 // Call with temp == nullptr to get the temporary storage size in temp_bytes.
-void segmented_moments_sum(void* temp, std::size_t& temp_bytes, const moments* partials,
-                           const std::int64_t* offsets, std::int64_t base, int num_segments, moments* out,
-                           cudaStream_t stream);
+void segmented_moments_sum(void* temp, std::size_t& temp_bytes, const moments* partials, const std::int64_t* offsets,
+                           std::int64_t base, int num_segments, moments* out, cudaStream_t stream);
 
 }  // namespace mcprice::kernels

@@ -167,7 +167,7 @@ MCPRICE_HD MCPRICE_INLINE void heston_conditional_step(Real xi, const basic_hest
   Real const m2 = rounded_product(m, m);
   bool const quadratic = s2 <= Real(qe_psi_switch) * m2;
   Real const r1 = quick_divide(one, quadratic ? s2 : s2 + m2);
-  Real const t = rounded_product(Real(2) * m2, r1);   // quadratic: 2 / psi (>= 4/3); exponential: 1 - p
+  Real const t = rounded_product(Real(2) * m2, r1);    // quadratic: 2 / psi (>= 4/3); exponential: 1 - p
   Real const beta = rounded_product(Real(2) * m, r1);  // exponential: (1 - p) / m
   Real const t_less_one = t - one;
   Real const b2 = plus_sqrt(t * t_less_one, t_less_one);  // quadratic (b^2 >= 1/3)
@@ -186,7 +186,7 @@ MCPRICE_HD MCPRICE_INLINE void heston_conditional_step(Real xi, const basic_hest
   Real const factor = quadratic ? q : y * y;
   end.corrections = corrected ? rounded_product(end.corrections, factor) : end.corrections;
   Real const c = corrected ? (quadratic ? y : zero) : s.k0_fallback;  // the step's constant
-  Real const cv = corrected ? Real(-0.5) * s.k3 : s.k1;             // v's coefficient
+  Real const cv = corrected ? Real(-0.5) * s.k3 : s.k1;               // v's coefficient
   end.x = math::fma(s.k2, v_next, math::fma(cv, v, end.x + (s.log_forward + c)));
   end.w = math::fma(s.k3, v + v_next, end.w);
   v = v_next;

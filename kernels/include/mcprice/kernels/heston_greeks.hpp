@@ -19,10 +19,7 @@ inline constexpr float heston_vol_bump = 0.01F;
 
 // With Greeks a trade's step table holds two more steps after its own: its first step
 // shortened and lengthened by heston_roll(T, t_1).
-MCPRICE_HD MCPRICE_INLINE float heston_roll(float first_dt)
-{
-  return fminf(1.0F / 365.0F, 0.5F * first_dt);
-}
+MCPRICE_HD MCPRICE_INLINE float heston_roll(float first_dt) { return fminf(1.0F / 365.0F, 0.5F * first_dt); }
 
 // The steps of a variance level theta' = scale x theta: the constants that scale with theta.
 MCPRICE_HD MCPRICE_INLINE heston_step with_theta_scale(heston_step s, float scale)
@@ -95,15 +92,14 @@ MCPRICE_HD MCPRICE_INLINE float heston_european_scenario_sample(const heston_tra
   for (int side = 0; side < sides; ++side) {
     const heston_terminal<float>* e = end + side * paths;
     float const p0 = conditional_european_payoff(t, e[0].x, e[0].w);
-    float const p[path_scenarios] = {
-        conditional_european_payoff(spot_up, e[0].x, e[0].w),
-        conditional_european_payoff(spot_down, e[0].x, e[0].w),
-        conditional_european_payoff(t, e[1].x, e[1].w),
-        conditional_european_payoff(t, e[2].x, e[2].w),
-        conditional_european_payoff(t, fmaf(scenario_rate_bump, elapsed, e[0].x), e[0].w),
-        conditional_european_payoff(t, fmaf(-scenario_rate_bump, elapsed, e[0].x), e[0].w),
-        conditional_european_payoff(t, e[3].x, e[3].w),
-        conditional_european_payoff(t, e[4].x, e[4].w)};
+    float const p[path_scenarios] = {conditional_european_payoff(spot_up, e[0].x, e[0].w),
+                                     conditional_european_payoff(spot_down, e[0].x, e[0].w),
+                                     conditional_european_payoff(t, e[1].x, e[1].w),
+                                     conditional_european_payoff(t, e[2].x, e[2].w),
+                                     conditional_european_payoff(t, fmaf(scenario_rate_bump, elapsed, e[0].x), e[0].w),
+                                     conditional_european_payoff(t, fmaf(-scenario_rate_bump, elapsed, e[0].x), e[0].w),
+                                     conditional_european_payoff(t, e[3].x, e[3].w),
+                                     conditional_european_payoff(t, e[4].x, e[4].w)};
     add_scenario_differences(g, p0, p, scenario_spot_bump * t.spot, heston_vol_bump,
                              expf(-scenario_rate_bump * h.maturity), expf(h.rate * eps), eps);
     price = side == 0 ? p0 : 0.5F * (price + p0);

@@ -91,8 +91,8 @@ inline basic_heston_step<Real> make_heston_step(double dt, double log_forward, d
 template <typename Real>
 struct basic_heston_trade : basic_path_gbm_trade<Real> {
   Real v0, kappa, theta, xi, rho;
-  Real maturity;  // T (Greeks: the rate scenarios' hit discounts)
-  Real rate;      // r(T) (Greeks: theta's discount)
+  Real maturity;            // T (Greeks: the rate scenarios' hit discounts)
+  Real rate;                // r(T) (Greeks: theta's discount)
   std::uint8_t qe_regular;  // every pricing step is regular (heston_qe_regular): Europeans step without tests
 };
 using heston_trade = basic_heston_trade<float>;
@@ -236,8 +236,8 @@ MCPRICE_HD MCPRICE_INLINE void heston_qe_step(Real xi, const basic_heston_step<R
       w = quick_divide(rounded_product(keep, s.a), beta - s.a);
       weight = -one;
     }
-    Real const k0 = finite ? rounded_product(weight, small_log1p(w)) + quadratic_term - rounded_product(s.k1k3, v)
-                           : s.k0_fallback;
+    Real const k0 =
+        finite ? rounded_product(weight, small_log1p(w)) + quadratic_term - rounded_product(s.k1k3, v) : s.k0_fallback;
     // Products rounded before they are added (rounded_product.hpp): the Greek kernel inlines
     // this step next to others and must price with the same bits.
     dx = s.log_forward + k0 + rounded_product(s.k1, v) + rounded_product(s.k2, v_next) +

@@ -17,7 +17,8 @@ MCPRICE_HD MCPRICE_INLINE Real heston_sample_of(const basic_heston_trade<Real>& 
   } else {
     return with_path_product(h.product, [&](auto product) {
       constexpr path_product p = decltype(product)::value;
-      if constexpr (p == path_product::european) return heston_european_sample<NormalStream, Antithetic>(h, grid, group);
+      if constexpr (p == path_product::european)
+        return heston_european_sample<NormalStream, Antithetic>(h, grid, group);
       else return heston_sample<NormalStream, p, Antithetic>(h, grid, group);
     });
   }

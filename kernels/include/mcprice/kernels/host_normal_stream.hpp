@@ -9,8 +9,7 @@ namespace mcprice::rng {
 class host_philox_stream {
  public:
   host_philox_stream(std::uint64_t key, std::uint64_t subsequence, std::uint64_t offset = 0)
-      : key_(make_key(key)), counter_(make_counter(subsequence, offset / 4)),
-        phase_(static_cast<unsigned>(offset % 4))
+      : key_(make_key(key)), counter_(make_counter(subsequence, offset / 4)), phase_(static_cast<unsigned>(offset % 4))
   {
     output_ = philox4x32_10(counter_, key_);
   }
@@ -21,10 +20,14 @@ class host_philox_stream {
     increment(counter_);
     output_ = philox4x32_10(counter_, key_);
     switch (phase_) {
-      case 1: return {current.y, current.z, current.w, output_.x};
-      case 2: return {current.z, current.w, output_.x, output_.y};
-      case 3: return {current.w, output_.x, output_.y, output_.z};
-      default: return current;
+      case 1:
+        return {current.y, current.z, current.w, output_.x};
+      case 2:
+        return {current.z, current.w, output_.x, output_.y};
+      case 3:
+        return {current.w, output_.x, output_.y, output_.z};
+      default:
+        return current;
     }
   }
 
@@ -39,10 +42,7 @@ class host_philox_stream {
 
 // The per-path code takes a NormalStream built from (key, subsequence); this is the CPU one.
 struct host_normal_stream {
-  MCPRICE_INLINE host_normal_stream(std::uint64_t key, std::uint64_t subsequence)
-      : stream_(key, subsequence)
-  {
-  }
+  MCPRICE_INLINE host_normal_stream(std::uint64_t key, std::uint64_t subsequence) : stream_(key, subsequence) {}
   MCPRICE_INLINE f32x4 next4() { return stream_.next_normal4(); }
   MCPRICE_INLINE u32x4 next_uint4() { return stream_.next_uint4(); }
   MCPRICE_INLINE f64x4 next4_double()

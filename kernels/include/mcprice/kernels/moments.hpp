@@ -31,10 +31,7 @@ struct moments {
   }
 };
 
-MCPRICE_HD MCPRICE_INLINE moments operator+(moments a, moments b)
-{
-  return {a.sum + b.sum, a.sum_sq + b.sum_sq};
-}
+MCPRICE_HD MCPRICE_INLINE moments operator+(moments a, moments b) { return {a.sum + b.sum, a.sum_sq + b.sum_sq}; }
 
 struct moments_sum {
   MCPRICE_HD MCPRICE_INLINE moments operator()(moments a, moments b) const { return a + b; }

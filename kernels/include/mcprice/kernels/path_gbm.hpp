@@ -25,9 +25,9 @@ namespace mcprice {
 // One step of a trade's grid, from t_{i-1} to t_i. 16 bytes in float: one vector load per step.
 template <typename Real>
 struct alignas(16) basic_path_step {
-  Real drift;      // ln(F(t_i)/F(t_{i-1})) - dw/2
-  Real vol;        // sqrt(dw), dw the total-variance increment
-  Real hit_value;  // P(0,t_i)/P(0,T): a payment at t_i in units of one paid at T
+  Real drift;           // ln(F(t_i)/F(t_{i-1})) - dw/2
+  Real vol;             // sqrt(dw), dw the total-variance increment
+  Real hit_value;       // P(0,t_i)/P(0,T): a payment at t_i in units of one paid at T
   std::uint8_t fixing;  // t_i is an averaging / discrete-monitoring time
 };
 using path_step = basic_path_step<float>;
@@ -49,10 +49,14 @@ MCPRICE_HD MCPRICE_INLINE decltype(auto) with_path_product(path_product p, F&& f
     if (p == path_product::european) return f(product_tag<path_product::european>{});
   }
   switch (p) {
-    case path_product::barrier: return f(product_tag<path_product::barrier>{});
-    case path_product::touch: return f(product_tag<path_product::touch>{});
-    case path_product::lookback: return f(product_tag<path_product::lookback>{});
-    default: return f(product_tag<path_product::asian>{});
+    case path_product::barrier:
+      return f(product_tag<path_product::barrier>{});
+    case path_product::touch:
+      return f(product_tag<path_product::touch>{});
+    case path_product::lookback:
+      return f(product_tag<path_product::lookback>{});
+    default:
+      return f(product_tag<path_product::asian>{});
   }
 }
 
@@ -62,12 +66,12 @@ struct basic_path_gbm_trade {
   std::uint64_t key;
   std::int64_t samples;
   std::int64_t first_block;
-  std::int32_t first_step;   // into the grid table
+  std::int32_t first_step;  // into the grid table
   std::int32_t steps;
   Real spot;
   Real strike;
-  Real log_barrier;         // ln(B / S_0): paths are stepped in log spot relative to today
-  Real rebate;              // barrier: rebate; touch: payout
+  Real log_barrier;  // ln(B / S_0): paths are stepped in log spot relative to today
+  Real rebate;       // barrier: rebate; touch: payout
   path_product product;
   std::uint8_t call;         // 1 call, 0 put (touch: 1 one-touch, 0 no-touch)
   std::uint8_t up;           // barrier/touch direction
@@ -78,15 +82,15 @@ struct basic_path_gbm_trade {
   std::uint8_t floating;     // asian strike
   std::uint8_t spot_fixing;  // asian: today's spot is one of the fixings (a fixing at t = 0)
   std::uint8_t antithetic;
-  std::int32_t fixings;      // asian: number of fixings, the spot fixing included
-  Real log_extreme;         // lookback: ln(running extreme / S_0), 0 for a fresh trade
-  std::uint8_t track_max;    // lookback: the maximum (floating put, fixed call), else the minimum
-  std::uint8_t digital;      // european: 0 vanilla, 1 cash digital (pays `rebate`), 2 asset digital
+  std::int32_t fixings;    // asian: number of fixings, the spot fixing included
+  Real log_extreme;        // lookback: ln(running extreme / S_0), 0 for a fresh trade
+  std::uint8_t track_max;  // lookback: the maximum (floating put, fixed call), else the minimum
+  std::uint8_t digital;    // european: 0 vanilla, 1 cash digital (pays `rebate`), 2 asset digital
   // Arithmetic asian: the geometric-average control variate. A sample's value is then
   // arithmetic payoff - geometric payoff + control_value, the geometric payoff's expectation
   // (in units paid at T, from the closed form), so its mean is unchanged and its variance small.
   std::uint8_t control;
-  std::uint8_t seasoned;     // lookback: running_extreme was given (it does not move with S0)
+  std::uint8_t seasoned;  // lookback: running_extreme was given (it does not move with S0)
   Real control_value;
 };
 using path_gbm_trade = basic_path_gbm_trade<float>;
@@ -99,10 +103,7 @@ using math::standard_normal_cdf;
 
 // e^x as 2^(x log2 e): on the GPU one hardware instruction and a product (about 2e-7
 // relative), where expf adds a range reduction; used where a path takes one per step.
-MCPRICE_HD MCPRICE_INLINE float quick_exp(float x)
-{
-  return exp2f(x * 1.44269504088896341F);
-}
+MCPRICE_HD MCPRICE_INLINE float quick_exp(float x) { return exp2f(x * 1.44269504088896341F); }
 // Double paths take the accurate exponential: they exist for validation.
 MCPRICE_HD MCPRICE_INLINE double quick_exp(double x) { return math::exp(x); }
 
@@ -136,7 +137,8 @@ struct basic_path_state {
   // extremum of the Brownian bridge between the step's ends: for the maximum,
   // (x0 + x1 + sqrt((x1 - x0)^2 - 2 v ln U)) / 2 with U = N(u_normal) uniform.
   template <path_product Product>
-  MCPRICE_HD MCPRICE_INLINE void advance(const trade& t, Real log_b, const basic_path_step<Real>& s, Real z, Real u_normal)
+  MCPRICE_HD MCPRICE_INLINE void advance(const trade& t, Real log_b, const basic_path_step<Real>& s, Real z,
+                                         Real u_normal)
   {
     move<Product>(t, log_b, math::fma(s.vol, z, s.drift), s.vol * s.vol, s.fixing != 0, s.hit_value, u_normal);
   }
@@ -291,7 +293,8 @@ MCPRICE_HD MCPRICE_INLINE void for_step_normal_pairs(NormalStream& rng, int step
 // Calls step(k, z, u) for each step of a GBM path: one normal a step, and for continuous
 // lookbacks a second (u, which places the bridge's extremum).
 template <path_product Product, typename Real, typename NormalStream, typename Step>
-MCPRICE_HD MCPRICE_INLINE void for_path_step_normals(const basic_path_gbm_trade<Real>& t, NormalStream& rng, Step&& step)
+MCPRICE_HD MCPRICE_INLINE void for_path_step_normals(const basic_path_gbm_trade<Real>& t, NormalStream& rng,
+                                                     Step&& step)
 {
   if (Product == path_product::lookback && t.continuous) {
     for_step_normal_pairs<Real>(rng, t.steps, [&](int k, Real z, Real u) { step(k, z, u); });
@@ -333,8 +336,8 @@ MCPRICE_HD MCPRICE_INLINE moments path_lane_of(const basic_path_gbm_trade<Real>&
 // Float GBM Europeans have a kernel of their own (one exact step); double paths price them
 // here, as a one-step path.
 template <typename NormalStream, bool Antithetic, typename Real>
-MCPRICE_HD MCPRICE_INLINE moments path_lane_sampled(const basic_path_gbm_trade<Real>& t, const basic_path_step<Real>* grid,
-                                                    std::int64_t block, int lane)
+MCPRICE_HD MCPRICE_INLINE moments path_lane_sampled(const basic_path_gbm_trade<Real>& t,
+                                                    const basic_path_step<Real>* grid, std::int64_t block, int lane)
 {
   return with_path_product<!std::is_same_v<Real, float>>(t.product, [&](auto product) {
     return path_lane_of<NormalStream, decltype(product)::value, Antithetic>(t, grid, block, lane);

@@ -134,7 +134,8 @@ MCPRICE_HD MCPRICE_INLINE greek_values asian_path_greeks(const path_gbm_trade& t
   asian_slopes const f = asian_slopes_at(t, avg, s_t, 1.0F);
   greek_values v{};
   v.delta = (f.fa * avg + f.fs * s_t) / t.spot;
-  v.gamma = (delta_at(1.0F + asian_gamma_bump) - delta_at(1.0F - asian_gamma_bump)) / (2.0F * asian_gamma_bump * t.spot);
+  v.gamma =
+      (delta_at(1.0F + asian_gamma_bump) - delta_at(1.0F - asian_gamma_bump)) / (2.0F * asian_gamma_bump * t.spot);
   v.vega = f.fa * d_sigma + f.fs * s_t * g.y;
   v.rho = f.fa * d_rate + f.fs * s_t * maturity - maturity * payoff;
   v.theta = first_g.rate * payoff + f.fa * d_time + f.fs * s_t * shift;
@@ -236,8 +237,10 @@ MCPRICE_HD MCPRICE_INLINE scenario_step scenario_step_of(int i, int k, const pat
                                                          float t_prev, float maturity, float eps)
 {
   switch (i) {
-    case 2: return {fmaf(-scenario_vol_bump, g.ddrift, s.drift), fmaf(scenario_vol_bump, g.dvol, s.vol), s.hit_value};
-    case 3: return {fmaf(scenario_vol_bump, g.ddrift, s.drift), fmaf(-scenario_vol_bump, g.dvol, s.vol), s.hit_value};
+    case 2:
+      return {fmaf(-scenario_vol_bump, g.ddrift, s.drift), fmaf(scenario_vol_bump, g.dvol, s.vol), s.hit_value};
+    case 3:
+      return {fmaf(scenario_vol_bump, g.ddrift, s.drift), fmaf(-scenario_vol_bump, g.dvol, s.vol), s.hit_value};
     case 4:
     case 5: {
       float const dr = i == 4 ? scenario_rate_bump : -scenario_rate_bump;
@@ -249,7 +252,8 @@ MCPRICE_HD MCPRICE_INLINE scenario_step scenario_step_of(int i, int k, const pat
       float const ratio = (g.time + (i == 6 ? -eps : eps)) / g.time;
       return {s.drift * ratio, s.vol * sqrtf(ratio), s.hit_value};
     }
-    default: return {s.drift, s.vol, s.hit_value};
+    default:
+      return {s.drift, s.vol, s.hit_value};
   }
 }
 

@@ -34,8 +34,7 @@ MCPRICE_HD MCPRICE_INLINE constexpr u32x4 round(u32x4 c, philox_key k)
   std::uint64_t const p1 = std::uint64_t{mult_1} * c.z;
   auto const hi0 = static_cast<std::uint32_t>(p0 >> 32);
   auto const hi1 = static_cast<std::uint32_t>(p1 >> 32);
-  return {hi1 ^ c.y ^ k.lo, static_cast<std::uint32_t>(p1), hi0 ^ c.w ^ k.hi,
-          static_cast<std::uint32_t>(p0)};
+  return {hi1 ^ c.y ^ k.lo, static_cast<std::uint32_t>(p1), hi0 ^ c.w ^ k.hi, static_cast<std::uint32_t>(p0)};
 }
 }  // namespace detail
 
@@ -50,8 +49,7 @@ MCPRICE_HD MCPRICE_INLINE constexpr u32x4 philox4x32_10(u32x4 counter, philox_ke
 }
 
 // Counter of block `block` (groups of four 32-bit outputs) in subsequence `subsequence`.
-MCPRICE_HD MCPRICE_INLINE constexpr u32x4 make_counter(std::uint64_t subsequence,
-                                                       std::uint64_t block)
+MCPRICE_HD MCPRICE_INLINE constexpr u32x4 make_counter(std::uint64_t subsequence, std::uint64_t block)
 {
   return {static_cast<std::uint32_t>(block), static_cast<std::uint32_t>(block >> 32),
           static_cast<std::uint32_t>(subsequence), static_cast<std::uint32_t>(subsequence >> 32)};

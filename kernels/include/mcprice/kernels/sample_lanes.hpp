@@ -13,7 +13,8 @@ inline constexpr int own_subsequence_normals = 4;
 
 // sample(subsequence) -> the sample's value.
 template <typename Sample>
-MCPRICE_HD MCPRICE_INLINE moments own_subsequence_lane(std::int64_t samples, std::int64_t block, int lane, Sample&& sample)
+MCPRICE_HD MCPRICE_INLINE moments own_subsequence_lane(std::int64_t samples, std::int64_t block, int lane,
+                                                       Sample&& sample)
 {
   constexpr int d = own_subsequence_normals;
   static_assert(layout::samples_per_group(d) == 1, "one sample per lane group");

@@ -66,8 +66,8 @@ struct stored_replay {
 
 // A sample's value from its stored rows, with the fused route's operations.
 template <path_product Product, bool Antithetic, typename Model, typename Step, typename Real>
-__device__ __forceinline__ Real replay(const basic_path_gbm_trade<Real>& t, const Step* grid, const Real* paths, int rows,
-                                       std::int64_t j, int lane)
+__device__ __forceinline__ Real replay(const basic_path_gbm_trade<Real>& t, const Step* grid, const Real* paths,
+                                       int rows, std::int64_t j, int lane)
 {
   bool const bridge_normals = Product == path_product::lookback && t.continuous;
   sample_rows const r{t.steps, Antithetic ? 2 : 1, Model::stored_variance};
@@ -111,7 +111,8 @@ struct replay_lane {
   std::int64_t block_begin;
 
   template <typename Trade>
-  __device__ __forceinline__ void operator()(const Trade& t, std::int64_t block_in_trade, std::int64_t b, int lane) const
+  __device__ __forceinline__ void operator()(const Trade& t, std::int64_t block_in_trade, std::int64_t b,
+                                             int lane) const
   {
     if (sample_of(t, block_in_trade, lane) < 0) return;
     std::int64_t const j = b - block_begin;
@@ -132,7 +133,8 @@ struct sample_lane {
   std::int64_t block_begin;
 
   template <typename Trade>
-  __device__ __forceinline__ moments operator()(const Trade& t, std::int64_t block_in_trade, std::int64_t b, int lane) const
+  __device__ __forceinline__ moments operator()(const Trade& t, std::int64_t block_in_trade, std::int64_t b,
+                                                int lane) const
   {
     return own_subsequence_lane(t.samples, block_in_trade, lane,
                                 [&](std::uint64_t) { return payoffs[(b - block_begin) * lanes + lane]; });

@@ -31,7 +31,7 @@ class default_pool_resource final : public memory_resource {
 
 struct explicit_pool_options {
   int device{0};
-  std::size_t max_size{0};           // 0 = the driver's default (the device's memory)
+  std::size_t max_size{0};                         // 0 = the driver's default (the device's memory)
   std::size_t release_threshold{~std::size_t{0}};  // bytes kept cached across synchronisations
   // By default blocks are reused only in stream order or after an event the caller inserted;
   // the driver's opportunistic and internal-dependency reuse are off. Opportunistic reuse (a

@@ -31,7 +31,10 @@ class gpudirect_buffer {
   [[nodiscard]] const void* data() const noexcept { return aligned_; }
   [[nodiscard]] std::size_t size() const noexcept { return bytes_; }
   template <typename T>
-  [[nodiscard]] T* as() noexcept { return static_cast<T*>(aligned_); }
+  [[nodiscard]] T* as() noexcept
+  {
+    return static_cast<T*>(aligned_);
+  }
 
  private:
   device_buffer raw_;

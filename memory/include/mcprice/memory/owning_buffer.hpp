@@ -32,9 +32,15 @@ class owning_buffer {
   [[nodiscard]] const void* data() const noexcept { return data_; }
   [[nodiscard]] std::size_t size() const noexcept { return bytes_; }
   template <typename T>
-  [[nodiscard]] T* as() noexcept { return static_cast<T*>(data_); }
+  [[nodiscard]] T* as() noexcept
+  {
+    return static_cast<T*>(data_);
+  }
   template <typename T>
-  [[nodiscard]] const T* as() const noexcept { return static_cast<const T*>(data_); }
+  [[nodiscard]] const T* as() const noexcept
+  {
+    return static_cast<const T*>(data_);
+  }
 
  private:
   void reset() noexcept

@@ -16,7 +16,10 @@ class arena_view {
   // Throws std::length_error when the arena is exhausted (a planning error, not a runtime state).
   [[nodiscard]] void* allocate(std::size_t bytes, std::size_t alignment = 256);
   template <typename T>
-  [[nodiscard]] T* allocate_n(std::size_t n) { return static_cast<T*>(allocate(n * sizeof(T))); }
+  [[nodiscard]] T* allocate_n(std::size_t n)
+  {
+    return static_cast<T*>(allocate(n * sizeof(T)));
+  }
   [[nodiscard]] std::size_t used() const noexcept { return used_; }
   [[nodiscard]] std::size_t capacity() const noexcept { return capacity_; }
   // Bytes an arena needs to hold these sizes, each aligned to 256.

@@ -15,12 +15,12 @@
 namespace mcprice {
 
 struct gate_statistics {
-  std::size_t budget{0};     // 0 = no limit
-  std::size_t in_use{0};     // bytes admitted now
+  std::size_t budget{0};  // 0 = no limit
+  std::size_t in_use{0};  // bytes admitted now
   std::size_t peak{0};
-  std::uint64_t waits{0};    // acquisitions that had to wait
-  double wait_s{0.0};        // their total time waiting
-  std::uint64_t refusals{0}; // try_acquire calls refused (each a job's retry)
+  std::uint64_t waits{0};     // acquisitions that had to wait
+  double wait_s{0.0};         // their total time waiting
+  std::uint64_t refusals{0};  // try_acquire calls refused (each a job's retry)
 };
 
 class scratch_gate {

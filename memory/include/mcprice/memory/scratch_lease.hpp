@@ -26,7 +26,10 @@ class scratch_lease {
 
   [[nodiscard]] void* allocate(std::size_t bytes);
   template <typename T>
-  [[nodiscard]] T* allocate_n(std::size_t n) { return static_cast<T*>(allocate(n * sizeof(T))); }
+  [[nodiscard]] T* allocate_n(std::size_t n)
+  {
+    return static_cast<T*>(allocate(n * sizeof(T)));
+  }
   void deallocate(void* p) noexcept;
   void release_all() noexcept;
   // Waits for admission of `bytes` (a job's whole need, known from a refused first try) before

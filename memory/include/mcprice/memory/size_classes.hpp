@@ -9,8 +9,8 @@
 namespace mcprice {
 
 struct size_class_options {
-  std::size_t min_bytes{std::size_t{1} << 16};   // 64 KiB
-  std::size_t max_bytes{std::size_t{1} << 30};   // 1 GiB; larger requests bypass the classes
+  std::size_t min_bytes{std::size_t{1} << 16};  // 64 KiB
+  std::size_t max_bytes{std::size_t{1} << 30};  // 1 GiB; larger requests bypass the classes
   int per_doubling{4};
 };
 

@@ -18,10 +18,10 @@ using order_token = std::uintptr_t;
 class stream_ordering {
  public:
   virtual ~stream_ordering() = default;
-  virtual order_token record(stream_view s) = 0;              // marks "everything queued on s so far"
-  virtual void wait(stream_view waiter, order_token t) = 0;   // waiter's later work runs after the mark
-  virtual void release(order_token t) noexcept = 0;           // the mark is no longer needed
-  virtual void synchronize(order_token t) = 0;                // the host waits for the mark
+  virtual order_token record(stream_view s) = 0;             // marks "everything queued on s so far"
+  virtual void wait(stream_view waiter, order_token t) = 0;  // waiter's later work runs after the mark
+  virtual void release(order_token t) noexcept = 0;          // the mark is no longer needed
+  virtual void synchronize(order_token t) = 0;               // the host waits for the mark
   // Whether the device has already passed the mark (a poll, never a wait): a block freed
   // behind a passed mark can go to any stream with no wait at all.
   virtual bool passed(order_token t) = 0;
