@@ -86,9 +86,9 @@ sanitize-thread:
 # written to build-fuzz/<target>/ as crash-* files.
 FUZZ_SECONDS ?= 60
 FUZZ_CXX ?= $(shell command -v clang++-14 || command -v clang++)
-FUZZ_SOURCES := engine/src/portfolio_reader.cpp engine/src/csv_reader.cpp engine/src/text_values.cpp \
-  engine/src/input_error.cpp engine/src/enum_names.cpp engine/src/file_text.cpp engine/src/json_positions.cpp \
-  engine/src/market_reader.cpp engine/src/market.cpp engine/src/term_structure.cpp
+FUZZ_SOURCES := engine/src/io/portfolio_reader.cpp engine/src/io/csv_reader.cpp engine/src/io/text_values.cpp \
+  engine/src/io/input_error.cpp engine/src/io/enum_names.cpp engine/src/io/file_text.cpp engine/src/io/json_positions.cpp \
+  engine/src/io/market_reader.cpp engine/src/market/market.cpp engine/src/market/term_structure.cpp
 FUZZ_FLAGS := -std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
   -Iengine/include -Iengine/src -Ikernels/include -Imemory/include -I/usr/include/eigen3
 fuzz: deps

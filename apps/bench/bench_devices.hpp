@@ -3,7 +3,7 @@
 // their engines on those devices; a digest of every result's bits shows that a run on several
 // GPUs priced exactly what one GPU did.
 #include "mcprice/engine.hpp"
-#include "mcprice/kernels/trade_key.hpp"
+#include "mcprice/kernels/rng/trade_key.hpp"
 #include "quantity.hpp"
 
 #include <cstdlib>

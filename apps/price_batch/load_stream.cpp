@@ -1,6 +1,6 @@
 #include "load_stream.hpp"
 
-#include "mcprice/kernels/trade_key.hpp"
+#include "mcprice/kernels/rng/trade_key.hpp"
 
 #include <cmath>
 #include <sstream>

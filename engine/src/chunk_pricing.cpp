@@ -1,7 +1,7 @@
 #include "chunk_pricing.hpp"
 
-#include "parallel_for.hpp"
-#include "result_statistics.hpp"
+#include "runtime/parallel_for.hpp"
+#include "statistics/result_statistics.hpp"
 
 #include <algorithm>
 #include <functional>

@@ -3,10 +3,10 @@
 // its sums become its rows of results.
 #include "mcprice/engine.hpp"
 #include "mcprice/results.hpp"
-#include "request_families.hpp"
-#include "run_timeline.hpp"
-#include "submission_order.hpp"
-#include "thread_cache.hpp"
+#include "families/request_families.hpp"
+#include "runtime/run_timeline.hpp"
+#include "planning/submission_order.hpp"
+#include "runtime/thread_cache.hpp"
 
 #include <atomic>
 #include <chrono>

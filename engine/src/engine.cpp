@@ -3,13 +3,13 @@
 #include "chunk_pricing.hpp"
 #include "mcprice/input_error.hpp"
 #include "mcprice/memory/device_info.hpp"
-#include "pipeline_plan.hpp"
-#include "pricing_backend.hpp"
-#include "request_families.hpp"
-#include "split_pricing.hpp"
-#include "submission_order.hpp"
-#include "thread_cache.hpp"
-#include "trade_validation.hpp"
+#include "planning/pipeline_plan.hpp"
+#include "backends/pricing_backend.hpp"
+#include "families/request_families.hpp"
+#include "planning/split_pricing.hpp"
+#include "planning/submission_order.hpp"
+#include "runtime/thread_cache.hpp"
+#include "products/trade_validation.hpp"
 
 #include <algorithm>
 #include <atomic>

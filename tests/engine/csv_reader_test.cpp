@@ -1,4 +1,4 @@
-#include "csv_reader.hpp"
+#include "io/csv_reader.hpp"
 #include "catch.hpp"
 #include "mcprice/input_error.hpp"
 

@@ -5,7 +5,7 @@
 #include "heston_reference.hpp"
 #include "mcprice/engine.hpp"
 #include "mcprice/input_error.hpp"
-#include "mcprice/kernels/host_normal_stream.hpp"
+#include "mcprice/kernels/rng/host_normal_stream.hpp"
 #include "mcprice/market_reader.hpp"
 #include "path_book.hpp"
 #include "pricing_cases.hpp"

@@ -2,15 +2,15 @@
 // a binomial tree and exact identities; the calibration's host logic (planning, solving, capped
 // jobs replaying the same decisions) without a GPU.
 #include "catch.hpp"
-#include "cpu_calibration.hpp"
+#include "backends/cpu/cpu_calibration.hpp"
 #include "cpu_pricing.hpp"
-#include "early_exercise_setup.hpp"
+#include "products/early_exercise_setup.hpp"
 #include "exercise_reference.hpp"
 #include "heston_reference.hpp"
 #include "mcprice/black_scholes.hpp"
 #include "mcprice/engine.hpp"
-#include "mcprice/kernels/regression_solve.hpp"
-#include "pricing_backend.hpp"
+#include "mcprice/kernels/exercise/regression_solve.hpp"
+#include "backends/pricing_backend.hpp"
 #include "regression_cases.hpp"
 #include "stulz_reference.hpp"
 

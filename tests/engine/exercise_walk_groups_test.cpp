@@ -3,11 +3,11 @@
 // their legs, and so each combination's per-path value, exactly the bits of the combination's
 // own walk. Run here on the host mirror of the kernel's per-path maths.
 #include "catch.hpp"
-#include "cpu_calibration.hpp"
+#include "backends/cpu/cpu_calibration.hpp"
 #include "exercise_reference.hpp"
 #include "mcprice/engine.hpp"
-#include "mcprice/kernels/host_normal_stream.hpp"
-#include "request_families.hpp"
+#include "mcprice/kernels/rng/host_normal_stream.hpp"
+#include "families/request_families.hpp"
 
 #include <algorithm>
 #include <cstring>

@@ -3,7 +3,7 @@
 // output columns.
 #include "catch.hpp"
 #include "greek_checks.hpp"
-#include "greek_statistics.hpp"
+#include "statistics/greek_statistics.hpp"
 #include "heston_reference.hpp"
 #include "mcprice/engine.hpp"
 #include "mcprice/geometric_asian.hpp"

@@ -2,10 +2,10 @@
 // inverse normal, the conditional payoff against quadrature over the log spot's normal, and the
 // estimator against the full QE scheme that also steps the log spot (same expectation, smaller
 // variance).
-#include "mcprice/kernels/heston_conditional.hpp"
+#include "mcprice/kernels/models/heston_conditional.hpp"
 #include "catch.hpp"
 #include "heston_reference.hpp"
-#include "mcprice/kernels/host_normal_stream.hpp"
+#include "mcprice/kernels/rng/host_normal_stream.hpp"
 
 #include <cmath>
 #include <cstdint>

@@ -4,7 +4,7 @@
 #include "heston_reference.hpp"
 #include "mcprice/black_scholes.hpp"
 #include "mcprice/engine.hpp"
-#include "mcprice/kernels/heston_path.hpp"
+#include "mcprice/kernels/models/heston_path.hpp"
 #include "mcprice/market_reader.hpp"
 
 #include <cmath>

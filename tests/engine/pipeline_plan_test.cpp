@@ -1,6 +1,6 @@
-#include "pipeline_plan.hpp"
+#include "planning/pipeline_plan.hpp"
 #include "catch.hpp"
-#include "submission_order.hpp"
+#include "planning/submission_order.hpp"
 
 #include <atomic>
 #include <chrono>

@@ -1,6 +1,6 @@
-#include "thread_cache.hpp"
+#include "runtime/thread_cache.hpp"
 #include "catch.hpp"
-#include "parallel_for.hpp"
+#include "runtime/parallel_for.hpp"
 
 #include <atomic>
 #include <chrono>

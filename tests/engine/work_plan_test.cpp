@@ -1,4 +1,4 @@
-#include "work_plan.hpp"
+#include "planning/work_plan.hpp"
 #include "catch.hpp"
 
 using namespace mcprice;

@@ -6,7 +6,7 @@
 #include "mcprice/input_error.hpp"
 #include "mcprice/market_reader.hpp"
 #include "mcprice/portfolio_reader.hpp"
-#include "split_pricing.hpp"
+#include "planning/split_pricing.hpp"
 
 #include <algorithm>
 #include <atomic>

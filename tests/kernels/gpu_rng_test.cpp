@@ -1,6 +1,6 @@
 // The device's cuRAND numbers against the host mirror the CPU backend uses.
 #include "catch.hpp"
-#include "mcprice/kernels/host_normal_stream.hpp"
+#include "mcprice/kernels/rng/host_normal_stream.hpp"
 #include "rng_probe.hpp"
 
 #include <cmath>

@@ -1,7 +1,7 @@
 // The host Philox mirror against cuRAND's published behaviour (values from cuRAND itself).
 #include "catch.hpp"
-#include "mcprice/kernels/host_normal_stream.hpp"
-#include "mcprice/kernels/trade_key.hpp"
+#include "mcprice/kernels/rng/host_normal_stream.hpp"
+#include "mcprice/kernels/rng/trade_key.hpp"
 
 #include <cmath>
 

@@ -1,6 +1,6 @@
 #pragma once
 // Test-only window onto cuRAND on the device: the numbers a kernel draws, copied back.
-#include "mcprice/kernels/box_muller.hpp"
+#include "mcprice/kernels/rng/box_muller.hpp"
 
 #include <cstdint>
 #include <vector>

@@ -1,7 +1,7 @@
 #pragma once
 // Random least-squares fits as the calibration forms them: float basis values, their products
 // and cash-flow products summed in double (regression_sums), with the design kept for an oracle.
-#include "mcprice/kernels/early_exercise.hpp"
+#include "mcprice/kernels/exercise/early_exercise.hpp"
 
 #include <array>
 #include <cmath>

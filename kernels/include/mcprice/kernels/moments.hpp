@@ -1,7 +1,7 @@
 #pragma once
 // Running sums of a canonical block of discounted-at-maturity payoffs, in double. Blocks are
 // combined in a fixed order, so the sums do not depend on how the work was scheduled.
-#include "mcprice/kernels/host_device.hpp"
+#include "mcprice/kernels/detail/host_device.hpp"
 
 namespace mcprice {
 

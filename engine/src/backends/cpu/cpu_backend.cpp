@@ -1,0 +1,262 @@
+#include "backends/cpu/cpu_calibration.hpp"
+#include "mcprice/kernels/models/heston_sample.hpp"
+#include "mcprice/kernels/rng/host_normal_stream.hpp"
+#include "backends/pricing_backend.hpp"
+#include "planning/work_plan.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <thread>
+
+namespace mcprice::detail {
+namespace {
+
+// A canonical block on the CPU: its lanes in order (the GPU reduces the same lanes in a tree).
+template <typename LaneMoments>
+auto over_lanes(LaneMoments lane_moments)
+{
+  decltype(lane_moments(0)) m{};
+  for (int lane = 0; lane < layout::lanes_per_block; ++lane) m = m + lane_moments(lane);
+  return m;
+}
+
+void keep(european_outcome& o, const moments& m) { o.sums = m; }
+void keep(european_outcome& o, const priced_greeks& m)
+{
+  o.sums = m.price;
+  o.greek_sums().greeks = m.greeks;
+}
+
+void keep(european_outcome& o, const priced_path_greeks& m)
+{
+  o.sums = m.price;
+  o.greek_sums().path_greeks = m.greeks;
+}
+
+void keep(european_outcome& o, const priced_basket_greeks& m)
+{
+  o.sums = m.price;
+  o.greek_sums().basket_greeks.assign(std::begin(m.greeks.m), std::end(m.greeks.m));
+}
+
+// Threads take whole segments; each segment is summed block by block in order, so the result
+// does not depend on which thread did what.
+class cpu_backend final : public pricing_backend {
+ public:
+  explicit cpu_backend(unsigned threads)
+      : threads_(threads != 0 ? threads : std::max(1U, std::thread::hardware_concurrency())),
+        name_("CPU, " + std::to_string(threads_) + " threads")
+  {
+  }
+
+  family_run run_european(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks,
+                          const run_control& control) const override
+  {
+    return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
+      return over_lanes([&](int lane) { return european_lane<rng::host_normal_stream>(trades[i], block, lane); });
+    });
+  }
+
+  family_run run_european_greeks(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks,
+                                 const run_control& control) const override
+  {
+    return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
+      return over_lanes([&](int lane) { return european_greek_lane<rng::host_normal_stream>(trades[i], block, lane); });
+    });
+  }
+
+  family_run run_path(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
+                      std::int64_t total_blocks, const run_control& control) const override
+  {
+    return run_paths(trades, grid, total_blocks, control);
+  }
+
+  family_run run_path(const std::vector<path_gbm_trade_f64>& trades, const std::vector<path_step_f64>& grid,
+                      std::int64_t total_blocks, const run_control& control) const override
+  {
+    return run_paths(trades, grid, total_blocks, control);
+  }
+
+  family_run run_path_greeks(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
+                             const std::vector<path_greek_step>& greek_grid, std::int64_t total_blocks,
+                             bool scenario_lanes, const run_control& control) const override
+  {
+    return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
+      return over_lanes([&](int lane) {
+        using rng::host_normal_stream;
+        return scenario_lanes
+                   ? scenario_greek_lane<host_normal_stream>(trades[i], grid.data(), greek_grid.data(), block, lane)
+                   : asian_greek_lane<host_normal_stream>(trades[i], grid.data(), greek_grid.data(), block, lane);
+      });
+    });
+  }
+
+  family_run run_heston(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
+                        std::int64_t total_blocks, const run_control& control) const override
+  {
+    return run_hestons(trades, steps, total_blocks, control);
+  }
+
+  family_run run_heston(const std::vector<heston_trade_f64>& trades, const std::vector<heston_step_f64>& steps,
+                        std::int64_t total_blocks, const run_control& control) const override
+  {
+    return run_hestons(trades, steps, total_blocks, control);
+  }
+
+  family_run run_heston_greeks(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
+                               std::int64_t total_blocks, const run_control& control) const override
+  {
+    return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
+      return over_lanes(
+          [&](int lane) { return heston_greek_lane<rng::host_normal_stream>(trades[i], steps.data(), block, lane); });
+    });
+  }
+
+  family_run run_basket(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
+                        const std::vector<float>& factors, std::int64_t total_blocks,
+                        const run_control& control) const override
+  {
+    return run_baskets(trades, assets, factors, total_blocks, control);
+  }
+
+  family_run run_basket(const std::vector<basket_gbm_trade_f64>& trades, const std::vector<basket_asset_f64>& assets,
+                        const std::vector<double>& factors, std::int64_t total_blocks,
+                        const run_control& control) const override
+  {
+    return run_baskets(trades, assets, factors, total_blocks, control);
+  }
+
+  family_run run_basket_greeks(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
+                               const std::vector<float>& factors, std::int64_t total_blocks,
+                               const run_control& control) const override
+  {
+    return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
+      return over_lanes([&](int lane) {
+        return basket_greek_lane<rng::host_normal_stream>(trades[i], assets.data(), factors.data(), block, lane);
+      });
+    });
+  }
+
+  family_run run_early_exercise(const exercise_family& trades,
+                                const std::function<const packed_exercise_family*()>& with_greeks,
+                                const run_control& control) const override
+  {
+    calibration_plan const plan = plan_calibration(trades.trades, trades.calibration_blocks, 0);
+    calibration const c = calibrate(trades, plan, *make_cpu_calibration(trades, layout_of(trades), plan), control);
+    const packed_exercise_family* const greeks = with_greeks();
+    const exercise_family& f = greeks != nullptr ? greeks->f : trades;
+    auto const l = layout_of(f);
+    auto const tables = pack_tables(f, c.coefficients, l);
+    exercise_tables const tab = tables_at(tables.data(), l);
+    family_run run = run_blocks(f.trades, f.blocks, control, [&](std::size_t i, std::int64_t block) {
+      return over_lanes(
+          [&](int lane) { return exercise_lane<rng::host_normal_stream>(f.trades[i], tab, block, lane); });
+    });
+    for (std::size_t i = 0; i < f.trades.size(); ++i) {
+      run.outcomes[i].continuation_today = c.continuation_today[i];
+      if (c.cancelled) run.outcomes[i].cancelled = true;
+    }
+    if (!f.combinations.empty()) {
+      run.combinations =
+          run_blocks(f.combinations, f.combination_blocks, control, [&](std::size_t i, std::int64_t block) {
+            return over_lanes([&](int lane) {
+              return combination_lane<rng::host_normal_stream>(f.combinations[i], tab, block, lane);
+            });
+          }).outcomes;
+    }
+    return run;
+  }
+
+  [[nodiscard]] backend_kind kind() const noexcept override { return backend_kind::cpu; }
+  [[nodiscard]] const std::string& name() const noexcept override { return name_; }
+
+ private:
+  // Path and Heston trades in either path precision.
+  template <typename Trade, typename Step>
+  family_run run_paths(const std::vector<Trade>& trades, const std::vector<Step>& grid, std::int64_t total_blocks,
+                       const run_control& control) const
+  {
+    return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
+      return over_lanes(
+          [&](int lane) { return path_lane<rng::host_normal_stream>(trades[i], grid.data(), block, lane); });
+    });
+  }
+
+  template <typename Trade, typename Step>
+  family_run run_hestons(const std::vector<Trade>& trades, const std::vector<Step>& steps, std::int64_t total_blocks,
+                         const run_control& control) const
+  {
+    return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
+      return over_lanes(
+          [&](int lane) { return heston_lane<rng::host_normal_stream>(trades[i], steps.data(), block, lane); });
+    });
+  }
+
+  template <typename Trade, typename Asset, typename Real>
+  family_run run_baskets(const std::vector<Trade>& trades, const std::vector<Asset>& assets,
+                         const std::vector<Real>& factors, std::int64_t total_blocks, const run_control& control) const
+  {
+    return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
+      return over_lanes([&](int lane) {
+        return basket_lane<rng::host_normal_stream>(trades[i], assets.data(), factors.data(), block, lane);
+      });
+    });
+  }
+
+  // block_moments(trade index, block within the trade) -> the sums of that canonical block.
+  template <typename Trade, typename BlockMoments>
+  family_run run_blocks(const std::vector<Trade>& trades, std::int64_t total_blocks, const run_control& control,
+                        BlockMoments block_moments) const
+  {
+    segment_plan const plan = plan_segments(first_blocks_of(trades), total_blocks);
+    using sums_type = decltype(block_moments(std::size_t{0}, std::int64_t{0}));
+    std::vector<sums_type> sums(plan.segments.size());
+    std::vector<char> summed(plan.segments.size(), 0);  // cancelled runs leave some out
+    std::atomic<std::size_t> next{0};
+    std::atomic<std::int64_t> done{0};
+    auto worker = [&] {
+      for (std::size_t s = next.fetch_add(1); s < plan.segments.size(); s = next.fetch_add(1)) {
+        if (control.cancelled()) return;
+        const segment& seg = plan.segments[s];
+        std::int64_t const first = trades[seg.trade].first_block;
+        sums_type m{};
+        for (std::int64_t b = seg.first_block; b < seg.first_block + seg.blocks; ++b)
+          m = m + block_moments(seg.trade, b - first);
+        sums[s] = m;
+        summed[s] = 1;
+        done.fetch_add(seg.blocks);
+      }
+    };
+    std::vector<std::future<void>> workers;
+    for (unsigned i = 0; i < threads_; ++i) workers.push_back(std::async(std::launch::async, worker));
+    std::int64_t total = 0;
+    for (auto const& t : trades) total += t.samples;
+    for (auto& w : workers) {
+      while (w.wait_for(std::chrono::milliseconds(200)) != std::future_status::ready) {
+        if (control.progress) control.progress(total * done.load() / std::max<std::int64_t>(1, total_blocks), total);
+      }
+      w.get();  // rethrows a worker's exception
+    }
+    if (control.progress) control.progress(total, total);
+
+    auto const totals = combine_segments(plan, sums, trades.size());
+    family_run run;
+    run.outcomes.resize(trades.size());
+    for (std::size_t i = 0; i < trades.size(); ++i) keep(run.outcomes[i], totals[i]);
+    for (std::size_t s = 0; s < plan.segments.size(); ++s) {
+      if (!summed[s]) run.outcomes[plan.segments[s].trade].cancelled = true;
+    }
+    return run;
+  }
+
+  unsigned threads_;
+  std::string name_;
+};
+
+}  // namespace
+
+std::unique_ptr<pricing_backend> make_cpu_backend(unsigned threads) { return std::make_unique<cpu_backend>(threads); }
+
+}  // namespace mcprice::detail

@@ -1,0 +1,122 @@
+#include "backends/cpu/cpu_calibration.hpp"
+
+#include "mcprice/kernels/rng/host_normal_stream.hpp"
+#include "mcprice/kernels/exercise/regression_solve.hpp"
+#include "runtime/parallel_for.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace mcprice::detail {
+namespace {
+
+class cpu_calibration final : public calibration_executor {
+ public:
+  cpu_calibration(const exercise_family& f, const exercise_table_layout& l, const calibration_plan& plan)
+      : f_(f),
+        layout_(l),
+        tables_(pack_tables(f, {}, l)),
+        block_sums_(static_cast<std::size_t>(f.calibration_blocks)),
+        continuation_(f.trades.size(), 0.0)
+  {
+    std::size_t need = 0;
+    for (auto const& job : plan.jobs) need = std::max(need, calibration_floats(job));
+    paths_.resize(need);
+    for (auto const& t : f.trades) starts_.push_back(t.first_calibration_block);
+  }
+
+  void simulate(const calibration_job& job) override
+  {
+    calibration_view const v = view(job);
+    exercise_tables const tab = tables();
+    for_blocks(job, [&](const exercise_trade& t, std::int64_t b) {
+      with_sized_trade(t, [&](const auto& sized) {
+        for (int lane = 0; lane < calibration_paths_per_block; ++lane) {
+          simulate_calibration_path<rng::host_normal_stream>(sized, tab, v, b - t.first_calibration_block, b, lane);
+        }
+      });
+    });
+  }
+
+  void backward(const calibration_job& job, int from_step, int step) override
+  {
+    calibration_view const v = view(job);
+    exercise_tables const tab = tables();
+    for_blocks(job, [&](const exercise_trade& t, std::int64_t b) {
+      regression_sums m{};
+      with_sized_trade(t, [&](const auto& sized) {
+        for (int lane = 0; lane < calibration_paths_per_block; ++lane) {
+          backward_calibration_path(sized, tab, v, b - t.first_calibration_block, b, lane, from_step, step, m);
+        }
+      });
+      block_sums_[static_cast<std::size_t>(b)] = m;
+    });
+  }
+
+  // Each trade's blocks added in block order, as the GPU's totals.
+  void regress(int step) override
+  {
+    for (std::size_t i = 0; i < f_.trades.size(); ++i) {
+      regression_sums s{};
+      std::int64_t const end = i + 1 < f_.trades.size() ? starts_[i + 1] : f_.calibration_blocks;
+      for (std::int64_t b = starts_[i]; b < end; ++b) s += block_sums_[static_cast<std::size_t>(b)];
+      store_regression(f_.trades[i], step, s, coefficients(), &continuation_[i]);
+    }
+  }
+
+  void collect(std::vector<float>& coefficients, std::vector<double>& continuation_today) override
+  {
+    std::memcpy(coefficients.data(), tables_.data() + layout_.coefficients, sizeof(float) * coefficients.size());
+    continuation_today = continuation_;
+  }
+
+ private:
+  static std::size_t calibration_floats(const calibration_job& job)
+  {
+    return static_cast<std::size_t>(job.end_float - job.first_float) +
+           static_cast<std::size_t>(job.end_block - job.first_block) * calibration_paths_per_block;
+  }
+
+  calibration_view view(const calibration_job& job)
+  {
+    auto const path_floats = static_cast<std::size_t>(job.end_float - job.first_float);
+    return {paths_.data(), paths_.data() + path_floats, job.first_block, job.first_float};
+  }
+
+  [[nodiscard]] exercise_tables tables() const { return tables_at(tables_.data(), layout_); }
+  // The table's coefficient rows (256-byte aligned within the table).
+  float* coefficients() { return reinterpret_cast<float*>(tables_.data() + layout_.coefficients); }
+
+  // f(trade, family block) for the job's blocks, over a few threads.
+  template <typename F>
+  void for_blocks(const calibration_job& job, F&& f) const
+  {
+    auto const n = static_cast<std::size_t>(job.end_block - job.first_block);
+    parallel_for(
+        n,
+        [&](std::size_t k) {
+          std::int64_t const b = job.first_block + static_cast<std::int64_t>(k);
+          auto const it = std::upper_bound(starts_.begin(), starts_.end(), b);
+          f(f_.trades[static_cast<std::size_t>(it - starts_.begin() - 1)], b);
+        },
+        1);
+  }
+
+  const exercise_family& f_;
+  exercise_table_layout layout_;
+  std::vector<unsigned char> tables_;
+  std::vector<regression_sums> block_sums_;
+  std::vector<float> paths_;  // the job's paths, then its cash flows
+  std::vector<std::int64_t> starts_;
+  std::vector<double> continuation_;
+};
+
+}  // namespace
+
+std::unique_ptr<calibration_executor> make_cpu_calibration(const exercise_family& f, const exercise_table_layout& l,
+                                                           const calibration_plan& plan)
+{
+  return std::make_unique<cpu_calibration>(f, l, plan);
+}
+
+}  // namespace mcprice::detail

@@ -1,0 +1,13 @@
+#pragma once
+// The CPU backend's calibration executor: the plan's paths in host memory, blocks spread over
+// threads, each block's lanes summed in order.
+#include "families/exercise_family.hpp"
+
+#include <memory>
+
+namespace mcprice::detail {
+
+std::unique_ptr<calibration_executor> make_cpu_calibration(const exercise_family& f, const exercise_table_layout& l,
+                                                           const calibration_plan& plan);
+
+}  // namespace mcprice::detail

@@ -1,0 +1,246 @@
+#include "backends/gpu/gpu_calibration.hpp"
+
+#include "mcprice/kernels/launch/early_exercise_launcher.hpp"
+#include "mcprice/memory/cuda_error.hpp"
+#include "mcprice/memory/persistent_arena.hpp"
+#include "mcprice/memory/scratch_lease.hpp"
+#include "backends/gpu/nvtx_range.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+
+namespace mcprice::detail {
+namespace {
+
+class gpu_calibration final : public calibration_executor {
+ public:
+  gpu_calibration(gpu_context& ctx, const exercise_family& f, const exercise_table_layout& l, std::size_t job_cap,
+                  int grid_blocks, bool resident, bool one_launch)
+      : ctx_(ctx),
+        one_launch_(one_launch),
+        f_(f),
+        layout_(l),
+        cap_(job_cap),
+        grid_(grid_blocks),
+        stream_(ctx.next_stream()),
+        n_(static_cast<int>(f.trades.size())),
+        split_(resident && latency_bound(ctx, f)),
+        fixed_steps_(fixed_steps_of(f, split_)),
+        fixed_run_(fixed_run_of(f, fixed_steps_)),
+        device_(ctx.request_buffers().acquire(arena_view::footprint(
+            {sizeof(exercise_trade) * f.trades.size(), sizeof(kernels::calibration_start) * f.trades.size(), l.bytes,
+             sizeof(regression_sums) * static_cast<std::size_t>(f.calibration_blocks) * block_sum_generations(),
+             sizeof(regression_sums) * f.trades.size(), fixed_sums_bytes(), fixed_totals_bytes(),
+             sizeof(double) * f.trades.size(), sizeof(unsigned int)}))),
+        staging_(ctx.staging().acquire(l.bytes + sizeof(double) * f.trades.size()))
+  {
+    arena_view arena(device_.get().data(), device_.get().size());
+    d_trades_ = arena.allocate_n<exercise_trade>(f.trades.size());
+    d_starts_ = arena.allocate_n<kernels::calibration_start>(f.trades.size());
+    d_tables_ = arena.allocate(l.bytes);
+    d_block_sums_ =
+        arena.allocate_n<regression_sums>(static_cast<std::size_t>(f.calibration_blocks) * block_sum_generations());
+    d_trade_sums_ = arena.allocate_n<regression_sums>(f.trades.size());
+    if (fixed_steps_ > 0) {
+      d_fixed_sums_ = static_cast<double*>(arena.allocate(fixed_sums_bytes()));
+      d_fixed_totals_ = static_cast<double*>(arena.allocate(fixed_totals_bytes()));
+    }
+    d_continuation_ = arena.allocate_n<double>(f.trades.size());
+    auto* const blocks_done = arena.allocate_n<unsigned int>(1);
+    out_.coefficients = reinterpret_cast<float*>(static_cast<unsigned char*>(d_tables_) + layout_.coefficients);
+    out_.continuation_today = d_continuation_;
+    out_.fixed_totals = d_fixed_totals_;
+    if (folded()) {
+      fold_.blocks_done = blocks_done;
+      fold_.total_blocks = f.calibration_blocks;
+      MCPRICE_CUDA_TRY(cudaMemsetAsync(blocks_done, 0, sizeof(unsigned int), stream_.value()));
+    }
+    // Trade records and calibration starts go up through a pageable copy (once per family);
+    // the tables through the pinned staging, which later receives the results (collect).
+    std::vector<kernels::calibration_start> starts;
+    for (auto const& t : f.trades) starts.push_back({t.first_calibration_block});
+    auto const s = stream_.value();
+    MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_trades_, f.trades.data(), sizeof(exercise_trade) * f.trades.size(),
+                                     cudaMemcpyHostToDevice, s));
+    MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_starts_, starts.data(), sizeof(kernels::calibration_start) * starts.size(),
+                                     cudaMemcpyHostToDevice, s));
+    auto const tables = pack_tables(f, {}, l);
+    std::memcpy(staging_.get().data(), tables.data(), tables.size());
+    MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_tables_, staging_.get().data(), l.bytes, cudaMemcpyHostToDevice, s));
+    // Trades with no job (too large for the cap) sum zeros rather than stale memory.
+    MCPRICE_CUDA_TRY(cudaMemsetAsync(
+        d_block_sums_, 0,
+        sizeof(regression_sums) * static_cast<std::size_t>(f.calibration_blocks) * block_sum_generations(), s));
+    MCPRICE_CUDA_TRY(cudaMemsetAsync(d_continuation_, 0, sizeof(double) * f.trades.size(), s));
+    MCPRICE_CUDA_TRY(cudaStreamSynchronize(s));  // the pageable sources leave scope
+  }
+
+  ~gpu_calibration() override
+  {
+    // Queued kernels read the request buffers and the lease: both go back only after them.
+    MCPRICE_CUDA_TRY_NOTHROW(cudaStreamSynchronize(stream_.value()));
+  }
+  gpu_calibration(const gpu_calibration&) = delete;
+  gpu_calibration& operator=(const gpu_calibration&) = delete;
+
+  void simulate(const calibration_job& job) override
+  {
+    nvtx_range const range("calibration paths");
+    // The previous job's scratch returns in stream order, behind its kernels.
+    lease_.reset();
+    lease_.emplace(ctx_.scratch(), stream_, cap_, "calibration job", [this] { ctx_.note_cap_rejection(); });
+    auto const paths = static_cast<std::size_t>(job.end_block - job.first_block) * calibration_paths_per_block;
+    view_.paths = lease_->allocate_n<float>(static_cast<std::size_t>(job.end_float - job.first_float));
+    view_.cash_flows = lease_->allocate_n<float>(paths);
+    view_.job_first_block = job.first_block;
+    view_.job_first_float = job.first_float;
+    kernels::launch_calibration_paths(d_trades_, d_starts_, n_, tables(), view_, job.end_block, grid_, stream_.value());
+    if (split_) sum_fixed_parts(job);
+  }
+
+  void backward(const calibration_job& job, int from_step, int step) override
+  {
+    nvtx_range const range("calibration step");
+    kernels::launch_calibration_backward(d_trades_, d_starts_, n_, tables(), view_, job.end_block, from_step, step,
+                                         d_block_sums_, split_, fold_, out_, grid_, stream_.value());
+  }
+
+  // Folded families' steps all in one cooperative launch where their blocks fit the GPU at once.
+  bool backward_all(const calibration_job& job, int steps) override
+  {
+    if (!folded() || !one_launch_) return false;
+    nvtx_range const range("calibration steps (one launch)");
+    return kernels::launch_calibration_steps(d_trades_, d_starts_, n_, tables(), view_, job.end_block,
+                                             f_.calibration_blocks, steps, d_block_sums_, out_, stream_.value());
+  }
+
+  // Folded steps solved in the backward kernel; the others' sums are totalled, then solved, by
+  // kernels of their own. Either way in stream order: the host queues the steps without waiting.
+  void regress(int step) override
+  {
+    if (folded()) return;
+    auto const s = stream_.value();
+    kernels::launch_regression_totals(d_starts_, n_, f_.calibration_blocks, d_block_sums_, d_trade_sums_, split_, s);
+    kernels::launch_regression_solve(d_trades_, n_, step, d_trade_sums_, out_, s);
+  }
+
+  void collect(std::vector<float>& coefficients, std::vector<double>& continuation_today) override
+  {
+    nvtx_range const range("calibration results");
+    auto const s = stream_.value();
+    std::size_t const coefficient_bytes = sizeof(float) * coefficients.size();
+    std::size_t const continuation_bytes = sizeof(double) * continuation_today.size();
+    auto* const staged = static_cast<unsigned char*>(staging_.get().data());
+    MCPRICE_CUDA_TRY(cudaMemcpyAsync(staged, out_.coefficients, coefficient_bytes, cudaMemcpyDeviceToHost, s));
+    MCPRICE_CUDA_TRY(
+        cudaMemcpyAsync(staged + layout_.bytes, d_continuation_, continuation_bytes, cudaMemcpyDeviceToHost, s));
+    MCPRICE_CUDA_TRY(cudaStreamSynchronize(s));
+    std::memcpy(coefficients.data(), staged, coefficient_bytes);
+    std::memcpy(continuation_today.data(), staged + layout_.bytes, continuation_bytes);
+  }
+
+ private:
+  [[nodiscard]] exercise_tables tables() const { return tables_at(d_tables_, layout_); }
+
+  // Few trades with split sums: the step's regressions solved on the device by the steps' own
+  // kernels (the backward kernel's last block, or the one-launch kernel).
+  [[nodiscard]] bool folded() const { return split_ && n_ <= kernels::max_folded_trades; }
+  // The one-launch kernel keeps two steps' block sums.
+  [[nodiscard]] std::size_t block_sum_generations() const { return folded() ? 2 : 1; }
+
+  static constexpr int latency_bound_blocks_per_sm = 4;
+
+  // Whether a backward step is bound by its chain of latencies (launch or barrier, sums, totals,
+  // solve) rather than by its work: a few calibration blocks an SM at most. Only then is the
+  // step's fixed part worth summing up front; with many blocks (Longstaff and Schwartz's 2^20
+  // paths: 4,096) the step is throughput-bound, and summing the parts apart (each reading the
+  // stored paths) measured 10% slower.
+  static bool latency_bound(const gpu_context& ctx, const exercise_family& f)
+  {
+    int sms = 0;
+    MCPRICE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device()));
+    return f.calibration_blocks <= latency_bound_blocks_per_sm * std::int64_t{sms};
+  }
+
+  // Steps whose fixed part is summed up front (every step, the totals' step included: its
+  // fixed part is zeros); none unless the sums are split.
+  static int fixed_steps_of(const exercise_family& f, bool split) { return split ? backward_steps(f) : 0; }
+
+  // Steps summed per launch: their block sums within fixed_scratch_budget, and at most
+  // max_fixed_run (the totals kernel's grid takes a step a z index, at most 65,535).
+  static int fixed_run_of(const exercise_family& f, int steps)
+  {
+    std::size_t const per_step =
+        sizeof(double) * regression_fixed_doubles * static_cast<std::size_t>(f.calibration_blocks);
+    auto const fit = static_cast<int>(std::min<std::size_t>(
+        {fixed_scratch_budget / std::max<std::size_t>(per_step, 1), static_cast<std::size_t>(steps), max_fixed_run}));
+    return steps > 0 ? std::max(fit, 1) : 0;
+  }
+  static constexpr std::size_t max_fixed_run = 4096;
+
+  [[nodiscard]] std::size_t fixed_sums_bytes() const
+  {
+    return sizeof(double) * regression_fixed_doubles * static_cast<std::size_t>(f_.calibration_blocks) *
+           static_cast<std::size_t>(fixed_run_);
+  }
+  [[nodiscard]] std::size_t fixed_totals_bytes() const
+  {
+    return sizeof(double) * regression_fixed_doubles * f_.trades.size() * static_cast<std::size_t>(fixed_steps_);
+  }
+
+  // Every step's fixed part, run by run, into d_fixed_totals_ (the steps' solves read it there).
+  void sum_fixed_parts(const calibration_job& job)
+  {
+    nvtx_range const range("calibration fixed sums");
+    auto const s = stream_.value();
+    for (int begin = 0; begin < fixed_steps_; begin += fixed_run_) {
+      int const end = std::min(fixed_steps_, begin + fixed_run_);
+      // Blocks outside the job (trades too large for the cap) sum zeros.
+      MCPRICE_CUDA_TRY(cudaMemsetAsync(d_fixed_sums_, 0, fixed_sums_bytes(), s));
+      kernels::launch_calibration_fixed(
+          d_trades_, d_starts_, n_, tables(), view_, job.end_block, f_.calibration_blocks, begin, end, d_fixed_sums_,
+          d_fixed_totals_ + static_cast<std::size_t>(begin) * f_.trades.size() * regression_fixed_doubles, grid_, s);
+    }
+  }
+
+  // Device memory for the fixed part's block sums of one run of steps.
+  static constexpr std::size_t fixed_scratch_budget = std::size_t{32} << 20;
+
+  gpu_context& ctx_;
+  bool one_launch_;
+  const exercise_family& f_;
+  exercise_table_layout layout_;
+  std::size_t cap_;
+  int grid_;
+  stream_view stream_;
+  int n_;
+  bool split_;  // fixed part up front, moving part a step (latency_bound, resident paths)
+  int fixed_steps_;
+  int fixed_run_;
+  buffer_cache<cuda_malloc_traits>::handle device_;
+  buffer_cache<pinned_host_traits>::handle staging_;
+  kernels::folded_totals fold_{};  // blocks_done set: the backward kernel solves the step
+  kernels::step_regression out_{};
+  exercise_trade* d_trades_{nullptr};
+  kernels::calibration_start* d_starts_{nullptr};
+  void* d_tables_{nullptr};
+  regression_sums* d_block_sums_{nullptr};
+  regression_sums* d_trade_sums_{nullptr};
+  double* d_fixed_sums_{nullptr};
+  double* d_fixed_totals_{nullptr};
+  double* d_continuation_{nullptr};
+  std::optional<scratch_lease> lease_;
+  calibration_view view_{};
+};
+
+}  // namespace
+
+std::unique_ptr<calibration_executor> make_gpu_calibration(gpu_context& ctx, const exercise_family& f,
+                                                           const exercise_table_layout& l, std::size_t job_cap,
+                                                           int grid_blocks, bool resident, bool one_launch)
+{
+  return std::make_unique<gpu_calibration>(ctx, f, l, job_cap, grid_blocks, resident, one_launch);
+}
+
+}  // namespace mcprice::detail

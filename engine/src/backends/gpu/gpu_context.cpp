@@ -1,0 +1,121 @@
+#include "backends/gpu/gpu_context.hpp"
+
+#include "market/market_snapshot.hpp"
+#include "mcprice/memory/cuda_error.hpp"
+
+#include <cstring>
+
+namespace mcprice::detail {
+namespace {
+constexpr int default_streams = 4;
+
+int select_device(int device)
+{
+  MCPRICE_CUDA_TRY(cudaSetDevice(device));
+  return device;
+}
+}  // namespace
+
+gpu_context::gpu_context(const engine_options& o, const market_data& market, std::vector<std::string>& notices)
+    : device_(select_device(o.device)), streams_(o.streams > 0 ? o.streams : default_streams), gate_(o.pool_limit_bytes)
+{
+  switch (o.allocator) {
+    case allocator_kind::malloc:
+      simple_ = std::make_unique<cuda_malloc_resource>();
+      counted_ = std::make_unique<statistics_resource>(*simple_);
+      scratch_ = counted_.get();
+      break;
+    case allocator_kind::async_default:
+      simple_ = std::make_unique<default_pool_resource>();
+      counted_ = std::make_unique<statistics_resource>(*simple_);
+      scratch_ = counted_.get();
+      break;
+    case allocator_kind::pool:
+    case allocator_kind::bucketed: {
+      explicit_pool_options po;
+      po.device = o.device;
+      po.max_size = o.allocator == allocator_kind::pool ? o.pool_limit_bytes : 0;
+      po.opportunistic_reuse = o.allocator == allocator_kind::bucketed;
+      pool_ = std::make_unique<explicit_pool_resource>(po);
+      if (o.allocator == allocator_kind::pool) {
+        counted_ = std::make_unique<statistics_resource>(*pool_);
+        scratch_ = counted_.get();
+      }
+      if (o.allocator == allocator_kind::bucketed) {
+        ordering_ = std::make_unique<cuda_event_ordering>();
+        bucketed_pool_options bo;
+        bo.limit_bytes = o.pool_limit_bytes;
+        // A pipelined book's jobs (a few MiB of sums each) stay independent across streams.
+        bo.untied_bytes = std::size_t{32} << 20;
+        bucketed_ = std::make_unique<bucketed_pool_resource>(*pool_, *ordering_, bo);
+        scratch_ = bucketed_.get();
+      }
+      break;
+    }
+  }
+  allocator_name_ = scratch_->name();
+
+  // Market data enters through GPUDirect-safe buffers, uploaded once from pinned staging on a
+  // stream of its own; every request's stream waits on market_ready_.
+  std::vector<double> const flat = flatten_market(market);
+  market_bytes_ = flat.size() * sizeof(double);
+  void* target = nullptr;
+  try {
+    market_rdma_ = gpudirect_buffer(market_bytes_);
+    target = market_rdma_.data();
+  } catch (const std::exception& e) {
+    market_note_ = e.what();
+    notices.push_back(std::string("market buffers are not GPUDirect RDMA capable here: ") + e.what());
+    market_plain_ = device_buffer(market_bytes_);
+    target = market_plain_.data();
+  }
+  stream const upload;
+  pinned_buffer staging(market_bytes_);
+  std::memcpy(staging.as<double>(), flat.data(), market_bytes_);
+  MCPRICE_CUDA_TRY(
+      cudaMemcpyAsync(target, staging.as<double>(), market_bytes_, cudaMemcpyHostToDevice, upload.value()));
+  market_ready_.record(upload.view());
+  market_ready_.synchronize();  // the staging buffer goes out of scope next
+}
+
+gpu_context::~gpu_context()
+{
+  // Every request has finished (they wait for their results); drain the streams so the pool's
+  // cached blocks can be returned safely.
+  for (int i = 0; i < streams_.size(); ++i) MCPRICE_CUDA_TRY_NOTHROW(cudaStreamSynchronize(streams_.at(i).value()));
+}
+
+void gpu_context::note_cap_rejection() noexcept
+{
+  if (bucketed_) bucketed_->note_cap_rejection();
+}
+
+void gpu_context::trim()
+{
+  if (bucketed_) bucketed_->trim();  // frees on the default stream
+  MCPRICE_CUDA_TRY(cudaStreamSynchronize(nullptr));
+  if (pool_) pool_->trim_to(0);
+}
+
+memory_report gpu_context::report() const
+{
+  memory_report r;
+  r.allocator = allocator_name_;
+  if (bucketed_) r.scratch = bucketed_->statistics();
+  if (pool_) r.driver = pool_->driver_usage();
+  if (counted_) r.requests = counted_->statistics();
+  if (gate_.budget() != 0) r.gate = gate_.statistics();
+  r.job_retries = job_retries_.load();
+  r.streams_busy = 0;
+  for (int i = 0; i < streams_.size(); ++i) {
+    cudaError_t const e = cudaStreamQuery(streams_.at(i).value());
+    if (e == cudaErrorNotReady) ++r.streams_busy;
+    else if (e != cudaSuccess) throw cuda_error(e, "cudaStreamQuery", __FILE__, __LINE__);
+  }
+  r.market_bytes = market_bytes_;
+  r.market_rdma_capable = market_note_.empty();
+  r.market_note = market_note_;
+  return r;
+}
+
+}  // namespace mcprice::detail

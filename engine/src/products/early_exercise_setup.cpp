@@ -1,0 +1,224 @@
+#include "products/early_exercise_setup.hpp"
+
+#include "products/basket_setup.hpp"
+#include "mcprice/kernels/rng/trade_key.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <utility>
+
+namespace mcprice::detail {
+
+std::vector<double> exercise_times(const trade& t, const engine_options& opt)
+{
+  if (t.exercise == exercise_style::european) return {t.maturity};
+  std::int64_t const n = t.exercise_dates.value_or(t.steps.value_or(opt.steps));
+  std::vector<double> times;
+  for (std::int64_t i = 1; i <= n; ++i) times.push_back(t.maturity * static_cast<double>(i) / static_cast<double>(n));
+  return times;
+}
+
+namespace {
+
+// The basis' spot scale: the strike, else the assets' mean scaled spot today.
+float basis_norm(const trade& t, const std::vector<exercise_asset>& assets)
+{
+  if (t.strike && *t.strike > 0.0) return static_cast<float>(*t.strike);
+  double level = 0.0;
+  for (auto const& a : assets) level += std::abs(static_cast<double>(a.weight) * a.spot);
+  level /= static_cast<double>(assets.size());
+  return level > 0.0 ? static_cast<float>(level) : 1.0F;
+}
+
+void add_gbm_steps(const asset& a, const market_data& market, const std::vector<double>& times, std::size_t stride,
+                   std::size_t offset, std::vector<exercise_gbm_step>& out)
+{
+  double t_prev = 0.0;
+  for (std::size_t d = 0; d < times.size(); ++d) {
+    double const dw = std::max(0.0, a.vol.total_variance(times[d]) - a.vol.total_variance(t_prev));
+    double const drift = market.log_forward(a, times[d]) - market.log_forward(a, t_prev) - 0.5 * dw;
+    out[d * stride + offset] = {static_cast<float>(drift), static_cast<float>(std::sqrt(dw))};
+    t_prev = times[d];
+  }
+}
+
+// The last few distinct decays of one asset's steps, found by their exact kappa dt, so the same
+// bits as computing each: a uniform grid's steps take a handful of lengths (ulps apart: 5 for
+// 252 steps over a year, 8 for 1,260 over five), and the exponentials were a third of a
+// STAC-A2-style trade's host preparation (its scenarios build 16 copies of the steps).
+class decay_cache {
+ public:
+  const heston_decay& at(double kdt)
+  {
+    for (std::size_t i = 0; i < size_; ++i) {
+      if (kept_[i].first == kdt) return kept_[i].second;
+    }
+    std::size_t const slot = next_++ % kept_.size();
+    kept_[slot] = {kdt, heston_decay_of(kdt)};
+    size_ = std::min(size_ + 1, kept_.size());
+    return kept_[slot].second;
+  }
+
+ private:
+  std::array<std::pair<double, heston_decay>, 16> kept_{};
+  std::size_t size_{0};
+  std::size_t next_{0};
+};
+
+template <typename T>
+std::int32_t append(std::vector<T>& to, const std::vector<T>& from)
+{
+  auto const at = static_cast<std::int32_t>(to.size());
+  to.insert(to.end(), from.begin(), from.end());
+  return at;
+}
+
+// The job's record with its tables appended to the family's.
+exercise_trade with_tables(exercise_family& f, const exercise_job& j)
+{
+  exercise_trade k = j.kernel;
+  k.first_date = append(f.discounts, j.discounts);
+  k.first_step = k.heston ? append(f.heston_steps, j.heston_steps) : append(f.gbm_steps, j.gbm_steps);
+  k.first_asset = append(f.assets, j.assets);
+  k.first_factor = append(f.factors, j.factor);
+  return k;
+}
+
+// What exercising today pays (American), else -1.
+double exercise_today(const trade& t, const exercise_job& job)
+{
+  if (t.exercise != exercise_style::american) return -1.0;
+  exercise_state today{};
+  today.grow(job.kernel.assets);
+  return exercise_value(job.kernel, job.assets.data(), today);
+}
+
+}  // namespace
+
+void add_to_family(exercise_family& f, const exercise_job& j)
+{
+  exercise_trade k = with_tables(f, j);
+  k.first_block = f.blocks;
+  f.blocks += layout::blocks_for(k.samples, exercise_normals_per_sample);
+  k.first_calibration_block = f.calibration_blocks;
+  std::int64_t const blocks = (k.calibration_samples + calibration_paths_per_block - 1) / calibration_paths_per_block;
+  f.calibration_blocks += blocks;
+  k.calibration_offset = f.calibration_floats;
+  f.calibration_floats += blocks * calibration_paths_per_block * calibration_rows(k);
+  k.first_coefficient = f.coefficient_dates;
+  f.coefficient_dates += k.dates;
+  f.trades.push_back(k);
+}
+
+std::int32_t add_scenario(exercise_family& f, const exercise_job& j, std::size_t of)
+{
+  exercise_trade k = j.kernel;
+  if (j.trade_tables) {
+    const exercise_trade& own = f.trades[of];
+    k.first_date = own.first_date;
+    k.first_step = own.first_step;
+    k.first_factor = own.first_factor;
+    k.first_asset = append(f.assets, j.assets);
+  } else {
+    k = with_tables(f, j);
+  }
+  // The trade's policy as it stands: its coefficients, on its basis' scales.
+  k.first_coefficient = f.trades[of].first_coefficient;
+  k.norm = f.trades[of].norm;
+  k.v_norm = f.trades[of].v_norm;
+  f.scenarios.push_back(k);
+  return static_cast<std::int32_t>(f.scenarios.size() - 1);
+}
+
+exercise_job make_exercise_job(const trade& t, const market_data& market, const engine_options& opt)
+{
+  std::vector<double> const times = exercise_times(t, opt);
+  std::size_t const n = t.underlyings.size();
+  std::vector<std::size_t> idx;
+  for (auto const& name : t.underlyings) idx.push_back(*market.find(name));
+  const asset& first = market.assets()[idx.front()];
+  bool const heston = first.model == model_kind::heston;
+
+  exercise_job job{};
+  exercise_trade& k = job.kernel;
+  k.key = rng::trade_key(opt.seed, t.id);
+  k.calibration_key = rng::mix64(k.key ^ 0x4C53'4D43'5245'4752ULL);  // "LSMCREGR": a stream of its own
+  k.samples = t.paths.value_or(opt.paths);
+  job.paths = k.samples;
+  k.calibration_samples =
+      opt.calibration_paths > 0 ? opt.calibration_paths : std::min(k.samples, default_max_calibration_paths);
+  // A European (one date: multi-asset Heston trades come this way) needs no regression.
+  if (t.exercise == exercise_style::european) k.calibration_samples = 1;
+  k.dates = static_cast<std::int32_t>(times.size());
+  k.assets = static_cast<std::int32_t>(n);
+  k.heston = heston ? 1 : 0;
+  k.basis = exercise_basis_size(k.assets, heston);
+  k.strike = static_cast<float>(t.strike.value_or(0.0));
+  k.call = t.type == option_type::call ? 1 : 0;
+  k.payoff = t.product == product_kind::best_of    ? basket_payoff::best_of
+             : t.product == product_kind::worst_of ? basket_payoff::worst_of
+             : t.product == product_kind::spread   ? basket_payoff::spread
+                                                   : basket_payoff::basket;
+  for (std::size_t i = 0; i < n; ++i) {
+    float const w = n == 1 ? 1.0F : static_cast<float>(basket_weight(t, i, n));
+    job.assets.push_back({static_cast<float>(market.assets()[idx[i]].spot), w, 0.0F, 0.0F});
+  }
+  k.norm = basis_norm(t, job.assets);
+  k.unit_weights =
+      std::all_of(job.assets.begin(), job.assets.end(), [](const exercise_asset& a) { return a.weight == 1.0F; }) ? 1
+                                                                                                                  : 0;
+  for (double const ti : times) job.discounts.push_back(static_cast<float>(market.discount().discount(ti)));
+
+  if (heston) {
+    std::int64_t const steps = t.steps.value_or(opt.steps);
+    k.substeps = static_cast<std::int32_t>(std::max<std::int64_t>(1, (steps + k.dates - 1) / k.dates));
+    job.heston_steps.reserve(times.size() * static_cast<std::size_t>(k.substeps) * n);
+    std::vector<decay_cache> decays(n);
+    double t_prev = 0.0;
+    for (double const ti : times) {
+      double const dt = (ti - t_prev) / k.substeps;
+      for (int s = 0; s < k.substeps; ++s) {
+        double const a = t_prev + dt * s;
+        double const b = s + 1 == k.substeps ? ti : t_prev + dt * (s + 1);
+        for (std::size_t i = 0; i < n; ++i) {
+          const asset& u = market.assets()[idx[i]];
+          const heston_params& h = u.heston;
+          double const step = b - a;
+          job.heston_steps.push_back(make_heston_step(step, market.log_forward(u, b) - market.log_forward(u, a), 1.0,
+                                                      false, h.kappa, h.theta, h.xi, h.rho,
+                                                      decays[i].at(h.kappa * step)));
+        }
+      }
+      t_prev = ti;
+    }
+    double v_norm = 1e-4;
+    for (std::size_t i = 0; i < n; ++i) {
+      const heston_params& h = market.assets()[idx[i]].heston;
+      job.assets[i].v0 = static_cast<float>(h.v0);
+      job.assets[i].xi = static_cast<float>(h.xi);
+      v_norm = std::max({v_norm, h.theta, h.v0});
+    }
+    k.v_norm = static_cast<float>(v_norm);
+  } else {
+    k.substeps = 1;
+    k.v_norm = 1.0F;
+    job.gbm_steps.resize(times.size() * n);
+    for (std::size_t i = 0; i < n; ++i) add_gbm_steps(market.assets()[idx[i]], market, times, n, i, job.gbm_steps);
+  }
+  job.factor = n == 1 ? std::vector<float>{1.0F} : correlation_factor(market, idx);
+  job.scale = t.notional;
+  job.exercise_today = exercise_today(t, job);
+  return job;
+}
+
+exercise_job with_spots(const exercise_job& base, const trade& t, const std::vector<double>& spots)
+{
+  exercise_job job{base.kernel, base.assets, {}, {}, {}, {}, base.scale, base.paths, -1.0, true};
+  for (std::size_t i = 0; i < job.assets.size(); ++i) job.assets[i].spot = static_cast<float>(spots[i]);
+  job.kernel.norm = basis_norm(t, job.assets);
+  job.exercise_today = exercise_today(t, job);
+  return job;
+}
+
+}  // namespace mcprice::detail

@@ -1,0 +1,52 @@
+#pragma once
+// From a validated American or Bermudan trade (vanilla under GBM or Heston; basket, best_of,
+// worst_of or spread on GBM assets) to its early-exercise record and tables: the exercise dates,
+// each date's exact GBM steps or Heston QE steps, the discount to each date, the assets and the
+// correlation factor.
+#include "families/exercise_family.hpp"
+#include "mcprice/kernels/exercise/early_exercise.hpp"
+#include "mcprice/market.hpp"
+#include "mcprice/portfolio.hpp"
+#include "mcprice/settings.hpp"
+
+#include <vector>
+
+namespace mcprice::detail {
+
+// Calibration paths when engine_options::calibration_paths is 0: the pricing paths, up to this
+// many (the policy's regression error is then far below a price's std error).
+inline constexpr std::int64_t default_max_calibration_paths = std::int64_t{1} << 17;
+
+struct exercise_job {
+  exercise_trade kernel;  // first_* are set by the batcher
+  std::vector<exercise_asset> assets;
+  std::vector<float> factor;
+  std::vector<exercise_gbm_step> gbm_steps;
+  std::vector<heston_step> heston_steps;
+  std::vector<float> discounts;
+  double scale;  // notional (cash flows are discounted to today in the kernel)
+  std::int64_t paths;
+  double exercise_today{-1.0};  // American: what exercising today pays (< 0: not an exercise time)
+  // A Greek scenario that differs from its trade in today's spots only: it carries no tables and
+  // walks its trade's (x = ln(S/S0), the variances and the discounts do not depend on S0).
+  bool trade_tables{false};
+};
+
+exercise_job make_exercise_job(const trade& t, const market_data& market, const engine_options& opt);
+
+// The job of `base`'s trade `t` with today's spots `spots` (one per underlying, in the trade's
+// order) and no tables of its own (trade_tables): what exercising pays, and the basis' scale
+// when the trade has no strike, follow the spots.
+exercise_job with_spots(const exercise_job& base, const trade& t, const std::vector<double>& spots);
+
+// Appends the job's record (its first_* set: running sums) and tables to the family.
+void add_to_family(exercise_family& f, const exercise_job& j);
+// Appends a Greek scenario of family trade `of` (a job of the trade with bumped inputs) to the
+// scenario table; returns its index there.
+std::int32_t add_scenario(exercise_family& f, const exercise_job& j, std::size_t of);
+
+// The exercise dates after today: American, `exercise_dates` (default: steps) equal steps;
+// Bermudan, `exercise_dates` equally spaced dates ending at maturity.
+std::vector<double> exercise_times(const trade& t, const engine_options& opt);
+
+}  // namespace mcprice::detail

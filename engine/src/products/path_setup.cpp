@@ -1,0 +1,221 @@
+#include "products/path_setup.hpp"
+
+#include "mcprice/geometric_asian.hpp"
+#include "mcprice/kernels/greeks/heston_greeks.hpp"
+#include "mcprice/kernels/rng/trade_key.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mcprice::detail {
+namespace {
+
+bool monitored_continuously(const trade& t)
+{
+  bool const barrier_like =
+      t.product == product_kind::barrier || t.product == product_kind::touch || t.product == product_kind::lookback;
+  return barrier_like && t.monitoring == monitoring_kind::continuous;
+}
+
+// Per step: how its variance responds to a parallel shift h of the Black vol curve
+// (d dw_k/dh = 2 (sigma(t_k) t_k - sigma(t_{k-1}) t_{k-1}), sigma(t) t = sqrt(w(t) t)), its time
+// and the trade's zero rate to expiry.
+std::vector<path_greek_step> make_greek_steps(const asset& a, const std::vector<double>& times, double rate)
+{
+  std::vector<path_greek_step> out;
+  double prev_sigma_t = 0.0;
+  double t_prev = 0.0;
+  for (double ti : times) {
+    double const sigma_t = std::sqrt(std::max(0.0, a.vol.total_variance(ti) * ti));
+    double const d_dw = 2.0 * (sigma_t - prev_sigma_t);
+    double const vol = std::sqrt(std::max(0.0, a.vol.total_variance(ti) - a.vol.total_variance(t_prev)));
+    path_greek_step g{};
+    g.dvol = vol > 0.0 ? static_cast<float>(d_dw / (2.0 * vol)) : 0.0F;
+    g.ddrift = static_cast<float>(0.5 * d_dw);
+    g.time = static_cast<float>(ti);
+    g.rate = static_cast<float>(rate);
+    out.push_back(g);
+    prev_sigma_t = sigma_t;
+    t_prev = ti;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<double> fixing_times_of(const trade& t, std::int64_t default_steps)
+{
+  if (!t.fixing_times.empty()) return t.fixing_times;
+  std::int64_t const n = t.fixings.value_or(t.steps.value_or(default_steps));
+  std::vector<double> times;
+  for (std::int64_t i = 1; i <= n; ++i) times.push_back(t.maturity * static_cast<double>(i) / static_cast<double>(n));
+  return times;
+}
+
+path_grid make_path_grid(const trade& t, const engine_options& opt, bool uniform_steps)
+{
+  path_grid g;
+  bool const continuous = monitored_continuously(t);
+  bool const has_fixings =
+      t.product == product_kind::asian || ((t.product == product_kind::barrier || t.product == product_kind::touch ||
+                                            t.product == product_kind::lookback) &&
+                                           !continuous);
+  if (has_fixings) g.fixings = fixing_times_of(t, opt.steps);
+  g.spot_fixing = !g.fixings.empty() && g.fixings.front() == 0.0;
+  for (double f : g.fixings) {
+    if (f > 0.0) g.times.push_back(f);
+  }
+  if (continuous || uniform_steps) {
+    std::int64_t const n = t.steps.value_or(opt.steps);
+    for (std::int64_t i = 1; i <= n; ++i)
+      g.times.push_back(t.maturity * static_cast<double>(i) / static_cast<double>(n));
+  }
+  g.times.push_back(t.maturity);
+  std::sort(g.times.begin(), g.times.end());
+  g.times.erase(
+      std::unique(g.times.begin(), g.times.end(), [](double x, double y) { return std::abs(x - y) <= 1e-12; }),
+      g.times.end());
+  for (double ti : g.times) {
+    g.is_fixing.push_back(
+        std::any_of(g.fixings.begin(), g.fixings.end(), [&](double f) { return std::abs(f - ti) <= 1e-12; }));
+  }
+  return g;
+}
+
+template <typename Real>
+basic_path_gbm_trade<Real> make_path_record(const trade& t, const asset& a, const path_grid& g,
+                                            const engine_options& opt, std::int64_t& paths)
+{
+  basic_path_gbm_trade<Real> k{};
+  k.key = rng::trade_key(opt.seed, t.id);
+  std::int64_t const requested = t.paths.value_or(opt.paths);
+  k.antithetic = opt.antithetic ? 1 : 0;
+  k.samples = opt.antithetic ? (requested + 1) / 2 : requested;
+  paths = opt.antithetic ? 2 * k.samples : k.samples;
+  k.steps = static_cast<std::int32_t>(g.times.size());
+  k.spot = static_cast<Real>(a.spot);
+  k.strike = static_cast<Real>(t.strike.value_or(0.0));
+  k.log_barrier = t.barrier ? static_cast<Real>(std::log(*t.barrier / a.spot)) : Real(0);
+  k.rebate = static_cast<Real>(t.product == product_kind::barrier ? t.rebate : t.payout);
+  switch (t.product) {
+    case product_kind::asian:
+      k.product = path_product::asian;
+      break;
+    case product_kind::barrier:
+      k.product = path_product::barrier;
+      break;
+    case product_kind::touch:
+      k.product = path_product::touch;
+      break;
+    case product_kind::lookback:
+      k.product = path_product::lookback;
+      break;
+    default:
+      k.product = path_product::european;
+  }
+  k.call = (t.type == option_type::call || t.type == option_type::one_touch) ? 1 : 0;
+  if (t.barrier_type) {
+    barrier_kind const b = *t.barrier_type;
+    k.up = (b == barrier_kind::up || b == barrier_kind::up_in || b == barrier_kind::up_out) ? 1 : 0;
+    k.knock_in = (b == barrier_kind::up_in || b == barrier_kind::down_in) ? 1 : 0;
+  }
+  k.continuous = monitored_continuously(t) ? 1 : 0;
+  // Knock-out rebates are paid at the hit; touches pay where pay_at says.
+  k.pay_at_hit = t.product == product_kind::barrier ? 1 : (t.pay_at == payment_time::hit ? 1 : 0);
+  k.geometric = t.averaging == averaging_kind::geometric ? 1 : 0;
+  k.floating = t.strike_type == strike_kind::floating ? 1 : 0;
+  k.spot_fixing = g.spot_fixing ? 1 : 0;
+  k.fixings = static_cast<std::int32_t>(g.fixings.size());
+  if (t.product == product_kind::lookback) {
+    bool const floating = t.strike_type == strike_kind::floating;
+    k.track_max = (floating != (t.type == option_type::call)) ? 1 : 0;  // floating put or fixed call
+    k.log_extreme = t.running_extreme ? static_cast<Real>(std::log(*t.running_extreme / a.spot)) : Real(0);
+    k.seasoned = t.running_extreme ? 1 : 0;
+  }
+  if (t.product == product_kind::digital) k.digital = t.digital == digital_kind::cash ? 1 : 2;
+  return k;
+}
+
+template <typename Real>
+basic_path_job<Real> make_path_job(const trade& t, const asset& a, const market_data& market, const engine_options& opt)
+{
+  path_grid const g = make_path_grid(t, opt, false);
+  auto const log_forward = [&](double time) { return market.log_forward(a, time); };
+  double const df_T = market.discount().discount(t.maturity);
+  basic_path_job<Real> job{};
+  double t_prev = 0.0;
+  for (std::size_t i = 0; i < g.times.size(); ++i) {
+    double const ti = g.times[i];
+    double const dw = a.vol.total_variance(ti) - a.vol.total_variance(t_prev);
+    basic_path_step<Real> s{};
+    s.drift = static_cast<Real>(log_forward(ti) - log_forward(t_prev) - 0.5 * dw);
+    s.vol = static_cast<Real>(std::sqrt(std::max(0.0, dw)));
+    s.hit_value = static_cast<Real>(market.discount().discount(ti) / df_T);
+    s.fixing = g.is_fixing[i] ? 1 : 0;
+    job.steps.push_back(s);
+    t_prev = ti;
+  }
+  job.kernel = make_path_record<Real>(t, a, g, opt, job.paths);
+  job.scale = df_T * t.notional;
+  if (opt.greeks) job.greek_steps = make_greek_steps(a, g.times, -std::log(df_T) / t.maturity);
+  if (opt.control_variates && t.product == product_kind::asian && t.averaging == averaging_kind::arithmetic) {
+    job.kernel.control = 1;
+    job.kernel.control_value =
+        static_cast<Real>(geometric_asian_price(market, a, g.fixings, t.maturity, t.strike.value_or(0.0),
+                                                t.type == option_type::call, t.strike_type == strike_kind::floating) /
+                          df_T);
+  }
+  return job;
+}
+
+template <typename Real>
+basic_heston_job<Real> make_heston_job(const trade& t, const asset& a, const market_data& market,
+                                       const engine_options& opt)
+{
+  path_grid const g = make_path_grid(t, opt, true);
+  auto const log_forward = [&](double time) { return market.log_forward(a, time); };
+  double const df_T = market.discount().discount(t.maturity);
+  basic_heston_job<Real> job{};
+  double t_prev = 0.0;
+  for (std::size_t i = 0; i < g.times.size(); ++i) {
+    double const ti = g.times[i];
+    job.steps.push_back(make_heston_step<Real>(ti - t_prev, log_forward(ti) - log_forward(t_prev),
+                                               market.discount().discount(ti) / df_T, g.is_fixing[i], a.heston.kappa,
+                                               a.heston.theta, a.heston.xi, a.heston.rho));
+    t_prev = ti;
+  }
+  job.kernel.qe_regular =
+      heston_qe_regular(static_cast<Real>(a.heston.xi), job.steps.data(), static_cast<int>(job.steps.size())) ? 1 : 0;
+  if (opt.greeks) {
+    // Theta's scenarios: the first step shortened and lengthened by the kernel's roll (the same
+    // float), the zero rate, yield and the model held (heston_greeks.hpp).
+    double const t1 = g.times.front();
+    double const eps = heston_roll(static_cast<float>(t1));
+    for (double const dt : {t1 - eps, t1 + eps}) {
+      job.steps.push_back(make_heston_step<Real>(dt, log_forward(t1) * dt / t1, market.discount().discount(t1) / df_T,
+                                                 g.is_fixing.front(), a.heston.kappa, a.heston.theta, a.heston.xi,
+                                                 a.heston.rho));
+    }
+  }
+  static_cast<basic_path_gbm_trade<Real>&>(job.kernel) = make_path_record<Real>(t, a, g, opt, job.paths);
+  job.kernel.maturity = static_cast<Real>(t.maturity);
+  job.kernel.rate = static_cast<Real>(-std::log(df_T) / t.maturity);
+  job.kernel.v0 = static_cast<Real>(a.heston.v0);
+  job.kernel.kappa = static_cast<Real>(a.heston.kappa);
+  job.kernel.theta = static_cast<Real>(a.heston.theta);
+  job.kernel.xi = static_cast<Real>(a.heston.xi);
+  job.kernel.rho = static_cast<Real>(a.heston.rho);
+  job.scale = df_T * t.notional;
+  if (t.product == product_kind::digital && t.digital == digital_kind::cash) {
+    job.kernel.rebate = Real(1);
+    job.scale *= t.payout;
+  }
+  return job;
+}
+
+template path_job make_path_job<float>(const trade&, const asset&, const market_data&, const engine_options&);
+template path_job_f64 make_path_job<double>(const trade&, const asset&, const market_data&, const engine_options&);
+template heston_job make_heston_job<float>(const trade&, const asset&, const market_data&, const engine_options&);
+template heston_job_f64 make_heston_job<double>(const trade&, const asset&, const market_data&, const engine_options&);
+
+}  // namespace mcprice::detail

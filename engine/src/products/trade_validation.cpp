@@ -1,0 +1,176 @@
+#include "products/trade_validation.hpp"
+
+#include "mcprice/kernels/exercise/early_exercise.hpp"
+
+#include <sstream>
+
+namespace mcprice::detail {
+namespace {
+
+std::string show(double v)
+{
+  std::ostringstream s;
+  s.precision(10);
+  s << v;
+  return s.str();
+}
+
+bool needs_strike(const trade& t)
+{
+  switch (t.product) {
+    case product_kind::touch:
+      return false;
+    case product_kind::asian:
+    case product_kind::lookback:
+      return t.strike_type == strike_kind::fixed;
+    default:
+      return true;
+  }
+}
+
+// `first` receives the market index of the first underlying once it is known to exist.
+std::string check_fields(const trade& t, const market_data& market, std::size_t& first)
+{
+  if (!(t.maturity > 0.0)) return "maturity " + show(t.maturity) + " must be > 0";
+  bool const touch = t.product == product_kind::touch;
+  bool const touch_type = t.type == option_type::one_touch || t.type == option_type::no_touch;
+  if (touch != touch_type) {
+    return std::string("type ") + std::string(to_string(t.type)) + " does not fit product " +
+           std::string(to_string(t.product)) + (touch ? " (use one-touch or no-touch)" : " (use call or put)");
+  }
+  if (t.underlyings.empty()) return "underlying is missing";
+  if (!multi_asset(t.product) && t.underlyings.size() != 1) {
+    return "underlying lists " + std::to_string(t.underlyings.size()) + " assets but product " +
+           std::string(to_string(t.product)) + " takes one";
+  }
+  if (t.product == product_kind::spread && t.underlyings.size() != 2) {
+    return "underlying lists " + std::to_string(t.underlyings.size()) + " assets but a spread takes two";
+  }
+  // A basket, best-of or worst-of of one asset is that asset's vanilla: allowed.
+  for (auto const& name : t.underlyings) {
+    auto const index = market.find(name);
+    if (!index) return "underlying '" + name + "' is not in the market file";
+    if (&name == &t.underlyings.front()) first = *index;
+  }
+  if (t.underlyings.size() > 16) {
+    return "underlying lists " + std::to_string(t.underlyings.size()) + " assets; at most 16 are supported";
+  }
+  if (!t.weights.empty() && t.weights.size() != t.underlyings.size()) {
+    return "weights has " + std::to_string(t.weights.size()) + " entries for " + std::to_string(t.underlyings.size()) +
+           " underlyings";
+  }
+  if (needs_strike(t) && !t.strike) return "strike is missing";
+  if (t.strike && *t.strike < 0.0) return "strike " + show(*t.strike) + " must be >= 0";
+  if (t.paths && *t.paths < 2) return "paths " + std::to_string(*t.paths) + " must be >= 2";
+  if (t.steps && *t.steps < 1) return "steps " + std::to_string(*t.steps) + " must be >= 1";
+  if (t.fixings && *t.fixings < 1) return "fixings " + std::to_string(*t.fixings) + " must be >= 1";
+  for (std::size_t i = 0; i < t.fixing_times.size(); ++i) {
+    double const ft = t.fixing_times[i];
+    if (ft < 0.0 || ft > t.maturity || (i > 0 && ft <= t.fixing_times[i - 1])) {
+      return "fixing_times entry " + show(ft) + " must be ascending within [0, maturity]";
+    }
+  }
+  bool const needs_fixings = t.product == product_kind::asian ||
+                             ((t.product == product_kind::barrier || touch || t.product == product_kind::lookback) &&
+                              t.monitoring == monitoring_kind::discrete);
+  if (needs_fixings && !t.fixings && t.fixing_times.empty()) {
+    return std::string(t.product == product_kind::asian ? "an asian" : "discrete monitoring") +
+           " needs fixings or fixing_times";
+  }
+  if ((t.product == product_kind::barrier || touch) && !t.barrier) return "barrier is missing";
+  if (t.barrier && !(*t.barrier > 0.0)) return "barrier " + show(*t.barrier) + " must be > 0";
+  if ((t.product == product_kind::barrier || touch) && !t.barrier_type) return "barrier_kind is missing";
+  if (t.barrier_type) {
+    bool const direction_only = *t.barrier_type == barrier_kind::up || *t.barrier_type == barrier_kind::down;
+    if (touch != direction_only) {
+      return "barrier_kind " + std::string(to_string(*t.barrier_type)) + " does not fit product " +
+             std::string(to_string(t.product));
+    }
+  }
+  if (t.barrier && t.barrier_type && !t.underlyings.empty()) {
+    double const spot = market.assets()[first].spot;
+    barrier_kind const b = *t.barrier_type;
+    bool const up = b == barrier_kind::up || b == barrier_kind::up_in || b == barrier_kind::up_out;
+    if (up ? !(*t.barrier > spot) : !(*t.barrier < spot)) {
+      return "barrier " + show(*t.barrier) + " is " + (up ? "not above" : "not below") + " spot " + show(spot) +
+             " for " + (t.product == product_kind::touch ? "a touch with barrier_kind " : "a barrier of kind ") +
+             std::string(to_string(b));
+    }
+  }
+  if (t.running_extreme && t.product == product_kind::lookback && !t.underlyings.empty()) {
+    double const spot = market.assets()[first].spot;
+    bool const tracks_max = (t.strike_type == strike_kind::floating) != (t.type == option_type::call);
+    if (!(*t.running_extreme > 0.0) || (tracks_max ? *t.running_extreme < spot : *t.running_extreme > spot)) {
+      return "running_extreme " + show(*t.running_extreme) + " is " + (tracks_max ? "below" : "above") + " spot " +
+             show(spot) + " for a lookback that tracks the " + (tracks_max ? "maximum" : "minimum");
+    }
+  }
+  if (t.exercise == exercise_style::bermudan && !t.exercise_dates)
+    return "exercise_dates is missing for bermudan exercise";
+  if (t.exercise_dates && *t.exercise_dates < 1) return "exercise_dates must be >= 1";
+  return {};
+}
+
+}  // namespace
+
+bool multi_asset(product_kind p)
+{
+  return p == product_kind::basket || p == product_kind::best_of || p == product_kind::worst_of ||
+         p == product_kind::spread;
+}
+
+std::string validate_trade(const trade& t, const market_data& market, std::size_t* first_underlying)
+{
+  std::size_t first = 0;
+  std::string const why = check_fields(t, market, first);
+  if (why.empty() && first_underlying != nullptr) *first_underlying = first;
+  return why.empty() ? why : "trade " + t.id + ": " + why;
+}
+
+std::string unsupported_feature(const trade& t, const market_data& market)
+{
+  std::string why;
+  switch (t.product) {
+    case product_kind::vanilla:
+    case product_kind::digital:
+    case product_kind::asian:
+    case product_kind::barrier:
+    case product_kind::touch:
+    case product_kind::lookback:
+    case product_kind::basket:
+    case product_kind::best_of:
+    case product_kind::worst_of:
+    case product_kind::spread:
+      break;
+    default:
+      why = "product " + std::string(to_string(t.product)) + " is not supported yet";
+  }
+  bool const early = t.exercise != exercise_style::european;
+  if (why.empty() && early && t.product != product_kind::vanilla && !multi_asset(t.product)) {
+    why = "exercise " + std::string(to_string(t.exercise)) + " is not supported for product " +
+          std::string(to_string(t.product)) + " (vanilla and multi-asset products only)";
+  }
+  if (why.empty() && early && t.underlyings.size() > static_cast<std::size_t>(max_exercise_assets)) {
+    why = "exercise " + std::string(to_string(t.exercise)) + " takes at most " + std::to_string(max_exercise_assets) +
+          " underlyings, not " + std::to_string(t.underlyings.size());
+  }
+  if (why.empty() && multi_asset(t.product)) {
+    // Heston assets price through the early-exercise paths (a European as one date): all of a
+    // trade's assets Heston, at most max_exercise_assets of them.
+    std::string heston;
+    std::string gbm;
+    for (auto const& name : t.underlyings) {
+      (market.assets()[*market.find(name)].model == model_kind::heston ? heston : gbm) = name;
+    }
+    if (!heston.empty() && !gbm.empty()) {
+      why = "assets " + heston + " (heston) and " + gbm +
+            " (gbm): multi-asset products on mixed models are not supported yet";
+    } else if (!heston.empty() && t.underlyings.size() > static_cast<std::size_t>(max_exercise_assets)) {
+      why = "multi-asset products on heston assets take at most " + std::to_string(max_exercise_assets) +
+            " underlyings, not " + std::to_string(t.underlyings.size());
+    }
+  }
+  return why.empty() ? why : "trade " + t.id + ": " + why;
+}
+
+}  // namespace mcprice::detail

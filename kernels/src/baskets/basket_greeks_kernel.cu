@@ -1,0 +1,42 @@
+#include "mcprice/kernels/launch/basket_greeks_launcher.hpp"
+#include "mcprice/kernels/launch/canonical_blocks.cuh"
+#include "mcprice/kernels/rng/device_normal_stream.cuh"
+
+namespace mcprice::kernels {
+namespace {
+
+struct basket_greek_lane_fn {
+  const basket_asset* assets;
+  const float* factors;
+  __device__ __forceinline__ priced_basket_greeks operator()(const basket_gbm_trade& t, std::int64_t block_in_trade,
+                                                             std::int64_t, int lane) const
+  {
+    return basket_greek_lane<rng::device_normal_stream>(t, assets, factors, block_in_trade, lane);
+  }
+};
+
+__global__ void __launch_bounds__(tuning::european_policy::threads_per_block)
+    basket_greek_blocks_kernel(const basket_gbm_trade* __restrict__ trades, int num_trades,
+                               const basket_asset* __restrict__ assets, const float* __restrict__ factors,
+                               std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ price_partials,
+                               basket_greek_moments* __restrict__ greek_partials)
+{
+  detail::reduce_canonical_units(trades, num_trades, block_begin, block_end,
+                                 detail::store_price_and_greeks<basket_greek_moments>{price_partials, greek_partials},
+                                 basket_greek_lane_fn{assets, factors});
+}
+
+}  // namespace
+
+void launch_basket_greek_blocks(const basket_gbm_trade* trades, int num_trades, const basket_asset* assets,
+                                const float* factors, std::int64_t block_begin, std::int64_t block_end,
+                                moments* price_partials, basket_greek_moments* greek_partials, int grid_blocks,
+                                cudaStream_t stream)
+{
+  if (num_trades == 0) return;
+  detail::launch_persistent(basket_greek_blocks_kernel, "basket_greek_blocks_kernel", block_end - block_begin,
+                            grid_blocks, stream, trades, num_trades, assets, factors, block_begin, block_end,
+                            price_partials, greek_partials);
+}
+
+}  // namespace mcprice::kernels

@@ -1,0 +1,170 @@
+#include "mcprice/kernels/launch/basket_two_phase.hpp"
+#include "mcprice/kernels/rng/device_normal_stream.cuh"
+#include "mcprice/kernels/layout/two_phase_rows.cuh"
+
+namespace mcprice::kernels {
+namespace {
+
+using policy = tuning::european_policy;
+using two_phase::lanes;
+using two_phase::row_index;
+using two_phase::sample_of;
+
+// Rows of a sample: the terminal spots of path a, asset by asset, then of path b. Real: the
+// path precision (float; double for --precision double); scratch holds Real.
+template <typename Real>
+struct observation_lane {
+  const basic_basket_asset<Real>* assets;
+  const Real* factors;
+  Real* paths;
+  int rows;
+  std::int64_t block_begin;
+
+  __device__ __forceinline__ void operator()(const basic_basket_gbm_trade<Real>& t, std::int64_t block_in_trade,
+                                             std::int64_t b, int lane) const
+  {
+    std::int64_t const sample = sample_of(t, block_in_trade, lane);
+    if (sample < 0) return;
+    std::int64_t const j = b - block_begin;
+    rng::device_normal_stream rng(t.key, static_cast<std::uint64_t>(sample));
+    Real z[max_basket_assets];
+    basket_normals(t, rng, z);
+    const basic_basket_asset<Real>* a = assets + t.first_asset;
+    const Real* factor = factors + t.first_factor;
+    for (int i = 0; i < t.assets; ++i) {
+      paths[row_index(j, rows, i, lane)] = basket_terminal_spot(t, a, factor, z, Real(1), i);
+      if (t.antithetic) {
+        paths[row_index(j, rows, t.assets + i, lane)] = basket_terminal_spot(t, a, factor, z, Real(-1), i);
+      }
+    }
+  }
+};
+
+template <typename Real>
+struct payoff_lane {
+  const basic_basket_asset<Real>* assets;
+  const Real* paths;
+  int rows;
+  Real* payoffs;
+  std::int64_t block_begin;
+
+  __device__ __forceinline__ void operator()(const basic_basket_gbm_trade<Real>& t, std::int64_t block_in_trade,
+                                             std::int64_t b, int lane) const
+  {
+    if (sample_of(t, block_in_trade, lane) < 0) return;
+    std::int64_t const j = b - block_begin;
+    const basic_basket_asset<Real>* a = assets + t.first_asset;
+    Real const up = basket_payoff(t, a, [&](int i) { return paths[row_index(j, rows, i, lane)]; });
+    payoffs[j * lanes + lane] =
+        t.antithetic
+            ? Real(0.5) *
+                  (up + basket_payoff(t, a, [&](int i) { return paths[row_index(j, rows, t.assets + i, lane)]; }))
+            : up;
+  }
+};
+
+template <typename Real>
+__global__ void __launch_bounds__(policy::threads_per_block)
+    basket_observations_kernel(const basic_basket_gbm_trade<Real>* __restrict__ trades, int num_trades,
+                               const basic_basket_asset<Real>* __restrict__ assets, const Real* __restrict__ factors,
+                               std::int64_t block_begin, std::int64_t block_end, Real* __restrict__ paths, int rows)
+{
+  detail::for_canonical_blocks(trades, num_trades, block_begin, block_end,
+                               observation_lane<Real>{assets, factors, paths, rows, block_begin});
+}
+
+template <typename Real>
+__global__ void __launch_bounds__(policy::threads_per_block)
+    basket_payoffs_kernel(const basic_basket_gbm_trade<Real>* __restrict__ trades, int num_trades,
+                          const basic_basket_asset<Real>* __restrict__ assets, std::int64_t block_begin,
+                          std::int64_t block_end, const Real* __restrict__ paths, int rows, Real* __restrict__ payoffs)
+{
+  detail::for_canonical_blocks(trades, num_trades, block_begin, block_end,
+                               payoff_lane<Real>{assets, paths, rows, payoffs, block_begin});
+}
+
+template <typename Real>
+__global__ void __launch_bounds__(policy::threads_per_block)
+    basket_sample_blocks_kernel(const basic_basket_gbm_trade<Real>* __restrict__ trades, int num_trades,
+                                std::int64_t block_begin, std::int64_t block_end, const Real* __restrict__ payoffs,
+                                moments* __restrict__ partials)
+{
+  detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, partials,
+                                  two_phase::sample_lane<Real>{payoffs, block_begin});
+}
+
+template <typename Real>
+void observations(const basic_basket_gbm_trade<Real>* trades, int num_trades, const basic_basket_asset<Real>* assets,
+                  const Real* factors, std::int64_t block_begin, std::int64_t block_end, Real* paths, int rows,
+                  int grid_blocks, cudaStream_t stream)
+{
+  if (num_trades == 0) return;
+  detail::launch_persistent(basket_observations_kernel<Real>, "basket_observations_kernel", block_end - block_begin,
+                            grid_blocks, stream, trades, num_trades, assets, factors, block_begin, block_end, paths,
+                            rows);
+}
+
+template <typename Real>
+void payoffs(const basic_basket_gbm_trade<Real>* trades, int num_trades, const basic_basket_asset<Real>* assets,
+             std::int64_t block_begin, std::int64_t block_end, const Real* paths, int rows, Real* values,
+             int grid_blocks, cudaStream_t stream)
+{
+  if (num_trades == 0) return;
+  detail::launch_persistent(basket_payoffs_kernel<Real>, "basket_payoffs_kernel", block_end - block_begin, grid_blocks,
+                            stream, trades, num_trades, assets, block_begin, block_end, paths, rows, values);
+}
+
+template <typename Real>
+void sample_blocks(const basic_basket_gbm_trade<Real>* trades, int num_trades, std::int64_t block_begin,
+                   std::int64_t block_end, const Real* values, moments* partials, int grid_blocks, cudaStream_t stream)
+{
+  if (num_trades == 0) return;
+  detail::launch_persistent(basket_sample_blocks_kernel<Real>, "basket_sample_blocks_kernel", block_end - block_begin,
+                            grid_blocks, stream, trades, num_trades, block_begin, block_end, values, partials);
+}
+
+}  // namespace
+
+void launch_basket_observations(const basket_gbm_trade* trades, int num_trades, const basket_asset* assets,
+                                const float* factors, std::int64_t block_begin, std::int64_t block_end, float* paths,
+                                int rows, int grid_blocks, cudaStream_t stream)
+{
+  observations(trades, num_trades, assets, factors, block_begin, block_end, paths, rows, grid_blocks, stream);
+}
+
+void launch_basket_observations(const basket_gbm_trade_f64* trades, int num_trades, const basket_asset_f64* assets,
+                                const double* factors, std::int64_t block_begin, std::int64_t block_end, double* paths,
+                                int rows, int grid_blocks, cudaStream_t stream)
+{
+  observations(trades, num_trades, assets, factors, block_begin, block_end, paths, rows, grid_blocks, stream);
+}
+
+void launch_basket_payoffs(const basket_gbm_trade* trades, int num_trades, const basket_asset* assets,
+                           std::int64_t block_begin, std::int64_t block_end, const float* paths, int rows,
+                           float* values, int grid_blocks, cudaStream_t stream)
+{
+  payoffs(trades, num_trades, assets, block_begin, block_end, paths, rows, values, grid_blocks, stream);
+}
+
+void launch_basket_payoffs(const basket_gbm_trade_f64* trades, int num_trades, const basket_asset_f64* assets,
+                           std::int64_t block_begin, std::int64_t block_end, const double* paths, int rows,
+                           double* values, int grid_blocks, cudaStream_t stream)
+{
+  payoffs(trades, num_trades, assets, block_begin, block_end, paths, rows, values, grid_blocks, stream);
+}
+
+void launch_basket_sample_blocks(const basket_gbm_trade* trades, int num_trades, std::int64_t block_begin,
+                                 std::int64_t block_end, const float* values, moments* partials, int grid_blocks,
+                                 cudaStream_t stream)
+{
+  sample_blocks(trades, num_trades, block_begin, block_end, values, partials, grid_blocks, stream);
+}
+
+void launch_basket_sample_blocks(const basket_gbm_trade_f64* trades, int num_trades, std::int64_t block_begin,
+                                 std::int64_t block_end, const double* values, moments* partials, int grid_blocks,
+                                 cudaStream_t stream)
+{
+  sample_blocks(trades, num_trades, block_begin, block_end, values, partials, grid_blocks, stream);
+}
+
+}  // namespace mcprice::kernels

@@ -1,0 +1,35 @@
+#include "mcprice/kernels/launch/canonical_blocks.cuh"
+#include "mcprice/kernels/rng/device_normal_stream.cuh"
+#include "mcprice/kernels/launch/european_launcher.hpp"
+
+namespace mcprice::kernels {
+namespace {
+
+using policy = tuning::european_fused_policy;
+
+struct fused_lane {
+  __device__ __forceinline__ moments operator()(const european_gbm_trade& t, std::int64_t block_in_trade, std::int64_t,
+                                                int lane) const
+  {
+    return european_lane<rng::device_normal_stream>(t, block_in_trade, lane);
+  }
+};
+
+__global__ void __launch_bounds__(policy::threads_per_block, policy::min_blocks_per_sm)
+    european_blocks_kernel(const european_gbm_trade* __restrict__ trades, int num_trades, std::int64_t block_begin,
+                           std::int64_t block_end, moments* __restrict__ block_moments)
+{
+  detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, block_moments, fused_lane{});
+}
+
+}  // namespace
+
+void launch_european_blocks(const european_gbm_trade* trades, int num_trades, std::int64_t block_begin,
+                            std::int64_t block_end, moments* block_moments, int grid_blocks, cudaStream_t stream)
+{
+  if (num_trades == 0) return;
+  detail::launch_persistent(european_blocks_kernel, "european_blocks_kernel", block_end - block_begin, grid_blocks,
+                            stream, trades, num_trades, block_begin, block_end, block_moments);
+}
+
+}  // namespace mcprice::kernels

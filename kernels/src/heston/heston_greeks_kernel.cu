@@ -1,0 +1,39 @@
+#include "mcprice/kernels/launch/canonical_blocks.cuh"
+#include "mcprice/kernels/rng/device_normal_stream.cuh"
+#include "mcprice/kernels/launch/heston_greeks_launcher.hpp"
+
+namespace mcprice::kernels {
+namespace {
+
+struct heston_greek_lane_fn {
+  const heston_step* steps;
+  __device__ __forceinline__ priced_path_greeks operator()(const heston_trade& t, std::int64_t block_in_trade,
+                                                           std::int64_t, int lane) const
+  {
+    return heston_greek_lane<rng::device_normal_stream>(t, steps, block_in_trade, lane);
+  }
+};
+
+__global__ void __launch_bounds__(tuning::european_policy::threads_per_block)
+    heston_greek_blocks_kernel(const heston_trade* __restrict__ trades, int num_trades,
+                               const heston_step* __restrict__ steps, std::int64_t block_begin, std::int64_t block_end,
+                               moments* __restrict__ price_partials, path_greek_moments* __restrict__ greek_partials)
+{
+  detail::reduce_canonical_units(trades, num_trades, block_begin, block_end,
+                                 detail::store_price_and_greeks<path_greek_moments>{price_partials, greek_partials},
+                                 heston_greek_lane_fn{steps});
+}
+
+}  // namespace
+
+void launch_heston_greek_blocks(const heston_trade* trades, int num_trades, const heston_step* steps,
+                                std::int64_t block_begin, std::int64_t block_end, moments* price_partials,
+                                path_greek_moments* greek_partials, int grid_blocks, cudaStream_t stream)
+{
+  if (num_trades == 0) return;
+  detail::launch_persistent(heston_greek_blocks_kernel, "heston_greek_blocks_kernel", block_end - block_begin,
+                            grid_blocks, stream, trades, num_trades, steps, block_begin, block_end, price_partials,
+                            greek_partials);
+}
+
+}  // namespace mcprice::kernels

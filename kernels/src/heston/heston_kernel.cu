@@ -1,0 +1,90 @@
+#include "mcprice/kernels/launch/canonical_blocks.cuh"
+#include "mcprice/kernels/rng/device_normal_stream.cuh"
+#include "mcprice/kernels/launch/heston_launcher.hpp"
+#include "mcprice/kernels/models/heston_sample.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <type_traits>
+
+namespace mcprice::kernels {
+namespace {
+
+// A kernel's registers are those of its largest variant: a request of Heston Europeans only
+// (the common case, and the benchmark's) gets a kernel without the path products' state, capped
+// at 64 registers for four blocks an SM where the kernel for every product takes 80 at three
+// (tuning.hpp has the measurements). It inlines the very same step and payoff code, so a
+// trade's bits do not depend on which of the two kernels priced it (GPU test: a book of every
+// family). Double paths (--precision double, for validation) are uncapped: their state takes
+// twice the registers, and they are not tuned.
+template <typename Real, bool EuropeansOnly>
+using heston_kernel_policy =
+    std::conditional_t<!std::is_same_v<Real, float>, tuning::block_policy<1>,
+                       std::conditional_t<EuropeansOnly, tuning::heston_european_policy, tuning::heston_policy>>;
+
+template <typename Real, bool EuropeansOnly>
+struct heston_fused_lane {
+  const basic_heston_step<Real>* steps;
+  __device__ __forceinline__ moments operator()(const basic_heston_trade<Real>& t, std::int64_t block_in_trade,
+                                                std::int64_t, int lane) const
+  {
+    return heston_lane<rng::device_normal_stream, EuropeansOnly>(t, steps, block_in_trade, lane);
+  }
+};
+
+template <typename Real, bool EuropeansOnly>
+__global__ void __launch_bounds__(heston_kernel_policy<Real, EuropeansOnly>::threads_per_block,
+                                  heston_kernel_policy<Real, EuropeansOnly>::min_blocks_per_sm)
+    heston_blocks_kernel(const basic_heston_trade<Real>* __restrict__ trades, int num_trades,
+                         const basic_heston_step<Real>* __restrict__ steps, std::int64_t block_begin,
+                         std::int64_t block_end, moments* __restrict__ block_moments)
+{
+  detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, block_moments,
+                                  heston_fused_lane<Real, EuropeansOnly>{steps});
+}
+
+// One block per canonical block unless a grid is requested: a canonical block here is a whole
+// path per thread (milliseconds), and the jobs of several streams run side by side. With a
+// persistent grid each job held its resident blocks for two turns, and the last job's second
+// turn ran with most of the GPU idle (0.4 ms of a 2.5 ms call on an H200, docs/benchmarks.md);
+// queued blocks let the hardware pack every job's blocks into the waves.
+inline int queued_grid(std::int64_t work_blocks, int requested)
+{
+  if (requested > 0) return requested;
+  return static_cast<int>(std::min<std::int64_t>(work_blocks, std::numeric_limits<int>::max()));
+}
+
+template <typename Real>
+void launch(const basic_heston_trade<Real>* trades, int num_trades, const basic_heston_step<Real>* steps,
+            std::int64_t block_begin, std::int64_t block_end, moments* block_moments, bool europeans_only,
+            int grid_blocks, cudaStream_t stream)
+{
+  if (num_trades == 0) return;
+  std::int64_t const work = block_end - block_begin;
+  int const grid = queued_grid(work, grid_blocks);
+  if (europeans_only) {
+    detail::launch_persistent(heston_blocks_kernel<Real, true>, "heston_blocks_kernel<europeans>", work, grid, stream,
+                              trades, num_trades, steps, block_begin, block_end, block_moments);
+  } else {
+    detail::launch_persistent(heston_blocks_kernel<Real, false>, "heston_blocks_kernel", work, grid, stream, trades,
+                              num_trades, steps, block_begin, block_end, block_moments);
+  }
+}
+
+}  // namespace
+
+void launch_heston_blocks(const heston_trade* trades, int num_trades, const heston_step* steps,
+                          std::int64_t block_begin, std::int64_t block_end, moments* block_moments, bool europeans_only,
+                          int grid_blocks, cudaStream_t stream)
+{
+  launch(trades, num_trades, steps, block_begin, block_end, block_moments, europeans_only, grid_blocks, stream);
+}
+
+void launch_heston_blocks(const heston_trade_f64* trades, int num_trades, const heston_step_f64* steps,
+                          std::int64_t block_begin, std::int64_t block_end, moments* block_moments, bool europeans_only,
+                          int grid_blocks, cudaStream_t stream)
+{
+  launch(trades, num_trades, steps, block_begin, block_end, block_moments, europeans_only, grid_blocks, stream);
+}
+
+}  // namespace mcprice::kernels

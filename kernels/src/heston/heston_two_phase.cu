@@ -1,0 +1,185 @@
+#include "mcprice/kernels/rng/device_normal_stream.cuh"
+#include "mcprice/kernels/launch/heston_two_phase.hpp"
+#include "mcprice/kernels/layout/two_phase_rows.cuh"
+
+namespace mcprice::kernels {
+namespace {
+
+using policy = tuning::european_policy;
+using two_phase::lanes;
+using two_phase::row_index;
+using two_phase::sample_of;
+
+// Real: the path precision (float; double for --precision double); scratch holds Real.
+template <typename Real>
+struct observation_lane {
+  const basic_heston_step<Real>* grid;
+  Real* paths;
+  int rows;
+  std::int64_t block_begin;
+
+  __device__ __forceinline__ void operator()(const basic_heston_trade<Real>& h, std::int64_t block_in_trade,
+                                             std::int64_t b, int lane) const
+  {
+    std::int64_t const sample = sample_of(h, block_in_trade, lane);
+    if (sample < 0) return;
+    std::int64_t const j = b - block_begin;
+    two_phase::sample_rows const r{h.steps, h.antithetic ? 2 : 1, true};
+    const basic_heston_step<Real>* steps = grid + h.first_step;
+    if (h.product == path_product::european) {
+      variance_stream<rng::device_normal_stream, Real> draws(h.key, static_cast<std::uint64_t>(sample));
+      // The conditional log spot's mean and variance after each step, as heston_european_sample
+      // sums them (the mean complete after every fourth step and the last: heston_terminal).
+      Real va = h.v0;
+      Real vb = h.v0;
+      heston_terminal<Real> a{};
+      heston_terminal<Real> b{};
+      for_heston_variance_draws<Real>(h.steps, draws, [&](int k, const conditional_draw<Real>& draw, bool fold) {
+        basic_heston_step<Real> const s = steps[k];
+        heston_conditional_step(h.xi, s, va, draw, a);
+        if (fold) a.fold();
+        paths[row_index(j, rows, r.x(0, k), lane)] = a.x;
+        paths[row_index(j, rows, r.var(0, k), lane)] = a.w;
+        if (h.antithetic) {
+          heston_conditional_step(h.xi, s, vb, draw.antithetic(), b);
+          if (fold) b.fold();
+          paths[row_index(j, rows, r.x(1, k), lane)] = b.x;
+          paths[row_index(j, rows, r.var(1, k), lane)] = b.w;
+        }
+      });
+      return;
+    }
+    rng::device_normal_stream rng(h.key, static_cast<std::uint64_t>(sample));
+    Real va = h.v0;
+    Real vb = h.v0;
+    Real xa = 0;
+    Real xb = 0;
+    // The steps are formed as heston_sample forms them.
+    auto const step = [&](int k, const basic_qe_paired_draw<Real>& draw, Real z_x, Real u) {
+      basic_heston_step<Real> const s = steps[k];
+      Real dx = 0;
+      Real var = 0;
+      heston_qe_step(h, s, va, draw, z_x, dx, var);
+      xa = xa + dx;
+      paths[row_index(j, rows, r.x(0, k), lane)] = xa;
+      paths[row_index(j, rows, r.var(0, k), lane)] = var;
+      if (h.antithetic) {
+        heston_qe_step(h, s, vb, draw.antithetic(), -z_x, dx, var);
+        xb = xb + dx;
+        paths[row_index(j, rows, r.x(1, k), lane)] = xb;
+        paths[row_index(j, rows, r.var(1, k), lane)] = var;
+      }
+      if (h.product == path_product::lookback && h.continuous) paths[row_index(j, rows, r.u(k), lane)] = u;
+    };
+    // Only continuous lookbacks draw differently (a third normal a step).
+    if (h.product == path_product::lookback) for_heston_step_normals<path_product::lookback>(h, rng, step);
+    else for_heston_step_normals<path_product::european>(h, rng, step);
+  }
+};
+
+template <typename Real>
+__global__ void __launch_bounds__(policy::threads_per_block)
+    heston_observations_kernel(const basic_heston_trade<Real>* __restrict__ trades, int num_trades,
+                               const basic_heston_step<Real>* __restrict__ grid, std::int64_t block_begin,
+                               std::int64_t block_end, Real* __restrict__ paths, int rows)
+{
+  detail::for_canonical_blocks(trades, num_trades, block_begin, block_end,
+                               observation_lane<Real>{grid, paths, rows, block_begin});
+}
+
+template <typename Real>
+__global__ void __launch_bounds__(policy::threads_per_block)
+    heston_payoffs_kernel(const basic_heston_trade<Real>* __restrict__ trades, int num_trades,
+                          const basic_heston_step<Real>* __restrict__ grid, std::int64_t block_begin,
+                          std::int64_t block_end, const Real* __restrict__ paths, int rows, Real* __restrict__ payoffs)
+{
+  using step = basic_heston_step<Real>;
+  using lane = two_phase::replay_lane<two_phase::stored_replay<step>, step, Real>;
+  detail::for_canonical_blocks(trades, num_trades, block_begin, block_end,
+                               lane{grid, paths, rows, payoffs, block_begin});
+}
+
+template <typename Real>
+__global__ void __launch_bounds__(policy::threads_per_block)
+    heston_sample_blocks_kernel(const basic_heston_trade<Real>* __restrict__ trades, int num_trades,
+                                std::int64_t block_begin, std::int64_t block_end, const Real* __restrict__ payoffs,
+                                moments* __restrict__ partials)
+{
+  detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, partials,
+                                  two_phase::sample_lane<Real>{payoffs, block_begin});
+}
+
+template <typename Real>
+void observations(const basic_heston_trade<Real>* trades, int num_trades, const basic_heston_step<Real>* steps,
+                  std::int64_t block_begin, std::int64_t block_end, Real* paths, int rows, int grid_blocks,
+                  cudaStream_t stream)
+{
+  if (num_trades == 0) return;
+  detail::launch_persistent(heston_observations_kernel<Real>, "heston_observations_kernel", block_end - block_begin,
+                            grid_blocks, stream, trades, num_trades, steps, block_begin, block_end, paths, rows);
+}
+
+template <typename Real>
+void payoffs(const basic_heston_trade<Real>* trades, int num_trades, const basic_heston_step<Real>* steps,
+             std::int64_t block_begin, std::int64_t block_end, const Real* paths, int rows, Real* values,
+             int grid_blocks, cudaStream_t stream)
+{
+  if (num_trades == 0) return;
+  detail::launch_persistent(heston_payoffs_kernel<Real>, "heston_payoffs_kernel", block_end - block_begin, grid_blocks,
+                            stream, trades, num_trades, steps, block_begin, block_end, paths, rows, values);
+}
+
+template <typename Real>
+void sample_blocks(const basic_heston_trade<Real>* trades, int num_trades, std::int64_t block_begin,
+                   std::int64_t block_end, const Real* values, moments* partials, int grid_blocks, cudaStream_t stream)
+{
+  if (num_trades == 0) return;
+  detail::launch_persistent(heston_sample_blocks_kernel<Real>, "heston_sample_blocks_kernel", block_end - block_begin,
+                            grid_blocks, stream, trades, num_trades, block_begin, block_end, values, partials);
+}
+
+}  // namespace
+
+void launch_heston_observations(const heston_trade* trades, int num_trades, const heston_step* steps,
+                                std::int64_t block_begin, std::int64_t block_end, float* paths, int rows,
+                                int grid_blocks, cudaStream_t stream)
+{
+  observations(trades, num_trades, steps, block_begin, block_end, paths, rows, grid_blocks, stream);
+}
+
+void launch_heston_observations(const heston_trade_f64* trades, int num_trades, const heston_step_f64* steps,
+                                std::int64_t block_begin, std::int64_t block_end, double* paths, int rows,
+                                int grid_blocks, cudaStream_t stream)
+{
+  observations(trades, num_trades, steps, block_begin, block_end, paths, rows, grid_blocks, stream);
+}
+
+void launch_heston_payoffs(const heston_trade* trades, int num_trades, const heston_step* steps,
+                           std::int64_t block_begin, std::int64_t block_end, const float* paths, int rows,
+                           float* values, int grid_blocks, cudaStream_t stream)
+{
+  payoffs(trades, num_trades, steps, block_begin, block_end, paths, rows, values, grid_blocks, stream);
+}
+
+void launch_heston_payoffs(const heston_trade_f64* trades, int num_trades, const heston_step_f64* steps,
+                           std::int64_t block_begin, std::int64_t block_end, const double* paths, int rows,
+                           double* values, int grid_blocks, cudaStream_t stream)
+{
+  payoffs(trades, num_trades, steps, block_begin, block_end, paths, rows, values, grid_blocks, stream);
+}
+
+void launch_heston_sample_blocks(const heston_trade* trades, int num_trades, std::int64_t block_begin,
+                                 std::int64_t block_end, const float* values, moments* partials, int grid_blocks,
+                                 cudaStream_t stream)
+{
+  sample_blocks(trades, num_trades, block_begin, block_end, values, partials, grid_blocks, stream);
+}
+
+void launch_heston_sample_blocks(const heston_trade_f64* trades, int num_trades, std::int64_t block_begin,
+                                 std::int64_t block_end, const double* values, moments* partials, int grid_blocks,
+                                 cudaStream_t stream)
+{
+  sample_blocks(trades, num_trades, block_begin, block_end, values, partials, grid_blocks, stream);
+}
+
+}  // namespace mcprice::kernels

@@ -1,0 +1,52 @@
+#include "mcprice/kernels/launch/canonical_blocks.cuh"
+#include "mcprice/kernels/rng/device_normal_stream.cuh"
+#include "mcprice/kernels/launch/path_greeks_launcher.hpp"
+
+namespace mcprice::kernels {
+namespace {
+
+template <bool ScenarioLanes>
+struct path_greek_lane_fn {
+  const path_step* grid;
+  const path_greek_step* greek_grid;
+  __device__ __forceinline__ priced_path_greeks operator()(const path_gbm_trade& t, std::int64_t block_in_trade,
+                                                           std::int64_t, int lane) const
+  {
+    if constexpr (ScenarioLanes)
+      return scenario_greek_lane<rng::device_normal_stream>(t, grid, greek_grid, block_in_trade, lane);
+    else return asian_greek_lane<rng::device_normal_stream>(t, grid, greek_grid, block_in_trade, lane);
+  }
+};
+
+template <bool ScenarioLanes>
+__global__ void __launch_bounds__(tuning::european_policy::threads_per_block)
+    path_greek_blocks_kernel(const path_gbm_trade* __restrict__ trades, int num_trades,
+                             const path_step* __restrict__ grid, const path_greek_step* __restrict__ greek_grid,
+                             std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ price_partials,
+                             path_greek_moments* __restrict__ greek_partials)
+{
+  detail::reduce_canonical_units(trades, num_trades, block_begin, block_end,
+                                 detail::store_price_and_greeks<path_greek_moments>{price_partials, greek_partials},
+                                 path_greek_lane_fn<ScenarioLanes>{grid, greek_grid});
+}
+
+}  // namespace
+
+void launch_path_greek_blocks(const path_gbm_trade* trades, int num_trades, const path_step* grid,
+                              const path_greek_step* greek_grid, std::int64_t block_begin, std::int64_t block_end,
+                              moments* price_partials, path_greek_moments* greek_partials, bool scenario_lanes,
+                              int grid_blocks, cudaStream_t stream)
+{
+  if (num_trades == 0) return;
+  if (scenario_lanes) {
+    detail::launch_persistent(path_greek_blocks_kernel<true>, "path_greek_blocks_kernel (scenario lanes)",
+                              block_end - block_begin, grid_blocks, stream, trades, num_trades, grid, greek_grid,
+                              block_begin, block_end, price_partials, greek_partials);
+  } else {
+    detail::launch_persistent(path_greek_blocks_kernel<false>, "path_greek_blocks_kernel (asians)",
+                              block_end - block_begin, grid_blocks, stream, trades, num_trades, grid, greek_grid,
+                              block_begin, block_end, price_partials, greek_partials);
+  }
+}
+
+}  // namespace mcprice::kernels

@@ -1,0 +1,157 @@
+#include "mcprice/kernels/rng/device_normal_stream.cuh"
+#include "mcprice/kernels/launch/path_two_phase.hpp"
+#include "mcprice/kernels/layout/two_phase_rows.cuh"
+
+namespace mcprice::kernels {
+namespace {
+
+using policy = tuning::european_policy;
+using two_phase::lanes;
+using two_phase::row_index;
+using two_phase::sample_of;
+
+// Real: the path precision (float; double for --precision double); scratch holds Real.
+template <typename Real>
+struct observation_lane {
+  const basic_path_step<Real>* grid;
+  Real* paths;
+  int rows;
+  std::int64_t block_begin;
+
+  __device__ __forceinline__ void operator()(const basic_path_gbm_trade<Real>& t, std::int64_t block_in_trade,
+                                             std::int64_t b, int lane) const
+  {
+    std::int64_t const sample = sample_of(t, block_in_trade, lane);
+    if (sample < 0) return;
+    std::int64_t const j = b - block_begin;
+    rng::device_normal_stream rng(t.key, static_cast<std::uint64_t>(sample));
+    const basic_path_step<Real>* steps = grid + t.first_step;
+    Real xa = 0;
+    Real xb = 0;
+    // The increments are formed as path_state::advance forms them.
+    auto const store = [&](int k, Real z) {
+      basic_path_step<Real> const s = steps[k];
+      xa = xa + math::fma(s.vol, z, s.drift);
+      paths[row_index(j, rows, k, lane)] = xa;
+      if (t.antithetic) {
+        xb = xb + math::fma(s.vol, -z, s.drift);
+        paths[row_index(j, rows, t.steps + k, lane)] = xb;
+      }
+    };
+    if (t.product == path_product::lookback && t.continuous) {
+      two_phase::sample_rows const r{t.steps, t.antithetic ? 2 : 1, false};
+      for_step_normal_pairs<Real>(rng, t.steps, [&](int k, Real z, Real u) {
+        store(k, z);
+        paths[row_index(j, rows, r.u(k), lane)] = u;
+      });
+    } else {
+      for_step_normals<Real>(rng, t.steps, store);
+    }
+  }
+};
+
+template <typename Real>
+__global__ void __launch_bounds__(policy::threads_per_block)
+    path_observations_kernel(const basic_path_gbm_trade<Real>* __restrict__ trades, int num_trades,
+                             const basic_path_step<Real>* __restrict__ grid, std::int64_t block_begin,
+                             std::int64_t block_end, Real* __restrict__ paths, int rows)
+{
+  detail::for_canonical_blocks(trades, num_trades, block_begin, block_end,
+                               observation_lane<Real>{grid, paths, rows, block_begin});
+}
+
+template <typename Real>
+__global__ void __launch_bounds__(policy::threads_per_block)
+    path_payoffs_kernel(const basic_path_gbm_trade<Real>* __restrict__ trades, int num_trades,
+                        const basic_path_step<Real>* __restrict__ grid, std::int64_t block_begin,
+                        std::int64_t block_end, const Real* __restrict__ paths, int rows, Real* __restrict__ payoffs)
+{
+  using lane = two_phase::replay_lane<two_phase::gbm_replay, basic_path_step<Real>, Real>;
+  detail::for_canonical_blocks(trades, num_trades, block_begin, block_end,
+                               lane{grid, paths, rows, payoffs, block_begin});
+}
+
+template <typename Real>
+__global__ void __launch_bounds__(policy::threads_per_block)
+    path_sample_blocks_kernel(const basic_path_gbm_trade<Real>* __restrict__ trades, int num_trades,
+                              std::int64_t block_begin, std::int64_t block_end, const Real* __restrict__ payoffs,
+                              moments* __restrict__ partials)
+{
+  detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, partials,
+                                  two_phase::sample_lane<Real>{payoffs, block_begin});
+}
+
+template <typename Real>
+void observations(const basic_path_gbm_trade<Real>* trades, int num_trades, const basic_path_step<Real>* grid,
+                  std::int64_t block_begin, std::int64_t block_end, Real* paths, int rows, int grid_blocks,
+                  cudaStream_t stream)
+{
+  if (num_trades == 0) return;
+  detail::launch_persistent(path_observations_kernel<Real>, "path_observations_kernel", block_end - block_begin,
+                            grid_blocks, stream, trades, num_trades, grid, block_begin, block_end, paths, rows);
+}
+
+template <typename Real>
+void payoffs(const basic_path_gbm_trade<Real>* trades, int num_trades, const basic_path_step<Real>* grid,
+             std::int64_t block_begin, std::int64_t block_end, const Real* paths, int rows, Real* values,
+             int grid_blocks, cudaStream_t stream)
+{
+  if (num_trades == 0) return;
+  detail::launch_persistent(path_payoffs_kernel<Real>, "path_payoffs_kernel", block_end - block_begin, grid_blocks,
+                            stream, trades, num_trades, grid, block_begin, block_end, paths, rows, values);
+}
+
+template <typename Real>
+void sample_blocks(const basic_path_gbm_trade<Real>* trades, int num_trades, std::int64_t block_begin,
+                   std::int64_t block_end, const Real* values, moments* partials, int grid_blocks, cudaStream_t stream)
+{
+  if (num_trades == 0) return;
+  detail::launch_persistent(path_sample_blocks_kernel<Real>, "path_sample_blocks_kernel", block_end - block_begin,
+                            grid_blocks, stream, trades, num_trades, block_begin, block_end, values, partials);
+}
+
+}  // namespace
+
+void launch_path_observations(const path_gbm_trade* trades, int num_trades, const path_step* grid,
+                              std::int64_t block_begin, std::int64_t block_end, float* paths, int rows, int grid_blocks,
+                              cudaStream_t stream)
+{
+  observations(trades, num_trades, grid, block_begin, block_end, paths, rows, grid_blocks, stream);
+}
+
+void launch_path_observations(const path_gbm_trade_f64* trades, int num_trades, const path_step_f64* grid,
+                              std::int64_t block_begin, std::int64_t block_end, double* paths, int rows,
+                              int grid_blocks, cudaStream_t stream)
+{
+  observations(trades, num_trades, grid, block_begin, block_end, paths, rows, grid_blocks, stream);
+}
+
+void launch_path_payoffs(const path_gbm_trade* trades, int num_trades, const path_step* grid, std::int64_t block_begin,
+                         std::int64_t block_end, const float* paths, int rows, float* values, int grid_blocks,
+                         cudaStream_t stream)
+{
+  payoffs(trades, num_trades, grid, block_begin, block_end, paths, rows, values, grid_blocks, stream);
+}
+
+void launch_path_payoffs(const path_gbm_trade_f64* trades, int num_trades, const path_step_f64* grid,
+                         std::int64_t block_begin, std::int64_t block_end, const double* paths, int rows,
+                         double* values, int grid_blocks, cudaStream_t stream)
+{
+  payoffs(trades, num_trades, grid, block_begin, block_end, paths, rows, values, grid_blocks, stream);
+}
+
+void launch_path_sample_blocks(const path_gbm_trade* trades, int num_trades, std::int64_t block_begin,
+                               std::int64_t block_end, const float* values, moments* partials, int grid_blocks,
+                               cudaStream_t stream)
+{
+  sample_blocks(trades, num_trades, block_begin, block_end, values, partials, grid_blocks, stream);
+}
+
+void launch_path_sample_blocks(const path_gbm_trade_f64* trades, int num_trades, std::int64_t block_begin,
+                               std::int64_t block_end, const double* values, moments* partials, int grid_blocks,
+                               cudaStream_t stream)
+{
+  sample_blocks(trades, num_trades, block_begin, block_end, values, partials, grid_blocks, stream);
+}
+
+}  // namespace mcprice::kernels
