@@ -5,7 +5,8 @@
 #include "bench_devices.hpp"
 #include "mcprice/black_scholes.hpp"
 #include "mcprice/engine.hpp"
-#include "mcprice/kernels/launch/european_launcher.hpp"
+#include "mcprice/kernels/launch/european.hpp"
+#include "mcprice/kernels/launch/reduction.hpp"
 #include "mcprice/kernels/rng/trade_key.hpp"
 #include "mcprice/memory/cuda_error.hpp"
 #include "mcprice/memory/device_buffer.hpp"
@@ -56,18 +57,17 @@ double kernel_only_ms(const std::vector<option_spec>& opts, std::int64_t paths, 
   MCPRICE_CUDA_TRY(cudaMemcpy(d_trades.data(), trades.data(), d_trades.size(), cudaMemcpyHostToDevice));
   MCPRICE_CUDA_TRY(cudaMemcpy(d_offsets.data(), offsets.data(), d_offsets.size(), cudaMemcpyHostToDevice));
   std::size_t temp_bytes = 0;
-  kernels::segmented_moments_sum(nullptr, temp_bytes, d_blocks.as<moments>(), d_offsets.as<std::int64_t>(), 0, n,
-                                 d_sums.as<moments>(), nullptr);
+  kernels::european_ref const book{d_trades.as<european_gbm_trade>(), n};
+  kernels::segment_offsets const segments{d_offsets.as<std::int64_t>(), 0, n};
+  kernels::segmented_sum(nullptr, temp_bytes, d_blocks.as<moments>(), segments, d_sums.as<moments>(), nullptr);
   device_buffer temp(temp_bytes);
   event start(event::timing::enabled);
   event stop(event::timing::enabled);
   std::vector<double> times;
   for (int r = 0; r < reps + 2; ++r) {
     start.record(stream_view{});
-    kernels::launch_european_blocks(d_trades.as<european_gbm_trade>(), n, 0, blocks, d_blocks.as<moments>(), 0,
-                                    nullptr);
-    kernels::segmented_moments_sum(temp.data(), temp_bytes, d_blocks.as<moments>(), d_offsets.as<std::int64_t>(), 0, n,
-                                   d_sums.as<moments>(), nullptr);
+    kernels::launch_european_blocks(book, {0, blocks}, d_blocks.as<moments>(), {});
+    kernels::segmented_sum(temp.data(), temp_bytes, d_blocks.as<moments>(), segments, d_sums.as<moments>(), nullptr);
     stop.record(stream_view{});
     stop.synchronize();
     if (r >= 2) times.push_back(event::elapsed_ms(start, stop));
@@ -84,9 +84,8 @@ double kernel_only_ms(const std::vector<option_spec>& opts, std::int64_t paths, 
       for (int k = 0; k < slices; ++k) {
         std::int64_t const b0 = blocks * k / slices;
         std::int64_t const b1 = blocks * (k + 1) / slices;
-        kernels::launch_european_blocks(d_trades.as<european_gbm_trade>(), n, b0, b1,
-                                        d_blocks.as<moments>() + b0 * layout::partials_per_block, 0,
-                                        streams[static_cast<std::size_t>(k) % streams.size()].view().value());
+        kernels::launch_european_blocks(book, {b0, b1}, d_blocks.as<moments>() + b0 * layout::partials_per_block,
+                                        {streams[static_cast<std::size_t>(k) % streams.size()].view().value(), 0});
       }
       for (std::size_t i = 0; i < streams.size(); ++i) {
         joined[i].record(streams[i].view());

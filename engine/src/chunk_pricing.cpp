@@ -33,6 +33,52 @@ bool exercise_today_if_better(trade_result& r, double exercise_today, double con
 // queue, and the chunks already keep the streams busy.
 constexpr std::size_t pipelined_jobs_per_family = 2;
 
+// Progress slots a chunk takes: one a registered family, one for early exercise.
+constexpr std::size_t families_per_chunk = registered_families::size + 1;
+
+// One family of a chunk as the chunk prices it: its rows, how it runs on the backend, and what
+// finishes a priced trade's result (its Greeks).
+struct family_task {
+  const family_rows* rows;
+  std::function<family_run(const run_control&)> run;
+  std::function<void(std::size_t, const family_run&, trade_result&)> finish;
+  bool ordered;  // queues its GPU work in chunk order (pipelined calls)
+};
+
+template <typename Family>
+family_task task_of(const family_batch<Family>& batch, const pricing_backend& backend, bool greeks)
+{
+  family_task task{&batch,
+                   [&backend, &batch, greeks](const run_control& c) {
+                     return backend.run({&batch, greeks}, c);
+                   },
+                   [](std::size_t, const family_run&, trade_result&) {}, true};
+  if constexpr (has_greeks<Family>) {
+    if (greeks) {
+      task.finish = [&batch](std::size_t k, const family_run& run, trade_result& r) {
+        r.greeks = Family::greeks_of(batch, k, run.outcomes[k]);
+      };
+    }
+  }
+  return task;
+}
+
+// American and Bermudan trades: worth more exercised today than their continuation, they are.
+family_task exercise_task(const exercise_rows& rows, const pricing_backend& backend, bool greeks)
+{
+  return {&rows,
+          [&backend, &rows](const run_control& c) {
+            return backend.run_early_exercise(
+                rows.f, [&rows] { return rows.with_greeks(); }, c);
+          },
+          [&rows, greeks](std::size_t k, const family_run& run, trade_result& r) {
+            bool const today =
+                exercise_today_if_better(r, rows.exercise_today[k], run.outcomes[k].continuation_today, rows.scales[k]);
+            if (greeks) r.greeks = rows.greeks_of(k, run, today);
+          },
+          false};
+}
+
 }  // namespace
 
 chunk_timing price_families(const call_state& call, const request_families& f, std::size_t chunk, std::size_t begin,
@@ -57,93 +103,44 @@ chunk_timing price_families(const call_state& call, const request_families& f, s
   } guard{call.order, chunk};
   bool const greeks = call.greeks;
   const pricing_backend& backend = call.backend;
-  constexpr std::size_t families = 9;
-  std::vector<std::pair<const family_base*, std::function<family_run(const run_control&)>>> runs;
-  if (!f.europeans.trades.empty()) {
-    runs.emplace_back(&f.europeans, [&](const run_control& p) {
-      if (greeks) return backend.run_european_greeks(f.europeans.trades, f.europeans.blocks, p);
-      return backend.run_european(f.europeans.trades, f.europeans.blocks, p);
-    });
-  }
-  for (const path_family* fam : {&f.paths, &f.scenario_paths}) {
-    if (fam->trades.empty()) continue;
-    bool const scenario_lanes = fam == &f.scenario_paths;
-    runs.emplace_back(fam, [&backend, fam, greeks, scenario_lanes](const run_control& p) {
-      if (greeks)
-        return backend.run_path_greeks(fam->trades, fam->grid, fam->greek_grid, fam->blocks, scenario_lanes, p);
-      return backend.run_path(fam->trades, fam->grid, fam->blocks, p);
-    });
-  }
-  if (!f.hestons.trades.empty()) {
-    runs.emplace_back(&f.hestons, [&](const run_control& p) {
-      if (greeks) return backend.run_heston_greeks(f.hestons.trades, f.hestons.steps, f.hestons.blocks, p);
-      return backend.run_heston(f.hestons.trades, f.hestons.steps, f.hestons.blocks, p);
-    });
-  }
-  // --precision double (no Greeks: the engine refuses them there).
-  if (!f.double_paths.trades.empty()) {
-    runs.emplace_back(&f.double_paths, [&](const run_control& p) {
-      return backend.run_path(f.double_paths.trades, f.double_paths.grid, f.double_paths.blocks, p);
-    });
-  }
-  if (!f.double_hestons.trades.empty()) {
-    runs.emplace_back(&f.double_hestons, [&](const run_control& p) {
-      return backend.run_heston(f.double_hestons.trades, f.double_hestons.steps, f.double_hestons.blocks, p);
-    });
-  }
-  if (!f.double_baskets.trades.empty()) {
-    runs.emplace_back(&f.double_baskets, [&](const run_control& p) {
-      auto const& b = f.double_baskets;
-      return backend.run_basket(b.trades, b.assets, b.factors, b.blocks, p);
-    });
-  }
-  if (!f.baskets.trades.empty()) {
-    runs.emplace_back(&f.baskets, [&](const run_control& p) {
-      if (greeks)
-        return backend.run_basket_greeks(f.baskets.trades, f.baskets.assets, f.baskets.factors, f.baskets.blocks, p);
-      return backend.run_basket(f.baskets.trades, f.baskets.assets, f.baskets.factors, f.baskets.blocks, p);
-    });
-  }
-  if (!f.exercises.f.trades.empty()) {
-    runs.emplace_back(&f.exercises, [&](const run_control& p) {
-      return backend.run_early_exercise(
-          f.exercises.f, [&] { return f.exercises.with_greeks(); }, p);
-    });
-  }
+  std::vector<family_task> tasks;
+  for_each_batch(f.priced, [&](const auto& batch) {
+    if (!batch.empty()) tasks.push_back(task_of(batch, backend, greeks));
+  });
+  if (!f.exercises.f.trades.empty()) tasks.push_back(exercise_task(f.exercises, backend, greeks));
   // A pipelined chunk announces how many of its families queue GPU work in chunk order (the
   // early-exercise family's calibration and pricing requests are not ordered).
   bool const ordered = call.order != nullptr;
   if (ordered) {
-    auto const in_order =
-        std::count_if(runs.begin(), runs.end(), [&](auto const& r) { return r.first != &f.exercises; });
+    auto const in_order = std::count_if(tasks.begin(), tasks.end(), [](auto const& task) { return task.ordered; });
     call.order->expect(chunk, static_cast<std::size_t>(in_order));
   }
   bool const side_by_side = backend.kind() == backend_kind::gpu;
   std::vector<std::future<family_run>> pending;
-  std::vector<std::pair<const family_base*, family_run>> outcomes(runs.size());
+  std::vector<family_run> outcomes(tasks.size());
   try {
-    for (std::size_t i = 0; i < runs.size(); ++i) {
+    for (std::size_t i = 0; i < tasks.size(); ++i) {
       run_control control;
-      control.progress = call.progress.for_slot(chunk * families + i);
+      control.progress = call.progress.for_slot(chunk * families_per_chunk + i);
       control.cancel = call.cancel;
       control.timeline = call.timeline;
       control.chunk = chunk;
       control.spin_wait = !ordered || chunk + 2 >= call.chunks;
-      if (ordered && runs[i].first != &f.exercises) {
+      if (ordered && tasks[i].ordered) {
         control.max_jobs = pipelined_jobs_per_family;
         control.wait_turn = [order = call.order, chunk] { order->wait_turn(chunk); };
         control.submitted = [order = call.order, chunk] { order->submitted(chunk); };
       }
       // The last family runs on this thread; on the CPU each family uses every core already.
-      auto run = [fn = runs[i].second, control = std::move(control)] { return fn(control); };
-      if (side_by_side && i + 1 < runs.size()) pending.push_back(call.threads.run(std::move(run)));
+      auto run = [fn = tasks[i].run, control = std::move(control)] { return fn(control); };
+      if (side_by_side && i + 1 < tasks.size()) pending.push_back(call.threads.run(std::move(run)));
       else pending.push_back(std::async(std::launch::deferred, std::move(run)));
     }
   } catch (...) {
     wait_all(pending, [](std::size_t, const family_run&) {});  // they share this frame
     throw;
   }
-  wait_all(pending, [&](std::size_t i, family_run r) { outcomes[i] = {runs[i].first, std::move(r)}; });
+  wait_all(pending, [&](std::size_t i, family_run r) { outcomes[i] = std::move(r); });
   guard.reported = true;
   auto const collected = std::chrono::steady_clock::now();
   if (call.timeline != nullptr) {
@@ -157,13 +154,16 @@ chunk_timing price_families(const call_state& call, const request_families& f, s
     results[row].id = call.book.trades[row].id;
     results[row].message = message;
   }
-  for (auto const& [fam, outcome] : outcomes) {
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    const family_task& task = tasks[i];
+    const family_run& outcome = outcomes[i];
     timing.jobs += outcome.jobs;
     parallel_for(
-        call.threads, fam->rows.size(),
-        [&, fam = fam](std::size_t k) {
-          trade_result& r = results[fam->rows[k]];
-          const std::string& id = call.book.trades[fam->rows[k]].id;
+        call.threads, task.rows->rows.size(),
+        [&](std::size_t k) {
+          std::size_t const row = task.rows->rows[k];
+          trade_result& r = results[row];
+          const std::string& id = call.book.trades[row].id;
           auto const& o = outcome.outcomes[k];
           if (!o.error.empty()) {
             r.id = id;
@@ -174,26 +174,8 @@ chunk_timing price_families(const call_state& call, const request_families& f, s
             mark_cancelled(r, id);
             return;
           }
-          r = make_result(id, o.sums, fam->samples[k], fam->paths[k], fam->scales[k]);
-          if (fam == &f.exercises) {
-            bool const today =
-                exercise_today_if_better(r, f.exercises.exercise_today[k], o.continuation_today, fam->scales[k]);
-            if (greeks) r.greeks = f.exercises.greeks_of(k, outcome, today);
-          }
-          if (greeks && fam == &f.europeans) {
-            r.greeks =
-                make_greeks(o.sums, o.greek_sums().greeks, fam->samples[k], fam->scales[k], f.european_greeks[k]);
-          } else if (greeks && (fam == &f.paths || fam == &f.scenario_paths)) {
-            r.greeks =
-                make_path_greeks(o.greek_sums().path_greeks, fam->samples[k], fam->scales[k],
-                                 fam == &f.paths ? greek_method::pathwise_bumped_gamma : greek_method::central_bumps);
-          } else if (greeks && fam == &f.hestons) {
-            r.greeks = make_path_greeks(o.greek_sums().path_greeks, fam->samples[k], fam->scales[k],
-                                        greek_method::central_bumps);
-          } else if (greeks && fam == &f.baskets && f.baskets.trades[k].greeks) {
-            r.greeks = make_basket_greeks(o.greek_sums().basket_greeks, f.baskets.trades[k].assets, fam->samples[k],
-                                          fam->scales[k]);
-          }
+          r = make_result(id, o.sums, task.rows->samples[k], task.rows->paths[k], task.rows->scales[k]);
+          task.finish(k, outcome, r);
         },
         call.results_per_thread);
   }

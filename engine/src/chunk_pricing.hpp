@@ -1,11 +1,12 @@
 #pragma once
 // One chunk of a call priced: its families run on the backend (side by side on the GPU), then
 // its sums become its rows of results.
+#include "backends/pricing_backend.hpp"
+#include "families/request_families.hpp"
 #include "mcprice/engine.hpp"
 #include "mcprice/results.hpp"
-#include "families/request_families.hpp"
-#include "runtime/run_timeline.hpp"
 #include "planning/submission_order.hpp"
+#include "runtime/run_timeline.hpp"
 #include "runtime/thread_cache.hpp"
 
 #include <atomic>

@@ -1,48 +1,77 @@
 #include "families/request_families.hpp"
 
-#include "products/basket_setup.hpp"
-#include "products/european_setup.hpp"
-#include "runtime/parallel_for.hpp"
+#include "families/trade_route.hpp"
+#include "products/early_exercise_setup.hpp"
 #include "products/trade_validation.hpp"
+#include "runtime/parallel_for.hpp"
 
 #include <memory>
+#include <optional>
+#include <utility>
 #include <variant>
 
 namespace mcprice::detail {
 namespace {
 
-// Early-exercise work is boxed: it is twice the size of the others, and a chunk's jobs are
-// fresh memory every call (first touching a page cost 1-3 us on the GPU host). Double-precision
-// jobs are boxed too: unboxed, they would widen every float job's slot by a third.
-using trade_job =
-    std::variant<european_job, path_job, basket_job, heston_job, std::unique_ptr<exercise_job>,
-                 std::unique_ptr<path_job_f64>, std::unique_ptr<heston_job_f64>, std::unique_ptr<basket_job_f64>>;
+// A family's job as a chunk's job list holds it: boxed where the family says so.
+template <typename Family>
+using job_slot = std::conditional_t<Family::boxed_job, std::unique_ptr<typename Family::job>, typename Family::job>;
 
-template <typename Job>
-trade_job boxed(Job job)
+template <typename List, typename Extra>
+struct job_variant_of;
+template <typename... Families, typename Extra>
+struct job_variant_of<family_list<Families...>, Extra> {
+  using type = std::variant<job_slot<Families>..., Extra>;
+};
+
+// A trade's work: a registered family's job (the variant's index is the family's place in the
+// list), or an early-exercise job, boxed: it is twice the size of the others, and a chunk's jobs
+// are fresh memory every call (first touching a page cost 1-3 us on the GPU host).
+using trade_job = typename job_variant_of<registered_families, std::unique_ptr<exercise_job>>::type;
+constexpr std::size_t exercise_slot = registered_families::size;
+
+template <typename T>
+T& unboxed(T& job)
 {
-  return std::make_unique<Job>(std::move(job));
+  return job;
+}
+template <typename T>
+T& unboxed(std::unique_ptr<T>& job)
+{
+  return *job;
 }
 
-// --precision double: European-exercise products, under GBM (GBM vanillas and digitals as
-// one-step paths; multi-asset products on GBM assets) and single-asset under Heston; the rest
-// is refused with the reason.
-std::optional<trade_job> build_double(const trade& t, const asset& a, bool heston_basket, std::string& message,
-                                      const market_data& market, const engine_options& options)
+// The job of the first family that takes the route (no two take the same).
+template <std::size_t I = 0>
+std::optional<trade_job> build_in_family(const trade_route& r, const market_data& market, const engine_options& options)
 {
-  if (t.exercise != exercise_style::european) {
-    message = "trade " + t.id + ": --precision double prices European exercise only; " +
-              std::string(to_string(t.exercise)) + " exercise (least squares) is in float";
+  if constexpr (I == registered_families::size) {
     return std::nullopt;
+  } else {
+    using family = typename registered_families::template at<I>;
+    if (!family::takes(r)) return build_in_family<I + 1>(r, market, options);
+    if constexpr (family::boxed_job) {
+      return trade_job(std::in_place_index<I>,
+                       std::make_unique<typename family::job>(family::make_job(r, market, options)));
+    } else {
+      return trade_job(std::in_place_index<I>, family::make_job(r, market, options));
+    }
   }
-  if (heston_basket) {
-    message = "trade " + t.id +
-              ": --precision double prices multi-asset products on GBM assets only; on Heston assets they are in float";
-    return std::nullopt;
+}
+
+// What --precision double refuses (it prices European exercise on GBM assets, and single-asset
+// Heston trades), or an empty string.
+std::string refused_in_double(const trade_route& r)
+{
+  if (!r.european_exercise()) {
+    return "trade " + r.t.id + ": --precision double prices European exercise only; " +
+           std::string(to_string(r.t.exercise)) + " exercise (least squares) is in float";
   }
-  if (multi_asset(t.product)) return boxed(make_basket_job<double>(t, market, options));
-  if (a.model == model_kind::heston) return boxed(make_heston_job<double>(t, a, market, options));
-  return boxed(make_path_job<double>(t, a, market, options));
+  if (r.multi_asset() && r.on_heston()) {
+    return "trade " + r.t.id +
+           ": --precision double prices multi-asset products on GBM assets only; on Heston assets they are in float";
+  }
+  return {};
 }
 
 // Fills `message` (why the trade cannot be priced) or returns the trade's kernel work.
@@ -58,27 +87,26 @@ std::optional<trade_job> check_and_build(const trade& t, std::string& message, c
   }
   if (message.empty()) message = unsupported_feature(t, market);
   if (!message.empty()) return std::nullopt;
-  bool const heston_basket = multi_asset(t.product) && market.assets()[first_underlying].model == model_kind::heston;
-  if (options.precision == path_precision::float64) {
-    return build_double(t, market.assets()[first_underlying], heston_basket, message, market, options);
+  trade_route const r{t, market.assets()[first_underlying], options.precision == path_precision::float64,
+                      options.greeks};
+  if (r.in_double) {
+    message = refused_in_double(r);
+    if (!message.empty()) return std::nullopt;
+  } else if (!r.european_exercise() || (r.multi_asset() && r.on_heston())) {
+    // Early exercise, and baskets on Heston assets: least squares.
+    return trade_job(std::in_place_index<exercise_slot>,
+                     std::make_unique<exercise_job>(make_exercise_job(t, market, options)));
   }
-  if (t.exercise != exercise_style::european || heston_basket) {
-    return boxed(make_exercise_job(t, market, options));
-  }
-  const asset& a = market.assets()[first_underlying];
-  if (a.model == model_kind::heston) return make_heston_job<float>(t, a, market, options);
-  switch (t.product) {
-    case product_kind::vanilla:
-    case product_kind::digital:
-      return make_european_job(t, a, market, options);
-    case product_kind::basket:
-    case product_kind::best_of:
-    case product_kind::worst_of:
-    case product_kind::spread:
-      return make_basket_job<float>(t, market, options);
-    default:
-      return make_path_job<float>(t, a, market, options);
-  }
+  auto job = build_in_family(r, market, options);
+  if (!job) message = "trade " + t.id + ": no pricing family takes this trade";
+  return job;
+}
+
+// The job into its family's batch (the variant's index is the family's place in the list).
+template <std::size_t... I>
+void add_to_batch(request_families& f, trade_job& job, std::size_t row, std::index_sequence<I...>)
+{
+  ((job.index() == I ? std::get<I>(f.priced).add(unboxed(std::get<I>(job)), row) : void()), ...);
 }
 
 }  // namespace
@@ -97,28 +125,10 @@ request_families prepare_rows(const portfolio& trades, std::size_t begin, std::s
     std::size_t const i = begin + k;
     if (!jobs[k]) {
       f.rejected.emplace_back(i, std::move(messages[k]));
-      continue;
-    }
-    if (auto* e = std::get_if<european_job>(&*jobs[k])) {
-      f.europeans.add(e->kernel, layout::blocks_for(e->kernel.samples, european_normals_per_sample), e->scale, e->paths,
-                      i);
-      if (options.greeks) f.european_greeks.push_back(e->greeks);
-    } else if (auto* h = std::get_if<heston_job>(&*jobs[k])) {
-      f.hestons.add_job(*h, i);
-    } else if (auto* dp = std::get_if<std::unique_ptr<path_job_f64>>(&*jobs[k])) {
-      f.double_paths.add_job(**dp, i);
-    } else if (auto* dh = std::get_if<std::unique_ptr<heston_job_f64>>(&*jobs[k])) {
-      f.double_hestons.add_job(**dh, i);
-    } else if (auto* x = std::get_if<std::unique_ptr<exercise_job>>(&*jobs[k])) {
-      f.exercises.add_job(**x, i);
-    } else if (auto* b = std::get_if<basket_job>(&*jobs[k])) {
-      f.baskets.add_job(*b, i);
-    } else if (auto* db = std::get_if<std::unique_ptr<basket_job_f64>>(&*jobs[k])) {
-      f.double_baskets.add_job(**db, i);
+    } else if (jobs[k]->index() == exercise_slot) {
+      f.exercises.add_job(*std::get<exercise_slot>(*jobs[k]), i);
     } else {
-      auto& p = std::get<path_job>(*jobs[k]);
-      bool const scenario_lanes = options.greeks && p.kernel.product != path_product::asian;
-      (scenario_lanes ? f.scenario_paths : f.paths).add_job(p, i);
+      add_to_batch(f, *jobs[k], i, std::make_index_sequence<registered_families::size>{});
     }
   }
   if (options.greeks && !f.exercises.f.trades.empty()) {
@@ -127,73 +137,6 @@ request_families prepare_rows(const portfolio& trades, std::size_t begin, std::s
     f.exercises.start_greeks(std::move(exercised), market, options, threads);
   }
   return f;
-}
-
-namespace {
-
-// Trade `trade`'s scenarios and combinations appended to the family.
-void add_greeks(exercise_family& f, std::size_t trade, exercise_greek_plan& plan)
-{
-  std::size_t const first = f.combinations.size();
-  // One growth of the tables for all scenarios.
-  std::size_t steps = f.heston_steps.size();
-  std::size_t gbm = f.gbm_steps.size();
-  for (auto const& s : plan.scenarios) {
-    steps += s.heston_steps.size();
-    gbm += s.gbm_steps.size();
-  }
-  f.heston_steps.reserve(steps);
-  f.gbm_steps.reserve(gbm);
-  std::vector<std::int32_t> scenario;
-  for (auto const& s : plan.scenarios) scenario.push_back(add_scenario(f, s, trade));
-  std::int64_t const samples = f.trades[trade].samples;
-  for (auto const& g : plan.greeks) {
-    exercise_combination c{};
-    c.samples = samples;
-    c.first_block = f.combination_blocks;
-    f.combination_blocks += layout::blocks_for(c.samples, exercise_normals_per_sample);
-    c.legs = static_cast<std::int32_t>(g.legs.size());
-    c.shared_path = g.shared_path ? 1 : 0;
-    for (std::size_t k = 0; k < g.legs.size(); ++k) {
-      c.scenario[k] = scenario[g.legs[k].scenario];
-      c.weight[k] = g.legs[k].weight;
-      auto const& leg = f.scenarios[static_cast<std::size_t>(c.scenario[k])];
-      if (!same_decisions(f, f.scenarios[static_cast<std::size_t>(c.scenario[0])], leg)) c.shared_path = 0;
-    }
-    f.combinations.push_back(c);
-  }
-  group_spot_walks(f, first, f.combinations.size(), walk_group_legs(f, first, f.combinations.size()));
-  mark_variant_pairs(f, first, f.combinations.size());
-  // The tables are in the family now; the plan keeps only what results need.
-  for (auto& s : plan.scenarios) s = {s.kernel, {}, {}, {}, {}, {}, s.scale, s.paths, s.exercise_today};
-}
-
-}  // namespace
-
-exercise_greek_book make_exercise_greek_book(exercise_family base, const std::vector<trade>& trades,
-                                             const market_data& market, const engine_options& options,
-                                             thread_cache& threads)
-{
-  exercise_greek_book book{{}, std::vector<std::optional<exercise_greek_plan>>(trades.size()), {}};
-  parallel_for(
-      threads, trades.size(), [&](std::size_t k) { book.plans[k] = make_exercise_greeks(trades[k], market, options); },
-      1);
-  for (std::size_t k = 0; k < trades.size(); ++k) {
-    book.first_combination.push_back(base.combinations.size());
-    add_greeks(base, k, *book.plans[k]);
-  }
-  book.family = packed(std::move(base));
-  return book;
-}
-
-void exercise_rows::start_greeks(std::vector<trade> trades, const market_data& market, const engine_options& options,
-                                 thread_cache& threads)
-{
-  book_ = threads
-              .run([base = f, trades = std::move(trades), &market, &options, &threads]() mutable {
-                return make_exercise_greek_book(std::move(base), trades, market, options, threads);
-              })
-              .share();
 }
 
 }  // namespace mcprice::detail

@@ -1,4 +1,4 @@
-#include "mcprice/kernels/launch/basket_greeks_launcher.hpp"
+#include "mcprice/kernels/launch/baskets.hpp"
 #include "mcprice/kernels/launch/canonical_blocks.cuh"
 #include "mcprice/kernels/rng/device_normal_stream.cuh"
 
@@ -28,15 +28,13 @@ __global__ void __launch_bounds__(tuning::european_policy::threads_per_block)
 
 }  // namespace
 
-void launch_basket_greek_blocks(const basket_gbm_trade* trades, int num_trades, const basket_asset* assets,
-                                const float* factors, std::int64_t block_begin, std::int64_t block_end,
-                                moments* price_partials, basket_greek_moments* greek_partials, int grid_blocks,
-                                cudaStream_t stream)
+void launch_basket_greek_blocks(const basket_ref<float>& f, block_range blocks, moments* price_partials,
+                                basket_greek_moments* greek_partials, launch_target at)
 {
-  if (num_trades == 0) return;
-  detail::launch_persistent(basket_greek_blocks_kernel, "basket_greek_blocks_kernel", block_end - block_begin,
-                            grid_blocks, stream, trades, num_trades, assets, factors, block_begin, block_end,
-                            price_partials, greek_partials);
+  if (f.num_trades == 0) return;
+  detail::launch_persistent(basket_greek_blocks_kernel, "basket_greek_blocks_kernel", blocks.size(), at.grid_blocks,
+                            at.stream, f.trades, f.num_trades, f.tables.assets, f.tables.factors, blocks.begin,
+                            blocks.end, price_partials, greek_partials);
 }
 
 }  // namespace mcprice::kernels

@@ -1,4 +1,4 @@
-#include "mcprice/kernels/launch/basket_launcher.hpp"
+#include "mcprice/kernels/launch/baskets.hpp"
 #include "mcprice/kernels/launch/canonical_blocks.cuh"
 #include "mcprice/kernels/rng/device_normal_stream.cuh"
 
@@ -29,30 +29,18 @@ __global__ void __launch_bounds__(policy::threads_per_block)
                                   basket_fused_lane<Real>{assets, factors});
 }
 
-template <typename Real>
-void launch(const basic_basket_gbm_trade<Real>* trades, int num_trades, const basic_basket_asset<Real>* assets,
-            const Real* factors, std::int64_t block_begin, std::int64_t block_end, moments* block_moments,
-            int grid_blocks, cudaStream_t stream)
-{
-  if (num_trades == 0) return;
-  detail::launch_persistent(basket_blocks_kernel<Real>, "basket_blocks_kernel", block_end - block_begin, grid_blocks,
-                            stream, trades, num_trades, assets, factors, block_begin, block_end, block_moments);
-}
-
 }  // namespace
 
-void launch_basket_blocks(const basket_gbm_trade* trades, int num_trades, const basket_asset* assets,
-                          const float* factors, std::int64_t block_begin, std::int64_t block_end,
-                          moments* block_moments, int grid_blocks, cudaStream_t stream)
+template <typename Real>
+void launch_basket_blocks(const basket_ref<Real>& f, block_range blocks, moments* partials, launch_target at)
 {
-  launch(trades, num_trades, assets, factors, block_begin, block_end, block_moments, grid_blocks, stream);
+  if (f.num_trades == 0) return;
+  detail::launch_persistent(basket_blocks_kernel<Real>, "basket_blocks_kernel", blocks.size(), at.grid_blocks,
+                            at.stream, f.trades, f.num_trades, f.tables.assets, f.tables.factors, blocks.begin,
+                            blocks.end, partials);
 }
 
-void launch_basket_blocks(const basket_gbm_trade_f64* trades, int num_trades, const basket_asset_f64* assets,
-                          const double* factors, std::int64_t block_begin, std::int64_t block_end,
-                          moments* block_moments, int grid_blocks, cudaStream_t stream)
-{
-  launch(trades, num_trades, assets, factors, block_begin, block_end, block_moments, grid_blocks, stream);
-}
+template void launch_basket_blocks(const basket_ref<float>&, block_range, moments*, launch_target);
+template void launch_basket_blocks(const basket_ref<double>&, block_range, moments*, launch_target);
 
 }  // namespace mcprice::kernels

@@ -1,6 +1,6 @@
-#include "mcprice/kernels/launch/basket_two_phase.hpp"
-#include "mcprice/kernels/rng/device_normal_stream.cuh"
+#include "mcprice/kernels/launch/baskets.hpp"
 #include "mcprice/kernels/layout/two_phase_rows.cuh"
+#include "mcprice/kernels/rng/device_normal_stream.cuh"
 
 namespace mcprice::kernels {
 namespace {
@@ -83,88 +83,25 @@ __global__ void __launch_bounds__(policy::threads_per_block)
                                payoff_lane<Real>{assets, paths, rows, payoffs, block_begin});
 }
 
-template <typename Real>
-__global__ void __launch_bounds__(policy::threads_per_block)
-    basket_sample_blocks_kernel(const basic_basket_gbm_trade<Real>* __restrict__ trades, int num_trades,
-                                std::int64_t block_begin, std::int64_t block_end, const Real* __restrict__ payoffs,
-                                moments* __restrict__ partials)
-{
-  detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, partials,
-                                  two_phase::sample_lane<Real>{payoffs, block_begin});
-}
-
-template <typename Real>
-void observations(const basic_basket_gbm_trade<Real>* trades, int num_trades, const basic_basket_asset<Real>* assets,
-                  const Real* factors, std::int64_t block_begin, std::int64_t block_end, Real* paths, int rows,
-                  int grid_blocks, cudaStream_t stream)
-{
-  if (num_trades == 0) return;
-  detail::launch_persistent(basket_observations_kernel<Real>, "basket_observations_kernel", block_end - block_begin,
-                            grid_blocks, stream, trades, num_trades, assets, factors, block_begin, block_end, paths,
-                            rows);
-}
-
-template <typename Real>
-void payoffs(const basic_basket_gbm_trade<Real>* trades, int num_trades, const basic_basket_asset<Real>* assets,
-             std::int64_t block_begin, std::int64_t block_end, const Real* paths, int rows, Real* values,
-             int grid_blocks, cudaStream_t stream)
-{
-  if (num_trades == 0) return;
-  detail::launch_persistent(basket_payoffs_kernel<Real>, "basket_payoffs_kernel", block_end - block_begin, grid_blocks,
-                            stream, trades, num_trades, assets, block_begin, block_end, paths, rows, values);
-}
-
-template <typename Real>
-void sample_blocks(const basic_basket_gbm_trade<Real>* trades, int num_trades, std::int64_t block_begin,
-                   std::int64_t block_end, const Real* values, moments* partials, int grid_blocks, cudaStream_t stream)
-{
-  if (num_trades == 0) return;
-  detail::launch_persistent(basket_sample_blocks_kernel<Real>, "basket_sample_blocks_kernel", block_end - block_begin,
-                            grid_blocks, stream, trades, num_trades, block_begin, block_end, values, partials);
-}
-
 }  // namespace
 
-void launch_basket_observations(const basket_gbm_trade* trades, int num_trades, const basket_asset* assets,
-                                const float* factors, std::int64_t block_begin, std::int64_t block_end, float* paths,
-                                int rows, int grid_blocks, cudaStream_t stream)
+template <typename Real>
+void launch_basket_two_phase(const basket_ref<Real>& f, block_range blocks, const two_phase_scratch<Real>& s,
+                             moments* partials, launch_target at)
 {
-  observations(trades, num_trades, assets, factors, block_begin, block_end, paths, rows, grid_blocks, stream);
+  if (f.num_trades == 0) return;
+  detail::launch_persistent(basket_observations_kernel<Real>, "basket_observations_kernel", blocks.size(),
+                            at.grid_blocks, at.stream, f.trades, f.num_trades, f.tables.assets, f.tables.factors,
+                            blocks.begin, blocks.end, s.paths, s.rows);
+  detail::launch_persistent(basket_payoffs_kernel<Real>, "basket_payoffs_kernel", blocks.size(), at.grid_blocks,
+                            at.stream, f.trades, f.num_trades, f.tables.assets, blocks.begin, blocks.end, s.paths,
+                            s.rows, s.payoffs);
+  two_phase::launch_sample_blocks(f, blocks, s.payoffs, partials, at);
 }
 
-void launch_basket_observations(const basket_gbm_trade_f64* trades, int num_trades, const basket_asset_f64* assets,
-                                const double* factors, std::int64_t block_begin, std::int64_t block_end, double* paths,
-                                int rows, int grid_blocks, cudaStream_t stream)
-{
-  observations(trades, num_trades, assets, factors, block_begin, block_end, paths, rows, grid_blocks, stream);
-}
-
-void launch_basket_payoffs(const basket_gbm_trade* trades, int num_trades, const basket_asset* assets,
-                           std::int64_t block_begin, std::int64_t block_end, const float* paths, int rows,
-                           float* values, int grid_blocks, cudaStream_t stream)
-{
-  payoffs(trades, num_trades, assets, block_begin, block_end, paths, rows, values, grid_blocks, stream);
-}
-
-void launch_basket_payoffs(const basket_gbm_trade_f64* trades, int num_trades, const basket_asset_f64* assets,
-                           std::int64_t block_begin, std::int64_t block_end, const double* paths, int rows,
-                           double* values, int grid_blocks, cudaStream_t stream)
-{
-  payoffs(trades, num_trades, assets, block_begin, block_end, paths, rows, values, grid_blocks, stream);
-}
-
-void launch_basket_sample_blocks(const basket_gbm_trade* trades, int num_trades, std::int64_t block_begin,
-                                 std::int64_t block_end, const float* values, moments* partials, int grid_blocks,
-                                 cudaStream_t stream)
-{
-  sample_blocks(trades, num_trades, block_begin, block_end, values, partials, grid_blocks, stream);
-}
-
-void launch_basket_sample_blocks(const basket_gbm_trade_f64* trades, int num_trades, std::int64_t block_begin,
-                                 std::int64_t block_end, const double* values, moments* partials, int grid_blocks,
-                                 cudaStream_t stream)
-{
-  sample_blocks(trades, num_trades, block_begin, block_end, values, partials, grid_blocks, stream);
-}
+template void launch_basket_two_phase(const basket_ref<float>&, block_range, const two_phase_scratch<float>&, moments*,
+                                      launch_target);
+template void launch_basket_two_phase(const basket_ref<double>&, block_range, const two_phase_scratch<double>&,
+                                      moments*, launch_target);
 
 }  // namespace mcprice::kernels

@@ -1,6 +1,6 @@
 #include "mcprice/kernels/launch/canonical_blocks.cuh"
+#include "mcprice/kernels/launch/european.hpp"
 #include "mcprice/kernels/rng/device_normal_stream.cuh"
-#include "mcprice/kernels/launch/european_launcher.hpp"
 
 namespace mcprice::kernels {
 namespace {
@@ -24,12 +24,11 @@ __global__ void __launch_bounds__(policy::threads_per_block, policy::min_blocks_
 
 }  // namespace
 
-void launch_european_blocks(const european_gbm_trade* trades, int num_trades, std::int64_t block_begin,
-                            std::int64_t block_end, moments* block_moments, int grid_blocks, cudaStream_t stream)
+void launch_european_blocks(const european_ref& f, block_range blocks, moments* partials, launch_target at)
 {
-  if (num_trades == 0) return;
-  detail::launch_persistent(european_blocks_kernel, "european_blocks_kernel", block_end - block_begin, grid_blocks,
-                            stream, trades, num_trades, block_begin, block_end, block_moments);
+  if (f.num_trades == 0) return;
+  detail::launch_persistent(european_blocks_kernel, "european_blocks_kernel", blocks.size(), at.grid_blocks, at.stream,
+                            f.trades, f.num_trades, blocks.begin, blocks.end, partials);
 }
 
 }  // namespace mcprice::kernels

@@ -1,6 +1,6 @@
 #include "mcprice/kernels/launch/canonical_blocks.cuh"
+#include "mcprice/kernels/launch/european.hpp"
 #include "mcprice/kernels/rng/device_normal_stream.cuh"
-#include "mcprice/kernels/launch/european_two_phase.hpp"
 
 namespace mcprice::kernels {
 namespace {
@@ -127,32 +127,21 @@ __global__ void __launch_bounds__(policy::threads_per_block)
 
 }  // namespace
 
-void launch_european_paths(const european_gbm_trade* trades, int num_trades, std::int64_t block_begin,
-                           std::int64_t block_end, float* paths, int grid_blocks, cudaStream_t stream)
+void launch_european_two_phase(const european_ref& f, block_range blocks, const two_phase_scratch<float>& s,
+                               moments* partials, launch_target at)
 {
-  if (num_trades == 0) return;
-  detail::launch_persistent(european_paths_kernel, "european_paths_kernel", block_end - block_begin, grid_blocks,
-                            stream, trades, num_trades, block_begin, block_end, paths);
-}
-
-void launch_european_payoffs(const european_gbm_trade* trades, int num_trades, std::int64_t block_begin,
-                             std::int64_t block_end, const float* paths, float* payoffs, cudaStream_t stream)
-{
-  if (num_trades == 0 || block_end <= block_begin) return;
-  std::int64_t const slots = (block_end - block_begin) * payoff_floats_per_block;
+  if (f.num_trades == 0 || blocks.size() <= 0) return;
+  detail::launch_persistent(european_paths_kernel, "european_paths_kernel", blocks.size(), at.grid_blocks, at.stream,
+                            f.trades, f.num_trades, blocks.begin, blocks.end, s.paths);
+  // Phase 2 takes one thread a sample slot, on a grid of its own.
+  std::int64_t const slots = blocks.size() * payoff_floats_per_block;
   int const threads = 256;
   auto const grid = static_cast<int>(std::min<std::int64_t>((slots + threads - 1) / threads, 65535));
-  european_payoffs_kernel<<<grid, threads, 0, stream>>>(trades, num_trades, block_begin, block_end, paths, payoffs);
+  european_payoffs_kernel<<<grid, threads, 0, at.stream>>>(f.trades, f.num_trades, blocks.begin, blocks.end, s.paths,
+                                                           s.payoffs);
   MCPRICE_CHECK_LAUNCH("european_payoffs_kernel");
-}
-
-void launch_payoff_blocks(const european_gbm_trade* trades, int num_trades, std::int64_t block_begin,
-                          std::int64_t block_end, const float* payoffs, moments* block_moments, int grid_blocks,
-                          cudaStream_t stream)
-{
-  if (num_trades == 0) return;
-  detail::launch_persistent(payoff_blocks_kernel, "payoff_blocks_kernel", block_end - block_begin, grid_blocks, stream,
-                            trades, num_trades, block_begin, block_end, payoffs, block_moments);
+  detail::launch_persistent(payoff_blocks_kernel, "payoff_blocks_kernel", blocks.size(), at.grid_blocks, at.stream,
+                            f.trades, f.num_trades, blocks.begin, blocks.end, s.payoffs, partials);
 }
 
 }  // namespace mcprice::kernels

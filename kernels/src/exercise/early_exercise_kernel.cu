@@ -1,7 +1,7 @@
-#include "mcprice/kernels/launch/canonical_blocks.cuh"
-#include "mcprice/kernels/rng/device_normal_stream.cuh"
-#include "mcprice/kernels/launch/early_exercise_launcher.hpp"
 #include "mcprice/kernels/exercise/regression_solve.cuh"
+#include "mcprice/kernels/launch/canonical_blocks.cuh"
+#include "mcprice/kernels/launch/exercise.hpp"
+#include "mcprice/kernels/rng/device_normal_stream.cuh"
 
 #include <cooperative_groups.h>
 
@@ -461,92 +461,77 @@ __global__ void __launch_bounds__(solve_warps_per_block * 32)
 
 }  // namespace
 
-void launch_exercise_price_blocks(const exercise_trade* trades, int num_trades, const exercise_tables& tables,
-                                  std::int64_t block_begin, std::int64_t block_end, moments* block_moments,
-                                  int grid_blocks, cudaStream_t stream)
+void launch_exercise_price_blocks(const exercise_ref& f, block_range blocks, moments* partials, launch_target at)
 {
-  if (num_trades == 0) return;
-  detail::launch_persistent(exercise_blocks_kernel, "exercise_blocks_kernel (prices)", block_end - block_begin,
-                            grid_blocks, stream, trades, num_trades, tables, block_begin, block_end, block_moments);
+  if (f.num_trades == 0) return;
+  detail::launch_persistent(exercise_blocks_kernel, "exercise_blocks_kernel (prices)", blocks.size(), at.grid_blocks,
+                            at.stream, f.trades, f.num_trades, f.tables, blocks.begin, blocks.end, partials);
 }
 
 namespace {
 
 template <int Assets>
-void launch_combination_kind(const exercise_combination* combinations, int num, const exercise_tables& tables,
-                             std::int64_t block_begin, std::int64_t block_end, moments* block_moments,
-                             unsigned long long* unit_counter, int grid_blocks, cudaStream_t stream)
+void launch_combination_kind(const combination_ref& f, block_range blocks, moments* partials,
+                             unsigned long long* unit_counter, launch_target at)
 {
-  detail::launch_persistent(combination_blocks_kernel<Assets>, "combination_blocks_kernel (Greeks)",
-                            block_end - block_begin, grid_blocks, stream, combinations, num, tables, block_begin,
-                            block_end, block_moments, unit_counter);
+  detail::launch_persistent(combination_blocks_kernel<Assets>, "combination_blocks_kernel (Greeks)", blocks.size(),
+                            at.grid_blocks, at.stream, f.trades, f.num_trades, f.tables, blocks.begin, blocks.end,
+                            partials, unit_counter);
 }
 
 template <int... N>
-void launch_sized_combinations(tuning::asset_counts<N...>, std::uint32_t asset_counts,
-                               const exercise_combination* combinations, int num, const exercise_tables& tables,
-                               std::int64_t block_begin, std::int64_t block_end, moments* block_moments,
-                               unsigned long long* unit_counters, int grid_blocks, cudaStream_t stream)
+void launch_sized_combinations(tuning::asset_counts<N...>, std::uint32_t asset_counts, const combination_ref& f,
+                               block_range blocks, moments* partials, unsigned long long* unit_counters,
+                               launch_target at)
 {
   int k = 0;
-  (void)((asset_counts >> N & 1U ? launch_combination_kind<N>(combinations, num, tables, block_begin, block_end,
-                                                              block_moments, unit_counters + k, grid_blocks, stream)
-                                 : void(),
+  (void)((asset_counts >> N & 1U ? launch_combination_kind<N>(f, blocks, partials, unit_counters + k, at) : void(),
           ++k),
          ...);
 }
 
 }  // namespace
 
-void launch_exercise_combination_blocks(const exercise_combination* combinations, int num,
-                                        const exercise_tables& tables, std::int64_t block_begin, std::int64_t block_end,
-                                        moments* block_moments, std::uint32_t asset_counts,
-                                        unsigned long long* unit_counters, int grid_blocks, cudaStream_t stream)
+void launch_exercise_combination_blocks(const combination_ref& f, block_range blocks, moments* partials,
+                                        std::uint32_t asset_counts, unsigned long long* unit_counters, launch_target at)
 {
-  if (num == 0 || block_end <= block_begin) return;
-  MCPRICE_CUDA_TRY(cudaMemsetAsync(unit_counters, 0, sizeof(unsigned long long) * combination_kernels, stream));
-  launch_sized_combinations(tuning::exercise_sized_assets{}, asset_counts, combinations, num, tables, block_begin,
-                            block_end, block_moments, unit_counters, grid_blocks, stream);
+  if (f.num_trades == 0 || blocks.size() <= 0) return;
+  MCPRICE_CUDA_TRY(cudaMemsetAsync(unit_counters, 0, sizeof(unsigned long long) * combination_kernels, at.stream));
+  launch_sized_combinations(tuning::exercise_sized_assets{}, asset_counts, f, blocks, partials, unit_counters, at);
   if ((asset_counts & ~tuning::exercise_sized_assets::mask) != 0) {
-    launch_combination_kind<0>(combinations, num, tables, block_begin, block_end, block_moments,
-                               unit_counters + tuning::exercise_sized_kinds, grid_blocks, stream);
+    launch_combination_kind<0>(f, blocks, partials, unit_counters + tuning::exercise_sized_kinds, at);
   }
 }
 
-void launch_calibration_paths(const exercise_trade* trades, const calibration_start* starts, int num_trades,
-                              const exercise_tables& tables, const calibration_view& view, std::int64_t job_end,
-                              int grid_blocks, cudaStream_t stream)
+void launch_calibration_paths(const calibration_ref& c, std::int64_t job_end, launch_target at)
 {
-  if (num_trades == 0) return;
+  if (c.num_trades == 0) return;
   detail::launch_persistent_of(path_threads, calibration_paths_kernel, "calibration_paths_kernel",
-                               (job_end - view.job_first_block) * path_parts, grid_blocks, stream, trades, starts,
-                               num_trades, tables, view, job_end);
+                               (job_end - c.view.job_first_block) * path_parts, at.grid_blocks, at.stream, c.trades,
+                               c.starts, c.num_trades, c.tables, c.view, job_end);
 }
 
-void launch_calibration_backward(const exercise_trade* trades, const calibration_start* starts, int num_trades,
-                                 const exercise_tables& tables, const calibration_view& view, std::int64_t job_end,
-                                 int from_step, int step, regression_sums* block_sums, bool moving_only,
-                                 const folded_totals& fold, const step_regression& out, int grid_blocks,
-                                 cudaStream_t stream)
+void launch_calibration_backward(const calibration_ref& c, std::int64_t job_end, int from_step, int step,
+                                 regression_sums* block_sums, bool moving_only, const folded_totals& fold,
+                                 const step_regression& out, launch_target at)
 {
-  if (num_trades == 0) return;
-  if (fold.blocks_done != nullptr && (!moving_only || num_trades > max_folded_trades)) {
+  if (c.num_trades == 0) return;
+  if (fold.blocks_done != nullptr && (!moving_only || c.num_trades > max_folded_trades)) {
     throw std::invalid_argument("launch_calibration_backward: folded regressions need moving-only sums of at most " +
                                 std::to_string(max_folded_trades) + " trades");
   }
   auto* const kernel =
       moving_only ? calibration_backward_kernel<sums_part::moving> : calibration_backward_kernel<sums_part::all>;
-  detail::launch_persistent(kernel, "calibration_backward_kernel", job_end - view.job_first_block, grid_blocks, stream,
-                            trades, starts, num_trades, tables, view, job_end, from_step, step, block_sums, fold, out);
+  detail::launch_persistent(kernel, "calibration_backward_kernel", job_end - c.view.job_first_block, at.grid_blocks,
+                            at.stream, c.trades, c.starts, c.num_trades, c.tables, c.view, job_end, from_step, step,
+                            block_sums, fold, out);
 }
 
-bool launch_calibration_steps(const exercise_trade* trades, const calibration_start* starts, int num_trades,
-                              const exercise_tables& tables, const calibration_view& view, std::int64_t job_end,
-                              std::int64_t total_blocks, int steps, regression_sums* block_sums,
-                              const step_regression& out, cudaStream_t stream)
+bool launch_calibration_steps(const calibration_ref& c, std::int64_t job_end, std::int64_t total_blocks, int steps,
+                              regression_sums* block_sums, const step_regression& out, cudaStream_t stream)
 {
-  std::int64_t const blocks = job_end - view.job_first_block;
-  if (num_trades == 0 || blocks <= 0 || out.fixed_totals == nullptr) return false;
+  std::int64_t const blocks = job_end - c.view.job_first_block;
+  if (c.num_trades == 0 || blocks <= 0 || out.fixed_totals == nullptr) return false;
   int device = 0;
   int sms = 0;
   int per_sm = 0;
@@ -559,33 +544,31 @@ bool launch_calibration_steps(const exercise_trade* trades, const calibration_st
   // At most a block an SM: the 391 blocks of the large STAC-A2-style workload, three an SM,
   // measured 10% slower in one launch than a launch a step (docs/benchmarks.md).
   if (cooperative == 0 || blocks > std::min(sms, sms * per_sm)) return false;
-  void* args[] = {const_cast<exercise_trade**>(&trades),
-                  const_cast<calibration_start**>(&starts),
-                  &num_trades,
-                  const_cast<exercise_tables*>(&tables),
-                  const_cast<calibration_view*>(&view),
-                  &total_blocks,
-                  &steps,
-                  &block_sums,
-                  const_cast<step_regression*>(&out)};
+  // The cooperative launch takes the kernel's arguments by address.
+  const exercise_trade* trades = c.trades;
+  const calibration_start* starts = c.starts;
+  int num_trades = c.num_trades;
+  exercise_tables tables = c.tables;
+  calibration_view view = c.view;
+  void* args[] = {&trades, &starts,     &num_trades,
+                  &tables, &view,       &total_blocks,
+                  &steps,  &block_sums, const_cast<step_regression*>(&out)};
   MCPRICE_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(calibration_steps_kernel),
                                                dim3(static_cast<unsigned>(blocks)), dim3(threads), args, 0, stream));
   return true;
 }
 
-void launch_calibration_fixed(const exercise_trade* trades, const calibration_start* starts, int num_trades,
-                              const exercise_tables& tables, const calibration_view& view, std::int64_t job_end,
-                              std::int64_t total_blocks, int step_begin, int step_end, double* fixed_sums,
-                              double* fixed_totals, int grid_blocks, cudaStream_t stream)
+void launch_calibration_fixed(const calibration_ref& c, std::int64_t job_end, std::int64_t total_blocks, int step_begin,
+                              int step_end, double* fixed_sums, double* fixed_totals, launch_target at)
 {
-  if (num_trades == 0 || step_end <= step_begin) return;
+  if (c.num_trades == 0 || step_end <= step_begin) return;
   std::int64_t const steps = step_end - step_begin;
   detail::launch_persistent(calibration_fixed_kernel, "calibration_fixed_kernel",
-                            (job_end - view.job_first_block) * steps, grid_blocks, stream, trades, starts, num_trades,
-                            tables, view, job_end, total_blocks, step_begin, step_end, fixed_sums);
-  dim3 const grid(static_cast<unsigned>(num_trades), regression_fixed_doubles, static_cast<unsigned>(steps));
-  fixed_totals_kernel<<<grid, layout::lanes_per_partial, 0, stream>>>(starts, num_trades, total_blocks, fixed_sums,
-                                                                      fixed_totals);
+                            (job_end - c.view.job_first_block) * steps, at.grid_blocks, at.stream, c.trades, c.starts,
+                            c.num_trades, c.tables, c.view, job_end, total_blocks, step_begin, step_end, fixed_sums);
+  dim3 const grid(static_cast<unsigned>(c.num_trades), regression_fixed_doubles, static_cast<unsigned>(steps));
+  fixed_totals_kernel<<<grid, layout::lanes_per_partial, 0, at.stream>>>(c.starts, c.num_trades, total_blocks,
+                                                                         fixed_sums, fixed_totals);
   cudaError_t const status = cudaGetLastError();
   if (status != cudaSuccess) throw cuda_error(status, "fixed_totals_kernel", __FILE__, __LINE__);
 }

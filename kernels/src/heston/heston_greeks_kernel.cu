@@ -1,6 +1,6 @@
 #include "mcprice/kernels/launch/canonical_blocks.cuh"
+#include "mcprice/kernels/launch/heston.hpp"
 #include "mcprice/kernels/rng/device_normal_stream.cuh"
-#include "mcprice/kernels/launch/heston_greeks_launcher.hpp"
 
 namespace mcprice::kernels {
 namespace {
@@ -26,13 +26,12 @@ __global__ void __launch_bounds__(tuning::european_policy::threads_per_block)
 
 }  // namespace
 
-void launch_heston_greek_blocks(const heston_trade* trades, int num_trades, const heston_step* steps,
-                                std::int64_t block_begin, std::int64_t block_end, moments* price_partials,
-                                path_greek_moments* greek_partials, int grid_blocks, cudaStream_t stream)
+void launch_heston_greek_blocks(const heston_ref<float>& f, block_range blocks, moments* price_partials,
+                                path_greek_moments* greek_partials, launch_target at)
 {
-  if (num_trades == 0) return;
-  detail::launch_persistent(heston_greek_blocks_kernel, "heston_greek_blocks_kernel", block_end - block_begin,
-                            grid_blocks, stream, trades, num_trades, steps, block_begin, block_end, price_partials,
+  if (f.num_trades == 0) return;
+  detail::launch_persistent(heston_greek_blocks_kernel, "heston_greek_blocks_kernel", blocks.size(), at.grid_blocks,
+                            at.stream, f.trades, f.num_trades, f.tables.steps, blocks.begin, blocks.end, price_partials,
                             greek_partials);
 }
 

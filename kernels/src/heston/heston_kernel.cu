@@ -1,7 +1,7 @@
 #include "mcprice/kernels/launch/canonical_blocks.cuh"
-#include "mcprice/kernels/rng/device_normal_stream.cuh"
-#include "mcprice/kernels/launch/heston_launcher.hpp"
+#include "mcprice/kernels/launch/heston.hpp"
 #include "mcprice/kernels/models/heston_sample.hpp"
+#include "mcprice/kernels/rng/device_normal_stream.cuh"
 
 #include <algorithm>
 #include <limits>
@@ -54,37 +54,23 @@ inline int queued_grid(std::int64_t work_blocks, int requested)
   return static_cast<int>(std::min<std::int64_t>(work_blocks, std::numeric_limits<int>::max()));
 }
 
+}  // namespace
+
 template <typename Real>
-void launch(const basic_heston_trade<Real>* trades, int num_trades, const basic_heston_step<Real>* steps,
-            std::int64_t block_begin, std::int64_t block_end, moments* block_moments, bool europeans_only,
-            int grid_blocks, cudaStream_t stream)
+void launch_heston_blocks(const heston_ref<Real>& f, block_range blocks, moments* partials, launch_target at)
 {
-  if (num_trades == 0) return;
-  std::int64_t const work = block_end - block_begin;
-  int const grid = queued_grid(work, grid_blocks);
-  if (europeans_only) {
-    detail::launch_persistent(heston_blocks_kernel<Real, true>, "heston_blocks_kernel<europeans>", work, grid, stream,
-                              trades, num_trades, steps, block_begin, block_end, block_moments);
+  if (f.num_trades == 0) return;
+  int const grid = queued_grid(blocks.size(), at.grid_blocks);
+  if (f.tables.europeans_only) {
+    detail::launch_persistent(heston_blocks_kernel<Real, true>, "heston_blocks_kernel<europeans>", blocks.size(), grid,
+                              at.stream, f.trades, f.num_trades, f.tables.steps, blocks.begin, blocks.end, partials);
   } else {
-    detail::launch_persistent(heston_blocks_kernel<Real, false>, "heston_blocks_kernel", work, grid, stream, trades,
-                              num_trades, steps, block_begin, block_end, block_moments);
+    detail::launch_persistent(heston_blocks_kernel<Real, false>, "heston_blocks_kernel", blocks.size(), grid, at.stream,
+                              f.trades, f.num_trades, f.tables.steps, blocks.begin, blocks.end, partials);
   }
 }
 
-}  // namespace
-
-void launch_heston_blocks(const heston_trade* trades, int num_trades, const heston_step* steps,
-                          std::int64_t block_begin, std::int64_t block_end, moments* block_moments, bool europeans_only,
-                          int grid_blocks, cudaStream_t stream)
-{
-  launch(trades, num_trades, steps, block_begin, block_end, block_moments, europeans_only, grid_blocks, stream);
-}
-
-void launch_heston_blocks(const heston_trade_f64* trades, int num_trades, const heston_step_f64* steps,
-                          std::int64_t block_begin, std::int64_t block_end, moments* block_moments, bool europeans_only,
-                          int grid_blocks, cudaStream_t stream)
-{
-  launch(trades, num_trades, steps, block_begin, block_end, block_moments, europeans_only, grid_blocks, stream);
-}
+template void launch_heston_blocks(const heston_ref<float>&, block_range, moments*, launch_target);
+template void launch_heston_blocks(const heston_ref<double>&, block_range, moments*, launch_target);
 
 }  // namespace mcprice::kernels

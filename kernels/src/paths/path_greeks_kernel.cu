@@ -1,6 +1,6 @@
 #include "mcprice/kernels/launch/canonical_blocks.cuh"
+#include "mcprice/kernels/launch/paths.hpp"
 #include "mcprice/kernels/rng/device_normal_stream.cuh"
-#include "mcprice/kernels/launch/path_greeks_launcher.hpp"
 
 namespace mcprice::kernels {
 namespace {
@@ -32,21 +32,22 @@ __global__ void __launch_bounds__(tuning::european_policy::threads_per_block)
 
 }  // namespace
 
-void launch_path_greek_blocks(const path_gbm_trade* trades, int num_trades, const path_step* grid,
-                              const path_greek_step* greek_grid, std::int64_t block_begin, std::int64_t block_end,
-                              moments* price_partials, path_greek_moments* greek_partials, bool scenario_lanes,
-                              int grid_blocks, cudaStream_t stream)
+void launch_asian_greek_blocks(const path_ref<float>& f, block_range blocks, moments* price_partials,
+                               path_greek_moments* greek_partials, launch_target at)
 {
-  if (num_trades == 0) return;
-  if (scenario_lanes) {
-    detail::launch_persistent(path_greek_blocks_kernel<true>, "path_greek_blocks_kernel (scenario lanes)",
-                              block_end - block_begin, grid_blocks, stream, trades, num_trades, grid, greek_grid,
-                              block_begin, block_end, price_partials, greek_partials);
-  } else {
-    detail::launch_persistent(path_greek_blocks_kernel<false>, "path_greek_blocks_kernel (asians)",
-                              block_end - block_begin, grid_blocks, stream, trades, num_trades, grid, greek_grid,
-                              block_begin, block_end, price_partials, greek_partials);
-  }
+  if (f.num_trades == 0) return;
+  detail::launch_persistent(path_greek_blocks_kernel<false>, "path_greek_blocks_kernel (asians)", blocks.size(),
+                            at.grid_blocks, at.stream, f.trades, f.num_trades, f.tables.grid, f.tables.greek_grid,
+                            blocks.begin, blocks.end, price_partials, greek_partials);
+}
+
+void launch_scenario_greek_blocks(const path_ref<float>& f, block_range blocks, moments* price_partials,
+                                  path_greek_moments* greek_partials, launch_target at)
+{
+  if (f.num_trades == 0) return;
+  detail::launch_persistent(path_greek_blocks_kernel<true>, "path_greek_blocks_kernel (scenario lanes)", blocks.size(),
+                            at.grid_blocks, at.stream, f.trades, f.num_trades, f.tables.grid, f.tables.greek_grid,
+                            blocks.begin, blocks.end, price_partials, greek_partials);
 }
 
 }  // namespace mcprice::kernels

@@ -1,6 +1,6 @@
 #include "mcprice/kernels/launch/canonical_blocks.cuh"
+#include "mcprice/kernels/launch/paths.hpp"
 #include "mcprice/kernels/rng/device_normal_stream.cuh"
-#include "mcprice/kernels/launch/path_launcher.hpp"
 
 namespace mcprice::kernels {
 namespace {
@@ -28,30 +28,17 @@ __global__ void __launch_bounds__(policy::threads_per_block)
                                   path_fused_lane<Real>{grid});
 }
 
-template <typename Real>
-void launch(const basic_path_gbm_trade<Real>* trades, int num_trades, const basic_path_step<Real>* grid,
-            std::int64_t block_begin, std::int64_t block_end, moments* block_moments, int grid_blocks,
-            cudaStream_t stream, const char* name)
-{
-  if (num_trades == 0) return;
-  detail::launch_persistent(path_blocks_kernel<Real>, name, block_end - block_begin, grid_blocks, stream, trades,
-                            num_trades, grid, block_begin, block_end, block_moments);
-}
-
 }  // namespace
 
-void launch_path_blocks(const path_gbm_trade* trades, int num_trades, const path_step* grid, std::int64_t block_begin,
-                        std::int64_t block_end, moments* block_moments, int grid_blocks, cudaStream_t stream)
+template <typename Real>
+void launch_path_blocks(const path_ref<Real>& f, block_range blocks, moments* partials, launch_target at)
 {
-  launch(trades, num_trades, grid, block_begin, block_end, block_moments, grid_blocks, stream, "path_blocks_kernel");
+  if (f.num_trades == 0) return;
+  detail::launch_persistent(path_blocks_kernel<Real>, "path_blocks_kernel", blocks.size(), at.grid_blocks, at.stream,
+                            f.trades, f.num_trades, f.tables.grid, blocks.begin, blocks.end, partials);
 }
 
-void launch_path_blocks(const path_gbm_trade_f64* trades, int num_trades, const path_step_f64* grid,
-                        std::int64_t block_begin, std::int64_t block_end, moments* block_moments, int grid_blocks,
-                        cudaStream_t stream)
-{
-  launch(trades, num_trades, grid, block_begin, block_end, block_moments, grid_blocks, stream,
-         "path_blocks_kernel<double>");
-}
+template void launch_path_blocks(const path_ref<float>&, block_range, moments*, launch_target);
+template void launch_path_blocks(const path_ref<double>&, block_range, moments*, launch_target);
 
 }  // namespace mcprice::kernels

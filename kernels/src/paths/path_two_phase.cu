@@ -1,6 +1,6 @@
-#include "mcprice/kernels/rng/device_normal_stream.cuh"
-#include "mcprice/kernels/launch/path_two_phase.hpp"
+#include "mcprice/kernels/launch/paths.hpp"
 #include "mcprice/kernels/layout/two_phase_rows.cuh"
+#include "mcprice/kernels/rng/device_normal_stream.cuh"
 
 namespace mcprice::kernels {
 namespace {
@@ -71,87 +71,25 @@ __global__ void __launch_bounds__(policy::threads_per_block)
                                lane{grid, paths, rows, payoffs, block_begin});
 }
 
-template <typename Real>
-__global__ void __launch_bounds__(policy::threads_per_block)
-    path_sample_blocks_kernel(const basic_path_gbm_trade<Real>* __restrict__ trades, int num_trades,
-                              std::int64_t block_begin, std::int64_t block_end, const Real* __restrict__ payoffs,
-                              moments* __restrict__ partials)
-{
-  detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, partials,
-                                  two_phase::sample_lane<Real>{payoffs, block_begin});
-}
-
-template <typename Real>
-void observations(const basic_path_gbm_trade<Real>* trades, int num_trades, const basic_path_step<Real>* grid,
-                  std::int64_t block_begin, std::int64_t block_end, Real* paths, int rows, int grid_blocks,
-                  cudaStream_t stream)
-{
-  if (num_trades == 0) return;
-  detail::launch_persistent(path_observations_kernel<Real>, "path_observations_kernel", block_end - block_begin,
-                            grid_blocks, stream, trades, num_trades, grid, block_begin, block_end, paths, rows);
-}
-
-template <typename Real>
-void payoffs(const basic_path_gbm_trade<Real>* trades, int num_trades, const basic_path_step<Real>* grid,
-             std::int64_t block_begin, std::int64_t block_end, const Real* paths, int rows, Real* values,
-             int grid_blocks, cudaStream_t stream)
-{
-  if (num_trades == 0) return;
-  detail::launch_persistent(path_payoffs_kernel<Real>, "path_payoffs_kernel", block_end - block_begin, grid_blocks,
-                            stream, trades, num_trades, grid, block_begin, block_end, paths, rows, values);
-}
-
-template <typename Real>
-void sample_blocks(const basic_path_gbm_trade<Real>* trades, int num_trades, std::int64_t block_begin,
-                   std::int64_t block_end, const Real* values, moments* partials, int grid_blocks, cudaStream_t stream)
-{
-  if (num_trades == 0) return;
-  detail::launch_persistent(path_sample_blocks_kernel<Real>, "path_sample_blocks_kernel", block_end - block_begin,
-                            grid_blocks, stream, trades, num_trades, block_begin, block_end, values, partials);
-}
-
 }  // namespace
 
-void launch_path_observations(const path_gbm_trade* trades, int num_trades, const path_step* grid,
-                              std::int64_t block_begin, std::int64_t block_end, float* paths, int rows, int grid_blocks,
-                              cudaStream_t stream)
+template <typename Real>
+void launch_path_two_phase(const path_ref<Real>& f, block_range blocks, const two_phase_scratch<Real>& s,
+                           moments* partials, launch_target at)
 {
-  observations(trades, num_trades, grid, block_begin, block_end, paths, rows, grid_blocks, stream);
+  if (f.num_trades == 0) return;
+  detail::launch_persistent(path_observations_kernel<Real>, "path_observations_kernel", blocks.size(), at.grid_blocks,
+                            at.stream, f.trades, f.num_trades, f.tables.grid, blocks.begin, blocks.end, s.paths,
+                            s.rows);
+  detail::launch_persistent(path_payoffs_kernel<Real>, "path_payoffs_kernel", blocks.size(), at.grid_blocks, at.stream,
+                            f.trades, f.num_trades, f.tables.grid, blocks.begin, blocks.end, s.paths, s.rows,
+                            s.payoffs);
+  two_phase::launch_sample_blocks(f, blocks, s.payoffs, partials, at);
 }
 
-void launch_path_observations(const path_gbm_trade_f64* trades, int num_trades, const path_step_f64* grid,
-                              std::int64_t block_begin, std::int64_t block_end, double* paths, int rows,
-                              int grid_blocks, cudaStream_t stream)
-{
-  observations(trades, num_trades, grid, block_begin, block_end, paths, rows, grid_blocks, stream);
-}
-
-void launch_path_payoffs(const path_gbm_trade* trades, int num_trades, const path_step* grid, std::int64_t block_begin,
-                         std::int64_t block_end, const float* paths, int rows, float* values, int grid_blocks,
-                         cudaStream_t stream)
-{
-  payoffs(trades, num_trades, grid, block_begin, block_end, paths, rows, values, grid_blocks, stream);
-}
-
-void launch_path_payoffs(const path_gbm_trade_f64* trades, int num_trades, const path_step_f64* grid,
-                         std::int64_t block_begin, std::int64_t block_end, const double* paths, int rows,
-                         double* values, int grid_blocks, cudaStream_t stream)
-{
-  payoffs(trades, num_trades, grid, block_begin, block_end, paths, rows, values, grid_blocks, stream);
-}
-
-void launch_path_sample_blocks(const path_gbm_trade* trades, int num_trades, std::int64_t block_begin,
-                               std::int64_t block_end, const float* values, moments* partials, int grid_blocks,
-                               cudaStream_t stream)
-{
-  sample_blocks(trades, num_trades, block_begin, block_end, values, partials, grid_blocks, stream);
-}
-
-void launch_path_sample_blocks(const path_gbm_trade_f64* trades, int num_trades, std::int64_t block_begin,
-                               std::int64_t block_end, const double* values, moments* partials, int grid_blocks,
-                               cudaStream_t stream)
-{
-  sample_blocks(trades, num_trades, block_begin, block_end, values, partials, grid_blocks, stream);
-}
+template void launch_path_two_phase(const path_ref<float>&, block_range, const two_phase_scratch<float>&, moments*,
+                                    launch_target);
+template void launch_path_two_phase(const path_ref<double>&, block_range, const two_phase_scratch<double>&, moments*,
+                                    launch_target);
 
 }  // namespace mcprice::kernels

@@ -1,7 +1,7 @@
 #include "backends/cpu/cpu_calibration.hpp"
-#include "mcprice/kernels/models/heston_sample.hpp"
-#include "mcprice/kernels/rng/host_normal_stream.hpp"
 #include "backends/pricing_backend.hpp"
+#include "mcprice/kernels/rng/host_normal_stream.hpp"
+
 #include "planning/work_plan.hpp"
 
 #include <algorithm>
@@ -9,6 +9,7 @@
 #include <chrono>
 #include <future>
 #include <thread>
+#include <variant>
 
 namespace mcprice::detail {
 namespace {
@@ -22,25 +23,6 @@ auto over_lanes(LaneMoments lane_moments)
   return m;
 }
 
-void keep(european_outcome& o, const moments& m) { o.sums = m; }
-void keep(european_outcome& o, const priced_greeks& m)
-{
-  o.sums = m.price;
-  o.greek_sums().greeks = m.greeks;
-}
-
-void keep(european_outcome& o, const priced_path_greeks& m)
-{
-  o.sums = m.price;
-  o.greek_sums().path_greeks = m.greeks;
-}
-
-void keep(european_outcome& o, const priced_basket_greeks& m)
-{
-  o.sums = m.price;
-  o.greek_sums().basket_greeks.assign(std::begin(m.greeks.m), std::end(m.greeks.m));
-}
-
 // Threads take whole segments; each segment is summed block by block in order, so the result
 // does not depend on which thread did what.
 class cpu_backend final : public pricing_backend {
@@ -51,92 +33,9 @@ class cpu_backend final : public pricing_backend {
   {
   }
 
-  family_run run_european(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks,
-                          const run_control& control) const override
+  family_run run(const family_request& request, const run_control& control) const override
   {
-    return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
-      return over_lanes([&](int lane) { return european_lane<rng::host_normal_stream>(trades[i], block, lane); });
-    });
-  }
-
-  family_run run_european_greeks(const std::vector<european_gbm_trade>& trades, std::int64_t total_blocks,
-                                 const run_control& control) const override
-  {
-    return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
-      return over_lanes([&](int lane) { return european_greek_lane<rng::host_normal_stream>(trades[i], block, lane); });
-    });
-  }
-
-  family_run run_path(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
-                      std::int64_t total_blocks, const run_control& control) const override
-  {
-    return run_paths(trades, grid, total_blocks, control);
-  }
-
-  family_run run_path(const std::vector<path_gbm_trade_f64>& trades, const std::vector<path_step_f64>& grid,
-                      std::int64_t total_blocks, const run_control& control) const override
-  {
-    return run_paths(trades, grid, total_blocks, control);
-  }
-
-  family_run run_path_greeks(const std::vector<path_gbm_trade>& trades, const std::vector<path_step>& grid,
-                             const std::vector<path_greek_step>& greek_grid, std::int64_t total_blocks,
-                             bool scenario_lanes, const run_control& control) const override
-  {
-    return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
-      return over_lanes([&](int lane) {
-        using rng::host_normal_stream;
-        return scenario_lanes
-                   ? scenario_greek_lane<host_normal_stream>(trades[i], grid.data(), greek_grid.data(), block, lane)
-                   : asian_greek_lane<host_normal_stream>(trades[i], grid.data(), greek_grid.data(), block, lane);
-      });
-    });
-  }
-
-  family_run run_heston(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
-                        std::int64_t total_blocks, const run_control& control) const override
-  {
-    return run_hestons(trades, steps, total_blocks, control);
-  }
-
-  family_run run_heston(const std::vector<heston_trade_f64>& trades, const std::vector<heston_step_f64>& steps,
-                        std::int64_t total_blocks, const run_control& control) const override
-  {
-    return run_hestons(trades, steps, total_blocks, control);
-  }
-
-  family_run run_heston_greeks(const std::vector<heston_trade>& trades, const std::vector<heston_step>& steps,
-                               std::int64_t total_blocks, const run_control& control) const override
-  {
-    return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
-      return over_lanes(
-          [&](int lane) { return heston_greek_lane<rng::host_normal_stream>(trades[i], steps.data(), block, lane); });
-    });
-  }
-
-  family_run run_basket(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
-                        const std::vector<float>& factors, std::int64_t total_blocks,
-                        const run_control& control) const override
-  {
-    return run_baskets(trades, assets, factors, total_blocks, control);
-  }
-
-  family_run run_basket(const std::vector<basket_gbm_trade_f64>& trades, const std::vector<basket_asset_f64>& assets,
-                        const std::vector<double>& factors, std::int64_t total_blocks,
-                        const run_control& control) const override
-  {
-    return run_baskets(trades, assets, factors, total_blocks, control);
-  }
-
-  family_run run_basket_greeks(const std::vector<basket_gbm_trade>& trades, const std::vector<basket_asset>& assets,
-                               const std::vector<float>& factors, std::int64_t total_blocks,
-                               const run_control& control) const override
-  {
-    return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
-      return over_lanes([&](int lane) {
-        return basket_greek_lane<rng::host_normal_stream>(trades[i], assets.data(), factors.data(), block, lane);
-      });
-    });
+    return std::visit([&](const auto* batch) { return run_family(*batch, request.greeks, control); }, request.batch);
   }
 
   family_run run_early_exercise(const exercise_family& trades,
@@ -173,35 +72,24 @@ class cpu_backend final : public pricing_backend {
   [[nodiscard]] const std::string& name() const noexcept override { return name_; }
 
  private:
-  // Path and Heston trades in either path precision.
-  template <typename Trade, typename Step>
-  family_run run_paths(const std::vector<Trade>& trades, const std::vector<Step>& grid, std::int64_t total_blocks,
-                       const run_control& control) const
+  // A family's blocks on the host, its lanes reading its tables where the host keeps them.
+  template <typename Family>
+  family_run run_family(const family_batch<Family>& b, bool greeks, const run_control& control) const
   {
-    return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
+    using rng::host_normal_stream;
+    auto const tables = b.tables.place([](const auto& v) { return v.data(); });
+    if constexpr (has_greeks<Family>) {
+      if (greeks) {
+        return run_blocks(b.records, b.blocks, control, [&](std::size_t i, std::int64_t block) {
+          return over_lanes([&](int lane) {
+            return Family::template greek_lane<host_normal_stream>(b.records[i], tables, block, lane);
+          });
+        });
+      }
+    }
+    return run_blocks(b.records, b.blocks, control, [&](std::size_t i, std::int64_t block) {
       return over_lanes(
-          [&](int lane) { return path_lane<rng::host_normal_stream>(trades[i], grid.data(), block, lane); });
-    });
-  }
-
-  template <typename Trade, typename Step>
-  family_run run_hestons(const std::vector<Trade>& trades, const std::vector<Step>& steps, std::int64_t total_blocks,
-                         const run_control& control) const
-  {
-    return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
-      return over_lanes(
-          [&](int lane) { return heston_lane<rng::host_normal_stream>(trades[i], steps.data(), block, lane); });
-    });
-  }
-
-  template <typename Trade, typename Asset, typename Real>
-  family_run run_baskets(const std::vector<Trade>& trades, const std::vector<Asset>& assets,
-                         const std::vector<Real>& factors, std::int64_t total_blocks, const run_control& control) const
-  {
-    return run_blocks(trades, total_blocks, control, [&](std::size_t i, std::int64_t block) {
-      return over_lanes([&](int lane) {
-        return basket_lane<rng::host_normal_stream>(trades[i], assets.data(), factors.data(), block, lane);
-      });
+          [&](int lane) { return Family::template price_lane<host_normal_stream>(b.records[i], tables, block, lane); });
     });
   }
 

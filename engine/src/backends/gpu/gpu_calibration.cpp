@@ -1,10 +1,10 @@
 #include "backends/gpu/gpu_calibration.hpp"
 
-#include "mcprice/kernels/launch/early_exercise_launcher.hpp"
+#include "backends/gpu/nvtx_range.hpp"
+#include "mcprice/kernels/launch/exercise.hpp"
 #include "mcprice/memory/cuda_error.hpp"
 #include "mcprice/memory/persistent_arena.hpp"
 #include "mcprice/memory/scratch_lease.hpp"
-#include "backends/gpu/nvtx_range.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -95,15 +95,15 @@ class gpu_calibration final : public calibration_executor {
     view_.cash_flows = lease_->allocate_n<float>(paths);
     view_.job_first_block = job.first_block;
     view_.job_first_float = job.first_float;
-    kernels::launch_calibration_paths(d_trades_, d_starts_, n_, tables(), view_, job.end_block, grid_, stream_.value());
+    kernels::launch_calibration_paths(calibration(), job.end_block, target());
     if (split_) sum_fixed_parts(job);
   }
 
   void backward(const calibration_job& job, int from_step, int step) override
   {
     nvtx_range const range("calibration step");
-    kernels::launch_calibration_backward(d_trades_, d_starts_, n_, tables(), view_, job.end_block, from_step, step,
-                                         d_block_sums_, split_, fold_, out_, grid_, stream_.value());
+    kernels::launch_calibration_backward(calibration(), job.end_block, from_step, step, d_block_sums_, split_, fold_,
+                                         out_, target());
   }
 
   // Folded families' steps all in one cooperative launch where their blocks fit the GPU at once.
@@ -111,8 +111,8 @@ class gpu_calibration final : public calibration_executor {
   {
     if (!folded() || !one_launch_) return false;
     nvtx_range const range("calibration steps (one launch)");
-    return kernels::launch_calibration_steps(d_trades_, d_starts_, n_, tables(), view_, job.end_block,
-                                             f_.calibration_blocks, steps, d_block_sums_, out_, stream_.value());
+    return kernels::launch_calibration_steps(calibration(), job.end_block, f_.calibration_blocks, steps, d_block_sums_,
+                                             out_, stream_.value());
   }
 
   // Folded steps solved in the backward kernel; the others' sums are totalled, then solved, by
@@ -142,6 +142,9 @@ class gpu_calibration final : public calibration_executor {
 
  private:
   [[nodiscard]] exercise_tables tables() const { return tables_at(d_tables_, layout_); }
+  // The calibration's trades, tables and current job, as its kernels read them.
+  [[nodiscard]] kernels::calibration_ref calibration() const { return {d_trades_, d_starts_, n_, tables(), view_}; }
+  [[nodiscard]] kernels::launch_target target() const { return {stream_.value(), grid_}; }
 
   // Few trades with split sums: the step's regressions solved on the device by the steps' own
   // kernels (the backward kernel's last block, or the one-launch kernel).
@@ -199,8 +202,8 @@ class gpu_calibration final : public calibration_executor {
       // Blocks outside the job (trades too large for the cap) sum zeros.
       MCPRICE_CUDA_TRY(cudaMemsetAsync(d_fixed_sums_, 0, fixed_sums_bytes(), s));
       kernels::launch_calibration_fixed(
-          d_trades_, d_starts_, n_, tables(), view_, job.end_block, f_.calibration_blocks, begin, end, d_fixed_sums_,
-          d_fixed_totals_ + static_cast<std::size_t>(begin) * f_.trades.size() * regression_fixed_doubles, grid_, s);
+          calibration(), job.end_block, f_.calibration_blocks, begin, end, d_fixed_sums_,
+          d_fixed_totals_ + static_cast<std::size_t>(begin) * f_.trades.size() * regression_fixed_doubles, target());
     }
   }
 

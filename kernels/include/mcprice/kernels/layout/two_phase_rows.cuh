@@ -4,9 +4,11 @@
 // read coalesced; the replay of stored paths through the fused route's path state; and the lane
 // that turns payoff scratch into canonical-block moments.
 #include "mcprice/kernels/launch/canonical_blocks.cuh"
+#include "mcprice/kernels/launch/family_ref.hpp"
+#include "mcprice/kernels/launch/launch_target.hpp"
+#include "mcprice/kernels/layout/sample_lanes.hpp"
 #include "mcprice/kernels/models/heston_conditional.hpp"
 #include "mcprice/kernels/models/path_gbm.hpp"
-#include "mcprice/kernels/layout/sample_lanes.hpp"
 
 namespace mcprice::kernels::two_phase {
 
@@ -141,4 +143,29 @@ struct sample_lane {
   }
 };
 
+// The two-phase route's last phase, the same for every one-sample-per-lane family: the
+// canonical-block moments of the stored sample values. In an unnamed namespace, so that each
+// family's translation unit (compiled whole, without relocatable device code) registers its own
+// instantiation.
+namespace {
+
+template <typename Trade, typename Real>
+__global__ void __launch_bounds__(tuning::european_policy::threads_per_block)
+    sample_blocks_kernel(const Trade* __restrict__ trades, int num_trades, std::int64_t block_begin,
+                         std::int64_t block_end, const Real* __restrict__ payoffs, moments* __restrict__ partials)
+{
+  detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, partials,
+                                  sample_lane<Real>{payoffs, block_begin});
+}
+
+template <typename Trade, typename Tables, typename Real>
+void launch_sample_blocks(const family_ref<Trade, Tables>& f, block_range blocks, const Real* payoffs,
+                          moments* partials, launch_target at)
+{
+  detail::launch_persistent(sample_blocks_kernel<Trade, Real>, "two_phase::sample_blocks_kernel", blocks.size(),
+                            at.grid_blocks, at.stream, f.trades, f.num_trades, blocks.begin, blocks.end, payoffs,
+                            partials);
+}
+
+}  // namespace
 }  // namespace mcprice::kernels::two_phase

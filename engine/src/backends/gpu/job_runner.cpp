@@ -1,0 +1,422 @@
+#include "backends/gpu/job_runner.hpp"
+
+#include "backends/gpu/nvtx_range.hpp"
+#include "mcprice/memory/cuda_error.hpp"
+#include "mcprice/memory/event.hpp"
+#include "mcprice/memory/memory_errors.hpp"
+#include "mcprice/memory/persistent_arena.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <string>
+#include <thread>
+
+namespace mcprice::detail {
+namespace {
+
+// Without a cap a job still stops at this many blocks (8 partials of 16 bytes each: 64 MiB).
+constexpr std::int64_t max_blocks_per_job = std::int64_t{1} << 19;
+
+std::size_t round256(std::size_t b) { return scratch_lease::charged(b); }
+
+std::size_t cub_temp_bytes(std::size_t segments)
+{
+  std::size_t temp = 0;
+  kernels::segmented_sum<moments>(nullptr, temp, nullptr, {nullptr, 0, static_cast<int>(segments)}, nullptr, nullptr);
+  return temp;
+}
+
+// A family's place in a pipelined call's submission order (run_control::wait_turn and
+// submitted): taken before its first GPU operation, given up once its jobs are queued, and in
+// any case on the way out, so a failing family never holds up the chunks behind it.
+class submission_turn {
+ public:
+  explicit submission_turn(const run_control& c) : control_(c) {}
+  submission_turn(const submission_turn&) = delete;
+  submission_turn& operator=(const submission_turn&) = delete;
+  ~submission_turn() { give_up(); }
+  void take()
+  {
+    if (control_.wait_turn) control_.wait_turn();
+  }
+  void give_up() noexcept
+  {
+    if (done_) return;
+    done_ = true;
+    if (control_.submitted) control_.submitted();
+  }
+
+ private:
+  const run_control& control_;
+  bool done_{false};
+};
+
+// f(outcome) for the trade of each of a job's segments.
+template <typename F>
+void for_job_trades(const job_range& job, const segment_plan& plan, family_run& run, F&& f)
+{
+  for (std::size_t seg = job.first_segment; seg < job.end_segment; ++seg) f(run.outcomes[plan.segments[seg].trade]);
+}
+
+// Marks the trades of a job's segments as failed (a trade split over several jobs fails with
+// the first of them that does).
+void fail_job(const job_range& job, const segment_plan& plan, const std::string& why, family_run& run)
+{
+  for_job_trades(job, plan, run, [&](trade_outcome& o) {
+    if (o.error.empty()) o.error = why;
+  });
+}
+
+void cancel_job(const job_range& job, const segment_plan& plan, family_run& run)
+{
+  for_job_trades(job, plan, run, [](trade_outcome& o) { o.cancelled = true; });
+}
+
+}  // namespace
+
+std::size_t greek_reduction::temp_bytes(std::size_t segments) const
+{
+  std::size_t temp = 0;
+  sum(nullptr, temp, nullptr, {nullptr, 0, static_cast<int>(segments)}, nullptr, nullptr);
+  return temp;
+}
+
+template <typename Sums>
+const greek_reduction* greek_reduction_of()
+{
+  static constexpr greek_reduction reduction{
+      sizeof(Sums),
+      [](void* temp, std::size_t& temp_bytes, const void* partials, kernels::segment_offsets segments, void* out,
+         cudaStream_t stream) {
+        kernels::segmented_sum(temp, temp_bytes, static_cast<const Sums*>(partials), segments, static_cast<Sums*>(out),
+                               stream);
+      },
+      [](const segment_plan& plan, const unsigned char* segment_sums, family_run& run) {
+        std::vector<Sums> sums(plan.segments.size());
+        std::memcpy(sums.data(), segment_sums, sizeof(Sums) * sums.size());
+        auto const totals = combine_segments(plan, sums, run.outcomes.size());
+        for (std::size_t i = 0; i < run.outcomes.size(); ++i) keep_greeks(run.outcomes[i], totals[i]);
+      }};
+  return &reduction;
+}
+
+template const greek_reduction* greek_reduction_of<greek_moments>();
+template const greek_reduction* greek_reduction_of<path_greek_moments>();
+template const greek_reduction* greek_reduction_of<basket_greek_moments>();
+
+// A traced job's device events: recorded before its first kernel and after its last copy.
+struct job_runner::job_trace {
+  int job{0};
+  event start{event::timing::enabled};
+  event end{event::timing::enabled};
+};
+
+// A traced call's device clock: an event recorded on an idle stream, and the host second then.
+struct job_runner::device_clock {
+  event origin{event::timing::enabled};
+  double host_seconds{0.0};
+};
+
+// A request in flight: its plan and its request-lifetime buffers on both sides.
+struct job_runner::request_state {
+  segment_plan plan;
+  job_split split;
+  request_on_device device;
+  const std::int64_t* d_offsets{nullptr};
+  moments* h_sums{nullptr};
+  const greek_reduction* greeks{nullptr};  // requests with Greeks: what their sums are
+  unsigned char* h_greeks{nullptr};        // and their segment sums
+  order_token uploaded{0};
+  std::vector<job_trace>* traces{nullptr};  // traced calls only
+};
+
+family_run job_runner::run(const request_upload& u, const run_control& control, const job_kernels& kernels) const
+{
+  std::size_t const extra_bytes = u.table_bytes + u.tail_bytes;
+  submission_turn turn(control);
+  MCPRICE_CUDA_TRY(cudaSetDevice(ctx_.device()));
+  double const submitted_from = control.timeline != nullptr ? control.timeline->now() : 0.0;
+  std::vector<job_trace> traces;
+  std::shared_ptr<const device_clock> clock;
+  request_state r;
+  r.device.num_records = static_cast<int>(u.first_blocks.size());
+  if (control.timeline != nullptr) {
+    r.traces = &traces;
+    clock = device_clock_of(*control.timeline);
+  }
+  {
+    nvtx_range const phase("plan");
+    r.plan = plan_segments(u.first_blocks, u.total_blocks);
+    r.split = plan_jobs(
+        r.plan, plan_cap(), job_size(u.total_blocks, control.max_jobs), [&](std::int64_t blocks, std::size_t segs) {
+          return scratch_need(blocks, segs, u.greeks) +
+                 round256(u.scratch_per_block * static_cast<std::size_t>(blocks)) + round256(u.scratch_per_job);
+        });
+  }
+  family_run run;
+  run.outcomes.resize(u.first_blocks.size());
+  run.jobs = r.split.jobs.size();
+  for (std::size_t t : r.split.trades_too_large) {
+    run.outcomes[t].error =
+        (plan_cap() == job_cap_ ? "--job-cap " + std::to_string(job_cap_) + " bytes is"
+                                : "three quarters of --pool-limit " + std::to_string(ctx_.pool_limit()) +
+                                      " bytes (what one job may take) is") +
+        " smaller than the " + std::to_string(r.split.smallest_need) + " bytes one chunk of this trade needs";
+  }
+  if (r.split.jobs.empty()) return run;
+
+  // Request-lifetime data (trade table, extra table, segment offsets; never the scratch pool)
+  // and the pinned staging that also receives the segment sums, both cached across requests.
+  std::size_t const n_seg = r.plan.segments.size();
+  std::size_t const offset_bytes = sizeof(std::int64_t) * (n_seg + 1);
+  auto device_data = ctx_.request_buffers().acquire(arena_view::footprint({u.record_bytes, extra_bytes, offset_bytes}));
+  std::size_t const greek_bytes = u.greeks != nullptr ? u.greeks->bytes * n_seg : 0;
+  auto staging =
+      ctx_.staging().acquire(u.record_bytes + extra_bytes + offset_bytes + sizeof(moments) * n_seg + greek_bytes);
+  turn.take();
+  upload(u, r, device_data.get(), staging.get());
+  if (control.timeline != nullptr) {
+    control.timeline->add({"plan+upload", control.chunk, 0, submitted_from, control.timeline->now(), false});
+  }
+  if (u.greeks != nullptr) {
+    r.greeks = u.greeks;
+    r.h_greeks = reinterpret_cast<unsigned char*>(r.h_sums + n_seg);
+  }
+
+  // The request's jobs go round up to stream_count streams of the pool (other requests may
+  // share them; stream order and events keep every job's inputs and scratch safe).
+  std::vector<stream_view> streams;
+  std::size_t const k = std::min<std::size_t>(r.split.jobs.size(), static_cast<std::size_t>(ctx_.stream_count()));
+  for (std::size_t i = 0; i < k; ++i) {
+    streams.push_back(ctx_.next_stream());
+    ctx_.events().wait(streams.back(), r.uploaded);
+  }
+  try {
+    for (std::size_t j = 0; j < r.split.jobs.size(); ++j) {
+      if (control.cancelled()) {
+        // Jobs already queued finish; the rest never start.
+        for (std::size_t rest = j; rest < r.split.jobs.size(); ++rest) cancel_job(r.split.jobs[rest], r.plan, run);
+        break;
+      }
+      nvtx_range const phase("job " + std::to_string(j));
+      // A job the scratch pool cannot serve fails alone: its trades report why, every other
+      // job runs (its lease returns what it held in stream order, so nothing leaks).
+      try {
+        double const queued_from = control.timeline != nullptr ? control.timeline->now() : 0.0;
+        run_admitted_job(r.split.jobs[j], r, streams[j % k], static_cast<int>(j), kernels);
+        if (control.timeline != nullptr) {
+          control.timeline->add({"queue job", control.chunk, j, queued_from, control.timeline->now(), false});
+        }
+      } catch (const out_of_memory& e) {
+        fail_job(r.split.jobs[j], r.plan, "job " + std::to_string(j) + ": " + e.what(), run);
+      } catch (const scratch_cap_exceeded& e) {
+        fail_job(r.split.jobs[j], r.plan, "job " + std::to_string(j) + ": " + e.what(), run);
+      }
+    }
+  } catch (...) {
+    // Queued work may still read the request's buffers: let it finish before they go back
+    // to the caches.
+    for (stream_view s : streams) MCPRICE_CUDA_TRY_NOTHROW(cudaStreamSynchronize(s.value()));
+    ctx_.events().release(r.uploaded);
+    throw;
+  }
+  turn.give_up();
+  double const collect_from = control.timeline != nullptr ? control.timeline->now() : 0.0;
+  collect(streams, control.spin_wait);
+  ctx_.events().release(r.uploaded);
+  if (clock) trace_request(*control.timeline, *clock, control.chunk, submitted_from, collect_from, traces);
+
+  // A failed job's segments hold nothing: its trades keep their error and no sums.
+  std::vector<moments> sums(r.h_sums, r.h_sums + n_seg);
+  auto const totals = combine_segments(r.plan, sums, run.outcomes.size());
+  for (std::size_t i = 0; i < run.outcomes.size(); ++i) {
+    if (run.outcomes[i].error.empty() && !run.outcomes[i].cancelled) run.outcomes[i].sums = totals[i];
+  }
+  if (r.greeks != nullptr) r.greeks->keep(r.plan, r.h_greeks, run);
+  if (control.progress) control.progress(u.total_samples, u.total_samples);
+  return run;
+}
+
+// Enough jobs to keep two per stream in flight (at most max_jobs when given), but never below
+// one segment or above the cap.
+std::int64_t job_runner::job_size(std::int64_t total_blocks, std::size_t max_jobs) const
+{
+  std::int64_t share = (total_blocks + 2 * ctx_.stream_count() - 1) / (2 * ctx_.stream_count());
+  if (max_jobs > 0) {
+    auto const most = static_cast<std::int64_t>(max_jobs);
+    share = std::max(share, (total_blocks + most - 1) / most);
+  }
+  return std::clamp(share, layout::blocks_per_segment, max_blocks_per_job);
+}
+
+// What one job may need, for the planner: --job-cap, and under --pool-limit three quarters of
+// the limit, so that a job fits the pool alone after its allocations are rounded up to size
+// classes (at most 19% each). A job that large waits until the others have drained.
+std::size_t job_runner::plan_cap() const noexcept
+{
+  std::size_t const share = ctx_.pool_limit() / 4 * 3;
+  if (share == 0) return job_cap_;
+  return job_cap_ == 0 ? share : std::min(job_cap_, share);
+}
+
+std::size_t job_runner::scratch_need(std::int64_t blocks, std::size_t segments, const greek_reduction* greeks) const
+{
+  auto const b = static_cast<std::size_t>(blocks);
+  std::size_t need = round256(sizeof(moments) * layout::partials_per_block * b) + round256(sizeof(moments) * segments) +
+                     round256(cub_temp_bytes(segments));
+  if (greeks != nullptr) {
+    need += round256(greeks->bytes * layout::partials_per_block * b) + round256(greeks->bytes * segments) +
+            round256(greeks->temp_bytes(segments));
+  }
+  return need;
+}
+
+void job_runner::upload(const request_upload& u, request_state& r, device_buffer& device_data,
+                        pinned_buffer& staging) const
+{
+  nvtx_range const phase("upload");
+  std::size_t const n_seg = r.plan.segments.size();
+  std::size_t const offset_bytes = sizeof(std::int64_t) * (n_seg + 1);
+  std::size_t const extra_bytes = u.table_bytes + u.tail_bytes;
+  char* const host = staging.as<char>();
+  std::memcpy(host, u.records, u.record_bytes);
+  if (u.table_bytes > 0) std::memcpy(host + u.record_bytes, u.tables, u.table_bytes);
+  if (u.tail_bytes > 0) std::memcpy(host + u.record_bytes + u.table_bytes, u.tail, u.tail_bytes);
+  auto* const h_offsets = reinterpret_cast<std::int64_t*>(host + u.record_bytes + extra_bytes);
+  for (std::size_t i = 0; i < n_seg; ++i) h_offsets[i] = r.plan.segments[i].first_block;
+  h_offsets[n_seg] = r.plan.total_blocks;
+  r.h_sums = reinterpret_cast<moments*>(host + u.record_bytes + extra_bytes + offset_bytes);
+
+  arena_view arena(device_data.data(), device_data.size());
+  void* const d_records = arena.allocate(u.record_bytes);
+  void* const d_extra = extra_bytes > 0 ? arena.allocate(extra_bytes) : nullptr;
+  auto* const d_offsets = arena.allocate_n<std::int64_t>(n_seg + 1);
+  stream_view const s = ctx_.upload_stream();
+  ctx_.wait_for_market(s);
+  MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_records, host, u.record_bytes, cudaMemcpyHostToDevice, s.value()));
+  if (extra_bytes > 0) {
+    MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_extra, host + u.record_bytes, extra_bytes, cudaMemcpyHostToDevice, s.value()));
+  }
+  MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_offsets, h_offsets, offset_bytes, cudaMemcpyHostToDevice, s.value()));
+  r.uploaded = ctx_.events().record(s);
+  r.device.records = d_records;
+  r.device.tables = d_extra;
+  r.d_offsets = d_offsets;
+}
+
+// Under --pool-limit a job holding scratch may be refused more (scratch_busy): it has given
+// everything back, and comes again admitted for its whole need at once, so it waits holding
+// nothing. Its kernels, if some were queued, wrote only its own scratch (freed behind them in
+// stream order) and the same sums it writes again: the results keep their bits.
+void job_runner::run_admitted_job(const job_range& job, const request_state& r, stream_view s, int job_no,
+                                  const job_kernels& kernels) const
+{
+  std::size_t need = 0;
+  for (;;) {
+    try {
+      run_job(job, r, s, job_no, kernels, need);
+      return;
+    } catch (const scratch_busy& e) {
+      need = e.needed();
+      ctx_.note_job_retry();
+    }
+  }
+}
+
+// One job on stream s: scratch from a capped lease, the family's kernels over the job's
+// blocks, the fixed-order segment sums, their copy to pinned memory; the lease's frees are
+// queued behind all of it. Nothing here waits on the host.
+void job_runner::run_job(const job_range& job, const request_state& r, stream_view s, int job_no,
+                         const job_kernels& kernels, std::size_t admit) const
+{
+  kernels::block_range const blocks{job.first_block(r.plan), job.end_block(r.plan)};
+  auto const n_blocks = static_cast<std::size_t>(blocks.size());
+  auto const segs = static_cast<int>(job.end_segment - job.first_segment);
+  kernels::segment_offsets const segments{r.d_offsets + job.first_segment, blocks.begin, segs};
+  scratch_lease lease(
+      ctx_.scratch(), s, job_cap_, "job " + std::to_string(job_no), [this] { ctx_.note_cap_rejection(); }, ctx_.gate());
+  lease.admit(admit);
+  auto* const d_blocks = lease.allocate_n<moments>(n_blocks * layout::partials_per_block);
+  auto* const d_sums = lease.allocate_n<moments>(static_cast<std::size_t>(segs));
+  std::size_t temp_bytes = cub_temp_bytes(static_cast<std::size_t>(segs));
+  void* const temp = lease.allocate(temp_bytes);
+  void* d_greek_blocks = nullptr;
+  if (r.greeks != nullptr) d_greek_blocks = lease.allocate(r.greeks->bytes * n_blocks * layout::partials_per_block);
+  std::optional<job_trace> trace;  // kept only once its job is wholly queued (it may yet be retried)
+  if (r.traces != nullptr) {
+    trace.emplace();
+    trace->job = job_no;
+    trace->start.record(s);
+  }
+  kernels(r.device, blocks, {d_blocks, d_greek_blocks}, lease, s);
+  {
+    nvtx_range const phase("reduce");
+    kernels::segmented_sum(temp, temp_bytes, d_blocks, segments, d_sums, s.value());
+  }
+  nvtx_range const phase("copy-back");
+  MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.h_sums + job.first_segment, d_sums,
+                                   sizeof(moments) * static_cast<std::size_t>(segs), cudaMemcpyDeviceToHost,
+                                   s.value()));
+  if (d_greek_blocks != nullptr) {
+    auto const seg_bytes = r.greeks->bytes * static_cast<std::size_t>(segs);
+    void* const d_greek_sums = lease.allocate(seg_bytes);
+    std::size_t greek_temp_bytes = r.greeks->temp_bytes(static_cast<std::size_t>(segs));
+    void* const greek_temp = lease.allocate(greek_temp_bytes);
+    r.greeks->sum(greek_temp, greek_temp_bytes, d_greek_blocks, segments, d_greek_sums, s.value());
+    MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.h_greeks + r.greeks->bytes * job.first_segment, d_greek_sums, seg_bytes,
+                                     cudaMemcpyDeviceToHost, s.value()));
+  }
+  if (trace) {
+    trace->end.record(s);
+    r.traces->push_back(std::move(*trace));
+  }
+}
+
+// The traced call's device clock, recorded by its first request on an idle stream of its own
+// (before the call's GPU work, so the event runs as soon as it is recorded).
+std::shared_ptr<const job_runner::device_clock> job_runner::device_clock_of(run_timeline& timeline) const
+{
+  return std::static_pointer_cast<const device_clock>(timeline.reference([&] {
+    std::call_once(trace_stream_once_, [this] { trace_stream_.emplace(); });
+    auto c = std::make_shared<device_clock>();
+    c->origin.record(trace_stream_->view());
+    c->host_seconds = timeline.now();
+    return std::shared_ptr<const void>(std::move(c));
+  }));
+}
+
+// A traced request's spans: its submission and collection on the host, and each job's span on
+// the device (its events are complete once the request is collected).
+void job_runner::trace_request(run_timeline& timeline, const device_clock& clock, std::size_t chunk,
+                               double submitted_from, double collect_from, const std::vector<job_trace>& traces) const
+{
+  timeline.add({"submit", chunk, 0, submitted_from, collect_from, false});
+  timeline.add({"collect", chunk, 0, collect_from, timeline.now(), false});
+  clock.origin.synchronize();
+  for (const job_trace& t : traces) {
+    double const begin = clock.host_seconds + 1e-3 * event::elapsed_ms(clock.origin, t.start);
+    double const end = clock.host_seconds + 1e-3 * event::elapsed_ms(clock.origin, t.end);
+    timeline.add({"job", chunk, static_cast<std::size_t>(t.job), begin, end, true});
+  }
+}
+
+// The request's one host wait: an event after the last copy of each stream it used, polled.
+// A pipelined call has a collector per chunk in flight, and a dozen busy collectors (spinning,
+// as the runtime's own wait does with one context and many cores, or yielding, much the same
+// on Linux) starved the threads preparing chunks and making results for milliseconds: all but
+// the last chunks' collectors sleep 50 us between polls (spin: run_control::spin_wait).
+void job_runner::collect(const std::vector<stream_view>& used, bool spin) const
+{
+  nvtx_range const phase("collect");
+  std::vector<order_token> done;
+  for (stream_view s : used) done.push_back(ctx_.events().record(s));
+  for (order_token t : done) {
+    while (!ctx_.events().passed(t)) {
+      if (!spin) std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+    ctx_.events().release(t);
+  }
+}
+
+}  // namespace mcprice::detail

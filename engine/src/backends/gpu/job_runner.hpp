@@ -1,0 +1,107 @@
+#pragma once
+// The GPU backend's one executor: a family's request planned into segments and jobs that fit the
+// scratch cap, its records and tables uploaded once, each job's kernels queued on a stream of
+// the pool with scratch from a capped lease, the fixed-order segment sums copied back, and one
+// host wait for the whole request. It knows nothing of any family: the family's kernels come as
+// a function (gpu_backend.cpp makes it from the family's traits).
+#include "backends/family_run.hpp"
+#include "backends/gpu/gpu_context.hpp"
+#include "mcprice/kernels/launch/family_ref.hpp"
+#include "mcprice/kernels/launch/reduction.hpp"
+#include "mcprice/memory/scratch_lease.hpp"
+#include "mcprice/memory/stream.hpp"
+#include "planning/work_plan.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+namespace mcprice::detail {
+
+// A request's records and tables where its jobs' kernels read them.
+struct request_on_device {
+  const void* records{nullptr};
+  const void* tables{nullptr};
+  int num_records{0};
+};
+
+// Where a job's kernels write: each canonical block's partials of the price, and with Greeks of
+// the Greek sums (greek_partials, of the family's greek_sums type).
+struct job_outputs {
+  moments* partials{nullptr};
+  void* greek_partials{nullptr};
+};
+
+// The kernels of one job: the request, the job's blocks, its outputs, its lease (for scratch of
+// the family's own, such as the two-phase route's) and its stream.
+using job_kernels = std::function<void(const request_on_device&, kernels::block_range, const job_outputs&,
+                                       scratch_lease&, stream_view)>;
+
+// How a family's Greek sums are summed per segment on the device, and kept per trade.
+struct greek_reduction {
+  std::size_t bytes{0};  // one partial, or one segment's sum
+  void (*sum)(void* temp, std::size_t& temp_bytes, const void* partials, kernels::segment_offsets segments, void* out,
+              cudaStream_t stream){nullptr};
+  void (*keep)(const segment_plan& plan, const unsigned char* segment_sums, family_run& run){nullptr};
+
+  [[nodiscard]] std::size_t temp_bytes(std::size_t segments) const;
+};
+
+// The reduction of a family's Greek sums type.
+template <typename Sums>
+const greek_reduction* greek_reduction_of();
+
+// What a request uploads, and what its jobs need beside their blocks' partials.
+struct request_upload {
+  const void* records{nullptr};
+  std::size_t record_bytes{0};
+  std::vector<std::int64_t> first_blocks;  // per record: its first canonical block
+  std::int64_t total_blocks{0};
+  std::int64_t total_samples{0};  // for the progress report
+  const void* tables{nullptr};    // the family's tables, packed
+  std::size_t table_bytes{0};
+  // Bytes that follow the tables in the same upload (the early-exercise coefficients, calibrated
+  // after the rest of the tables were packed).
+  const void* tail{nullptr};
+  std::size_t tail_bytes{0};
+  std::size_t scratch_per_block{0};  // the family's own scratch (two-phase route)
+  std::size_t scratch_per_job{0};
+  const greek_reduction* greeks{nullptr};  // requests with Greeks
+};
+
+class job_runner {
+ public:
+  job_runner(gpu_context& ctx, std::size_t job_cap) : ctx_(ctx), job_cap_(job_cap) {}
+
+  family_run run(const request_upload& upload, const run_control& control, const job_kernels& kernels) const;
+
+ private:
+  struct request_state;
+
+  [[nodiscard]] std::int64_t job_size(std::int64_t total_blocks, std::size_t max_jobs) const;
+  [[nodiscard]] std::size_t plan_cap() const noexcept;
+  [[nodiscard]] std::size_t scratch_need(std::int64_t blocks, std::size_t segments,
+                                         const greek_reduction* greeks) const;
+  void upload(const request_upload& u, request_state& r, device_buffer& device_data, pinned_buffer& staging) const;
+  void run_admitted_job(const job_range& job, const request_state& r, stream_view s, int job_no,
+                        const job_kernels& kernels) const;
+  void run_job(const job_range& job, const request_state& r, stream_view s, int job_no, const job_kernels& kernels,
+               std::size_t admit) const;
+  void collect(const std::vector<stream_view>& used, bool spin) const;
+  struct device_clock;
+  struct job_trace;
+  std::shared_ptr<const device_clock> device_clock_of(run_timeline& timeline) const;
+  void trace_request(run_timeline& timeline, const device_clock& clock, std::size_t chunk, double submitted_from,
+                     double collect_from, const std::vector<job_trace>& traces) const;
+
+  gpu_context& ctx_;
+  std::size_t job_cap_;
+  mutable std::once_flag trace_stream_once_;
+  mutable std::optional<stream> trace_stream_;  // idle: the traced calls' device clock is recorded there
+};
+
+}  // namespace mcprice::detail

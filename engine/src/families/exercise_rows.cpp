@@ -1,0 +1,75 @@
+#include "families/exercise_rows.hpp"
+
+#include "runtime/parallel_for.hpp"
+
+#include <utility>
+
+namespace mcprice::detail {
+namespace {
+
+// Trade `trade`'s scenarios and combinations appended to the family.
+void add_greeks(exercise_family& f, std::size_t trade, exercise_greek_plan& plan)
+{
+  std::size_t const first = f.combinations.size();
+  // One growth of the tables for all scenarios.
+  std::size_t steps = f.heston_steps.size();
+  std::size_t gbm = f.gbm_steps.size();
+  for (auto const& s : plan.scenarios) {
+    steps += s.heston_steps.size();
+    gbm += s.gbm_steps.size();
+  }
+  f.heston_steps.reserve(steps);
+  f.gbm_steps.reserve(gbm);
+  std::vector<std::int32_t> scenario;
+  for (auto const& s : plan.scenarios) scenario.push_back(add_scenario(f, s, trade));
+  std::int64_t const samples = f.trades[trade].samples;
+  for (auto const& g : plan.greeks) {
+    exercise_combination c{};
+    c.samples = samples;
+    c.first_block = f.combination_blocks;
+    f.combination_blocks += layout::blocks_for(c.samples, exercise_normals_per_sample);
+    c.legs = static_cast<std::int32_t>(g.legs.size());
+    c.shared_path = g.shared_path ? 1 : 0;
+    for (std::size_t k = 0; k < g.legs.size(); ++k) {
+      c.scenario[k] = scenario[g.legs[k].scenario];
+      c.weight[k] = g.legs[k].weight;
+      auto const& leg = f.scenarios[static_cast<std::size_t>(c.scenario[k])];
+      if (!same_decisions(f, f.scenarios[static_cast<std::size_t>(c.scenario[0])], leg)) c.shared_path = 0;
+    }
+    f.combinations.push_back(c);
+  }
+  group_spot_walks(f, first, f.combinations.size(), walk_group_legs(f, first, f.combinations.size()));
+  mark_variant_pairs(f, first, f.combinations.size());
+  // The tables are in the family now; the plan keeps only what results need.
+  for (auto& s : plan.scenarios) s = {s.kernel, {}, {}, {}, {}, {}, s.scale, s.paths, s.exercise_today};
+}
+
+}  // namespace
+
+exercise_greek_book make_exercise_greek_book(exercise_family base, const std::vector<trade>& trades,
+                                             const market_data& market, const engine_options& options,
+                                             thread_cache& threads)
+{
+  exercise_greek_book book{{}, std::vector<std::optional<exercise_greek_plan>>(trades.size()), {}};
+  parallel_for(
+      threads, trades.size(), [&](std::size_t k) { book.plans[k] = make_exercise_greeks(trades[k], market, options); },
+      1);
+  for (std::size_t k = 0; k < trades.size(); ++k) {
+    book.first_combination.push_back(base.combinations.size());
+    add_greeks(base, k, *book.plans[k]);
+  }
+  book.family = packed(std::move(base));
+  return book;
+}
+
+void exercise_rows::start_greeks(std::vector<trade> trades, const market_data& market, const engine_options& options,
+                                 thread_cache& threads)
+{
+  book_ = threads
+              .run([base = f, trades = std::move(trades), &market, &options, &threads]() mutable {
+                return make_exercise_greek_book(std::move(base), trades, market, options, threads);
+              })
+              .share();
+}
+
+}  // namespace mcprice::detail

@@ -1,0 +1,33 @@
+#pragma once
+// What decides a validated trade's family: its product and exercise, its first underlying's
+// model, and the run's precision and Greeks. Each family of the registry says which routes it
+// takes (family_list.hpp); no two take the same.
+#include "mcprice/market.hpp"
+#include "mcprice/portfolio.hpp"
+#include "mcprice/settings.hpp"
+#include "products/trade_validation.hpp"
+
+namespace mcprice::detail {
+
+struct trade_route {
+  const trade& t;
+  const asset& first;  // the trade's first underlying
+  bool in_double;      // --precision double
+  bool greeks;
+
+  [[nodiscard]] bool european_exercise() const noexcept { return t.exercise == exercise_style::european; }
+  [[nodiscard]] bool multi_asset() const noexcept { return detail::multi_asset(t.product); }
+  [[nodiscard]] bool on_heston() const noexcept { return first.model == model_kind::heston; }
+  // Vanillas and digitals: one observation at expiry.
+  [[nodiscard]] bool terminal() const noexcept
+  {
+    return t.product == product_kind::vanilla || t.product == product_kind::digital;
+  }
+  // A European-exercise product on one GBM asset, in the path precision the family prices.
+  [[nodiscard]] bool single_gbm(bool double_family) const noexcept
+  {
+    return in_double == double_family && european_exercise() && !multi_asset() && !on_heston();
+  }
+};
+
+}  // namespace mcprice::detail

@@ -1,0 +1,13 @@
+#pragma once
+// Where a launch goes: a stream, and the grid. Plain C++ with the CUDA runtime's types only.
+#include <cuda_runtime_api.h>
+
+namespace mcprice::kernels {
+
+struct launch_target {
+  cudaStream_t stream{nullptr};
+  // 0 picks the tuned persistent grid; any other value gives the same bits (it is for checks).
+  int grid_blocks{0};
+};
+
+}  // namespace mcprice::kernels
