@@ -14,6 +14,7 @@
 #include "bench_devices.hpp"
 #include "mcprice/engine.hpp"
 #include "synthetic_book.hpp"
+#include "testing/engine_knobs.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -79,14 +80,15 @@ void run(const workload& w, int reps, bool cpu, bool shared_walks)
   o.greeks = true;
   o.paths = w.paths;
   o.steps = w.steps;
-  o.shared_greek_walks = shared_walks;
+  mcprice::detail::engine_knobs knobs;
+  knobs.shared_greek_walks = shared_walks;
   // MCPRICE_STAC_CALIBRATION_PER_STEP set: a launch a backward step instead of one for all (the
   // same bits), to measure what the one launch saves.
-  o.calibration_one_launch = std::getenv("MCPRICE_STAC_CALIBRATION_PER_STEP") == nullptr;
+  knobs.calibration_one_launch = std::getenv("MCPRICE_STAC_CALIBRATION_PER_STEP") == nullptr;
   o.timeline = std::getenv("MCPRICE_STAC_TIMELINE") != nullptr;
   mcprice::bench::devices_from_environment(o);
   auto const start = clock::now();
-  mcprice::engine const e(market, o);
+  mcprice::engine const e(market, o, knobs);
   auto first = e.price(book);
   double const cold = std::chrono::duration<double>(clock::now() - start).count();
   double const warm = reps > 0 ? mcprice::bench::timed(reps, [&] { first = e.price(book); }) : 0.0;
@@ -106,7 +108,7 @@ void run(const workload& w, int reps, bool cpu, bool shared_walks)
       w.name, e.device_name().c_str(), w.assets, static_cast<long long>(w.paths), static_cast<long long>(w.steps),
       static_cast<long long>(w.steps), r.status == mcprice::trade_status::ok ? "ok" : r.message.c_str(), r.price,
       r.std_error, greeks, r.greeks ? r.greeks->deltas[0].value : 0.0, r.greeks ? r.greeks->deltas[0].std_error : 0.0,
-      cold, warm, reps, o.shared_greek_walks ? "shared" : "per-greek",
+      cold, warm, reps, knobs.shared_greek_walks ? "shared" : "per-greek",
       static_cast<unsigned long long>(mcprice::bench::results_digest(first)));
   std::fflush(stdout);
 }

@@ -1,15 +1,16 @@
 #include "mcprice/engine.hpp"
 
+#include "backends/pricing_backend.hpp"
 #include "chunk_pricing.hpp"
+#include "families/request_families.hpp"
 #include "mcprice/input_error.hpp"
 #include "mcprice/memory/device_info.hpp"
 #include "planning/pipeline_plan.hpp"
-#include "backends/pricing_backend.hpp"
-#include "families/request_families.hpp"
 #include "planning/split_pricing.hpp"
 #include "planning/submission_order.hpp"
-#include "runtime/thread_cache.hpp"
 #include "products/trade_validation.hpp"
+#include "runtime/thread_cache.hpp"
+#include "testing/engine_knobs.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -24,6 +25,7 @@ namespace mcprice {
 struct engine::impl {
   market_data market;
   engine_options options;
+  detail::engine_knobs knobs;
   std::unique_ptr<detail::pricing_backend> backend;  // one device, or the CPU
   std::vector<engine> devices;                       // several GPUs: an engine each (no backend here)
   std::string devices_name;
@@ -33,8 +35,8 @@ struct engine::impl {
 
 namespace {
 
-std::unique_ptr<detail::pricing_backend> choose_backend(const engine_options& opt, const market_data& market,
-                                                        std::vector<std::string>& notices)
+std::unique_ptr<detail::pricing_backend> choose_backend(const engine_options& opt, const detail::engine_knobs& knobs,
+                                                        const market_data& market, std::vector<std::string>& notices)
 {
   if (opt.backend == backend_choice::cpu) return detail::make_cpu_backend(opt.threads);
   int const devices = usable_device_count();
@@ -46,7 +48,7 @@ std::unique_ptr<detail::pricing_backend> choose_backend(const engine_options& op
     notices.push_back(why + "; pricing on the CPU backend");
     return detail::make_cpu_backend(opt.threads);
   }
-  return detail::make_gpu_backend(opt, market, notices);
+  return detail::make_gpu_backend(opt, knobs, market, notices);
 }
 
 // The GPUs the options name, or none when they name one at most (the plain engine serves).
@@ -74,7 +76,12 @@ std::vector<int> several_devices(const engine_options& opt)
 
 }  // namespace
 
-engine::engine(market_data market, engine_options options) : impl_(std::make_unique<impl>())
+engine::engine(market_data market, engine_options options) : engine(std::move(market), options, detail::engine_knobs{})
+{
+}
+
+engine::engine(market_data market, engine_options options, const detail::engine_knobs& knobs)
+    : impl_(std::make_unique<impl>())
 {
   if (options.paths < 2 || options.paths > max_paths_per_trade) {
     throw configuration_error("paths " + std::to_string(options.paths) + " must be in [2, " +
@@ -91,11 +98,12 @@ engine::engine(market_data market, engine_options options) : impl_(std::make_uni
   }
   impl_->market = std::move(market);
   impl_->options = options;
+  impl_->knobs = knobs;
   auto const several = several_devices(options);
   if (several.empty()) {
     if (options.devices.size() == 1 && !options.every_device) impl_->options.device = options.devices.front();
     if (options.every_device && options.backend != backend_choice::cpu) impl_->options.device = 0;
-    impl_->backend = choose_backend(impl_->options, impl_->market, impl_->notices);
+    impl_->backend = choose_backend(impl_->options, impl_->knobs, impl_->market, impl_->notices);
     return;
   }
   std::vector<std::string> models;
@@ -105,7 +113,7 @@ engine::engine(market_data market, engine_options options) : impl_(std::make_uni
     one.every_device = false;
     one.device = d;
     one.backend = backend_choice::gpu;
-    impl_->devices.emplace_back(impl_->market, one);
+    impl_->devices.emplace_back(impl_->market, one, knobs);
     for (auto const& n : impl_->devices.back().notices()) {
       if (std::find(impl_->notices.begin(), impl_->notices.end(), n) == impl_->notices.end())
         impl_->notices.push_back(n);

@@ -10,6 +10,7 @@
 #include "mcprice/memory/device_buffer.hpp"
 #include "mcprice/memory/fault_injection.hpp"
 #include "regression_cases.hpp"
+#include "testing/engine_knobs.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -29,10 +30,11 @@ pricing_run price_on(const market_data& m, const std::vector<trade>& trades, bac
   o.job_cap_bytes = cap;
   if (streams > 0) o.streams = streams;
   o.grid_blocks = grid;
-  o.calibration_one_launch = one_launch;
+  detail::engine_knobs knobs;
+  knobs.calibration_one_launch = one_launch;
   portfolio book;
   book.trades = trades;
-  return engine(m, o).price(book);
+  return engine(m, o, knobs).price(book);
 }
 
 bool same_bits(const pricing_run& a, const pricing_run& b)
@@ -257,10 +259,11 @@ pricing_run greeks_on(backend_choice b, std::size_t cap, bool shared_walks)
   o.steps = 64;
   o.greeks = true;
   o.job_cap_bytes = cap;
-  o.shared_greek_walks = shared_walks;
+  detail::engine_knobs knobs;
+  knobs.shared_greek_walks = shared_walks;
   portfolio book;
   book.trades = mixed_book();
-  return engine(mixed_market(), o).price(book);
+  return engine(mixed_market(), o, knobs).price(book);
 }
 
 bool same_bits(const greek_estimate& a, const greek_estimate& b)

@@ -18,6 +18,10 @@
 
 namespace mcprice {
 
+namespace detail {
+struct engine_knobs;  // tests and benchmarks only (engine/src/testing/engine_knobs.hpp)
+}
+
 // Called with (samples done, samples in the request); from the calling thread.
 using progress_callback = std::function<void(std::int64_t, std::int64_t)>;
 
@@ -25,6 +29,9 @@ class engine {
  public:
   // Throws configuration_error when the options ask for a GPU that is not there.
   explicit engine(market_data market, engine_options options = {});
+  // The same with settings that exist for tests and benchmarks alone (the same bits, slower);
+  // their type is not part of the public headers.
+  engine(market_data market, engine_options options, const detail::engine_knobs& knobs);
   ~engine();
   engine(engine&&) noexcept;
   engine& operator=(engine&&) noexcept;

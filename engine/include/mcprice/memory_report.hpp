@@ -1,10 +1,8 @@
 #pragma once
 // What the engine's GPU memory looks like: the scratch pool's statistics, the driver's view of
-// the pool beneath it, and the persistent and market-data memory.
-#include "mcprice/memory/cuda_resources.hpp"
-#include "mcprice/memory/pool_statistics.hpp"
-#include "mcprice/memory/scratch_gate.hpp"
-#include "mcprice/memory/statistics_resource.hpp"
+// the pool beneath it, and the persistent and market-data memory. Plain data: a consumer of the
+// library compiles it without CUDA headers.
+#include "mcprice/memory/memory_statistics.hpp"
 
 #include <cstdint>
 #include <optional>

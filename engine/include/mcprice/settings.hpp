@@ -49,15 +49,6 @@ struct engine_options {
   std::size_t pool_limit_bytes{0};  // most scratch bytes held from the device; 0 = no limit
   int grid_blocks{0};               // GPU grid override, 0 = tuned
   kernel_route route{kernel_route::automatic};
-  // Greeks of American and Bermudan trades on the GPU: the spot scenarios of a trade's delta,
-  // gamma and cross-gamma combinations walk each path once, together (false: each combination
-  // walks its own; the same bits, slower; for tests and benchmarks).
-  bool shared_greek_walks{true};
-  // Calibrations of American and Bermudan trades on the GPU: a family of few trades and few
-  // paths runs all its backward steps in one cooperative launch where its blocks fit the GPU at
-  // once (false: a launch a step, its last block solving; the same bits, slower; for tests and
-  // benchmarks).
-  bool calibration_one_launch{true};
   // GPU books of at least 3 x this many trades go as a pipeline of chunks (host preparation of
   // one chunk overlapping the GPU's pricing of the last); 0 = never.
   std::size_t pipeline_chunk_trades{128};

@@ -7,6 +7,7 @@
 #include "families/family_list.hpp"
 #include "mcprice/engine.hpp"
 #include "mcprice/memory_report.hpp"
+#include "testing/engine_knobs.hpp"
 
 #include <functional>
 #include <memory>
@@ -42,7 +43,7 @@ class pricing_backend {
 };
 
 std::unique_ptr<pricing_backend> make_cpu_backend(unsigned threads);
-std::unique_ptr<pricing_backend> make_gpu_backend(const engine_options& options, const market_data& market,
-                                                  std::vector<std::string>& notices);
+std::unique_ptr<pricing_backend> make_gpu_backend(const engine_options& options, const engine_knobs& knobs,
+                                                  const market_data& market, std::vector<std::string>& notices);
 
 }  // namespace mcprice::detail

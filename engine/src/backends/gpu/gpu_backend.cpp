@@ -69,11 +69,12 @@ request_upload upload_of(const std::vector<Record>& records, std::int64_t total_
 
 class gpu_backend final : public pricing_backend {
  public:
-  gpu_backend(const engine_options& o, const market_data& market, std::vector<std::string>& notices)
+  gpu_backend(const engine_options& o, const engine_knobs& knobs, const market_data& market,
+              std::vector<std::string>& notices)
       : grid_blocks_(o.grid_blocks),
         job_cap_(o.job_cap_bytes),
-        shared_greek_walks_(o.shared_greek_walks),
-        calibration_one_launch_(o.calibration_one_launch),
+        shared_greek_walks_(knobs.shared_greek_walks),
+        calibration_one_launch_(knobs.calibration_one_launch),
         two_phase_(o.route == kernel_route::two_phase),
         name_(query_device(o.device).name),
         ctx_(o, market, notices),
@@ -270,10 +271,10 @@ std::vector<trade_outcome> gpu_backend::price_combinations(const packed_exercise
 
 }  // namespace
 
-std::unique_ptr<pricing_backend> make_gpu_backend(const engine_options& options, const market_data& market,
-                                                  std::vector<std::string>& notices)
+std::unique_ptr<pricing_backend> make_gpu_backend(const engine_options& options, const engine_knobs& knobs,
+                                                  const market_data& market, std::vector<std::string>& notices)
 {
-  return std::make_unique<gpu_backend>(options, market, notices);
+  return std::make_unique<gpu_backend>(options, knobs, market, notices);
 }
 
 }  // namespace mcprice::detail

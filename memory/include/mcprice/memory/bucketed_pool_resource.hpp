@@ -8,7 +8,7 @@
 // out_of_memory.
 #include "mcprice/memory/latency_ring.hpp"
 #include "mcprice/memory/memory_resource.hpp"
-#include "mcprice/memory/pool_statistics.hpp"
+#include "mcprice/memory/memory_statistics.hpp"
 #include "mcprice/memory/size_classes.hpp"
 #include "mcprice/memory/stream_ordering.hpp"
 

@@ -7,6 +7,7 @@
 //  - explicit_pool_resource: cudaMallocFromPoolAsync on a pool of our own, with a maximum size,
 //    a release threshold and reuse-policy flags.
 #include "mcprice/memory/memory_resource.hpp"
+#include "mcprice/memory/memory_statistics.hpp"
 #include "mcprice/memory/unique_handle.hpp"
 
 #include <cuda_runtime_api.h>
@@ -54,13 +55,6 @@ class memory_pool {
 
  private:
   unique_handle<cudaMemPool_t, detail::destroy_pool> pool_;
-};
-
-struct driver_pool_usage {
-  std::size_t reserved_current{0};  // cudaMemPoolAttrReservedMemCurrent
-  std::size_t reserved_high{0};
-  std::size_t used_current{0};
-  std::size_t used_high{0};
 };
 
 class explicit_pool_resource final : public memory_resource {

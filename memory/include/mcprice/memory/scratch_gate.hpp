@@ -6,6 +6,8 @@
 // everything back and comes again asking for its whole need at once (scratch_lease, the GPU
 // backend's job loop). A lone job is always let through: the pool then decides, and a job too
 // large for it fails alone with out_of_memory. Host-only and thread-safe.
+#include "mcprice/memory/memory_statistics.hpp"
+
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
@@ -13,15 +15,6 @@
 #include <mutex>
 
 namespace mcprice {
-
-struct gate_statistics {
-  std::size_t budget{0};  // 0 = no limit
-  std::size_t in_use{0};  // bytes admitted now
-  std::size_t peak{0};
-  std::uint64_t waits{0};     // acquisitions that had to wait
-  double wait_s{0.0};         // their total time waiting
-  std::uint64_t refusals{0};  // try_acquire calls refused (each a job's retry)
-};
 
 class scratch_gate {
  public:

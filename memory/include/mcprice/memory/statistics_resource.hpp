@@ -6,20 +6,12 @@
 // Thread-safe.
 #include "mcprice/memory/latency_ring.hpp"
 #include "mcprice/memory/memory_resource.hpp"
+#include "mcprice/memory/memory_statistics.hpp"
 
 #include <cstdint>
 #include <mutex>
 
 namespace mcprice {
-
-struct resource_statistics {
-  std::size_t requested{0};       // bytes asked for by live allocations
-  std::size_t requested_peak{0};  // since construction, or the last reset_peak()
-  std::uint64_t allocations{0};
-  std::uint64_t failures{0};   // allocate() calls that threw (out of memory)
-  double latency_p50_us{0.0};  // host time of allocate()
-  double latency_p99_us{0.0};
-};
 
 class statistics_resource final : public memory_resource {
  public:

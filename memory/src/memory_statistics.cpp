@@ -1,4 +1,4 @@
-#include "mcprice/memory/pool_statistics.hpp"
+#include "mcprice/memory/memory_statistics.hpp"
 
 #include <iomanip>
 

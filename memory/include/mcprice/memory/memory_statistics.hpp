@@ -1,6 +1,9 @@
 #pragma once
-// What the bucketed scratch pool reports: sizes current and peak, per-class traffic,
-// cross-stream reuse, upstream traffic, failures, allocation latency and fragmentation.
+// What the memory layer reports, as plain data (no CUDA types, so the engine's public memory
+// report can carry it): the bucketed scratch pool's sizes current and peak, per-class traffic,
+// cross-stream reuse, upstream traffic, failures, allocation latency and fragmentation; the
+// driver's view of an explicit pool; what passed through a statistics adaptor; and admission
+// under a byte budget.
 #include <cstddef>
 #include <cstdint>
 #include <ostream>
@@ -43,6 +46,34 @@ struct pool_statistics {
   [[nodiscard]] double internal_fragmentation() const;  // 1 - R/A
   [[nodiscard]] double cached_unused_fraction() const;  // 1 - A/V
   [[nodiscard]] double external_fragmentation() const;  // 1 - largest free / total free
+};
+
+// The driver's view of an explicit pool (cudaMemPoolAttr*).
+struct driver_pool_usage {
+  std::size_t reserved_current{0};  // cudaMemPoolAttrReservedMemCurrent
+  std::size_t reserved_high{0};
+  std::size_t used_current{0};
+  std::size_t used_high{0};
+};
+
+// Bytes asked of a resource through statistics_resource.
+struct resource_statistics {
+  std::size_t requested{0};       // bytes asked for by live allocations
+  std::size_t requested_peak{0};  // since construction, or the last reset_peak()
+  std::uint64_t allocations{0};
+  std::uint64_t failures{0};   // allocate() calls that threw (out of memory)
+  double latency_p50_us{0.0};  // host time of allocate()
+  double latency_p99_us{0.0};
+};
+
+// Admission to scratch under --pool-limit (scratch_gate).
+struct gate_statistics {
+  std::size_t budget{0};  // 0 = no limit
+  std::size_t in_use{0};  // bytes admitted now
+  std::size_t peak{0};
+  std::uint64_t waits{0};     // acquisitions that had to wait
+  double wait_s{0.0};         // their total time waiting
+  std::uint64_t refusals{0};  // try_acquire calls refused (each a job's retry)
 };
 
 // A readable report, as price-batch --memory-report prints it.
