@@ -79,6 +79,72 @@ family_task exercise_task(const exercise_rows& rows, const pricing_backend& back
           false};
 }
 
+// Runs the chunk's families, side by side on the GPU (each a request of its own on the shared
+// stream pool), so one family's kernels fill the GPU while another's are planned, uploaded or
+// collected; the last family runs on this thread. Waits for all of them.
+std::vector<family_run> run_tasks(const call_state& call, const std::vector<family_task>& tasks, std::size_t chunk)
+{
+  // A pipelined chunk announces how many of its families queue GPU work in chunk order (the
+  // early-exercise family's calibration and pricing requests are not ordered).
+  bool const ordered = call.order != nullptr;
+  if (ordered) {
+    auto const in_order = std::count_if(tasks.begin(), tasks.end(), [](auto const& task) { return task.ordered; });
+    call.order->expect(chunk, static_cast<std::size_t>(in_order));
+  }
+  bool const side_by_side = call.backend.kind() == backend_kind::gpu;
+  std::vector<std::future<family_run>> pending;
+  std::vector<family_run> outcomes(tasks.size());
+  try {
+    for (std::size_t i = 0; i < tasks.size(); ++i) {
+      run_control control;
+      control.progress = call.progress.for_slot(chunk * families_per_chunk + i);
+      control.cancel = call.cancel;
+      control.timeline = call.timeline;
+      control.chunk = chunk;
+      control.spin_wait = !ordered || chunk + 2 >= call.chunks;
+      if (ordered && tasks[i].ordered) {
+        control.max_jobs = pipelined_jobs_per_family;
+        control.wait_turn = [order = call.order, chunk] { order->wait_turn(chunk); };
+        control.submitted = [order = call.order, chunk] { order->submitted(chunk); };
+      }
+      // On the CPU each family uses every core already: one after another on this thread.
+      auto run = [fn = tasks[i].run, control = std::move(control)] { return fn(control); };
+      if (side_by_side && i + 1 < tasks.size()) pending.push_back(call.threads.run(std::move(run)));
+      else pending.push_back(std::async(std::launch::deferred, std::move(run)));
+    }
+  } catch (...) {
+    wait_all(pending, [](std::size_t, const family_run&) {});  // they share this frame
+    throw;
+  }
+  wait_all(pending, [&](std::size_t i, family_run r) { outcomes[i] = std::move(r); });
+  return outcomes;
+}
+
+// A family's trades' rows of results from their sums (several threads on large books).
+void write_results(const call_state& call, const family_task& task, const family_run& outcome)
+{
+  parallel_for(
+      call.threads, task.rows->rows.size(),
+      [&](std::size_t k) {
+        std::size_t const row = task.rows->rows[k];
+        trade_result& r = call.results[row];
+        const std::string& id = call.book.trades[row].id;
+        auto const& o = outcome.outcomes[k];
+        if (!o.error.empty()) {
+          r.id = id;
+          r.message = "trade " + id + ": " + o.error;
+          return;
+        }
+        if (o.cancelled) {
+          mark_cancelled(r, id);
+          return;
+        }
+        r = make_result(id, o.sums, task.rows->samples[k], task.rows->paths[k], task.rows->scales[k]);
+        task.finish(k, outcome, r);
+      },
+      call.results_per_thread);
+}
+
 }  // namespace
 
 chunk_timing price_families(const call_state& call, const request_families& f, std::size_t chunk, std::size_t begin,
@@ -101,46 +167,12 @@ chunk_timing price_families(const call_state& call, const request_families& f, s
       }
     }
   } guard{call.order, chunk};
-  bool const greeks = call.greeks;
-  const pricing_backend& backend = call.backend;
   std::vector<family_task> tasks;
   for_each_batch(f.priced, [&](const auto& batch) {
-    if (!batch.empty()) tasks.push_back(task_of(batch, backend, greeks));
+    if (!batch.empty()) tasks.push_back(task_of(batch, call.backend, call.greeks));
   });
-  if (!f.exercises.f.trades.empty()) tasks.push_back(exercise_task(f.exercises, backend, greeks));
-  // A pipelined chunk announces how many of its families queue GPU work in chunk order (the
-  // early-exercise family's calibration and pricing requests are not ordered).
-  bool const ordered = call.order != nullptr;
-  if (ordered) {
-    auto const in_order = std::count_if(tasks.begin(), tasks.end(), [](auto const& task) { return task.ordered; });
-    call.order->expect(chunk, static_cast<std::size_t>(in_order));
-  }
-  bool const side_by_side = backend.kind() == backend_kind::gpu;
-  std::vector<std::future<family_run>> pending;
-  std::vector<family_run> outcomes(tasks.size());
-  try {
-    for (std::size_t i = 0; i < tasks.size(); ++i) {
-      run_control control;
-      control.progress = call.progress.for_slot(chunk * families_per_chunk + i);
-      control.cancel = call.cancel;
-      control.timeline = call.timeline;
-      control.chunk = chunk;
-      control.spin_wait = !ordered || chunk + 2 >= call.chunks;
-      if (ordered && tasks[i].ordered) {
-        control.max_jobs = pipelined_jobs_per_family;
-        control.wait_turn = [order = call.order, chunk] { order->wait_turn(chunk); };
-        control.submitted = [order = call.order, chunk] { order->submitted(chunk); };
-      }
-      // The last family runs on this thread; on the CPU each family uses every core already.
-      auto run = [fn = tasks[i].run, control = std::move(control)] { return fn(control); };
-      if (side_by_side && i + 1 < tasks.size()) pending.push_back(call.threads.run(std::move(run)));
-      else pending.push_back(std::async(std::launch::deferred, std::move(run)));
-    }
-  } catch (...) {
-    wait_all(pending, [](std::size_t, const family_run&) {});  // they share this frame
-    throw;
-  }
-  wait_all(pending, [&](std::size_t i, family_run r) { outcomes[i] = std::move(r); });
+  if (!f.exercises.f.trades.empty()) tasks.push_back(exercise_task(f.exercises, call.backend, call.greeks));
+  std::vector<family_run> const outcomes = run_tasks(call, tasks, chunk);
   guard.reported = true;
   auto const collected = std::chrono::steady_clock::now();
   if (call.timeline != nullptr) {
@@ -155,29 +187,8 @@ chunk_timing price_families(const call_state& call, const request_families& f, s
     results[row].message = message;
   }
   for (std::size_t i = 0; i < tasks.size(); ++i) {
-    const family_task& task = tasks[i];
-    const family_run& outcome = outcomes[i];
-    timing.jobs += outcome.jobs;
-    parallel_for(
-        call.threads, task.rows->rows.size(),
-        [&](std::size_t k) {
-          std::size_t const row = task.rows->rows[k];
-          trade_result& r = results[row];
-          const std::string& id = call.book.trades[row].id;
-          auto const& o = outcome.outcomes[k];
-          if (!o.error.empty()) {
-            r.id = id;
-            r.message = "trade " + id + ": " + o.error;
-            return;
-          }
-          if (o.cancelled) {
-            mark_cancelled(r, id);
-            return;
-          }
-          r = make_result(id, o.sums, task.rows->samples[k], task.rows->paths[k], task.rows->scales[k]);
-          task.finish(k, outcome, r);
-        },
-        call.results_per_thread);
+    timing.jobs += outcomes[i].jobs;
+    write_results(call, tasks[i], outcomes[i]);
   }
   for (std::size_t i = begin; i < end; ++i) {
     trade_result const& r = results[i];
@@ -186,7 +197,7 @@ chunk_timing price_families(const call_state& call, const request_families& f, s
     } else if (r.status == trade_status::ok) {
       ++timing.priced;
       timing.paths += r.paths;
-      if (greeks && !r.greeks) ++timing.without_greeks;
+      if (call.greeks && !r.greeks) ++timing.without_greeks;
     }
   }
   auto const done = std::chrono::steady_clock::now();

@@ -1,8 +1,10 @@
 #pragma once
 // A request's early-exercise trades with their tables, and the backward calibration that both
 // backends drive: jobs of calibration blocks that fit the scratch cap, one backward step at a
-// time, the normal equations solved on the host between steps. Host-only logic (planning,
-// solving, the step loop), tested without a GPU through a CPU executor.
+// time. Each step's normal equations are solved where its sums are: on the GPU by the step's own
+// kernels, in stream order with no host wait between steps (the backward kernel's last block, or
+// one cooperative launch for every step); on the CPU by the host. The planning and the step loop
+// are host logic, tested without a GPU through the CPU executor.
 #include "mcprice/kernels/exercise/early_exercise.hpp"
 #include "mcprice/kernels/launch/tuning.hpp"
 

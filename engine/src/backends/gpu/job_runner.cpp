@@ -133,7 +133,6 @@ struct job_runner::request_state {
 
 family_run job_runner::run(const request_upload& u, const run_control& control, const job_kernels& kernels) const
 {
-  std::size_t const extra_bytes = u.table_bytes + u.tail_bytes;
   submission_turn turn(control);
   MCPRICE_CUDA_TRY(cudaSetDevice(ctx_.device()));
   double const submitted_from = control.timeline != nullptr ? control.timeline->now() : 0.0;
@@ -145,30 +144,13 @@ family_run job_runner::run(const request_upload& u, const run_control& control, 
     r.traces = &traces;
     clock = device_clock_of(*control.timeline);
   }
-  {
-    nvtx_range const phase("plan");
-    r.plan = plan_segments(u.first_blocks, u.total_blocks);
-    r.split = plan_jobs(
-        r.plan, plan_cap(), job_size(u.total_blocks, control.max_jobs), [&](std::int64_t blocks, std::size_t segs) {
-          return scratch_need(blocks, segs, u.greeks) +
-                 round256(u.scratch_per_block * static_cast<std::size_t>(blocks)) + round256(u.scratch_per_job);
-        });
-  }
-  family_run run;
-  run.outcomes.resize(u.first_blocks.size());
-  run.jobs = r.split.jobs.size();
-  for (std::size_t t : r.split.trades_too_large) {
-    run.outcomes[t].error =
-        (plan_cap() == job_cap_ ? "--job-cap " + std::to_string(job_cap_) + " bytes is"
-                                : "three quarters of --pool-limit " + std::to_string(ctx_.pool_limit()) +
-                                      " bytes (what one job may take) is") +
-        " smaller than the " + std::to_string(r.split.smallest_need) + " bytes one chunk of this trade needs";
-  }
+  family_run run = plan(u, control, r);
   if (r.split.jobs.empty()) return run;
 
   // Request-lifetime data (trade table, extra table, segment offsets; never the scratch pool)
   // and the pinned staging that also receives the segment sums, both cached across requests.
   std::size_t const n_seg = r.plan.segments.size();
+  std::size_t const extra_bytes = u.table_bytes + u.tail_bytes;
   std::size_t const offset_bytes = sizeof(std::int64_t) * (n_seg + 1);
   auto device_data = ctx_.request_buffers().acquire(arena_view::footprint({u.record_bytes, extra_bytes, offset_bytes}));
   std::size_t const greek_bytes = u.greeks != nullptr ? u.greeks->bytes * n_seg : 0;
@@ -183,9 +165,53 @@ family_run job_runner::run(const request_upload& u, const run_control& control, 
     r.greeks = u.greeks;
     r.h_greeks = reinterpret_cast<unsigned char*>(r.h_sums + n_seg);
   }
+  std::vector<stream_view> const streams = queue_jobs(r, control, kernels, run);
+  turn.give_up();
+  double const collect_from = control.timeline != nullptr ? control.timeline->now() : 0.0;
+  collect(streams, control.spin_wait);
+  ctx_.events().release(r.uploaded);
+  if (clock) trace_request(*control.timeline, *clock, control.chunk, submitted_from, collect_from, traces);
 
-  // The request's jobs go round up to stream_count streams of the pool (other requests may
-  // share them; stream order and events keep every job's inputs and scratch safe).
+  // A failed job's segments hold nothing: its trades keep their error and no sums.
+  std::vector<moments> sums(r.h_sums, r.h_sums + n_seg);
+  auto const totals = combine_segments(r.plan, sums, run.outcomes.size());
+  for (std::size_t i = 0; i < run.outcomes.size(); ++i) {
+    if (run.outcomes[i].error.empty() && !run.outcomes[i].cancelled) run.outcomes[i].sums = totals[i];
+  }
+  if (r.greeks != nullptr) r.greeks->keep(r.plan, r.h_greeks, run);
+  if (control.progress) control.progress(u.total_samples, u.total_samples);
+  return run;
+}
+
+// The request's segments and jobs; trades whose smallest chunk exceeds what a job may hold fail
+// here, with the reason.
+family_run job_runner::plan(const request_upload& u, const run_control& control, request_state& r) const
+{
+  nvtx_range const phase("plan");
+  r.plan = plan_segments(u.first_blocks, u.total_blocks);
+  r.split = plan_jobs(
+      r.plan, plan_cap(), job_size(u.total_blocks, control.max_jobs), [&](std::int64_t blocks, std::size_t segs) {
+        return scratch_need(blocks, segs, u.greeks) + round256(u.scratch_per_block * static_cast<std::size_t>(blocks)) +
+               round256(u.scratch_per_job);
+      });
+  family_run run;
+  run.outcomes.resize(u.first_blocks.size());
+  run.jobs = r.split.jobs.size();
+  for (std::size_t t : r.split.trades_too_large) {
+    run.outcomes[t].error =
+        (plan_cap() == job_cap_ ? "--job-cap " + std::to_string(job_cap_) + " bytes is"
+                                : "three quarters of --pool-limit " + std::to_string(ctx_.pool_limit()) +
+                                      " bytes (what one job may take) is") +
+        " smaller than the " + std::to_string(r.split.smallest_need) + " bytes one chunk of this trade needs";
+  }
+  return run;
+}
+
+// The request's jobs go round up to stream_count streams of the pool (other requests may share
+// them; stream order and events keep every job's inputs and scratch safe). Returns the streams.
+std::vector<stream_view> job_runner::queue_jobs(const request_state& r, const run_control& control,
+                                                const job_kernels& kernels, family_run& run) const
+{
   std::vector<stream_view> streams;
   std::size_t const k = std::min<std::size_t>(r.split.jobs.size(), static_cast<std::size_t>(ctx_.stream_count()));
   for (std::size_t i = 0; i < k; ++i) {
@@ -221,21 +247,7 @@ family_run job_runner::run(const request_upload& u, const run_control& control, 
     ctx_.events().release(r.uploaded);
     throw;
   }
-  turn.give_up();
-  double const collect_from = control.timeline != nullptr ? control.timeline->now() : 0.0;
-  collect(streams, control.spin_wait);
-  ctx_.events().release(r.uploaded);
-  if (clock) trace_request(*control.timeline, *clock, control.chunk, submitted_from, collect_from, traces);
-
-  // A failed job's segments hold nothing: its trades keep their error and no sums.
-  std::vector<moments> sums(r.h_sums, r.h_sums + n_seg);
-  auto const totals = combine_segments(r.plan, sums, run.outcomes.size());
-  for (std::size_t i = 0; i < run.outcomes.size(); ++i) {
-    if (run.outcomes[i].error.empty() && !run.outcomes[i].cancelled) run.outcomes[i].sums = totals[i];
-  }
-  if (r.greeks != nullptr) r.greeks->keep(r.plan, r.h_greeks, run);
-  if (control.progress) control.progress(u.total_samples, u.total_samples);
-  return run;
+  return streams;
 }
 
 // Enough jobs to keep two per stream in flight (at most max_jobs when given), but never below

@@ -82,6 +82,9 @@ class job_runner {
  private:
   struct request_state;
 
+  family_run plan(const request_upload& u, const run_control& control, request_state& r) const;
+  std::vector<stream_view> queue_jobs(const request_state& r, const run_control& control, const job_kernels& kernels,
+                                      family_run& run) const;
   [[nodiscard]] std::int64_t job_size(std::int64_t total_blocks, std::size_t max_jobs) const;
   [[nodiscard]] std::size_t plan_cap() const noexcept;
   [[nodiscard]] std::size_t scratch_need(std::int64_t blocks, std::size_t segments,
