@@ -123,11 +123,21 @@ chart latency_histogram(const nlohmann::json& strategies, const std::string& tit
   return c;
 }
 
+// Every byte held from the driver at its peak, and as a multiple of the peak requested (reports
+// saved before the figure existed show a dash).
+std::string held_text(const nlohmann::json& peaks)
+{
+  double const held = peaks.value("held", 0.0);
+  double const requested = peaks.value("requested", 0.0);
+  if (held <= 0.0) return "&ndash;";
+  return mib_text(peaks.at("held")) + (requested > 0.0 ? " (" + fixed(held / requested, 2) + "x)" : std::string());
+}
+
 void summary_table(std::ostream& o, const nlohmann::json& strategies)
 {
   o << "<table>\n<tr><th>strategy</th><th>jobs/s</th><th>paths/s</th><th>latency p50 / p99 / max, ms</th>"
        "<th>alloc p50 / p99, &micro;s</th><th>peak requested / granted / reserved, MiB</th>"
-       "<th>driver pool reserved, MiB</th><th>device idle</th>"
+       "<th>driver pool reserved, MiB</th><th>held from the driver, MiB (x requested)</th><th>device idle</th>"
        "<th>oom</th><th>retries</th><th>cap rejections</th><th>memory waits</th><th>cross-stream waits</th>"
        "<th>failed trades</th>"
        "<th>bits</th></tr>\n";
@@ -145,8 +155,9 @@ void summary_table(std::ostream& o, const nlohmann::json& strategies)
       << fixed(al.at("p99").get<double>(), 2) << "</td><td>" << mib_text(p.at("requested")) << " / "
       << mib_text(p.at("granted")) << " / " << mib_text(p.at("reserved")) << "</td><td>"
       << (p.value("driver_reserved", 0.0) > 0.0 ? mib_text(p.at("driver_reserved")) : std::string("&ndash;"))
-      << "</td><td>" << (idle.is_number() ? fixed(100.0 * idle.get<double>(), 1) + "%" : std::string("&ndash;"))
-      << "</td><td>" << n.at("out_of_memory") << "</td><td>"
+      << "</td><td>" << held_text(p) << "</td><td>"
+      << (idle.is_number() ? fixed(100.0 * idle.get<double>(), 1) + "%" : std::string("&ndash;")) << "</td><td>"
+      << n.at("out_of_memory") << "</td><td>"
       << n.at("retries").get<std::uint64_t>() + n.at("job_retries").get<std::uint64_t>() << "</td><td>"
       << n.at("cap_rejections") << "</td><td>" << n.at("memory_waits") << "</td><td>" << n.at("cross_stream_waits")
       << "</td><td>" << n.at("failed_trades") << "</td><td class=\"" << (same ? "ok" : "bad") << "\">"

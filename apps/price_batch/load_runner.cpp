@@ -61,6 +61,7 @@ void take_counts(const memory_report& r, strategy_result& out)
       out.peak_reserved = std::max(out.peak_reserved, r.driver->reserved_high);
     }
   }
+  out.peak_held = std::max(out.peak_held, r.held_peak);
   if (r.gate) {
     out.memory_waits = r.gate->waits;
     out.memory_wait_s = r.gate->wait_s;

@@ -29,7 +29,8 @@ struct strategy_result {
   std::size_t peak_requested{0};
   std::size_t peak_granted{0};
   std::size_t peak_reserved{0};         // held by the strategy's allocator from its upstream
-  std::size_t peak_driver_reserved{0};  // the CUDA driver pool's high-water mark (pool, bucketed)
+  std::size_t peak_driver_reserved{0};  // the CUDA driver pool's high-water mark (pool, bucketed, async-default)
+  std::size_t peak_held{0};             // every byte held from the driver, at its peak (memory_report::held_peak)
   std::uint64_t out_of_memory{0};       // allocations refused with out of memory (after any retry)
   std::uint64_t retries{0};             // out-of-memory retries after a trim (bucketed)
   std::uint64_t cap_rejections{0};

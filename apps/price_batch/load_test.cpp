@@ -33,18 +33,21 @@ void print_load_table(std::ostream& out, const std::vector<load::strategy_result
 {
   char line[512];
   std::snprintf(line, sizeof line,
-                "%-16s %9s %11s %8s %8s %8s %9s %9s %9s %9s %9s %8s %5s %5s %5s %6s %6s %6s %6s %9s\n", "allocator",
-                "jobs/s", "paths/s", "p50 ms", "p99 ms", "max ms", "alloc p50", "alloc p99", "req MiB", "grant MiB",
-                "resv MiB", "drv MiB", "oom", "retry", "caps", "waits", "memw", "idle%", "failed", "bits");
+                "%-16s %9s %11s %8s %8s %8s %9s %9s %9s %9s %9s %8s %8s %8s %5s %5s %5s %6s %6s %6s %6s %9s\n",
+                "allocator", "jobs/s", "paths/s", "p50 ms", "p99 ms", "max ms", "alloc p50", "alloc p99", "req MiB",
+                "grant MiB", "resv MiB", "drv MiB", "held MiB", "held/req", "oom", "retry", "caps", "waits", "memw",
+                "idle%", "failed", "bits");
   out << line;
   for (auto const& r : results) {
     std::snprintf(
         line, sizeof line,
-        "%-16s %9.1f %11.4g %8.2f %8.2f %8.2f %7.2fus %7.2fus %9s %9s %9s %8s %5llu %5llu %5llu %6llu %6llu %6s %6zu "
-        "%9s\n",
+        "%-16s %9.1f %11.4g %8.2f %8.2f %8.2f %7.2fus %7.2fus %9s %9s %9s %8s %8s %8.2f %5llu %5llu %5llu %6llu "
+        "%6llu %6s %6zu %9s\n",
         r.label.c_str(), r.jobs_per_s, r.paths_per_s, r.latency_p50_ms, r.latency_p99_ms, r.latency_max_ms,
         r.alloc_latency_p50_us, r.alloc_latency_p99_us, mib(r.peak_requested).c_str(), mib(r.peak_granted).c_str(),
         mib(r.peak_reserved).c_str(), r.peak_driver_reserved != 0 ? mib(r.peak_driver_reserved).c_str() : "-",
+        mib(r.peak_held).c_str(),
+        r.peak_requested != 0 ? static_cast<double>(r.peak_held) / static_cast<double>(r.peak_requested) : 0.0,
         static_cast<unsigned long long>(r.out_of_memory), static_cast<unsigned long long>(r.retries + r.job_retries),
         static_cast<unsigned long long>(r.cap_rejections), static_cast<unsigned long long>(r.cross_stream_waits),
         static_cast<unsigned long long>(r.memory_waits), r.device_idle < 0.0 ? "-" : percent(r.device_idle).c_str(),
@@ -104,7 +107,8 @@ nlohmann::json load_report_json(const command_line& cl, const std::vector<load::
           {{"requested", r.peak_requested},
            {"granted", r.peak_granted},
            {"reserved", r.peak_reserved},
-           {"driver_reserved", r.peak_driver_reserved}}},
+           {"driver_reserved", r.peak_driver_reserved},
+           {"held", r.peak_held}}},
          {"fragmentation_bytes",
           {{"at_peak", frag(r.fragmentation_peak, r.blocks_visible)},
            {"time_weighted", frag(r.fragmentation_mean, r.blocks_visible)}}},

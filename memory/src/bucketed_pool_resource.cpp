@@ -28,134 +28,266 @@ bucketed_pool_resource::~bucketed_pool_resource()
   trim_locked(0);
 }
 
+// The hot path takes a block this stream freed, or one whose free the device is known to have
+// passed, of the request's class or up to reuse_reach classes larger: no driver call and no host
+// wait, under the lock alone. Only when there is none does the slow path run: it polls other
+// streams' pending frees, ties the stream to one of them or grows, and every driver call it
+// makes is outside the lock, so that it never holds up another thread's hot path.
 void* bucketed_pool_resource::do_allocate(std::size_t bytes, stream_view s)
 {
   auto const start = std::chrono::steady_clock::now();
-  std::lock_guard<std::mutex> lock(mutex_);
-  int cls = classes_.class_of(bytes);
-  void* p = nullptr;
-  if (cls >= 0) {
-    int const last = std::min(classes_.count() - 1, cls + reach_);
-    for (int c = cls; c <= last && p == nullptr; ++c) {
-      p = take_cached(c, s);
-      if (p != nullptr) cls = c;
-    }
-    if (p == nullptr) ++stats_.classes[static_cast<std::size_t>(cls)].misses;
-  }
-  std::size_t const size = cls >= 0 ? classes_.size_of(cls) : bytes;
-  if (p == nullptr) p = grow(size, bytes, s);
-  if (cls >= 0) ++stats_.classes[static_cast<std::size_t>(cls)].live_blocks;
-  live_.emplace(p, live_block{bytes, size, cls});
-  ++stats_.allocations;
-  stats_.requested += bytes;
-  stats_.allocated += size;
-  stats_.requested_peak = std::max(stats_.requested_peak, stats_.requested);
-  stats_.allocated_peak = std::max(stats_.allocated_peak, stats_.allocated);
-  record_latency(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
-  return p;
-}
-
-void* bucketed_pool_resource::take_cached(int cls, stream_view s)
-{
-  auto& list = cached_[static_cast<std::size_t>(cls)];
-  auto& c = stats_.classes[static_cast<std::size_t>(cls)];
-  if (list.empty()) return nullptr;
-  // Prefer a block this stream freed: stream order alone makes its reuse safe. Next, one whose
-  // free the device has already passed (a poll of its mark): safe with no wait. Only then make
-  // this stream wait on another's mark, which would tie the two streams' jobs together.
-  auto it =
-      std::find_if(list.rbegin(), list.rend(), [&](const cached_block& b) { return b.freed_on.value() == s.value(); });
-  bool const same_stream = it != list.rend();
-  bool passed = false;
-  if (!same_stream) {
-    constexpr int polls = 4;  // the newest frees are the likeliest still pending: look from the front
-    int n = 0;
-    for (auto f = list.begin(); f != list.end() && n < polls && !passed; ++f, ++n) {
-      if (ordering_.passed(f->mark)) {
-        passed = true;
-        it = std::make_reverse_iterator(std::next(f));
+  auto const since_start = [&] {
+    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+  };
+  int const want = classes_.class_of(bytes);
+  if (want >= 0) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    int const last = std::min(classes_.count() - 1, want + reach_);
+    for (int c = want; c <= last; ++c) {
+      if (void* p = take_free(c, s)) {
+        note_live(p, bytes, c);
+        record_latency(since_start());
+        return p;
       }
     }
   }
-  bool const take_found = same_stream || passed;
-  // A small pool grows instead (untied_bytes): a job would otherwise wait for the end of
-  // another stream's job whose scratch it reuses.
-  if (!take_found && stats_.reserved + classes_.size_of(cls) <= untied_bytes_) return nullptr;
-  cached_block const block = take_found ? *it : list.back();
-  if (take_found) list.erase(std::next(it).base());
-  else list.pop_back();
-  if (!same_stream) ++stats_.cross_stream_reuses;
-  if (!take_found) {
-    ordering_.wait(s, block.mark);
-    ++stats_.event_waits;
+  void* p = allocate_slow(bytes, want, s);
+  std::lock_guard<std::mutex> lock(mutex_);
+  record_latency(since_start());
+  return p;
+}
+
+void* bucketed_pool_resource::take_free(int cls, stream_view s)
+{
+  auto& list = cached_[static_cast<std::size_t>(cls)];
+  // A block this stream freed (stream order alone makes its reuse safe), the newest first; else
+  // one whose free the device is known to have passed.
+  auto it =
+      std::find_if(list.rbegin(), list.rend(), [&](const cached_block& b) { return b.freed_on.value() == s.value(); });
+  bool const same_stream = it != list.rend();
+  if (!same_stream) {
+    it = std::find_if(list.rbegin(), list.rend(), [](const cached_block& b) { return b.passed; });
+    if (it == list.rend()) return nullptr;
+    ++stats_.cross_stream_reuses;
   }
-  ordering_.release(block.mark);
+  cached_block const block = *it;
+  list.erase(std::next(it).base());
+  ordering_.release(block.mark);  // host bookkeeping: the mark's event goes back to the spares
+  auto& c = stats_.classes[static_cast<std::size_t>(cls)];
   --c.cached_blocks;
   ++c.hits;
   return block.ptr;
 }
 
+void bucketed_pool_resource::note_live(void* p, std::size_t requested, int cls)
+{
+  std::size_t const size = cls >= 0 ? classes_.size_of(cls) : requested;
+  if (cls >= 0) ++stats_.classes[static_cast<std::size_t>(cls)].live_blocks;
+  live_.emplace(p, live_block{requested, size, cls});
+  ++stats_.allocations;
+  stats_.requested += requested;
+  stats_.allocated += size;
+  stats_.requested_peak = std::max(stats_.requested_peak, stats_.requested);
+  stats_.allocated_peak = std::max(stats_.allocated_peak, stats_.allocated);
+}
+
+// Polls the marks of a few cached blocks not yet known passed (the oldest of each class first),
+// outside the lock, and notes those the device has passed: they go first to any stream, and
+// back to the upstream first, with no wait.
+void bucketed_pool_resource::refresh_passed() noexcept
+{
+  constexpr std::size_t polls = 16;
+  std::vector<order_token> marks;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto const& list : cached_) {
+      for (auto const& b : list) {
+        if (marks.size() == polls) break;
+        if (!b.passed) marks.push_back(b.mark);
+      }
+    }
+  }
+  std::vector<order_token> passed;
+  try {
+    for (order_token m : marks) {
+      if (ordering_.passed(m)) passed.push_back(m);
+    }
+  } catch (...) {
+    return;  // a failed poll: nothing is known passed
+  }
+  if (passed.empty()) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto& list : cached_) {
+    for (auto& b : list) {
+      if (std::find(passed.begin(), passed.end(), b.mark) != passed.end()) b.passed = true;
+    }
+  }
+}
+
+void* bucketed_pool_resource::allocate_slow(std::size_t bytes, int cls, stream_view s)
+{
+  refresh_passed();
+  if (cls >= 0) {
+    if (void* p = take_passed_or_pending(cls, bytes, s)) return p;
+  }
+  std::size_t const size = cls >= 0 ? classes_.size_of(cls) : bytes;
+  std::vector<returned_block> back;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (cls >= 0) ++stats_.classes[static_cast<std::size_t>(cls)].misses;
+    if (limit_ != 0 && stats_.reserved + size > limit_) {
+      collect_room(size <= limit_ ? limit_ - size : 0, s, back);
+      if (stats_.reserved + size > limit_) {
+        ++stats_.failures;
+        give_back(back, s);
+        throw out_of_memory("bucketed", bytes, stats_.reserved, limit_);
+      }
+    }
+    // Headroom: the cache may hold only a little more than the most ever live at once, so that
+    // blocks of sizes no longer asked for go back instead of piling up.
+    if (headroom_ >= 0.0 && stats_.reserved + size > untied_bytes_) {
+      auto const live_peak = static_cast<double>(std::max(stats_.allocated_peak, stats_.allocated + size));
+      auto const target = static_cast<std::size_t>((1.0 + headroom_) * live_peak);
+      if (stats_.reserved + size > target) collect_room(target > size ? target - size : 0, s, back);
+    }
+    stats_.reserved += size;  // held for this growth from here on, so that no other can overshoot the limit
+    stats_.reserved_peak = std::max(stats_.reserved_peak, stats_.reserved);
+  }
+  give_back(back, s);
+  void* p = grow(size, bytes, s);
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++stats_.upstream_grows;
+  note_live(p, bytes, cls);
+  return p;
+}
+
+// Another stream's free of the class: one the device has passed (a poll), else, where the pool
+// must not grow (under its limit, or above untied_bytes), the newest pending one with this
+// stream waiting on its mark (the two streams' jobs then run one after the other).
+void* bucketed_pool_resource::take_passed_or_pending(int cls, std::size_t bytes, stream_view s)
+{
+  constexpr std::size_t polls = 4;  // the oldest frees are the likeliest passed
+  std::vector<order_token> pending;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto const& b : cached_[static_cast<std::size_t>(cls)]) {
+      if (pending.size() == polls) break;
+      if (b.freed_on.value() != s.value() && !b.passed) pending.push_back(b.mark);
+    }
+  }
+  std::vector<order_token> passed;
+  for (order_token m : pending) {
+    if (ordering_.passed(m)) passed.push_back(m);
+  }
+  cached_block block{};
+  bool tie = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto& list = cached_[static_cast<std::size_t>(cls)];
+    for (auto& b : list) {
+      if (std::find(passed.begin(), passed.end(), b.mark) != passed.end()) b.passed = true;
+    }
+    auto it = std::find_if(list.begin(), list.end(), [](const cached_block& b) { return b.passed; });
+    if (it == list.end()) {
+      // A small pool grows instead (untied_bytes): a job would otherwise wait for the end of
+      // another stream's job whose scratch it reuses.
+      if (list.empty() || stats_.reserved + classes_.size_of(cls) <= untied_bytes_) return nullptr;
+      it = std::prev(list.end());
+      tie = true;
+    }
+    block = *it;
+    list.erase(it);
+    if (block.freed_on.value() != s.value()) ++stats_.cross_stream_reuses;
+    if (tie) ++stats_.event_waits;
+    auto& c = stats_.classes[static_cast<std::size_t>(cls)];
+    --c.cached_blocks;
+    ++c.hits;
+    note_live(block.ptr, bytes, cls);
+  }
+  if (tie) ordering_.wait(s, block.mark);  // enqueues a wait on the device: the host does not wait
+  ordering_.release(block.mark);
+  return block.ptr;
+}
+
 void* bucketed_pool_resource::grow(std::size_t size, std::size_t requested, stream_view s)
 {
-  if (limit_ != 0 && stats_.reserved + size > limit_) {
-    make_room(size <= limit_ ? limit_ - size : 0, s);
-    if (stats_.reserved + size > limit_) {
-      ++stats_.failures;
-      throw out_of_memory("bucketed", requested, stats_.reserved, limit_);
-    }
-  }
-  // Headroom: the cache may hold only a little more than the most ever live at once, so that
-  // blocks of sizes no longer asked for go back instead of piling up.
-  if (headroom_ >= 0.0 && stats_.reserved + size > untied_bytes_) {
-    auto const live_peak = static_cast<double>(std::max(stats_.allocated_peak, stats_.allocated + size));
-    auto const target = static_cast<std::size_t>((1.0 + headroom_) * live_peak);
-    if (stats_.reserved + size > target) make_room(target > size ? target - size : 0, s);
-  }
-  void* p = nullptr;
   try {
-    p = upstream_.allocate(size, s);
+    return upstream_.allocate(size, s);
   } catch (const out_of_memory&) {
-    ++stats_.oom_retries;
-    make_room(0, s);
+    std::vector<returned_block> back;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      ++stats_.oom_retries;
+      collect_room(0, s, back);
+    }
+    give_back(back, s);
     try {
-      p = upstream_.allocate(size, s);
+      return upstream_.allocate(size, s);
     } catch (const out_of_memory&) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stats_.reserved -= size;
       ++stats_.failures;
       throw out_of_memory("bucketed", requested, stats_.reserved, limit_);
     }
   }
-  ++stats_.upstream_grows;
-  stats_.reserved += size;
-  stats_.reserved_peak = std::max(stats_.reserved_peak, stats_.reserved);
-  return p;
 }
 
 void bucketed_pool_resource::do_deallocate(void* p, std::size_t, stream_view s) noexcept
 {
-  std::lock_guard<std::mutex> lock(mutex_);
-  auto const it = live_.find(p);
-  if (it == live_.end()) return;  // not ours: nothing safe to do in a noexcept path
-  live_block const b = it->second;
-  live_.erase(it);
-  stats_.requested -= b.requested;
-  stats_.allocated -= b.size;
-  if (b.cls < 0) {
-    upstream_.deallocate(p, b.size, s);
-    stats_.reserved -= b.size;
-    ++stats_.upstream_releases;
-    return;
-  }
-  auto& c = stats_.classes[static_cast<std::size_t>(b.cls)];
-  --c.live_blocks;
+  // The free's mark is recorded before the lock is taken (a driver call).
+  order_token mark = 0;
+  bool marked = false;
   try {
-    cached_[static_cast<std::size_t>(b.cls)].push_back({p, s, ordering_.record(s)});
-    ++c.cached_blocks;
+    mark = ordering_.record(s);
+    marked = true;
   } catch (...) {
-    // Could not mark the free (a CUDA failure): give the block back in stream order instead.
-    upstream_.deallocate(p, b.size, s);
+    // Could not mark the free (a CUDA failure): the block goes back to the upstream below.
+  }
+  std::vector<returned_block> back;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto const it = live_.find(p);
+    if (it == live_.end()) {
+      if (marked) ordering_.release(mark);
+      return;  // not ours: nothing safe to do in a noexcept path
+    }
+    live_block const b = it->second;
+    live_.erase(it);
+    stats_.requested -= b.requested;
+    stats_.allocated -= b.size;
+    if (b.cls >= 0) --stats_.classes[static_cast<std::size_t>(b.cls)].live_blocks;
+    if (b.cls >= 0 && marked) {
+      cached_[static_cast<std::size_t>(b.cls)].push_back({p, s, mark, false});
+      ++stats_.classes[static_cast<std::size_t>(b.cls)].cached_blocks;
+      return;
+    }
+    // Above the classes (or unmarked): straight back to the upstream, in stream order.
     stats_.reserved -= b.size;
     ++stats_.upstream_releases;
+    back.push_back({p, b.size, 0, false, false});
+    if (marked) ordering_.release(mark);
   }
+  give_back(back, s);
+}
+
+// Blocks the slow path gives back to the upstream, in the order of stream s (which is about to
+// allocate): each pending one behind a wait on its mark. Then the upstream may release what it
+// no longer needs, so that this pool's cache is the only one.
+void bucketed_pool_resource::give_back(std::vector<returned_block>& blocks, stream_view s) noexcept
+{
+  for (auto const& b : blocks) {
+    if (b.wait) {
+      try {
+        ordering_.wait(s, b.mark);
+      } catch (...) {
+        // A failed wait leaves nothing better to do than free: the device is in error anyway.
+      }
+    }
+    upstream_.deallocate(b.ptr, b.size, s);
+    if (b.has_mark) ordering_.release(b.mark);
+  }
+  if (!blocks.empty()) upstream_.release_unused();
+  blocks.clear();
 }
 
 void bucketed_pool_resource::trim()
@@ -169,43 +301,54 @@ void bucketed_pool_resource::trim_locked(std::size_t goal) noexcept
   ++stats_.trims;
   // Blocks whose frees the device has passed go first: no wait. Only then wait on marks, on the
   // host: the freeing stream may be gone by now, so the blocks go back on the default stream.
-  for (int pass = 1; pass <= 2; ++pass) release_cached(goal, pass, nullptr);
+  for (int pass = 1; pass <= 2; ++pass) {
+    for (std::size_t cls = cached_.size(); cls-- > 0 && stats_.reserved > goal;) {
+      auto& list = cached_[cls];
+      std::size_t const size = classes_.size_of(static_cast<int>(cls));
+      for (std::size_t i = list.size(); i-- > 0 && stats_.reserved > goal;) {
+        cached_block const b = list[i];
+        if (pass == 1 && !b.passed && !ordering_.passed(b.mark)) continue;
+        try {
+          if (pass == 2) ordering_.synchronize(b.mark);
+        } catch (...) {
+          // A failed wait leaves nothing better to do than free: the device is in error anyway.
+        }
+        upstream_.deallocate(b.ptr, size, stream_view{});
+        ordering_.release(b.mark);
+        stats_.reserved -= size;
+        ++stats_.upstream_releases;
+        list.erase(list.begin() + static_cast<std::ptrdiff_t>(i));
+        --stats_.classes[cls].cached_blocks;
+      }
+    }
+  }
+  upstream_.release_unused();
 }
 
-void bucketed_pool_resource::make_room(std::size_t goal, stream_view s) noexcept
+// Takes cached blocks out of the cache until at most `goal` bytes are held or none is cached,
+// for give_back in the order of stream s: blocks s freed (stream order alone), then blocks the
+// device is known to have passed, then the rest (behind an event wait). The upstream can then
+// hand the same memory to s with no host wait anywhere.
+void bucketed_pool_resource::collect_room(std::size_t goal, stream_view s, std::vector<returned_block>& out)
 {
   ++stats_.trims;
-  // Back to the upstream in the order of stream s, which is about to allocate: blocks s freed
-  // (stream order alone), then blocks the device has passed, then the rest behind an event wait.
-  // The upstream can then hand the same memory to s with no host wait anywhere.
-  for (int pass : {0, 1, 2}) release_cached(goal, pass, &s);
-}
-
-void bucketed_pool_resource::release_cached(std::size_t goal, int pass, const stream_view* s) noexcept
-{
-  for (std::size_t cls = cached_.size(); cls-- > 0 && stats_.reserved > goal;) {
-    auto& list = cached_[cls];
-    std::size_t const size = classes_.size_of(static_cast<int>(cls));
-    for (std::size_t i = list.size(); i-- > 0 && stats_.reserved > goal;) {
-      cached_block const& b = list[i];
-      bool const own = s != nullptr && b.freed_on.value() == s->value();
-      if (pass == 0 && !own) continue;
-      if (pass == 1 && (own || !ordering_.passed(b.mark))) continue;
-      try {
-        if (pass == 2 && s == nullptr) ordering_.synchronize(b.mark);
-        if (pass == 2 && s != nullptr) {
-          ordering_.wait(*s, b.mark);
-          ++stats_.event_waits;
-        }
-      } catch (...) {
-        // A failed wait leaves nothing better to do than free: the device is in error anyway.
+  for (int pass = 0; pass < 3; ++pass) {
+    for (std::size_t cls = cached_.size(); cls-- > 0 && stats_.reserved > goal;) {
+      auto& list = cached_[cls];
+      std::size_t const size = classes_.size_of(static_cast<int>(cls));
+      for (std::size_t i = list.size(); i-- > 0 && stats_.reserved > goal;) {
+        cached_block const& b = list[i];
+        bool const own = b.freed_on.value() == s.value();
+        if (pass == 0 && !own) continue;
+        if (pass == 1 && (own || !b.passed)) continue;
+        bool const wait = pass == 2 && !own && !b.passed;
+        out.push_back({b.ptr, size, b.mark, wait, true});
+        if (wait) ++stats_.event_waits;
+        stats_.reserved -= size;
+        ++stats_.upstream_releases;
+        list.erase(list.begin() + static_cast<std::ptrdiff_t>(i));
+        --stats_.classes[cls].cached_blocks;
       }
-      upstream_.deallocate(b.ptr, size, s != nullptr ? *s : stream_view{});
-      ordering_.release(b.mark);
-      stats_.reserved -= size;
-      ++stats_.upstream_releases;
-      list.erase(list.begin() + static_cast<std::ptrdiff_t>(i));
-      --stats_.classes[cls].cached_blocks;
     }
   }
 }

@@ -89,21 +89,37 @@ void explicit_pool_resource::do_deallocate(void* p, std::size_t, stream_view s) 
   MCPRICE_CUDA_TRY_NOTHROW(cudaFreeAsync(p, s.value()));
 }
 
-driver_pool_usage explicit_pool_resource::driver_usage() const
+driver_pool_usage pool_usage(cudaMemPool_t pool)
 {
   driver_pool_usage u;
   std::uint64_t v = 0;
-  MCPRICE_CUDA_TRY(cudaMemPoolGetAttribute(pool_.value(), cudaMemPoolAttrReservedMemCurrent, &v));
+  MCPRICE_CUDA_TRY(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &v));
   u.reserved_current = v;
-  MCPRICE_CUDA_TRY(cudaMemPoolGetAttribute(pool_.value(), cudaMemPoolAttrReservedMemHigh, &v));
+  MCPRICE_CUDA_TRY(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemHigh, &v));
   u.reserved_high = v;
-  MCPRICE_CUDA_TRY(cudaMemPoolGetAttribute(pool_.value(), cudaMemPoolAttrUsedMemCurrent, &v));
+  MCPRICE_CUDA_TRY(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &v));
   u.used_current = v;
-  MCPRICE_CUDA_TRY(cudaMemPoolGetAttribute(pool_.value(), cudaMemPoolAttrUsedMemHigh, &v));
+  MCPRICE_CUDA_TRY(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemHigh, &v));
   u.used_high = v;
   return u;
 }
 
+driver_pool_usage explicit_pool_resource::driver_usage() const { return pool_usage(pool_.value()); }
+
+driver_pool_usage default_pool_resource::driver_usage() const
+{
+  int device = 0;
+  MCPRICE_CUDA_TRY(cudaGetDevice(&device));
+  cudaMemPool_t pool = nullptr;
+  MCPRICE_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, device));
+  return pool_usage(pool);
+}
+
 void explicit_pool_resource::trim_to(std::size_t keep) { MCPRICE_CUDA_TRY(cudaMemPoolTrimTo(pool_.value(), keep)); }
+
+void explicit_pool_resource::do_release_unused() noexcept
+{
+  MCPRICE_CUDA_TRY_NOTHROW(cudaMemPoolTrimTo(pool_.value(), 0));
+}
 
 }  // namespace mcprice

@@ -279,3 +279,58 @@ TEST_CASE("an arena view hands out aligned, disjoint pieces and refuses to overf
   CHECK(arena_view::footprint({10, 300}) == 768);
   CHECK_THROWS_AS(arena.allocate(4000), std::length_error);
 }
+
+TEST_CASE("the hot path makes no driver call: a block of the stream's own, or one known passed")
+{
+  fake_upstream up;
+  fake_ordering ord;
+  bucketed_pool_resource pool(up, ord, small_classes());
+  void* a = pool.allocate(1'500'000, fake_stream(1));
+  void* b = pool.allocate(1'500'000, fake_stream(2));
+  pool.deallocate(a, 1'500'000, fake_stream(1));
+  pool.deallocate(b, 1'500'000, fake_stream(2));
+  std::size_t const polls = ord.polls;
+  // Each stream takes back its own block: no poll, no wait, no growth.
+  CHECK(pool.allocate(1'500'000, fake_stream(1)) == a);
+  CHECK(pool.allocate(1'500'000, fake_stream(2)) == b);
+  CHECK(ord.polls == polls);
+  CHECK(ord.waits.empty());
+  CHECK(up.allocations == 2);
+  pool.deallocate(a, 1'500'000, fake_stream(1));
+  // Stream 3 has no block of its own: the slow path polls, finds the free passed, takes it with
+  // no wait; the poll is remembered, so the next stream's hot path takes such a block at once.
+  ord.passed_marks = {ord.recorded};
+  CHECK(pool.allocate(1'500'000, fake_stream(3)) == a);
+  CHECK(ord.polls > polls);
+  CHECK(ord.waits.empty());
+  pool.deallocate(b, 1'500'000, fake_stream(2));
+  pool.deallocate(a, 1'500'000, fake_stream(3));
+  ord.passed_marks = {ord.recorded - 1, ord.recorded};
+  (void)pool.allocate(3'000'000, fake_stream(4));  // another class: the slow path polls both
+  std::size_t const after = ord.polls;
+  void* c = pool.allocate(1'500'000, fake_stream(4));
+  CHECK((c == a || c == b));
+  CHECK(ord.polls == after);
+  CHECK(ord.waits.empty());
+}
+
+TEST_CASE("what the pool gives back goes back to the device, not into the upstream's cache")
+{
+  fake_upstream up;
+  fake_ordering ord;
+  bucketed_pool_resource pool(up, ord, small_classes(std::size_t{8} << 20));
+  void* a = pool.allocate(std::size_t{5} << 20, fake_stream(1));
+  pool.deallocate(a, std::size_t{5} << 20, fake_stream(1));
+  CHECK(up.unused_releases == 0);
+  // A second class does not fit beside the cached block under the 8 MiB limit: the block goes
+  // back, and the upstream is told to release what it no longer uses.
+  void* b = pool.allocate(std::size_t{7} << 20, fake_stream(1));
+  CHECK(b != nullptr);
+  CHECK(up.frees == 1);
+  CHECK(up.unused_releases == 1);
+  CHECK(up.live_bytes <= std::size_t{8} << 20);
+  pool.deallocate(b, std::size_t{7} << 20, fake_stream(1));
+  pool.trim();
+  CHECK(up.live_bytes == 0);
+  CHECK(up.unused_releases == 2);
+}

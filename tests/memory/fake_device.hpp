@@ -20,6 +20,7 @@ class fake_upstream final : public memory_resource {
   std::size_t live_bytes{0};
   std::size_t allocations{0};
   std::size_t frees{0};
+  std::size_t unused_releases{0};  // release_unused() calls: what it was given back went back to the device
   std::set<std::uintptr_t> live;
 
  private:
@@ -39,6 +40,7 @@ class fake_upstream final : public memory_resource {
     ++frees;
   }
   [[nodiscard]] std::string do_name() const override { return "fake"; }
+  void do_release_unused() noexcept override { ++unused_releases; }
   std::uintptr_t next_{1 << 20};
 };
 
@@ -48,6 +50,7 @@ class fake_ordering final : public stream_ordering {
   std::size_t recorded{0};
   std::size_t released{0};
   std::size_t synchronized{0};
+  std::size_t polls{0};                   // passed() calls: each a driver call on the device
   std::vector<order_token> passed_marks;  // marks the fake device has passed
 
   order_token record(stream_view) override { return ++recorded; }
@@ -56,6 +59,7 @@ class fake_ordering final : public stream_ordering {
   void synchronize(order_token) override { ++synchronized; }
   bool passed(order_token t) override
   {
+    ++polls;
     return std::find(passed_marks.begin(), passed_marks.end(), t) != passed_marks.end();
   }
 };

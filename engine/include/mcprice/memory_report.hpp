@@ -19,6 +19,13 @@ struct memory_report {
   std::optional<gate_statistics> gate;          // admission under --pool-limit
   std::uint64_t job_retries{0};                 // jobs refused by the gate that came again
   int streams_busy{-1};                         // the engine's streams with work queued now (-1: unknown)
+  // Every byte the engine's scratch holds from the CUDA driver, now and at its peak: the driver
+  // pool's reservation beneath the bucketed and pool allocators (beneath the bucketed pool the
+  // driver pool keeps nothing it was given back, so the bucketed pool's cache is the only cache),
+  // the default pool's for async-default (which other users of that pool share), and the
+  // cudaMalloc'd bytes for malloc.
+  std::size_t held_bytes{0};
+  std::size_t held_peak{0};
   std::size_t market_bytes{0};
   bool market_rdma_capable{false};  // market buffers passed the GPUDirect checks
   std::string market_note;          // why not, when they did not

@@ -6,6 +6,7 @@ void print_report(std::ostream& out, const memory_report& r)
 {
   out << "memory: allocator " << r.allocator << ", market data " << r.market_bytes << " bytes ("
       << (r.market_rdma_capable ? "GPUDirect RDMA capable" : "not RDMA capable: " + r.market_note) << ")\n";
+  out << "  held from the driver: " << r.held_bytes << " B (peak " << r.held_peak << ")\n";
   if (r.driver) {
     out << "  driver pool: reserved " << r.driver->reserved_current << " B (high " << r.driver->reserved_high
         << "), used " << r.driver->used_current << " B (high " << r.driver->used_high << ")\n";

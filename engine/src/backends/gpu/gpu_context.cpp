@@ -34,8 +34,14 @@ gpu_context::gpu_context(const engine_options& o, const market_data& market, std
     case allocator_kind::bucketed: {
       explicit_pool_options po;
       po.device = o.device;
-      po.max_size = o.allocator == allocator_kind::pool ? o.pool_limit_bytes : 0;
+      // --pool-limit bounds what the driver pool reserves, for both: the bytes held from the
+      // driver never exceed it.
+      po.max_size = o.pool_limit_bytes;
       po.opportunistic_reuse = o.allocator == allocator_kind::bucketed;
+      // Beneath the bucketed pool the driver pool keeps nothing the bucketed pool gave back (it
+      // releases it at once, and at every synchronisation): the bucketed pool's cache is the
+      // only cache, and what it reports is what the engine holds.
+      if (o.allocator == allocator_kind::bucketed) po.release_threshold = 0;
       pool_ = std::make_unique<explicit_pool_resource>(po);
       if (o.allocator == allocator_kind::pool) {
         counted_ = std::make_unique<statistics_resource>(*pool_);
@@ -103,7 +109,15 @@ memory_report gpu_context::report() const
   r.allocator = allocator_name_;
   if (bucketed_) r.scratch = bucketed_->statistics();
   if (pool_) r.driver = pool_->driver_usage();
+  if (auto const* simple = dynamic_cast<const default_pool_resource*>(simple_.get())) r.driver = simple->driver_usage();
   if (counted_) r.requests = counted_->statistics();
+  if (r.driver) {
+    r.held_bytes = r.driver->reserved_current;
+    r.held_peak = r.driver->reserved_high;
+  } else if (r.requests) {
+    r.held_bytes = r.requests->requested;
+    r.held_peak = r.requests->requested_peak;
+  }
   if (gate_.budget() != 0) r.gate = gate_.statistics();
   r.job_retries = job_retries_.load();
   r.streams_busy = 0;

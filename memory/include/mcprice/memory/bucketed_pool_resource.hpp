@@ -55,6 +55,15 @@ class bucketed_pool_resource final : public memory_resource {
     void* ptr;
     stream_view freed_on;
     order_token mark;
+    bool passed;  // the device is known to have passed the free: any stream may take it at once
+  };
+  // A cached block on its way back to the upstream (the slow path frees it outside the lock).
+  struct returned_block {
+    void* ptr;
+    std::size_t size;
+    order_token mark;
+    bool wait;      // the allocating stream waits on the mark first
+    bool has_mark;  // the mark is released after the free
   };
   struct live_block {
     std::size_t requested;
@@ -67,15 +76,21 @@ class bucketed_pool_resource final : public memory_resource {
   [[nodiscard]] std::string do_name() const override { return "bucketed"; }
   [[nodiscard]] std::size_t do_granted_size(std::size_t bytes) const override;
 
-  void* take_cached(int cls, stream_view s);  // nullptr when the class has no cached block
+  // The hot path: a block of class cls that s may take at once, or nullptr (no driver call).
+  void* take_free(int cls, stream_view s);
+  void note_live(void* p, std::size_t requested, int cls);
+  // The slow path, without the lock held across its driver calls.
+  void* allocate_slow(std::size_t bytes, int cls, stream_view s);
+  void refresh_passed() noexcept;
+  void* take_passed_or_pending(int cls, std::size_t bytes, stream_view s);
   void* grow(std::size_t size, std::size_t requested, stream_view s);
   // Return cached blocks to the upstream until at most `goal` bytes are held or none is cached:
-  // trim_locked waits on the host and frees on the default stream; make_room frees in the order
-  // of stream s, which is about to allocate, with no host wait.
+  // trim_locked waits on the host and frees on the default stream; collect_room takes them out
+  // for give_back, which frees them in the order of stream s (about to allocate) with no host
+  // wait.
   void trim_locked(std::size_t goal) noexcept;
-  void make_room(std::size_t goal, stream_view s) noexcept;
-  // pass 0: blocks s freed; 1: blocks the device has passed; 2: the rest, after a wait.
-  void release_cached(std::size_t goal, int pass, const stream_view* s) noexcept;
+  void collect_room(std::size_t goal, stream_view s, std::vector<returned_block>& out);
+  void give_back(std::vector<returned_block>& blocks, stream_view s) noexcept;
   void record_latency(double us);
 
   memory_resource& upstream_;

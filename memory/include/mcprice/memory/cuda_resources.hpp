@@ -23,7 +23,14 @@ class cuda_malloc_resource final : public memory_resource {
   [[nodiscard]] std::string do_name() const override { return "malloc"; }
 };
 
+// The driver's view of a memory pool: what it reserves from the device and what allocations use.
+[[nodiscard]] driver_pool_usage pool_usage(cudaMemPool_t pool);
+
 class default_pool_resource final : public memory_resource {
+ public:
+  // The device's default pool, which this resource allocates from (left as configured).
+  [[nodiscard]] driver_pool_usage driver_usage() const;
+
  private:
   void* do_allocate(std::size_t bytes, stream_view s) override;
   void do_deallocate(void* p, std::size_t bytes, stream_view s) noexcept override;
@@ -70,6 +77,7 @@ class explicit_pool_resource final : public memory_resource {
   void* do_allocate(std::size_t bytes, stream_view s) override;
   void do_deallocate(void* p, std::size_t bytes, stream_view s) noexcept override;
   [[nodiscard]] std::string do_name() const override { return "pool"; }
+  void do_release_unused() noexcept override;
   memory_pool pool_;
   std::size_t max_size_;
 };
