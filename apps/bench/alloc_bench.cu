@@ -106,9 +106,16 @@ int main()
   device_buffer sink(sizeof(float));
   device_buffer hoisted(largest);
 
-  explicit_pool_resource upstream(explicit_pool_options{});
+  // The bucketed pool as the engine builds it (gpu_context.cpp): over a driver pool that keeps
+  // nothing it is given back, so that the bucketed pool's cache is the only one.
+  explicit_pool_options below;
+  below.release_threshold = 0;
+  below.opportunistic_reuse = true;
+  explicit_pool_resource upstream(below);
   cuda_event_ordering events;
-  bucketed_pool_resource bucketed(upstream, events);
+  bucketed_pool_options bo;
+  bo.untied_bytes = std::size_t{32} << 20;
+  bucketed_pool_resource bucketed(upstream, events, bo);
   explicit_pool_resource raw_pool(explicit_pool_options{});
 
   std::uint64_t original_threshold = 0;
@@ -172,5 +179,14 @@ int main()
       static_cast<unsigned long long>(stats.upstream_grows),
       static_cast<unsigned long long>(stats.allocations - stats.upstream_grows),
       static_cast<unsigned long long>(stats.allocations));
+  // What each pool held from the driver at its peak: the one footprint (memory_report::held_peak).
+  auto const held = upstream.driver_usage();
+  auto const raw = raw_pool.driver_usage();
+  std::printf("held from the driver at peak: bucketed %.1f MiB (%.2fx its requested peak), explicit pool %.1f MiB "
+              "(%.2fx the same peak)\n",
+              static_cast<double>(held.reserved_high) / 1048576.0,
+              static_cast<double>(held.reserved_high) / static_cast<double>(stats.requested_peak),
+              static_cast<double>(raw.reserved_high) / 1048576.0,
+              static_cast<double>(raw.reserved_high) / static_cast<double>(stats.requested_peak));
   return 0;
 }
