@@ -69,8 +69,13 @@ po::options_description visible_options()
       "load-json", po::value<std::string>(), "load test: also write the report as JSON to FILE")(
       "load-html", po::value<std::string>(),
       "load test: also write a self-contained HTML report with plots (memory, latency, fragmentation) to FILE")(
-      "load-from", po::value<std::string>(),
-      "load test: instead of running, render --load-html from a report saved with --load-json")(
+      "load-find-max",
+      "load test: raise the offered rate from --load-rate until the p99 job latency breaks --load-slo; report, "
+      "per allocator, the highest sustainable jobs/s and paths/s, GPU busy share, latency and footprint")(
+      "load-slo", po::value<std::string>(),
+      "load test with --load-find-max: the p99 job latency objective, ms "
+      "(default 50)")("load-from", po::value<std::string>(),
+                      "load test: instead of running, render --load-html from a report saved with --load-json")(
       "quiet,q", "no progress or summary on stderr")("help,h", "this help")("version", "engine version and commit");
   return o;
 }
@@ -120,7 +125,7 @@ void parse_load_test(const po::variables_map& vm, command_line& cl)
   auto const get = [&](const char* k) { return vm[k].as<std::string>(); };
   if (!cl.load_test) {
     for (const char* k : {"load-jobs", "load-seed", "load-pattern", "load-rate", "load-mix", "load-threads",
-                          "allocators", "load-json", "load-html", "load-from"}) {
+                          "allocators", "load-json", "load-html", "load-from", "load-find-max", "load-slo"}) {
       if (vm.count(k)) throw configuration_error(std::string("--") + k + " goes with --load-test");
     }
     if (!cl.load_pressures.empty()) {
@@ -147,6 +152,11 @@ void parse_load_test(const po::variables_map& vm, command_line& cl)
     std::stringstream list(get("allocators"));
     std::string name;
     while (std::getline(list, name, ',')) cl.allocators.push_back(parse_allocator(name));
+  }
+  cl.load_find_max = vm.count("load-find-max") > 0;
+  if (vm.count("load-slo")) {
+    if (!cl.load_find_max) throw configuration_error("--load-slo goes with --load-find-max");
+    cl.load_slo_ms = parse_positive(get("load-slo"), "--load-slo");
   }
   if (vm.count("load-json")) cl.load_json = get("load-json");
   if (vm.count("load-html")) cl.load_html = get("load-html");
@@ -279,6 +289,9 @@ command_line parse_command_line(int argc, const char* const argv[])
     std::string const v = get("pool-limit");
     if (v.find('%') != std::string::npos) cl.load_pressures = parse_percentages(v, "--pool-limit");
     else e.pool_limit_bytes = parse_bytes(v, "--pool-limit");
+    if (v.find('%') == std::string::npos && e.pool_limit_bytes == 0) {
+      throw configuration_error("--pool-limit " + v + ": a limit must be above zero (leave it out for no limit)");
+    }
   }
   cl.memory_report = vm.count("memory-report") > 0;
   if (vm.count("route")) {

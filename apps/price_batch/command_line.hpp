@@ -30,6 +30,8 @@ struct command_line {
   bool load_test{false};
   load::stream_options load;
   int load_threads{4};
+  bool load_find_max{false};  // --load-find-max: the highest sustainable load, per allocator
+  double load_slo_ms{50.0};   // --load-slo: its p99 job-latency objective
   std::vector<allocator_kind> allocators;
   std::string load_json;
   std::string load_html;

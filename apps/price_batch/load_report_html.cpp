@@ -181,6 +181,43 @@ void fragmentation_table(std::ostream& o, const nlohmann::json& strategies)
   o << "</table>\n";
 }
 
+// --load-find-max: p99 latency and the bytes held from the driver against the offered load, a
+// series per allocator (each step of its search a point, in order of rate), the objective as a
+// line.
+void ceiling_section(std::ostream& o, const nlohmann::json& ceiling)
+{
+  double const slo = ceiling.at("slo_ms").get<double>();
+  o << "<h2>Ceiling</h2>\n<p class=\"note\">The offered rate is doubled while a run keeps its p99 job latency "
+       "within "
+    << fixed(slo, 1) << " ms and achieves at least " << fixed(100.0 * ceiling.at("keep_up").get<double>(), 0)
+    << "% of the offered rate, then bisected. The strategies below are each allocator's highest such run.</p>\n";
+  chart latency{"p99 job latency against offered load", "offered jobs/s", "ms", true, false, {}};
+  chart held{"Bytes held from the driver against offered load", "offered jobs/s", "MiB", true, false, {}};
+  double lo = 0.0;
+  double hi = 0.0;
+  std::size_t k = 0;
+  for (auto const& a : ceiling.at("allocators")) {
+    const char* color = palette[k++ % (sizeof palette / sizeof palette[0])];
+    std::vector<std::pair<double, const nlohmann::json*>> steps;
+    for (auto const& s : a.at("steps")) steps.emplace_back(s.at("offered_per_s").get<double>(), &s);
+    std::sort(steps.begin(), steps.end(), [](auto const& x, auto const& y) { return x.first < y.first; });
+    chart_series p99{a.at("label").get<std::string>(), color, {}, {}};
+    chart_series bytes{a.at("label").get<std::string>(), color, {}, {}};
+    for (auto const& [rate, s] : steps) {
+      p99.x.push_back(rate);
+      p99.y.push_back(s->at("latency_ms").at("p99").get<double>());
+      bytes.x.push_back(rate);
+      bytes.y.push_back(s->at("held_bytes").get<double>() / mebibyte);
+      lo = lo == 0.0 ? rate : std::min(lo, rate);
+      hi = std::max(hi, rate);
+    }
+    latency.series.push_back(std::move(p99));
+    held.series.push_back(std::move(bytes));
+  }
+  if (hi > 0.0) latency.series.push_back({"objective", "#c00", {lo, hi}, {slo, slo}});
+  o << render_svg(latency) << render_svg(held);
+}
+
 }  // namespace
 
 std::string load_report_html(const nlohmann::json& report)
@@ -204,6 +241,7 @@ std::string load_report_html(const nlohmann::json& report)
       << "% (" << m.at("trades") << " trades &times; " << m.at("paths") << " paths)";
   }
   o << ". Bits are compared with " << escape_html(settings.at("reference").get<std::string>()) << ".</p>\n";
+  if (report.contains("ceiling")) ceiling_section(o, report.at("ceiling"));
   o << "<h2>Summary</h2>\n";
   summary_table(o, strategies);
 

@@ -156,6 +156,7 @@ int run_load_test(const command_line& cl, std::ostream& table, std::ostream& log
     return 0;
   }
   market_data const market = read_market_file(cl.market);
+  if (cl.load_find_max) return run_load_ceiling(cl, market, table, log);
   auto const stream = load::make_stream(cl.load, market);
   load::run_options ro;
   ro.submitters = cl.load_threads;

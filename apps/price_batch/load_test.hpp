@@ -16,6 +16,10 @@ namespace mcprice::cli {
 // otherwise (the table says which).
 int run_load_test(const command_line& cl, std::ostream& table, std::ostream& log);
 
+// --load-find-max: the ceiling search per allocator instead of one run at the offered rate;
+// exit 0 where every allocator met the objective at some rate, 2 otherwise.
+int run_load_ceiling(const command_line& cl, const market_data& market, std::ostream& table, std::ostream& log);
+
 void print_load_table(std::ostream& out, const std::vector<load::strategy_result>& results);
 nlohmann::json load_report_json(const command_line& cl, const std::vector<load::strategy_result>& results);
 

@@ -51,6 +51,13 @@ std::uint64_t parse_bytes(const std::string& text, const std::string& option)
   bad(option, text, "a size such as 268435456, 256MiB or 2GiB");
 }
 
+double parse_positive(const std::string& text, const std::string& option)
+{
+  auto const [v, rest] = split_number(text);
+  if (!rest.empty() || !(v > 0.0)) bad(option, text, "a number above zero such as 50");
+  return v;
+}
+
 std::vector<int> parse_device_list(const std::string& text, const std::string& option)
 {
   std::vector<int> out;

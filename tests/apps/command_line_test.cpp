@@ -93,3 +93,18 @@ TEST_CASE("--devices names several GPUs, or all of them")
   CHECK_THROWS_AS(parse({"book.csv", "--devices", ""}), configuration_error);
   CHECK_THROWS_AS(parse({"book.csv", "--device", "0", "--devices", "1"}), configuration_error);
 }
+
+TEST_CASE("--load-find-max takes a p99 objective above zero; a pool limit of zero is refused")
+{
+  auto const cl = parse({"--load-test", "--load-find-max", "--load-slo", "20"});
+  CHECK(cl.load_find_max);
+  CHECK(cl.load_slo_ms == 20.0);
+  CHECK(parse({"--load-test", "--load-find-max"}).load_slo_ms == 50.0);
+  CHECK_THROWS_AS(parse({"--load-test", "--load-find-max", "--load-slo", "-5"}), configuration_error);
+  CHECK_THROWS_AS(parse({"--load-test", "--load-find-max", "--load-slo", "0"}), configuration_error);
+  CHECK_THROWS_AS(parse({"--load-test", "--load-find-max", "--load-slo", "fast"}), configuration_error);
+  CHECK_THROWS_AS(parse({"--load-test", "--load-slo", "20"}), configuration_error);  // without --load-find-max
+  CHECK_THROWS_AS(parse({"book.csv", "--load-find-max"}), configuration_error);      // without --load-test
+  CHECK_THROWS_AS(parse({"book.csv", "--pool-limit", "0"}), configuration_error);
+  CHECK_THROWS_AS(parse({"book.csv", "--pool-limit", "0GiB"}), configuration_error);
+}

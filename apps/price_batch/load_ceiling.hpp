@@ -1,0 +1,38 @@
+#pragma once
+// `price-batch --load-test --load-find-max`: the highest offered load the engine sustains within
+// a latency objective, per allocator. The offered rate doubles from --load-rate while a run keeps
+// its p99 job latency within the objective and the achieved rate up with the offered one, then
+// the last rate kept and the first broken are bisected (geometrically). Each step is a whole run
+// of the same seeded stream at that rate through a fresh engine, so its peaks are its own.
+#include "load_runner.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace mcprice::load {
+
+struct ceiling_options {
+  double slo_ms{50.0};  // p99 job latency, arrival to results
+  double start_rate{2000.0};
+  int max_doublings{10};  // and as many halvings when the start rate already breaks it
+  int bisections{3};
+  double keep_up{0.9};  // a run within the objective also achieves this share of the offered rate
+};
+
+struct ceiling_step {
+  double offered_per_s{0.0};
+  bool within{false};
+  strategy_result result;
+};
+
+// Whether a run at `offered` jobs/s meets the objective.
+bool within_objective(const strategy_result& r, double offered, const ceiling_options& o);
+
+// The steps of the search, in the order run; measure(rate) runs the stream at `rate`.
+std::vector<ceiling_step> find_ceiling(const ceiling_options& o, const std::function<strategy_result(double)>& measure);
+
+// The step with the highest offered rate within the objective, or nullptr.
+const ceiling_step* sustainable(const std::vector<ceiling_step>& steps);
+
+}  // namespace mcprice::load
