@@ -128,10 +128,12 @@ void* bucketed_pool_resource::allocate_slow(std::size_t bytes, int cls, stream_v
 {
   refresh_passed();
   if (cls >= 0) {
+    if (void* p = take_larger(cls, bytes, s)) return p;
     if (void* p = take_passed_or_pending(cls, bytes, s)) return p;
   }
   std::size_t const size = cls >= 0 ? classes_.size_of(cls) : bytes;
   std::vector<returned_block> back;
+  std::size_t keep = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (cls >= 0) ++stats_.classes[static_cast<std::size_t>(cls)].misses;
@@ -139,7 +141,7 @@ void* bucketed_pool_resource::allocate_slow(std::size_t bytes, int cls, stream_v
       collect_room(size <= limit_ ? limit_ - size : 0, s, back);
       if (stats_.reserved + size > limit_) {
         ++stats_.failures;
-        give_back(back, s);
+        give_back(back, s, upstream_keep());
         throw out_of_memory("bucketed", bytes, stats_.reserved, limit_);
       }
     }
@@ -152,13 +154,32 @@ void* bucketed_pool_resource::allocate_slow(std::size_t bytes, int cls, stream_v
     }
     stats_.reserved += size;  // held for this growth from here on, so that no other can overshoot the limit
     stats_.reserved_peak = std::max(stats_.reserved_peak, stats_.reserved);
+    keep = upstream_keep();
   }
-  give_back(back, s);
+  give_back(back, s, keep);
   void* p = grow(size, bytes, s);
   std::lock_guard<std::mutex> lock(mutex_);
   ++stats_.upstream_grows;
   note_live(p, bytes, cls);
   return p;
+}
+
+// Before the pool grows (or ties streams), without a limit: the smallest cached block of any
+// larger class that this stream may take at once. Growth maps new device memory (hundreds of
+// microseconds) and, with the headroom, gives other blocks back; a larger block costs only its
+// rounding, which the statistics show (internal fragmentation). Under a limit a request takes
+// only its own class: the gate admitted it for that class's size.
+void* bucketed_pool_resource::take_larger(int cls, std::size_t bytes, stream_view s)
+{
+  if (limit_ != 0) return nullptr;
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (int c = cls + reach_ + 1; c < classes_.count(); ++c) {
+    if (void* p = take_free(c, s)) {
+      note_live(p, bytes, c);
+      return p;
+    }
+  }
+  return nullptr;
 }
 
 // Another stream's free of the class: one the device has passed (a poll), else, where the pool
@@ -215,12 +236,14 @@ void* bucketed_pool_resource::grow(std::size_t size, std::size_t requested, stre
     return upstream_.allocate(size, s);
   } catch (const out_of_memory&) {
     std::vector<returned_block> back;
+    std::size_t keep = 0;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       ++stats_.oom_retries;
       collect_room(0, s, back);
+      keep = stats_.reserved;  // the upstream is short: it keeps nothing beyond what is held
     }
-    give_back(back, s);
+    give_back(back, s, keep);
     try {
       return upstream_.allocate(size, s);
     } catch (const out_of_memory&) {
@@ -244,6 +267,7 @@ void bucketed_pool_resource::do_deallocate(void* p, std::size_t, stream_view s) 
     // Could not mark the free (a CUDA failure): the block goes back to the upstream below.
   }
   std::vector<returned_block> back;
+  std::size_t keep = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto const it = live_.find(p);
@@ -266,14 +290,26 @@ void bucketed_pool_resource::do_deallocate(void* p, std::size_t, stream_view s) 
     ++stats_.upstream_releases;
     back.push_back({p, b.size, 0, false, false});
     if (marked) ordering_.release(mark);
+    keep = upstream_keep();
   }
-  give_back(back, s);
+  give_back(back, s, keep);
+}
+
+// What the upstream may keep in all once this pool has given blocks back: what the headroom
+// lets this pool hold (at least untied_bytes, at most the limit), so that the driver keeps a
+// little memory for the next growth and never more than this pool would itself.
+std::size_t bucketed_pool_resource::upstream_keep() const noexcept
+{
+  if (headroom_ < 0.0) return limit_ != 0 ? limit_ : ~std::size_t{0};
+  auto const bound = static_cast<std::size_t>((1.0 + headroom_) * static_cast<double>(stats_.allocated_peak));
+  std::size_t const keep = std::max(bound, untied_bytes_);
+  return limit_ != 0 ? std::min(keep, limit_) : keep;
 }
 
 // Blocks the slow path gives back to the upstream, in the order of stream s (which is about to
-// allocate): each pending one behind a wait on its mark. Then the upstream may release what it
-// no longer needs, so that this pool's cache is the only one.
-void bucketed_pool_resource::give_back(std::vector<returned_block>& blocks, stream_view s) noexcept
+// allocate): each pending one behind a wait on its mark. Then the upstream releases what it holds
+// beyond `keep`, so that it caches no more than this pool allows itself.
+void bucketed_pool_resource::give_back(std::vector<returned_block>& blocks, stream_view s, std::size_t keep) noexcept
 {
   for (auto const& b : blocks) {
     if (b.wait) {
@@ -286,7 +322,7 @@ void bucketed_pool_resource::give_back(std::vector<returned_block>& blocks, stre
     upstream_.deallocate(b.ptr, b.size, s);
     if (b.has_mark) ordering_.release(b.mark);
   }
-  if (!blocks.empty()) upstream_.release_unused();
+  if (!blocks.empty()) upstream_.release_unused(keep);
   blocks.clear();
 }
 
@@ -322,7 +358,7 @@ void bucketed_pool_resource::trim_locked(std::size_t goal) noexcept
       }
     }
   }
-  upstream_.release_unused();
+  upstream_.release_unused(goal);
 }
 
 // Takes cached blocks out of the cache until at most `goal` bytes are held or none is cached,
@@ -332,8 +368,10 @@ void bucketed_pool_resource::trim_locked(std::size_t goal) noexcept
 void bucketed_pool_resource::collect_room(std::size_t goal, stream_view s, std::vector<returned_block>& out)
 {
   ++stats_.trims;
+  // The smallest classes go first: a larger block serves smaller requests (take_larger), so the
+  // large blocks are the ones worth keeping.
   for (int pass = 0; pass < 3; ++pass) {
-    for (std::size_t cls = cached_.size(); cls-- > 0 && stats_.reserved > goal;) {
+    for (std::size_t cls = 0; cls < cached_.size() && stats_.reserved > goal; ++cls) {
       auto& list = cached_[cls];
       std::size_t const size = classes_.size_of(static_cast<int>(cls));
       for (std::size_t i = list.size(); i-- > 0 && stats_.reserved > goal;) {

@@ -117,9 +117,9 @@ driver_pool_usage default_pool_resource::driver_usage() const
 
 void explicit_pool_resource::trim_to(std::size_t keep) { MCPRICE_CUDA_TRY(cudaMemPoolTrimTo(pool_.value(), keep)); }
 
-void explicit_pool_resource::do_release_unused() noexcept
+void explicit_pool_resource::do_release_unused(std::size_t keep) noexcept
 {
-  MCPRICE_CUDA_TRY_NOTHROW(cudaMemPoolTrimTo(pool_.value(), 0));
+  MCPRICE_CUDA_TRY_NOTHROW(cudaMemPoolTrimTo(pool_.value(), keep));
 }
 
 }  // namespace mcprice

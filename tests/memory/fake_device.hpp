@@ -21,6 +21,7 @@ class fake_upstream final : public memory_resource {
   std::size_t allocations{0};
   std::size_t frees{0};
   std::size_t unused_releases{0};  // release_unused() calls: what it was given back went back to the device
+  std::size_t last_keep{0};        // and the bytes the last one allowed the upstream to keep
   std::set<std::uintptr_t> live;
 
  private:
@@ -40,7 +41,11 @@ class fake_upstream final : public memory_resource {
     ++frees;
   }
   [[nodiscard]] std::string do_name() const override { return "fake"; }
-  void do_release_unused() noexcept override { ++unused_releases; }
+  void do_release_unused(std::size_t keep) noexcept override
+  {
+    ++unused_releases;
+    last_keep = keep;
+  }
   std::uintptr_t next_{1 << 20};
 };
 

@@ -82,6 +82,7 @@ class bucketed_pool_resource final : public memory_resource {
   // The slow path, without the lock held across its driver calls.
   void* allocate_slow(std::size_t bytes, int cls, stream_view s);
   void refresh_passed() noexcept;
+  void* take_larger(int cls, std::size_t bytes, stream_view s);
   void* take_passed_or_pending(int cls, std::size_t bytes, stream_view s);
   void* grow(std::size_t size, std::size_t requested, stream_view s);
   // Return cached blocks to the upstream until at most `goal` bytes are held or none is cached:
@@ -90,7 +91,8 @@ class bucketed_pool_resource final : public memory_resource {
   // wait.
   void trim_locked(std::size_t goal) noexcept;
   void collect_room(std::size_t goal, stream_view s, std::vector<returned_block>& out);
-  void give_back(std::vector<returned_block>& blocks, stream_view s) noexcept;
+  void give_back(std::vector<returned_block>& blocks, stream_view s, std::size_t keep) noexcept;
+  [[nodiscard]] std::size_t upstream_keep() const noexcept;
   void record_latency(double us);
 
   memory_resource& upstream_;

@@ -77,7 +77,7 @@ class explicit_pool_resource final : public memory_resource {
   void* do_allocate(std::size_t bytes, stream_view s) override;
   void do_deallocate(void* p, std::size_t bytes, stream_view s) noexcept override;
   [[nodiscard]] std::string do_name() const override { return "pool"; }
-  void do_release_unused() noexcept override;
+  void do_release_unused(std::size_t keep) noexcept override;
   memory_pool pool_;
   std::size_t max_size_;
 };

@@ -23,16 +23,17 @@ class memory_resource {
   // What an allocation of `bytes` takes from this resource after its rounding (a size class),
   // where the resource knows it; the request itself otherwise.
   [[nodiscard]] std::size_t granted_size(std::size_t bytes) const { return do_granted_size(bytes); }
-  // Gives memory the resource caches and no allocation uses back to where it came from, where
-  // the resource caches any (a pool beneath another pool: so that only one cache holds memory).
-  void release_unused() noexcept { do_release_unused(); }
+  // Gives memory the resource caches and no allocation uses back to where it came from, until it
+  // holds at most `keep` bytes in all (live allocations included), where the resource caches any:
+  // a pool beneath another pool keeps only what the pool above it allows itself.
+  void release_unused(std::size_t keep) noexcept { do_release_unused(keep); }
 
  private:
   virtual void* do_allocate(std::size_t bytes, stream_view s) = 0;
   virtual void do_deallocate(void* p, std::size_t bytes, stream_view s) noexcept = 0;
   [[nodiscard]] virtual std::string do_name() const = 0;
   [[nodiscard]] virtual std::size_t do_granted_size(std::size_t bytes) const { return bytes; }
-  virtual void do_release_unused() noexcept {}
+  virtual void do_release_unused(std::size_t /*keep*/) noexcept {}
 };
 
 }  // namespace mcprice
