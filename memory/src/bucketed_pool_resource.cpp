@@ -97,20 +97,23 @@ void bucketed_pool_resource::note_live(void* p, std::size_t requested, int cls)
 void bucketed_pool_resource::refresh_passed() noexcept
 {
   constexpr std::size_t polls = 16;
-  std::vector<order_token> marks;
+  // A block is named by its sequence number, not its mark: while the lock is not held a block
+  // may be taken, its mark's event recycled, and recorded again for another block's free, which
+  // a poll of the old free must not vouch for.
+  std::vector<std::pair<std::uint64_t, order_token>> marks;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     for (auto const& list : cached_) {
       for (auto const& b : list) {
         if (marks.size() == polls) break;
-        if (!b.passed) marks.push_back(b.mark);
+        if (!b.passed) marks.emplace_back(b.seq, b.mark);
       }
     }
   }
-  std::vector<order_token> passed;
+  std::vector<std::uint64_t> passed;
   try {
-    for (order_token m : marks) {
-      if (ordering_.passed(m)) passed.push_back(m);
+    for (auto const& [seq, m] : marks) {
+      if (ordering_.passed(m)) passed.push_back(seq);
     }
   } catch (...) {
     return;  // a failed poll: nothing is known passed
@@ -119,7 +122,7 @@ void bucketed_pool_resource::refresh_passed() noexcept
   std::lock_guard<std::mutex> lock(mutex_);
   for (auto& list : cached_) {
     for (auto& b : list) {
-      if (std::find(passed.begin(), passed.end(), b.mark) != passed.end()) b.passed = true;
+      if (std::find(passed.begin(), passed.end(), b.seq) != passed.end()) b.passed = true;
     }
   }
 }
@@ -148,7 +151,7 @@ void* bucketed_pool_resource::allocate_slow(std::size_t bytes, int cls, stream_v
     // Headroom: the cache may hold only a little more than the most ever live at once, so that
     // blocks of sizes no longer asked for go back instead of piling up.
     if (headroom_ >= 0.0 && stats_.reserved + size > untied_bytes_) {
-      auto const live_peak = static_cast<double>(std::max(stats_.allocated_peak, stats_.allocated + size));
+      auto const live_peak = static_cast<double>(std::max(stats_.requested_peak, stats_.requested + bytes));
       auto const target = static_cast<std::size_t>((1.0 + headroom_) * live_peak);
       if (stats_.reserved + size > target) collect_room(target > size ? target - size : 0, s, back);
     }
@@ -187,18 +190,18 @@ void* bucketed_pool_resource::take_larger(int cls, std::size_t bytes, stream_vie
 // stream waiting on its mark (the two streams' jobs then run one after the other).
 void* bucketed_pool_resource::take_passed_or_pending(int cls, std::size_t bytes, stream_view s)
 {
-  constexpr std::size_t polls = 4;  // the oldest frees are the likeliest passed
-  std::vector<order_token> pending;
+  constexpr std::size_t polls = 4;                             // the oldest frees are the likeliest passed
+  std::vector<std::pair<std::uint64_t, order_token>> pending;  // by sequence number (refresh_passed)
   {
     std::lock_guard<std::mutex> lock(mutex_);
     for (auto const& b : cached_[static_cast<std::size_t>(cls)]) {
       if (pending.size() == polls) break;
-      if (b.freed_on.value() != s.value() && !b.passed) pending.push_back(b.mark);
+      if (b.freed_on.value() != s.value() && !b.passed) pending.emplace_back(b.seq, b.mark);
     }
   }
-  std::vector<order_token> passed;
-  for (order_token m : pending) {
-    if (ordering_.passed(m)) passed.push_back(m);
+  std::vector<std::uint64_t> passed;
+  for (auto const& [seq, m] : pending) {
+    if (ordering_.passed(m)) passed.push_back(seq);
   }
   cached_block block{};
   bool tie = false;
@@ -206,7 +209,7 @@ void* bucketed_pool_resource::take_passed_or_pending(int cls, std::size_t bytes,
     std::lock_guard<std::mutex> lock(mutex_);
     auto& list = cached_[static_cast<std::size_t>(cls)];
     for (auto& b : list) {
-      if (std::find(passed.begin(), passed.end(), b.mark) != passed.end()) b.passed = true;
+      if (std::find(passed.begin(), passed.end(), b.seq) != passed.end()) b.passed = true;
     }
     auto it = std::find_if(list.begin(), list.end(), [](const cached_block& b) { return b.passed; });
     if (it == list.end()) {
@@ -281,7 +284,7 @@ void bucketed_pool_resource::do_deallocate(void* p, std::size_t, stream_view s) 
     stats_.allocated -= b.size;
     if (b.cls >= 0) --stats_.classes[static_cast<std::size_t>(b.cls)].live_blocks;
     if (b.cls >= 0 && marked) {
-      cached_[static_cast<std::size_t>(b.cls)].push_back({p, s, mark, false});
+      cached_[static_cast<std::size_t>(b.cls)].push_back({p, s, mark, false, ++next_seq_});
       ++stats_.classes[static_cast<std::size_t>(b.cls)].cached_blocks;
       return;
     }
@@ -301,7 +304,7 @@ void bucketed_pool_resource::do_deallocate(void* p, std::size_t, stream_view s) 
 std::size_t bucketed_pool_resource::upstream_keep() const noexcept
 {
   if (headroom_ < 0.0) return limit_ != 0 ? limit_ : ~std::size_t{0};
-  auto const bound = static_cast<std::size_t>((1.0 + headroom_) * static_cast<double>(stats_.allocated_peak));
+  auto const bound = static_cast<std::size_t>((1.0 + headroom_) * static_cast<double>(stats_.requested_peak));
   std::size_t const keep = std::max(bound, untied_bytes_);
   return limit_ != 0 ? std::min(keep, limit_) : keep;
 }

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <set>
 #include <utility>
 #include <vector>
@@ -57,14 +59,37 @@ class fake_ordering final : public stream_ordering {
   std::size_t synchronized{0};
   std::size_t polls{0};                   // passed() calls: each a driver call on the device
   std::vector<order_token> passed_marks;  // marks the fake device has passed
+  // Released marks are recorded again, as the CUDA ordering recycles its events.
+  bool recycle{false};
+  std::vector<order_token> spare;
+  order_token last{0};  // the mark recorded last
+  // Called by a poll before its answer (what another thread does meanwhile); a set answer wins.
+  std::function<std::optional<bool>(order_token)> on_poll;
 
-  order_token record(stream_view) override { return ++recorded; }
+  order_token record(stream_view) override
+  {
+    ++recorded;
+    if (recycle && !spare.empty()) {
+      last = spare.back();
+      spare.pop_back();
+    } else {
+      last = recorded;
+    }
+    return last;
+  }
   void wait(stream_view waiter, order_token t) override { waits.emplace_back(waiter.value(), t); }
-  void release(order_token) noexcept override { ++released; }
+  void release(order_token t) noexcept override
+  {
+    ++released;
+    if (recycle) spare.push_back(t);
+  }
   void synchronize(order_token) override { ++synchronized; }
   bool passed(order_token t) override
   {
     ++polls;
+    if (on_poll) {
+      if (auto const answer = on_poll(t)) return *answer;
+    }
     return std::find(passed_marks.begin(), passed_marks.end(), t) != passed_marks.end();
   }
 };

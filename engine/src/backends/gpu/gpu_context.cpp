@@ -34,9 +34,11 @@ gpu_context::gpu_context(const engine_options& o, const market_data& market, std
     case allocator_kind::bucketed: {
       explicit_pool_options po;
       po.device = o.device;
-      // --pool-limit bounds what the driver pool reserves, for both: the bytes held from the
-      // driver never exceed it.
-      po.max_size = o.pool_limit_bytes;
+      // The plain pool's own maximum is the limit. Beneath the bucketed pool (which enforces the
+      // limit itself, trimming and retrying in stream order) it is not: the driver would refuse
+      // memory whose frees are still queued on another stream, and jobs would fail instead of
+      // waiting.
+      po.max_size = o.allocator == allocator_kind::pool ? o.pool_limit_bytes : 0;
       po.opportunistic_reuse = o.allocator == allocator_kind::bucketed;
       // Beneath the bucketed pool the driver pool keeps nothing the bucketed pool gave back (it
       // releases it at once, and at every synchronisation): the bucketed pool's cache is the

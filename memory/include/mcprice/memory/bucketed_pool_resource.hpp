@@ -28,9 +28,11 @@ struct bucketed_pool_options {
   // holds exactly the class sizes the scratch gate admitted it for (granted_size).
   int reuse_reach{2};
   // Before growing, the pool gives cached blocks back until what it holds is at most (1 +
-  // headroom) x the most it ever had live (granted) at once; negative: cache without bound.
-  // Blocks of sizes no longer asked for then go back instead of piling up as fragmentation.
-  double headroom{0.05};
+  // headroom) x the most ever requested live at once; negative: cache without bound. Blocks of
+  // sizes no longer asked for then go back instead of piling up as fragmentation. (It bounds
+  // the footprint against what jobs asked for, so the rounding to classes, and larger blocks
+  // serving smaller requests, come out of it.)
+  double headroom{0.15};
   // A block another stream freed, whose free the device has not yet passed, is reused with the
   // allocating stream waiting on that free: least memory, but the two streams' jobs then run one
   // after the other on the GPU (one's ramp cannot fill the other's tail). While the pool holds
@@ -55,7 +57,8 @@ class bucketed_pool_resource final : public memory_resource {
     void* ptr;
     stream_view freed_on;
     order_token mark;
-    bool passed;  // the device is known to have passed the free: any stream may take it at once
+    bool passed;        // the device is known to have passed the free: any stream may take it at once
+    std::uint64_t seq;  // which free this is (a mark's event is recycled; the number is not)
   };
   // A cached block on its way back to the upstream (the slow path frees it outside the lock).
   struct returned_block {
@@ -106,6 +109,7 @@ class bucketed_pool_resource final : public memory_resource {
   mutable std::mutex mutex_;
   std::vector<std::vector<cached_block>> cached_;
   std::unordered_map<void*, live_block> live_;
+  std::uint64_t next_seq_{0};
   pool_statistics stats_;
   latency_ring latency_;
 };
