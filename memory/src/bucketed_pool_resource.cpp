@@ -14,6 +14,7 @@ bucketed_pool_resource::bucketed_pool_resource(memory_resource& upstream, stream
       classes_(options.classes),
       limit_(options.limit_bytes),
       reach_(options.limit_bytes != 0 ? 0 : options.reuse_reach),
+      larger_reach_(std::max(options.larger_reach, reach_)),
       headroom_(options.headroom),
       untied_bytes_(options.limit_bytes != 0 ? 0 : options.untied_bytes),
       cached_(static_cast<std::size_t>(classes_.count()))
@@ -26,6 +27,7 @@ bucketed_pool_resource::~bucketed_pool_resource()
 {
   std::lock_guard<std::mutex> lock(mutex_);
   trim_locked(0);
+  for (order_token const t : unsettled_) ordering_.release(t);
 }
 
 // The hot path takes a block this stream freed, or one whose free the device is known to have
@@ -100,6 +102,7 @@ void bucketed_pool_resource::refresh_passed() noexcept
   // A block is named by its sequence number, not its mark: while the lock is not held a block
   // may be taken, its mark's event recycled, and recorded again for another block's free, which
   // a poll of the old free must not vouch for.
+  settle_upstream();
   std::vector<std::pair<std::uint64_t, order_token>> marks;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -127,6 +130,42 @@ void bucketed_pool_resource::refresh_passed() noexcept
   }
 }
 
+// Once the device has passed the frees of an earlier give-back, the upstream releases what it
+// holds beyond the headroom: at the give-back itself those frees were still queued, and a
+// driver pool keeps memory whose frees it has not seen happen.
+void bucketed_pool_resource::settle_upstream() noexcept
+{
+  std::vector<order_token> marks;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (unsettled_.empty()) return;
+    marks.swap(unsettled_);
+  }
+  std::vector<order_token> still;
+  bool any = false;
+  for (order_token const t : marks) {
+    bool passed = false;
+    try {
+      passed = ordering_.passed(t);
+    } catch (...) {
+      passed = true;  // a failed poll: the mark is of no further use
+    }
+    if (passed) {
+      ordering_.release(t);
+      any = true;
+    } else {
+      still.push_back(t);
+    }
+  }
+  std::size_t keep = 0;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    unsettled_.insert(unsettled_.end(), still.begin(), still.end());
+    keep = upstream_keep();
+  }
+  if (any) upstream_.release_unused(keep);
+}
+
 void* bucketed_pool_resource::allocate_slow(std::size_t bytes, int cls, stream_view s)
 {
   refresh_passed();
@@ -138,14 +177,17 @@ void* bucketed_pool_resource::allocate_slow(std::size_t bytes, int cls, stream_v
   std::vector<returned_block> back;
   std::size_t keep = 0;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::unique_lock<std::mutex> lock(mutex_);
     if (cls >= 0) ++stats_.classes[static_cast<std::size_t>(cls)].misses;
     if (limit_ != 0 && stats_.reserved + size > limit_) {
       collect_room(size <= limit_ ? limit_ - size : 0, s, back);
       if (stats_.reserved + size > limit_) {
         ++stats_.failures;
-        give_back(back, s, upstream_keep());
-        throw out_of_memory("bucketed", bytes, stats_.reserved, limit_);
+        std::size_t const held = stats_.reserved;
+        keep = upstream_keep();
+        lock.unlock();
+        give_back(back, s, keep, true);
+        throw out_of_memory("bucketed", bytes, held, limit_);
       }
     }
     // Headroom: the cache may hold only a little more than the most ever live at once, so that
@@ -158,8 +200,11 @@ void* bucketed_pool_resource::allocate_slow(std::size_t bytes, int cls, stream_v
     stats_.reserved += size;  // held for this growth from here on, so that no other can overshoot the limit
     stats_.reserved_peak = std::max(stats_.reserved_peak, stats_.reserved);
     keep = upstream_keep();
+    // Under a limit the upstream keeps nothing beyond this pool's blocks: whatever it maps for
+    // this growth then stays within the limit (but for the driver's own rounding).
+    if (limit_ != 0) keep = stats_.reserved - size;
   }
-  give_back(back, s, keep);
+  give_back(back, s, keep, limit_ != 0);
   void* p = grow(size, bytes, s);
   std::lock_guard<std::mutex> lock(mutex_);
   ++stats_.upstream_grows;
@@ -176,7 +221,8 @@ void* bucketed_pool_resource::take_larger(int cls, std::size_t bytes, stream_vie
 {
   if (limit_ != 0) return nullptr;
   std::lock_guard<std::mutex> lock(mutex_);
-  for (int c = cls + reach_ + 1; c < classes_.count(); ++c) {
+  int const last = std::min(classes_.count() - 1, cls + larger_reach_);
+  for (int c = cls + reach_ + 1; c <= last; ++c) {
     if (void* p = take_free(c, s)) {
       note_live(p, bytes, c);
       return p;
@@ -246,7 +292,7 @@ void* bucketed_pool_resource::grow(std::size_t size, std::size_t requested, stre
       collect_room(0, s, back);
       keep = stats_.reserved;  // the upstream is short: it keeps nothing beyond what is held
     }
-    give_back(back, s, keep);
+    give_back(back, s, keep, true);
     try {
       return upstream_.allocate(size, s);
     } catch (const out_of_memory&) {
@@ -291,11 +337,11 @@ void bucketed_pool_resource::do_deallocate(void* p, std::size_t, stream_view s) 
     // Above the classes (or unmarked): straight back to the upstream, in stream order.
     stats_.reserved -= b.size;
     ++stats_.upstream_releases;
-    back.push_back({p, b.size, 0, false, false});
+    back.push_back({p, b.size, 0, false, false, false});
     if (marked) ordering_.release(mark);
     keep = upstream_keep();
   }
-  give_back(back, s, keep);
+  give_back(back, s, keep, false);
 }
 
 // What the upstream may keep in all once this pool has given blocks back: what the headroom
@@ -311,22 +357,44 @@ std::size_t bucketed_pool_resource::upstream_keep() const noexcept
 
 // Blocks the slow path gives back to the upstream, in the order of stream s (which is about to
 // allocate): each pending one behind a wait on its mark. Then the upstream releases what it holds
-// beyond `keep`, so that it caches no more than this pool allows itself.
-void bucketed_pool_resource::give_back(std::vector<returned_block>& blocks, stream_view s, std::size_t keep) noexcept
+// beyond `keep`, so that it caches no more than this pool allows itself. A driver pool releases
+// only memory whose frees the device has passed, and frees queued behind running jobs have not:
+// to settle, the host waits on each block's mark (those of this stream's and other streams'
+// jobs, never the device) and frees it on the thread's default stream, which has nothing else
+// queued, and waits for those frees before the trim.
+void bucketed_pool_resource::give_back(std::vector<returned_block>& blocks, stream_view s, std::size_t keep,
+                                       bool settle) noexcept
 {
+  if (blocks.empty()) return;
+  stream_view const on = settle ? stream_view{cudaStreamPerThread} : s;
   for (auto const& b : blocks) {
-    if (b.wait) {
-      try {
-        ordering_.wait(s, b.mark);
-      } catch (...) {
-        // A failed wait leaves nothing better to do than free: the device is in error anyway.
-      }
+    try {
+      if (settle && b.has_mark && !b.passed) ordering_.synchronize(b.mark);
+      else if (b.wait) ordering_.wait(s, b.mark);
+    } catch (...) {
+      // A failed wait leaves nothing better to do than free: the device is in error anyway.
     }
-    upstream_.deallocate(b.ptr, b.size, s);
+    upstream_.deallocate(b.ptr, b.size, on);
     if (b.has_mark) ordering_.release(b.mark);
   }
-  if (!blocks.empty()) upstream_.release_unused(keep);
   blocks.clear();
+  try {
+    order_token const freed = ordering_.record(on);
+    if (settle) {
+      ordering_.synchronize(freed);
+      ordering_.release(freed);
+    } else {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (unsettled_.size() == 16) {  // a bound: the oldest is the likeliest passed already
+        ordering_.release(unsettled_.front());
+        unsettled_.erase(unsettled_.begin());
+      }
+      unsettled_.push_back(freed);
+    }
+  } catch (...) {
+    // Not known to have happened: the trim below releases what it can.
+  }
+  upstream_.release_unused(keep);
 }
 
 void bucketed_pool_resource::trim()
@@ -383,7 +451,7 @@ void bucketed_pool_resource::collect_room(std::size_t goal, stream_view s, std::
         if (pass == 0 && !own) continue;
         if (pass == 1 && (own || !b.passed)) continue;
         bool const wait = pass == 2 && !own && !b.passed;
-        out.push_back({b.ptr, size, b.mark, wait, true});
+        out.push_back({b.ptr, size, b.mark, wait, true, b.passed});
         if (wait) ++stats_.event_waits;
         stats_.reserved -= size;
         ++stats_.upstream_releases;

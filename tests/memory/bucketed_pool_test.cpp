@@ -268,6 +268,14 @@ TEST_CASE("a request may take a cached block up to reuse_reach classes larger")
   CHECK(c == a);
   CHECK(up.allocations == 1);
   CHECK(pool.statistics().internal_fragmentation() > 0.35);
+  pool.deallocate(c, 1'000'000, fake_stream(1));
+  // More than larger_reach classes below (over twice smaller): the pool grows instead.
+  void* e = pool.allocate(std::size_t{6} << 20, fake_stream(1));
+  pool.deallocate(e, std::size_t{6} << 20, fake_stream(1));
+  void* d = pool.allocate(std::size_t{2} << 20, fake_stream(1));
+  CHECK(d != e);
+  CHECK(up.allocations == 3);
+  pool.deallocate(d, std::size_t{2} << 20, fake_stream(1));
 }
 
 TEST_CASE("the upstream keeps what the pool's headroom allows, no more")
@@ -284,6 +292,17 @@ TEST_CASE("the upstream keeps what the pool's headroom allows, no more")
   CHECK(up.unused_releases == 1);
   // The peak requested live at the give-back was a's 40 MiB.
   CHECK(up.last_keep == static_cast<std::size_t>(1.05 * static_cast<double>(std::size_t{40} << 20)));
+  // The free was queued behind the stream's work, so the driver could not release it then: once
+  // the device passes the mark after it, the next slow path has the upstream trimmed again.
+  order_token const after_free = ord.last;
+  void* c = pool.allocate(std::size_t{1} << 20, fake_stream(2));
+  CHECK(up.unused_releases == 1);  // not passed yet
+  pool.deallocate(c, std::size_t{1} << 20, fake_stream(2));
+  ord.passed_marks.push_back(after_free);
+  void* d = pool.allocate(std::size_t{1} << 20, fake_stream(3));  // c's block, behind a wait: no growth
+  CHECK(d == c);
+  CHECK(up.unused_releases == 2);
+  pool.deallocate(d, std::size_t{1} << 20, fake_stream(3));
   pool.deallocate(b, std::size_t{48} << 20, fake_stream(1));
 }
 
@@ -353,6 +372,41 @@ TEST_CASE("what the pool gives back goes back to the device, not into the upstre
   pool.trim();
   CHECK(up.live_bytes == 0);
   CHECK(up.unused_releases == 2);
+}
+
+TEST_CASE("under a limit, blocks given back are freed before the upstream is trimmed")
+{
+  fake_upstream up;
+  fake_ordering ord;
+  std::size_t const limit = std::size_t{8} << 20;
+  bucketed_pool_resource pool(up, ord, small_classes(limit));
+  void* a = pool.allocate(std::size_t{5} << 20, fake_stream(1));
+  pool.deallocate(a, std::size_t{5} << 20, fake_stream(1));  // pending on stream 1
+  std::size_t const seven = pool.classes().size_of(pool.classes().class_of(std::size_t{7} << 20));
+  // Stream 2 needs the room: the host waits for the free on stream 1 and for the free itself
+  // (two synchronisations), no stream is tied to another, and the upstream keeps room for the
+  // growth alone.
+  void* b = pool.allocate(std::size_t{7} << 20, fake_stream(2));
+  CHECK(b != nullptr);
+  CHECK(ord.synchronized == 2);
+  CHECK(ord.waits.empty());
+  CHECK(up.frees == 1);
+  CHECK(up.unused_releases == 1);
+  CHECK(up.last_keep == limit - seven);
+  pool.deallocate(b, std::size_t{7} << 20, fake_stream(2));
+  // Without a limit a give-back stays in stream order: a wait on the device, none on the host.
+  fake_upstream up2;
+  fake_ordering ord2;
+  auto o = small_classes();
+  o.headroom = 0.0;
+  bucketed_pool_resource free_pool(up2, ord2, o);
+  void* c = free_pool.allocate(std::size_t{40} << 20, fake_stream(1));
+  free_pool.deallocate(c, std::size_t{40} << 20, fake_stream(1));
+  void* d = free_pool.allocate(std::size_t{48} << 20, fake_stream(2));
+  CHECK(d != nullptr);
+  CHECK(ord2.synchronized == 0);
+  CHECK(up2.frees == 1);
+  free_pool.deallocate(d, std::size_t{48} << 20, fake_stream(2));
 }
 
 TEST_CASE("a poll of a recycled mark never vouches for a later free")
