@@ -14,7 +14,6 @@ bucketed_pool_resource::bucketed_pool_resource(memory_resource& upstream, stream
       classes_(options.classes),
       limit_(options.limit_bytes),
       reach_(options.limit_bytes != 0 ? 0 : options.reuse_reach),
-      larger_reach_(std::max(options.larger_reach, reach_)),
       headroom_(options.headroom),
       untied_bytes_(options.limit_bytes != 0 ? 0 : options.untied_bytes),
       cached_(static_cast<std::size_t>(classes_.count()))
@@ -221,8 +220,7 @@ void* bucketed_pool_resource::take_larger(int cls, std::size_t bytes, stream_vie
 {
   if (limit_ != 0) return nullptr;
   std::lock_guard<std::mutex> lock(mutex_);
-  int const last = std::min(classes_.count() - 1, cls + larger_reach_);
-  for (int c = cls + reach_ + 1; c <= last; ++c) {
+  for (int c = cls + reach_ + 1; c < classes_.count(); ++c) {
     if (void* p = take_free(c, s)) {
       note_live(p, bytes, c);
       return p;

@@ -27,11 +27,6 @@ struct bucketed_pool_options {
   // then share blocks instead of each class caching its own. Under a limit it is 0: a job then
   // holds exactly the class sizes the scratch gate admitted it for (granted_size).
   int reuse_reach{2};
-  // Before it grows (no limit), a request may take a cached block up to this many classes larger
-  // that its stream may take at once (4: at most twice its class): growth maps new memory, a
-  // larger block costs only its rounding. Unbounded, small requests took blocks many times their
-  // size and the pool held 2-2.8x its requested peak (load test, H200, 2026-12-02).
-  int larger_reach{4};
   // Before growing, the pool gives cached blocks back until what it holds is at most (1 +
   // headroom) x the most ever requested live at once; negative: cache without bound. Blocks of
   // sizes no longer asked for then go back instead of piling up as fragmentation. (It bounds
@@ -112,7 +107,6 @@ class bucketed_pool_resource final : public memory_resource {
   size_classes classes_;
   std::size_t limit_;
   int reach_;
-  int larger_reach_;
   double headroom_;
   std::size_t untied_bytes_;  // 0 under a limit
 
