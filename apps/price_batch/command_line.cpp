@@ -74,7 +74,9 @@ po::options_description visible_options()
       "per allocator, the highest sustainable jobs/s and paths/s, GPU busy share, latency and footprint")(
       "load-slo", po::value<std::string>(),
       "load test with --load-find-max: the p99 job latency objective, ms "
-      "(default 50)")("load-from", po::value<std::string>(),
+      "(default 50)")("load-step-seconds", po::value<std::string>(),
+                      "load test with --load-find-max: each step offers at least this many seconds of arrivals, "
+                      "more jobs than --load-jobs where needed (default 2)")("load-from", po::value<std::string>(),
                       "load test: instead of running, render --load-html from a report saved with --load-json")(
       "quiet,q", "no progress or summary on stderr")("help,h", "this help")("version", "engine version and commit");
   return o;
@@ -125,7 +127,8 @@ void parse_load_test(const po::variables_map& vm, command_line& cl)
   auto const get = [&](const char* k) { return vm[k].as<std::string>(); };
   if (!cl.load_test) {
     for (const char* k : {"load-jobs", "load-seed", "load-pattern", "load-rate", "load-mix", "load-threads",
-                          "allocators", "load-json", "load-html", "load-from", "load-find-max", "load-slo"}) {
+                          "allocators", "load-json", "load-html", "load-from", "load-find-max", "load-slo",
+                          "load-step-seconds"}) {
       if (vm.count(k)) throw configuration_error(std::string("--") + k + " goes with --load-test");
     }
     if (!cl.load_pressures.empty()) {
@@ -157,6 +160,10 @@ void parse_load_test(const po::variables_map& vm, command_line& cl)
   if (vm.count("load-slo")) {
     if (!cl.load_find_max) throw configuration_error("--load-slo goes with --load-find-max");
     cl.load_slo_ms = parse_positive(get("load-slo"), "--load-slo");
+  }
+  if (vm.count("load-step-seconds")) {
+    if (!cl.load_find_max) throw configuration_error("--load-step-seconds goes with --load-find-max");
+    cl.load_step_seconds = parse_positive(get("load-step-seconds"), "--load-step-seconds");
   }
   if (vm.count("load-json")) cl.load_json = get("load-json");
   if (vm.count("load-html")) cl.load_html = get("load-html");

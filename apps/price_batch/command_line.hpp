@@ -32,6 +32,7 @@ struct command_line {
   int load_threads{4};
   bool load_find_max{false};  // --load-find-max: the highest sustainable load, per allocator
   double load_slo_ms{50.0};   // --load-slo: its p99 job-latency objective
+  double load_step_seconds{2.0};  // --load-step-seconds: each step's least span of arrivals
   std::vector<allocator_kind> allocators;
   std::string load_json;
   std::string load_html;

@@ -1,5 +1,6 @@
 #include "load_ceiling.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace mcprice::load {
@@ -44,6 +45,11 @@ std::vector<ceiling_step> find_ceiling(const ceiling_options& o, const std::func
     else bad = mid;
   }
   return steps;
+}
+
+std::size_t step_jobs(const ceiling_options& o, std::size_t jobs, double rate)
+{
+  return std::max(jobs, static_cast<std::size_t>(std::ceil(rate * o.min_step_seconds)));
 }
 
 const ceiling_step* sustainable(const std::vector<ceiling_step>& steps)

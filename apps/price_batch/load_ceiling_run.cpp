@@ -88,6 +88,7 @@ int run_load_ceiling(const command_line& cl, const market_data& market, std::ost
   load::ceiling_options co;
   co.slo_ms = cl.load_slo_ms;
   co.start_rate = cl.load.rate;
+  co.min_step_seconds = cl.load_step_seconds;
   load::run_options ro;
   ro.submitters = cl.load_threads;
   load::job_bits reference;
@@ -101,13 +102,16 @@ int run_load_ceiling(const command_line& cl, const market_data& market, std::ost
     c.steps = load::find_ceiling(co, [&](double rate) {
       load::stream_options so = cl.load;
       so.rate = rate;
+      so.jobs = load::step_jobs(co, so.jobs, rate);
       engine const e(market, o);
       cpu = e.backend() == backend_kind::cpu;
       c.label = cpu ? std::string("cpu") : e.memory()->allocator;
       if (!cl.quiet) log << "load test: " << so.jobs << " jobs at " << rate << "/s through " << c.label << "\n";
       load::job_bits bits;
       auto r = load::run_stream(e, load::make_stream(so, market), ro, bits, have_reference ? &reference : nullptr);
-      if (!have_reference) {
+      // The reference grows with the longest run that matched it: the steps' streams share
+      // their first jobs (the same seed), and later steps run more of them.
+      if (!have_reference || (r.identical && r.failed_trades == 0 && bits.size() > reference.size())) {
         reference = std::move(bits);
         have_reference = true;
       }

@@ -128,7 +128,7 @@ strategy_result run_stream(const engine& e, const std::vector<job>& stream, cons
     out.failed_trades += failed[i];
     // A job with failed trades (out of memory under pressure) is counted as failed, not as
     // different: the bits compared are those of the jobs that priced.
-    if (reference != nullptr && failed[i] == 0) {
+    if (reference != nullptr && failed[i] == 0 && i < reference->size()) {
       auto const& ref = (*reference)[i];
       out.identical = out.identical && ref.size() == bits[i].size() &&
                       std::memcmp(ref.data(), bits[i].data(), sizeof(double) * ref.size()) == 0;

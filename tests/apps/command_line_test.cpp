@@ -107,4 +107,8 @@ TEST_CASE("--load-find-max takes a p99 objective above zero; a pool limit of zer
   CHECK_THROWS_AS(parse({"book.csv", "--load-find-max"}), configuration_error);      // without --load-test
   CHECK_THROWS_AS(parse({"book.csv", "--pool-limit", "0"}), configuration_error);
   CHECK_THROWS_AS(parse({"book.csv", "--pool-limit", "0GiB"}), configuration_error);
+  CHECK(parse({"--load-test", "--load-find-max"}).load_step_seconds == 2.0);
+  CHECK(parse({"--load-test", "--load-find-max", "--load-step-seconds", "0.5"}).load_step_seconds == 0.5);
+  CHECK_THROWS_AS(parse({"--load-test", "--load-find-max", "--load-step-seconds", "0"}), configuration_error);
+  CHECK_THROWS_AS(parse({"--load-test", "--load-step-seconds", "3"}), configuration_error);
 }

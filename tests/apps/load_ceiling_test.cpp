@@ -78,3 +78,12 @@ TEST_CASE("an engine never broken within the doublings reports its highest step,
   auto const none = find_ceiling(o, [](double rate) { return synthetic(rate, 1.0); });
   CHECK(sustainable(none) == nullptr);
 }
+
+TEST_CASE("a ceiling step offers at least min_step_seconds of arrivals")
+{
+  ceiling_options o;
+  o.min_step_seconds = 2.0;
+  CHECK(step_jobs(o, 4000, 1000.0) == 4000);     // the stream already spans 4 s
+  CHECK(step_jobs(o, 4000, 24000.0) == 48000);   // 0.17 s of arrivals: stretched to 2 s
+  CHECK(step_jobs(o, 4000, 2500.5) == 5001);     // rounded up
+}
