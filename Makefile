@@ -4,7 +4,7 @@ BUILD_TYPE ?= Release
 JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
 DEB_PACKAGES := cmake g++ make catch2 nlohmann-json3-dev libboost-program-options-dev libeigen3-dev libssl-dev libstb-dev chromium-headless-shell \
-                libopenmpi-dev openmpi-bin
+                libopenmpi-dev openmpi-bin pybind11-dev python3-dev python3-pandas python3-pytest
 
 .PHONY: all deps configure build run test device-build device-bundle sanitize-host sanitize-thread fuzz clean
 

@@ -1,0 +1,168 @@
+// mcprice._mcprice: the engine behind the Python package. It reads markets and books with the
+// engine's own readers (files or text), prices with the GIL released, and hands results back as
+// the contract's JSON (the writer's shortest round-trip doubles, so Python gets the same bits).
+// Options, DataFrames and the public names live in the pure-Python layer (mcprice/__init__.py).
+#include "mcprice/engine.hpp"
+#include "mcprice/input_error.hpp"
+#include "mcprice/market_reader.hpp"
+#include "mcprice/portfolio_reader.hpp"
+#include "mcprice/results_writer.hpp"
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <atomic>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <utility>
+
+namespace py = pybind11;
+
+namespace {
+
+// A file-level input error becomes mcprice.InputError(message, file, line, column).
+[[noreturn]] void raise_input_error(const mcprice::input_error& e)
+{
+  py::object const type = py::module_::import("mcprice._errors").attr("InputError");
+  auto const& where = e.where();
+  py::object const value = type(std::string(e.what()), where.file, where.line, where.column);
+  PyErr_SetObject(type.ptr(), value.ptr());
+  throw py::error_already_set();
+}
+
+template <typename Read>
+auto read_or_raise(Read read)
+{
+  try {
+    return read();
+  } catch (const mcprice::input_error& e) {
+    raise_input_error(e);
+  }
+}
+
+mcprice::market_data market_from(const std::string& text, const std::string& source, bool is_path)
+{
+  return read_or_raise([&] { return is_path ? mcprice::read_market_file(source) : mcprice::parse_market(text, source); });
+}
+
+class python_engine {
+ public:
+  python_engine(mcprice::market_data market, const mcprice::engine_options& options)
+      : engine_(std::move(market), options)
+  {
+  }
+
+  // Prices a book (a file, or CSV text named `source`) and returns the results as JSON text.
+  // progress(done, total) is called with the GIL held; it returns False to cancel the trades
+  // not yet started. Ctrl-C (a KeyboardInterrupt pending) cancels the same way, as SIGINT does
+  // in price-batch: the results come back, with those trades' status cancelled.
+  std::string price(const std::string& text, const std::string& source, bool is_path, const py::object& progress)
+  {
+    mcprice::portfolio const book =
+        read_or_raise([&] { return is_path ? mcprice::read_portfolio_file(source) : mcprice::parse_portfolio(text, source); });
+    std::atomic<bool> cancel{false};
+    auto const on_progress = [&](std::int64_t done, std::int64_t total) {
+      py::gil_scoped_acquire gil;
+      if (PyErr_CheckSignals() != 0) {
+        PyErr_Clear();
+        cancel = true;
+        return;
+      }
+      if (!progress.is_none() && !progress(done, total).cast<bool>()) cancel = true;
+    };
+    std::ostringstream out;
+    {
+      py::gil_scoped_release released;
+      mcprice::pricing_run const run = engine_.price(book, on_progress, &cancel);
+      mcprice::write_results_json(out, run);
+    }
+    return out.str();
+  }
+
+  py::object memory() const
+  {
+    auto const report = engine_.memory();
+    if (!report) return py::none();
+    py::dict d;
+    d["allocator"] = report->allocator;
+    d["held_bytes"] = report->held_bytes;  // every byte of scratch held from the driver
+    d["held_peak_bytes"] = report->held_peak;
+    d["market_bytes"] = report->market_bytes;
+    d["job_retries"] = report->job_retries;
+    if (report->scratch) {
+      auto const& p = *report->scratch;
+      py::dict pool;
+      pool["requested_bytes"] = p.requested;
+      pool["requested_peak_bytes"] = p.requested_peak;
+      pool["allocated_bytes"] = p.allocated;
+      pool["allocated_peak_bytes"] = p.allocated_peak;
+      pool["reserved_bytes"] = p.reserved;
+      pool["reserved_peak_bytes"] = p.reserved_peak;
+      pool["allocations"] = p.allocations;
+      pool["upstream_grows"] = p.upstream_grows;
+      pool["event_waits"] = p.event_waits;
+      pool["failures"] = p.failures;
+      pool["allocate_p50_us"] = p.latency_p50_us;
+      pool["allocate_p99_us"] = p.latency_p99_us;
+      d["scratch"] = pool;
+    }
+    return d;
+  }
+
+  std::string backend() const { return engine_.backend() == mcprice::backend_kind::gpu ? "gpu" : "cpu"; }
+  std::string device_name() const { return engine_.device_name(); }
+  std::vector<std::string> notices() const { return engine_.notices(); }
+
+ private:
+  mcprice::engine engine_;
+};
+
+mcprice::engine_options options_from(const py::dict& o)
+{
+  mcprice::engine_options e;
+  e.paths = o["paths"].cast<std::int64_t>();
+  e.steps = o["steps"].cast<std::int64_t>();
+  e.seed = o["seed"].cast<std::uint64_t>();
+  e.antithetic = o["antithetic"].cast<bool>();
+  e.greeks = o["greeks"].cast<bool>();
+  auto const backend = o["backend"].cast<std::string>();
+  e.backend = backend == "gpu" ? mcprice::backend_choice::gpu
+              : backend == "cpu" ? mcprice::backend_choice::cpu
+                                 : mcprice::backend_choice::automatic;
+  e.precision = o["precision"].cast<std::string>() == "double" ? mcprice::path_precision::float64
+                                                                : mcprice::path_precision::float32;
+  e.streams = o["streams"].cast<int>();
+  e.threads = o["threads"].cast<unsigned>();
+  e.job_cap_bytes = o["job_cap"].cast<std::size_t>();
+  e.pool_limit_bytes = o["pool_limit"].cast<std::size_t>();
+  return e;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_mcprice, m)
+{
+  m.doc() = "mcprice's engine (use the mcprice package: mcprice.Engine)";
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const mcprice::configuration_error& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    }
+  });
+  py::class_<python_engine>(m, "_Engine")
+      .def(py::init([](const std::string& text, const std::string& source, bool is_path, const py::dict& options) {
+             auto const o = options_from(options);
+             auto market = market_from(text, source, is_path);  // input errors need the GIL
+             py::gil_scoped_release released;                    // a GPU engine's start-up takes a while
+             return std::make_unique<python_engine>(std::move(market), o);
+           }),
+           py::arg("market_text"), py::arg("market_source"), py::arg("market_is_path"), py::arg("options"))
+      .def("price", &python_engine::price, py::arg("text"), py::arg("source"), py::arg("is_path"),
+           py::arg("progress") = py::none())
+      .def("memory", &python_engine::memory)
+      .def_property_readonly("backend", &python_engine::backend)
+      .def_property_readonly("device_name", &python_engine::device_name)
+      .def_property_readonly("notices", &python_engine::notices);
+}

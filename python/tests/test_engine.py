@@ -1,0 +1,188 @@
+"""The Python package against price-batch: input forms, bits, errors, threads, cancellation."""
+import _thread
+import json
+import math
+import os
+import subprocess
+import threading
+
+import pandas as pd
+import pytest
+
+import mcprice
+
+SOURCE = os.environ.get("MCPRICE_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+MARKET = os.path.join(SOURCE, "data", "sample_market.json")
+BOOK = os.path.join(SOURCE, "data", "sample_portfolio.csv")
+PRICE_BATCH = os.environ.get("MCPRICE_PRICE_BATCH")
+PATHS = 4096
+
+
+def cpu_engine(**kw):
+    options = dict(backend="cpu", paths=PATHS, seed=42, threads=2)
+    options.update(kw)
+    return mcprice.Engine(MARKET, **options)
+
+
+def same_bits(a, b):
+    """Equal to the bit, NaN (an error row's empty price) equal to NaN."""
+    if isinstance(a, float) and isinstance(b, float):
+        return (math.isnan(a) and math.isnan(b)) or a == b
+    return a == b
+
+
+def assert_frames_identical(a, b):
+    assert list(a.columns) == list(b.columns)
+    assert len(a) == len(b)
+    for col in a.columns:
+        for x, y in zip(a[col].tolist(), b[col].tolist()):
+            assert same_bits(x, y), (col, x, y)
+
+
+def vanilla_book(n, paths=None):
+    rows = []
+    for i in range(n):
+        row = {"id": f"V{i}", "product": "vanilla", "type": "call" if i % 2 else "put", "underlying": "ABC",
+               "strike": 80 + i % 40, "maturity": 0.5 + (i % 4) * 0.25}
+        if paths is not None:
+            row["paths"] = paths
+        rows.append(row)
+    return rows
+
+
+@pytest.fixture(scope="module")
+def engine():
+    return cpu_engine()
+
+
+@pytest.fixture(scope="module")
+def from_file(engine):
+    return engine.price(BOOK)
+
+
+def test_a_file_prices_every_row_in_input_order(from_file):
+    ids = [line.split(",")[0] for line in open(BOOK) if line.strip() and not line.startswith("#")][1:]
+    assert from_file["id"].tolist() == ids
+    assert set(from_file["status"]) <= {"ok", "error"}
+    ok = from_file[from_file.status == "ok"]
+    assert len(ok) >= len(from_file) - 1
+    assert (ok["std_error"] > 0).all()
+    assert from_file.loc[from_file.status == "error", "message"].str.len().gt(0).all()
+
+
+def test_a_dataframe_and_a_list_of_dicts_give_the_file_bits(engine, from_file):
+    frame = pd.read_csv(BOOK, comment="#")
+    assert_frames_identical(engine.price(frame), from_file)
+    assert_frames_identical(engine.price(frame.to_dict("records")), from_file)
+
+
+def test_a_market_dict_gives_the_market_file_bits(from_file):
+    with open(MARKET) as f:
+        market = json.load(f)
+    eng = mcprice.Engine(market, backend="cpu", paths=PATHS, seed=42, threads=2)
+    assert_frames_identical(eng.price(BOOK), from_file)
+
+
+@pytest.mark.skipif(not PRICE_BATCH, reason="MCPRICE_PRICE_BATCH is not set (CTest sets it)")
+@pytest.mark.parametrize("greeks", [False, True])
+def test_results_equal_price_batch_bit_for_bit(greeks):
+    args = [PRICE_BATCH, BOOK, "--market", MARKET, "--backend", "cpu", "--paths", str(PATHS), "--seed", "42",
+            "--threads", "2", "--format", "json", "--quiet"]
+    if greeks:
+        args.append("--greeks")
+    done = subprocess.run(args, capture_output=True, text=True)
+    assert done.returncode in (0, 2), done.stderr
+    expected = json.loads(done.stdout)["results"]
+    got = cpu_engine(greeks=greeks).price(BOOK)
+    assert len(got) == len(expected)
+    for row, want in zip(got.to_dict("records"), expected):
+        for key, value in want.items():
+            assert same_bits(row[key], value) or (value is None and pd.isna(row[key])), (want["id"], key)
+
+
+def test_a_bad_option_raises_value_error_naming_it():
+    for kw, name in [({"paths": 0}, "paths"), ({"backend": "tpu"}, "backend"), ({"rng": "halton"}, "rng"),
+                     ({"greeks": "yes"}, "greeks"), ({"pool_limit": -1}, "pool_limit"), ({"seed": 1.5}, "seed")]:
+        with pytest.raises(ValueError, match=name):
+            cpu_engine(**kw)
+
+
+def test_unreadable_input_raises_input_error_with_its_position(engine, tmp_path):
+    with pytest.raises(mcprice.InputError) as missing:
+        mcprice.Engine(str(tmp_path / "nowhere.json"), backend="cpu")
+    assert missing.value.file.endswith("nowhere.json")
+    bad = tmp_path / "bad.csv"
+    bad.write_text("id,product,type,underlying,strike,maturity\nX,european,call,ABC,100,1\nY,european,call,ABC,1")
+    with pytest.raises(mcprice.InputError) as short_row:
+        engine.price(str(bad))
+    assert short_row.value.file.endswith("bad.csv")
+    assert short_row.value.line == 3
+    assert short_row.value.message
+
+
+def test_a_trade_that_cannot_be_priced_is_an_error_row(engine):
+    rows = vanilla_book(2, paths=2048) + [{"id": "NEG", "product": "vanilla", "type": "call", "underlying": "ABC",
+                                            "strike": -5, "maturity": 1}]
+    got = engine.price(rows)
+    assert got["status"].tolist()[:2] == ["ok", "ok"]
+    assert got["status"].iloc[2] == "error"
+    assert "strike" in got["message"].iloc[2]
+
+
+def test_one_engine_prices_from_several_threads_with_the_same_bits(engine):
+    book = vanilla_book(40, paths=8192)
+    reference = engine.price(book)
+    results = [None] * 4
+
+    def work(i):
+        results[i] = engine.price(book)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for r in results:
+        assert_frames_identical(r, reference)
+
+
+LONG_BOOK = vanilla_book(64, paths=4_000_000)
+
+
+def test_a_progress_callable_that_returns_false_cancels_the_rest():
+    calls = []
+
+    def stop(done, total):
+        calls.append((done, total))
+        return False
+
+    got = cpu_engine().price(LONG_BOOK, progress=stop)
+    assert calls
+    assert set(got["status"]) <= {"ok", "cancelled"}
+    assert (got["status"] == "cancelled").any()
+
+
+def test_ctrl_c_cancels_the_trades_not_started():
+    timer = threading.Timer(0.05, _thread.interrupt_main)
+    timer.start()
+    got = cpu_engine().price(LONG_BOOK)
+    timer.join()
+    assert (got["status"] == "cancelled").any()
+    assert set(got["status"]) <= {"ok", "cancelled"}
+
+
+def gpu_engine():
+    try:
+        return mcprice.Engine(MARKET, backend="gpu", paths=PATHS, seed=42)
+    except ValueError as e:
+        pytest.skip(f"no GPU: {e}")
+
+
+def test_the_gpu_path_prices_the_book_and_reports_memory():
+    eng = gpu_engine()
+    got = eng.price(BOOK)
+    assert eng.backend == "gpu"
+    assert (got.status == "ok").sum() >= len(got) - 1
+    report = eng.memory()
+    assert report["held_bytes"] >= 0 and report["allocator"] == "bucketed"
+    assert_frames_identical(eng.price(pd.read_csv(BOOK, comment="#")), got)
