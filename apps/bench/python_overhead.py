@@ -1,0 +1,23 @@
+# Python overhead: Engine.price on a 10,000-trade book (a path, a DataFrame) against the C++ call
+# underneath (read the file, price, write the JSON results).
+#   PYTHONPATH=build/python python3 apps/bench/python_overhead.py cpu|gpu PATHS
+import time, sys, os
+import pandas as pd
+import mcprice
+n = 10000
+rows = [{"id": f"T{i}", "product": "vanilla", "type": "call" if i % 2 else "put", "underlying": ["ABC", "DEF"][i % 2],
+         "strike": 80 + (i % 41), "maturity": 0.25 + (i % 8) * 0.25} for i in range(n)]
+df = pd.DataFrame(rows)
+BOOK = os.path.join(os.environ.get("TMPDIR", "/tmp"), "mcprice_book10k.csv")
+df.to_csv(BOOK, index=False)
+eng = mcprice.Engine("data/sample_market.json", backend=sys.argv[1], paths=int(sys.argv[2]), threads=2)
+def t(f):
+    best = 1e9
+    for _ in range(3):
+        s = time.perf_counter(); f(); best = min(best, time.perf_counter() - s)
+    return best
+raw = t(lambda: eng._engine.price("", BOOK, True, None))
+path = t(lambda: eng.price(BOOK))
+frame = t(lambda: eng.price(df))
+print(f"{n} trades, {sys.argv[2]} paths: C++ call (read file, price, write JSON) {raw*1e3:.1f} ms; "
+      f"Engine.price(path) {path*1e3:.1f} ms ({path/raw:.3f}x); Engine.price(DataFrame) {frame*1e3:.1f} ms ({frame/raw:.3f}x)")
