@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <utility>
@@ -27,8 +28,10 @@ class fake_upstream final : public memory_resource {
   std::set<std::uintptr_t> live;
 
  private:
+  // The pool calls its upstream and ordering from several threads at once (concurrency tests).
   void* do_allocate(std::size_t bytes, stream_view) override
   {
+    std::lock_guard<std::mutex> lock(mutex_);
     if (live_bytes + bytes > capacity) throw out_of_memory("fake", bytes, live_bytes, capacity);
     next_ += (bytes + 4095) / 4096 * 4096 + 4096;
     live.insert(next_);
@@ -38,6 +41,7 @@ class fake_upstream final : public memory_resource {
   }
   void do_deallocate(void* p, std::size_t bytes, stream_view) noexcept override
   {
+    std::lock_guard<std::mutex> lock(mutex_);
     live.erase(reinterpret_cast<std::uintptr_t>(p));
     live_bytes -= bytes;
     ++frees;
@@ -45,10 +49,12 @@ class fake_upstream final : public memory_resource {
   [[nodiscard]] std::string do_name() const override { return "fake"; }
   void do_release_unused(std::size_t keep) noexcept override
   {
+    std::lock_guard<std::mutex> lock(mutex_);
     ++unused_releases;
     last_keep = keep;
   }
   std::uintptr_t next_{1 << 20};
+  std::mutex mutex_;
 };
 
 class fake_ordering final : public stream_ordering {
@@ -68,6 +74,7 @@ class fake_ordering final : public stream_ordering {
 
   order_token record(stream_view) override
   {
+    std::lock_guard<std::mutex> lock(mutex_);
     ++recorded;
     if (recycle && !spare.empty()) {
       last = spare.back();
@@ -77,21 +84,37 @@ class fake_ordering final : public stream_ordering {
     }
     return last;
   }
-  void wait(stream_view waiter, order_token t) override { waits.emplace_back(waiter.value(), t); }
+  void wait(stream_view waiter, order_token t) override
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    waits.emplace_back(waiter.value(), t);
+  }
   void release(order_token t) noexcept override
   {
+    std::lock_guard<std::mutex> lock(mutex_);
     ++released;
     if (recycle) spare.push_back(t);
   }
-  void synchronize(order_token) override { ++synchronized; }
+  void synchronize(order_token) override
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++synchronized;
+  }
   bool passed(order_token t) override
   {
-    ++polls;
-    if (on_poll) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      ++polls;
+    }
+    if (on_poll) {  // unlocked: it may call back into the pool, and so into this ordering
       if (auto const answer = on_poll(t)) return *answer;
     }
+    std::lock_guard<std::mutex> lock(mutex_);
     return std::find(passed_marks.begin(), passed_marks.end(), t) != passed_marks.end();
   }
+
+ private:
+  std::mutex mutex_;
 };
 
 inline stream_view fake_stream(int i)
