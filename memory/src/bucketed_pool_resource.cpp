@@ -101,7 +101,6 @@ void bucketed_pool_resource::refresh_passed() noexcept
   // A block is named by its sequence number, not its mark: while the lock is not held a block
   // may be taken, its mark's event recycled, and recorded again for another block's free, which
   // a poll of the old free must not vouch for.
-  settle_upstream();
   std::vector<std::pair<std::uint64_t, order_token>> marks;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -167,6 +166,7 @@ void bucketed_pool_resource::settle_upstream() noexcept
 
 void* bucketed_pool_resource::allocate_slow(std::size_t bytes, int cls, stream_view s)
 {
+  settle_upstream();
   refresh_passed();
   if (cls >= 0) {
     if (void* p = take_larger(cls, bytes, s)) return p;
