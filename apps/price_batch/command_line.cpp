@@ -6,7 +6,9 @@
 #include <boost/program_options.hpp>
 
 #include <cstdlib>
+#include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -27,6 +29,10 @@ po::options_description visible_options()
       "calibration-paths", po::value<std::string>(),
       "american/bermudan: paths of the exercise-policy regression, on their own random stream "
       "(default: the trade's paths, up to 131072)")("seed", po::value<std::string>(), "run seed (default 42)")(
+      "rng", po::value<std::string>(),
+      "pseudo | sobol: Philox numbers, or Owen-scrambled Sobol points with a Brownian bridge (default pseudo)")(
+      "rqmc-replicates", po::value<std::string>(),
+      "--rng sobol: independent scramblings; std_error from their spread (default 32)")(
       "antithetic", po::value<std::string>(), "on | off: price Z and -Z paths as pairs (default on)")(
       "control-variates", po::value<std::string>(), "on | off: geometric control for arithmetic Asians (default on)")(
       "backend", po::value<std::string>()->default_value("auto"), "auto | gpu | cpu")(
@@ -315,6 +321,18 @@ command_line parse_command_line(int argc, const char* const argv[])
     std::string const p = get("precision");
     if (p != "float" && p != "double") throw configuration_error("--precision " + p + ": expected float or double");
     e.precision = p == "double" ? path_precision::float64 : path_precision::float32;
+  }
+  if (vm.count("rng")) {
+    std::string const r = get("rng");
+    if (r != "pseudo" && r != "sobol") throw configuration_error("--rng " + r + ": expected pseudo or sobol");
+    e.rng = r == "sobol" ? rng_kind::sobol : rng_kind::pseudo;
+  }
+  if (vm.count("rqmc-replicates")) {
+    e.rqmc_replicates = static_cast<int>(std::min<std::int64_t>(
+        parse_count(get("rqmc-replicates"), "--rqmc-replicates"), std::numeric_limits<int>::max()));
+    if (e.rqmc_replicates < 2) {
+      throw configuration_error("--rqmc-replicates " + get("rqmc-replicates") + ": must be at least 2");
+    }
   }
   cl.quiet = vm.count("quiet") > 0;
   parse_load_test(vm, cl);

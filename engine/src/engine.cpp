@@ -9,6 +9,7 @@
 #include "planning/split_pricing.hpp"
 #include "planning/submission_order.hpp"
 #include "products/trade_validation.hpp"
+#include "statistics/replicates.hpp"
 #include "runtime/thread_cache.hpp"
 #include "testing/engine_knobs.hpp"
 
@@ -38,7 +39,7 @@ namespace {
 std::unique_ptr<detail::pricing_backend> choose_backend(const engine_options& opt, const detail::engine_knobs& knobs,
                                                         const market_data& market, std::vector<std::string>& notices)
 {
-  if (opt.backend == backend_choice::cpu) return detail::make_cpu_backend(opt.threads);
+  if (opt.backend == backend_choice::cpu) return detail::make_cpu_backend(opt.threads, opt.rng);
   int const devices = usable_device_count();
   if (opt.device < 0 || opt.device >= devices) {
     std::string const why =
@@ -46,7 +47,7 @@ std::unique_ptr<detail::pricing_backend> choose_backend(const engine_options& op
                      : "GPU " + std::to_string(opt.device) + " does not exist (" + std::to_string(devices) + " usable)";
     if (opt.backend == backend_choice::gpu) throw configuration_error("--backend gpu: " + why);
     notices.push_back(why + "; pricing on the CPU backend");
-    return detail::make_cpu_backend(opt.threads);
+    return detail::make_cpu_backend(opt.threads, opt.rng);
   }
   return detail::make_gpu_backend(opt, knobs, market, notices);
 }
@@ -88,6 +89,15 @@ engine::engine(market_data market, engine_options options, const detail::engine_
                               std::to_string(max_paths_per_trade) + "]");
   }
   if (options.steps < 1) throw configuration_error("steps must be >= 1");
+  if (options.rng == rng_kind::sobol) {
+    if (options.rqmc_replicates < 2 || options.rqmc_replicates > options.paths) {
+      throw configuration_error("--rqmc-replicates " + std::to_string(options.rqmc_replicates) +
+                                " must be in [2, paths = " + std::to_string(options.paths) + "]");
+    }
+    if (options.route == kernel_route::two_phase) {
+      throw configuration_error("--rng sobol: the two-phase route draws Philox numbers only; use --route fused");
+    }
+  }
   if (options.greeks && options.route == kernel_route::two_phase) {
     throw configuration_error("--greeks: Greeks are computed on the fused route; --route two-phase cannot give them");
   }
@@ -194,6 +204,11 @@ bool worth_a_pipeline(const portfolio& book, std::size_t begin, std::size_t end,
 pricing_run engine::price(const portfolio& trades, const progress_callback& progress,
                           const std::atomic<bool>* cancel) const
 {
+  if (impl_->options.rng == rng_kind::sobol && !trades.trades.empty() && trades.trades.front().replicate < 0) {
+    // Each trade as R scramblings, priced together, then folded into its row.
+    portfolio const copies = detail::replicate_book(trades, impl_->options);
+    return detail::fold_replicates(price(copies, progress, cancel), trades, impl_->options.rqmc_replicates);
+  }
   if (!impl_->backend) {
     pricing_run run = detail::price_split(impl_->devices, impl_->market, impl_->threads, trades, progress, cancel);
     run.summary.device_name = impl_->devices_name;
@@ -214,6 +229,9 @@ run_summary engine::price_range(const portfolio& trades, std::size_t begin, std:
   }
   if (!impl_->backend) {
     throw configuration_error("price_range: an engine on several GPUs prices whole books (engine::price)");
+  }
+  if (impl_->options.rng == rng_kind::sobol && begin < end && trades.trades[begin].replicate < 0) {
+    throw configuration_error("price_range: --rng sobol prices whole books, each trade as its replicates (engine::price)");
   }
   auto const start = std::chrono::steady_clock::now();
   std::optional<detail::run_timeline> timeline;

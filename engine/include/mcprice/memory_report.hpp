@@ -27,6 +27,7 @@ struct memory_report {
   std::size_t held_bytes{0};
   std::size_t held_peak{0};
   std::size_t market_bytes{0};
+  std::size_t table_bytes{0};  // persistent tables beside the market (--rng sobol: the direction numbers)
   bool market_rdma_capable{false};  // market buffers passed the GPUDirect checks
   std::string market_note;          // why not, when they did not
 };

@@ -56,6 +56,9 @@ struct trade {
   std::optional<double> running_extreme;
   std::optional<std::int64_t> paths;
   std::optional<std::int64_t> steps;
+  // --rng sobol: which of the run's independent scramblings this row prices (the engine sets it
+  // on its own copies of the trade; -1: none, as read).
+  std::int32_t replicate{-1};
 
   std::string row_error;  // non-empty: the row could not be read; the reason, with position
 };

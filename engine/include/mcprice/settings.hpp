@@ -19,12 +19,19 @@ enum class backend_kind { cpu, gpu };
 // The arithmetic of a path (docs/precision.md): float with double accumulation (the default,
 // and the fast one), or double throughout, for validation and for desks that require it.
 enum class path_precision { float32, float64 };
+// Where a path's normals come from: Philox pseudo-random numbers, or randomised quasi-Monte
+// Carlo (Owen-scrambled Sobol points with a Brownian bridge; docs/quasi-monte-carlo.md).
+enum class rng_kind { pseudo, sobol };
 
 struct engine_options {
   // Change the numbers:
   std::int64_t paths{1'000'000};  // per trade, unless the trade's row says otherwise
   std::int64_t steps{252};        // path-dependent products; europeans step exactly to T
   std::uint64_t seed{42};
+  rng_kind rng{rng_kind::pseudo};
+  // --rng sobol: independent scramblings; price = their mean, std_error = their standard
+  // deviation / sqrt(R), paths = their total (each rounded up to a power of two).
+  int rqmc_replicates{32};
   bool antithetic{true};        // each normal draw prices the paths of Z and -Z; std errors use pairs
   bool control_variates{true};  // arithmetic Asians under GBM: the geometric-average control
   // Delta, gamma, vega, theta and rho in the same pass as the price (docs/greeks.md). Prices

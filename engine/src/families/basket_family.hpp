@@ -27,6 +27,8 @@ struct basic_basket_family {
   using device_ref = kernels::basket_ref<Real>;
   static constexpr int normals_per_sample = basket_normals_per_sample;
   static constexpr bool boxed_job = std::is_same_v<Real, double>;
+  // Bridged normals a step of a Sobol stream (one step: the assets' normals are the dimensions; rng/sobol_stream.hpp).
+  static constexpr int sobol_factors = 0;
 
   struct tables {
     std::vector<basic_basket_asset<Real>> assets;

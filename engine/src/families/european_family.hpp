@@ -23,6 +23,8 @@ struct european_family {
   using device_ref = kernels::european_ref;
   static constexpr int normals_per_sample = european_normals_per_sample;
   static constexpr bool boxed_job = false;
+  // Bridged normals a step of a Sobol stream (0: none; rng/sobol_stream.hpp).
+  static constexpr int sobol_factors = 0;
 
   static bool takes(const trade_route& r) { return r.single_gbm(false) && r.terminal(); }
   static job make_job(const trade_route& r, const market_data& market, const engine_options& options)

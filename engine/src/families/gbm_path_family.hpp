@@ -31,6 +31,8 @@ struct basic_gbm_path_family {
   static constexpr int normals_per_sample = path_normals_per_sample;
   // Unboxed, a double job would widen every float job's slot in a chunk's job list by a third.
   static constexpr bool boxed_job = std::is_same_v<Real, double>;
+  // Bridged normals a step of a Sobol stream (a normal a step, a continuous lookback's second; rng/sobol_stream.hpp).
+  static constexpr int sobol_factors = 2;
 
   struct tables {
     std::vector<basic_path_step<Real>> grid;

@@ -28,6 +28,8 @@ struct basic_heston_family {
   using device_ref = kernels::heston_ref<Real>;
   static constexpr int normals_per_sample = path_normals_per_sample;
   static constexpr bool boxed_job = std::is_same_v<Real, double>;
+  // Bridged normals a step of a Sobol stream (variance, log spot, a continuous lookback's third; rng/sobol_stream.hpp).
+  static constexpr int sobol_factors = 3;
 
   struct tables {
     std::vector<basic_heston_step<Real>> steps;

@@ -2,6 +2,7 @@
 
 #include "families/trade_route.hpp"
 #include "products/early_exercise_setup.hpp"
+#include "products/stream_keys.hpp"
 #include "products/trade_validation.hpp"
 #include "runtime/parallel_for.hpp"
 
@@ -75,8 +76,8 @@ std::string refused_in_double(const trade_route& r)
 }
 
 // Fills `message` (why the trade cannot be priced) or returns the trade's kernel work.
-std::optional<trade_job> check_and_build(const trade& t, std::string& message, const market_data& market,
-                                         const engine_options& options)
+std::optional<trade_job> build_checked(const trade& t, std::string& message, const market_data& market,
+                                       const engine_options& options)
 {
   message = t.row_error;
   std::size_t first_underlying = 0;  // found by the checks: the one market lookup of a vanilla
@@ -100,6 +101,17 @@ std::optional<trade_job> check_and_build(const trade& t, std::string& message, c
   auto job = build_in_family(r, market, options);
   if (!job) message = "trade " + t.id + ": no pricing family takes this trade";
   return job;
+}
+
+std::optional<trade_job> check_and_build(const trade& t, std::string& message, const market_data& market,
+                                         const engine_options& options)
+{
+  try {
+    return build_checked(t, message, market, options);
+  } catch (const trade_refused& e) {
+    message = e.what();
+    return std::nullopt;
+  }
 }
 
 // The job into its family's batch (the variant's index is the family's place in the list).

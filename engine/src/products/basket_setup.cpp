@@ -1,7 +1,7 @@
 #include "products/basket_setup.hpp"
 
 #include "mcprice/kernels/greeks/basket_greeks.hpp"
-#include "mcprice/kernels/rng/trade_key.hpp"
+#include "products/stream_keys.hpp"
 
 #include <Eigen/Eigenvalues>
 
@@ -83,7 +83,7 @@ basic_basket_job<Real> make_basket_job(const trade& t, const market_data& market
   }
 
   basic_basket_gbm_trade<Real>& k = job.kernel;
-  k.key = rng::trade_key(opt.seed, t.id);
+  k.key = stream_key(t, opt, 1, static_cast<int>(t.underlyings.size()));
   std::int64_t const requested = t.paths.value_or(opt.paths);
   k.antithetic = opt.antithetic ? 1 : 0;
   k.samples = opt.antithetic ? (requested + 1) / 2 : requested;

@@ -2,6 +2,7 @@
 
 #include "products/basket_setup.hpp"
 #include "mcprice/kernels/rng/trade_key.hpp"
+#include "products/stream_keys.hpp"
 
 #include <algorithm>
 #include <array>
@@ -142,8 +143,6 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
 
   exercise_job job{};
   exercise_trade& k = job.kernel;
-  k.key = rng::trade_key(opt.seed, t.id);
-  k.calibration_key = rng::mix64(k.key ^ 0x4C53'4D43'5245'4752ULL);  // "LSMCREGR": a stream of its own
   k.samples = t.paths.value_or(opt.paths);
   job.paths = k.samples;
   k.calibration_samples =
@@ -206,6 +205,10 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
     job.gbm_steps.resize(times.size() * n);
     for (std::size_t i = 0; i < n; ++i) add_gbm_steps(market.assets()[idx[i]], market, times, n, i, job.gbm_steps);
   }
+  // A date (GBM) or substep (Heston) draws a normal an asset, Heston first one an asset for the
+  // variances (walk_exercise_paths). The regression keeps Philox paths under --rng sobol.
+  k.key = stream_key(t, opt, k.dates * k.substeps, static_cast<int>(heston ? 2 * n : n));
+  k.calibration_key = rng::mix64(k.key ^ 0x4C53'4D43'5245'4752ULL);  // "LSMCREGR": a stream of its own
   job.factor = n == 1 ? std::vector<float>{1.0F} : correlation_factor(market, idx);
   job.scale = t.notional;
   job.exercise_today = exercise_today(t, job);

@@ -1,7 +1,7 @@
 #include "products/european_setup.hpp"
 
 #include "mcprice/kernels/greeks/european_greeks.hpp"
-#include "mcprice/kernels/rng/trade_key.hpp"
+#include "products/stream_keys.hpp"
 
 #include <cmath>
 
@@ -29,7 +29,7 @@ european_job make_european_job(const trade& t, const asset& a, const market_data
   double const log_fwd = market.log_forward(a, T);
 
   european_job job{};
-  job.kernel.key = rng::trade_key(opt.seed, t.id);
+  job.kernel.key = stream_key(t, opt, 0, 0);
   std::int64_t const requested = t.paths.value_or(opt.paths);
   job.kernel.antithetic = opt.antithetic ? 1 : 0;
   job.kernel.samples = opt.antithetic ? (requested + 1) / 2 : requested;

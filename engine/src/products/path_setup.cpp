@@ -2,7 +2,7 @@
 
 #include "mcprice/geometric_asian.hpp"
 #include "mcprice/kernels/greeks/heston_greeks.hpp"
-#include "mcprice/kernels/rng/trade_key.hpp"
+#include "products/stream_keys.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -87,7 +87,6 @@ basic_path_gbm_trade<Real> make_path_record(const trade& t, const asset& a, cons
                                             const engine_options& opt, std::int64_t& paths)
 {
   basic_path_gbm_trade<Real> k{};
-  k.key = rng::trade_key(opt.seed, t.id);
   std::int64_t const requested = t.paths.value_or(opt.paths);
   k.antithetic = opt.antithetic ? 1 : 0;
   k.samples = opt.antithetic ? (requested + 1) / 2 : requested;
@@ -133,6 +132,9 @@ basic_path_gbm_trade<Real> make_path_record(const trade& t, const asset& a, cons
     k.seasoned = t.running_extreme ? 1 : 0;
   }
   if (t.product == product_kind::digital) k.digital = t.digital == digital_kind::cash ? 1 : 2;
+  // A step draws one normal; a continuously monitored lookback a second (its extremum's place).
+  bool const extremum = k.product == path_product::lookback && k.continuous != 0;
+  k.key = stream_key(t, opt, k.steps, extremum ? 2 : 1);
   return k;
 }
 
@@ -205,6 +207,14 @@ basic_heston_job<Real> make_heston_job(const trade& t, const asset& a, const mar
   job.kernel.theta = static_cast<Real>(a.heston.theta);
   job.kernel.xi = static_cast<Real>(a.heston.xi);
   job.kernel.rho = static_cast<Real>(a.heston.rho);
+  // Sobol dimensions (heston_path.hpp, heston_conditional.hpp): path products bridge the variance
+  // and log-spot normals of a step (and a continuous lookback's third), then take a uniform a step
+  // for the QE's exponential branch; Europeans draw the variance alone, a raw coordinate a step
+  // (double paths: a bridged normal and a uniform).
+  bool const conditional = job.kernel.product == path_product::european;
+  bool const extremum = job.kernel.product == path_product::lookback && job.kernel.continuous != 0;
+  int const factors = conditional ? (std::is_same_v<Real, double> ? 1 : 0) : (extremum ? 3 : 2);
+  job.kernel.key = stream_key(t, opt, job.kernel.steps, factors, job.kernel.steps);
   job.scale = df_T * t.notional;
   if (t.product == product_kind::digital && t.digital == digital_kind::cash) {
     job.kernel.rebate = Real(1);

@@ -1,7 +1,7 @@
 #include "mcprice/kernels/exercise/regression_solve.cuh"
 #include "mcprice/kernels/launch/canonical_blocks.cuh"
 #include "mcprice/kernels/launch/exercise.hpp"
-#include "mcprice/kernels/rng/device_normal_stream.cuh"
+#include "mcprice/kernels/launch/stream_choice.cuh"
 
 #include <cooperative_groups.h>
 
@@ -17,10 +17,11 @@ constexpr int warps_per_block = layout::lanes_per_block / layout::lanes_per_part
 static_assert(regression_doubles <= policy::threads_per_block);
 
 // The moments of a lane of a pricing trade, or of a Greek combination, under the tables.
+template <typename Stream>
 __device__ __forceinline__ moments lane_moments(const exercise_trade& t, const exercise_tables& tables,
                                                 std::int64_t block, int lane)
 {
-  return exercise_lane<rng::device_normal_stream>(t, tables, block, lane);
+  return exercise_lane<Stream>(t, tables, block, lane);
 }
 
 template <int Assets>
@@ -30,23 +31,25 @@ __device__ __forceinline__ moments lane_moments(const exercise_combination& c, c
   return combination_lane<rng::device_normal_stream, Assets>(c, tables, block, lane);
 }
 
+template <typename Stream>
 struct exercise_lane_fn {
   exercise_tables tables;
   __device__ __forceinline__ moments operator()(const exercise_trade& r, std::int64_t block_in_record, std::int64_t,
                                                 int lane) const
   {
-    return lane_moments(r, tables, block_in_record, lane);
+    return lane_moments<Stream>(r, tables, block_in_record, lane);
   }
 };
 
 // Pricing trades: canonical blocks reduced as every family's. Registers capped for the tuned
 // blocks an SM (tuning.hpp).
+template <typename Stream>
 __global__ void __launch_bounds__(tuning::exercise_policy::threads_per_block,
                                   tuning::exercise_policy::min_blocks_per_sm)
     exercise_blocks_kernel(const exercise_trade* __restrict__ records, int num, exercise_tables tables,
                            std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ block_moments)
 {
-  detail::reduce_canonical_blocks(records, num, block_begin, block_end, block_moments, exercise_lane_fn{tables});
+  detail::reduce_canonical_blocks(records, num, block_begin, block_end, block_moments, exercise_lane_fn<Stream>{tables});
 }
 
 // Whether the combination kernel compiled for `Assets` (0: the counts without a kernel of their
@@ -464,8 +467,12 @@ __global__ void __launch_bounds__(solve_warps_per_block * 32)
 void launch_exercise_price_blocks(const exercise_ref& f, block_range blocks, moments* partials, launch_target at)
 {
   if (f.num_trades == 0) return;
-  detail::launch_persistent(exercise_blocks_kernel, "exercise_blocks_kernel (prices)", blocks.size(), at.grid_blocks,
-                            at.stream, f.trades, f.num_trades, f.tables, blocks.begin, blocks.end, partials);
+  // Sobol paths: up to two bridged normals an asset a step (Heston's variances, then log spots).
+  detail::with_normal_stream<rng::device_sobol_stream<2 * max_exercise_assets>>(at, [&](auto stream) {
+    detail::launch_persistent(exercise_blocks_kernel<typename decltype(stream)::type>,
+                              "exercise_blocks_kernel (prices)", blocks.size(), at.grid_blocks, at.stream, f.trades,
+                              f.num_trades, f.tables, blocks.begin, blocks.end, partials);
+  });
 }
 
 namespace {

@@ -1,19 +1,21 @@
 #include "mcprice/kernels/launch/canonical_blocks.cuh"
 #include "mcprice/kernels/launch/heston.hpp"
-#include "mcprice/kernels/rng/device_normal_stream.cuh"
+#include "mcprice/kernels/launch/stream_choice.cuh"
 
 namespace mcprice::kernels {
 namespace {
 
+template <typename Stream>
 struct heston_greek_lane_fn {
   const heston_step* steps;
   __device__ __forceinline__ priced_path_greeks operator()(const heston_trade& t, std::int64_t block_in_trade,
                                                            std::int64_t, int lane) const
   {
-    return heston_greek_lane<rng::device_normal_stream>(t, steps, block_in_trade, lane);
+    return heston_greek_lane<Stream>(t, steps, block_in_trade, lane);
   }
 };
 
+template <typename Stream>
 __global__ void __launch_bounds__(tuning::european_policy::threads_per_block)
     heston_greek_blocks_kernel(const heston_trade* __restrict__ trades, int num_trades,
                                const heston_step* __restrict__ steps, std::int64_t block_begin, std::int64_t block_end,
@@ -21,7 +23,7 @@ __global__ void __launch_bounds__(tuning::european_policy::threads_per_block)
 {
   detail::reduce_canonical_units(trades, num_trades, block_begin, block_end,
                                  detail::store_price_and_greeks<path_greek_moments>{price_partials, greek_partials},
-                                 heston_greek_lane_fn{steps});
+                                 heston_greek_lane_fn<Stream>{steps});
 }
 
 }  // namespace
@@ -30,9 +32,11 @@ void launch_heston_greek_blocks(const heston_ref<float>& f, block_range blocks, 
                                 path_greek_moments* greek_partials, launch_target at)
 {
   if (f.num_trades == 0) return;
-  detail::launch_persistent(heston_greek_blocks_kernel, "heston_greek_blocks_kernel", blocks.size(), at.grid_blocks,
-                            at.stream, f.trades, f.num_trades, f.tables.steps, blocks.begin, blocks.end, price_partials,
-                            greek_partials);
+  detail::with_normal_stream<rng::device_sobol_stream<3>>(at, [&](auto stream) {
+    detail::launch_persistent(heston_greek_blocks_kernel<typename decltype(stream)::type>, "heston_greek_blocks_kernel",
+                              blocks.size(), at.grid_blocks, at.stream, f.trades, f.num_trades, f.tables.steps,
+                              blocks.begin, blocks.end, price_partials, greek_partials);
+  });
 }
 
 }  // namespace mcprice::kernels

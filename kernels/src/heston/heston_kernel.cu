@@ -1,7 +1,7 @@
 #include "mcprice/kernels/launch/canonical_blocks.cuh"
 #include "mcprice/kernels/launch/heston.hpp"
 #include "mcprice/kernels/models/heston_sample.hpp"
-#include "mcprice/kernels/rng/device_normal_stream.cuh"
+#include "mcprice/kernels/launch/stream_choice.cuh"
 
 #include <algorithm>
 #include <limits>
@@ -22,17 +22,17 @@ using heston_kernel_policy =
     std::conditional_t<!std::is_same_v<Real, float>, tuning::block_policy<1>,
                        std::conditional_t<EuropeansOnly, tuning::heston_european_policy, tuning::heston_policy>>;
 
-template <typename Real, bool EuropeansOnly>
+template <typename Real, bool EuropeansOnly, typename Stream>
 struct heston_fused_lane {
   const basic_heston_step<Real>* steps;
   __device__ __forceinline__ moments operator()(const basic_heston_trade<Real>& t, std::int64_t block_in_trade,
                                                 std::int64_t, int lane) const
   {
-    return heston_lane<rng::device_normal_stream, EuropeansOnly>(t, steps, block_in_trade, lane);
+    return heston_lane<Stream, EuropeansOnly>(t, steps, block_in_trade, lane);
   }
 };
 
-template <typename Real, bool EuropeansOnly>
+template <typename Real, bool EuropeansOnly, typename Stream>
 __global__ void __launch_bounds__(heston_kernel_policy<Real, EuropeansOnly>::threads_per_block,
                                   heston_kernel_policy<Real, EuropeansOnly>::min_blocks_per_sm)
     heston_blocks_kernel(const basic_heston_trade<Real>* __restrict__ trades, int num_trades,
@@ -40,7 +40,7 @@ __global__ void __launch_bounds__(heston_kernel_policy<Real, EuropeansOnly>::thr
                          std::int64_t block_end, moments* __restrict__ block_moments)
 {
   detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, block_moments,
-                                  heston_fused_lane<Real, EuropeansOnly>{steps});
+                                  heston_fused_lane<Real, EuropeansOnly, Stream>{steps});
 }
 
 // One block per canonical block unless a grid is requested: a canonical block here is a whole
@@ -61,13 +61,17 @@ void launch_heston_blocks(const heston_ref<Real>& f, block_range blocks, moments
 {
   if (f.num_trades == 0) return;
   int const grid = queued_grid(blocks.size(), at.grid_blocks);
-  if (f.tables.europeans_only) {
-    detail::launch_persistent(heston_blocks_kernel<Real, true>, "heston_blocks_kernel<europeans>", blocks.size(), grid,
-                              at.stream, f.trades, f.num_trades, f.tables.steps, blocks.begin, blocks.end, partials);
-  } else {
-    detail::launch_persistent(heston_blocks_kernel<Real, false>, "heston_blocks_kernel", blocks.size(), grid, at.stream,
-                              f.trades, f.num_trades, f.tables.steps, blocks.begin, blocks.end, partials);
-  }
+  detail::with_normal_stream<rng::device_sobol_stream<3, Real>>(at, [&](auto stream) {
+    using Stream = typename decltype(stream)::type;
+    if (f.tables.europeans_only) {
+      detail::launch_persistent(heston_blocks_kernel<Real, true, Stream>, "heston_blocks_kernel<europeans>",
+                                blocks.size(), grid, at.stream, f.trades, f.num_trades, f.tables.steps, blocks.begin,
+                                blocks.end, partials);
+    } else {
+      detail::launch_persistent(heston_blocks_kernel<Real, false, Stream>, "heston_blocks_kernel", blocks.size(), grid,
+                                at.stream, f.trades, f.num_trades, f.tables.steps, blocks.begin, blocks.end, partials);
+    }
+  });
 }
 
 template void launch_heston_blocks(const heston_ref<float>&, block_range, moments*, launch_target);

@@ -1,6 +1,6 @@
 #include "mcprice/kernels/launch/canonical_blocks.cuh"
 #include "mcprice/kernels/launch/paths.hpp"
-#include "mcprice/kernels/rng/device_normal_stream.cuh"
+#include "mcprice/kernels/launch/stream_choice.cuh"
 
 namespace mcprice::kernels {
 namespace {
@@ -8,24 +8,24 @@ namespace {
 using policy = tuning::european_policy;
 
 // Real: the path precision (float; double for `--precision double`). Registers uncapped in both.
-template <typename Real>
+template <typename Real, typename Stream>
 struct path_fused_lane {
   const basic_path_step<Real>* grid;
   __device__ __forceinline__ moments operator()(const basic_path_gbm_trade<Real>& t, std::int64_t block_in_trade,
                                                 std::int64_t, int lane) const
   {
-    return path_lane<rng::device_normal_stream>(t, grid, block_in_trade, lane);
+    return path_lane<Stream>(t, grid, block_in_trade, lane);
   }
 };
 
-template <typename Real>
+template <typename Real, typename Stream>
 __global__ void __launch_bounds__(policy::threads_per_block)
     path_blocks_kernel(const basic_path_gbm_trade<Real>* __restrict__ trades, int num_trades,
                        const basic_path_step<Real>* __restrict__ grid, std::int64_t block_begin, std::int64_t block_end,
                        moments* __restrict__ block_moments)
 {
   detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, block_moments,
-                                  path_fused_lane<Real>{grid});
+                                  path_fused_lane<Real, Stream>{grid});
 }
 
 }  // namespace
@@ -34,8 +34,11 @@ template <typename Real>
 void launch_path_blocks(const path_ref<Real>& f, block_range blocks, moments* partials, launch_target at)
 {
   if (f.num_trades == 0) return;
-  detail::launch_persistent(path_blocks_kernel<Real>, "path_blocks_kernel", blocks.size(), at.grid_blocks, at.stream,
-                            f.trades, f.num_trades, f.tables.grid, blocks.begin, blocks.end, partials);
+  detail::with_normal_stream<rng::device_sobol_stream<2, Real>>(at, [&](auto stream) {
+    detail::launch_persistent(path_blocks_kernel<Real, typename decltype(stream)::type>, "path_blocks_kernel",
+                              blocks.size(), at.grid_blocks, at.stream, f.trades, f.num_trades, f.tables.grid,
+                              blocks.begin, blocks.end, partials);
+  });
 }
 
 template void launch_path_blocks(const path_ref<float>&, block_range, moments*, launch_target);

@@ -1,6 +1,7 @@
 #include "backends/cpu/cpu_calibration.hpp"
 #include "backends/pricing_backend.hpp"
 #include "mcprice/kernels/rng/host_normal_stream.hpp"
+#include "mcprice/kernels/rng/host_sobol_stream.hpp"
 
 #include "planning/work_plan.hpp"
 
@@ -27,15 +28,25 @@ auto over_lanes(LaneMoments lane_moments)
 // does not depend on which thread did what.
 class cpu_backend final : public pricing_backend {
  public:
-  explicit cpu_backend(unsigned threads)
-      : threads_(threads != 0 ? threads : std::max(1U, std::thread::hardware_concurrency())),
+  cpu_backend(unsigned threads, rng_kind rng)
+      : quasi_(rng == rng_kind::sobol),
+        threads_(threads != 0 ? threads : std::max(1U, std::thread::hardware_concurrency())),
         name_("CPU, " + std::to_string(threads_) + " threads")
   {
   }
 
   family_run run(const family_request& request, const run_control& control) const override
   {
-    return std::visit([&](const auto* batch) { return run_family(*batch, request.greeks, control); }, request.batch);
+    return std::visit(
+        [&](const auto* batch) {
+          using family = typename std::remove_pointer_t<std::decay_t<decltype(batch)>>::family;
+          if (quasi_) {
+            using stream = rng::host_sobol_stream<family::sobol_factors, typename family::real>;
+            return run_family<stream>(*batch, request.greeks, control);
+          }
+          return run_family<rng::host_normal_stream>(*batch, request.greeks, control);
+        },
+        request.batch);
   }
 
   family_run run_early_exercise(const exercise_family& trades,
@@ -49,21 +60,15 @@ class cpu_backend final : public pricing_backend {
     auto const l = layout_of(f);
     auto const tables = pack_tables(f, c.coefficients, l);
     exercise_tables const tab = tables_at(tables.data(), l);
-    family_run run = run_blocks(f.trades, f.blocks, control, [&](std::size_t i, std::int64_t block) {
-      return over_lanes(
-          [&](int lane) { return exercise_lane<rng::host_normal_stream>(f.trades[i], tab, block, lane); });
-    });
+    family_run run = quasi_ ? price_exercise<exercise_sobol_stream>(f, tab, control)
+                            : price_exercise<rng::host_normal_stream>(f, tab, control);
     for (std::size_t i = 0; i < f.trades.size(); ++i) {
       run.outcomes[i].continuation_today = c.continuation_today[i];
       if (c.cancelled) run.outcomes[i].cancelled = true;
     }
     if (!f.combinations.empty()) {
-      run.combinations =
-          run_blocks(f.combinations, f.combination_blocks, control, [&](std::size_t i, std::int64_t block) {
-            return over_lanes([&](int lane) {
-              return combination_lane<rng::host_normal_stream>(f.combinations[i], tab, block, lane);
-            });
-          }).outcomes;
+      run.combinations = quasi_ ? price_combinations<exercise_sobol_stream>(f, tab, control)
+                                : price_combinations<rng::host_normal_stream>(f, tab, control);
     }
     return run;
   }
@@ -72,24 +77,43 @@ class cpu_backend final : public pricing_backend {
   [[nodiscard]] const std::string& name() const noexcept override { return name_; }
 
  private:
+  // Sobol paths of early exercise: up to two bridged normals an asset a step (Heston).
+  using exercise_sobol_stream = rng::host_sobol_stream<2 * max_exercise_assets>;
+
+  template <typename Stream>
+  family_run price_exercise(const exercise_family& f, const exercise_tables& tab, const run_control& control) const
+  {
+    return run_blocks(f.trades, f.blocks, control, [&](std::size_t i, std::int64_t block) {
+      return over_lanes([&](int lane) { return exercise_lane<Stream>(f.trades[i], tab, block, lane); });
+    });
+  }
+  template <typename Stream>
+  std::vector<trade_outcome> price_combinations(const exercise_family& f, const exercise_tables& tab,
+                                                const run_control& control) const
+  {
+    return run_blocks(f.combinations, f.combination_blocks, control, [&](std::size_t i, std::int64_t block) {
+             return over_lanes([&](int lane) { return combination_lane<Stream>(f.combinations[i], tab, block, lane); });
+           })
+        .outcomes;
+  }
+
   // A family's blocks on the host, its lanes reading its tables where the host keeps them.
-  template <typename Family>
+  template <typename Stream, typename Family>
   family_run run_family(const family_batch<Family>& b, bool greeks, const run_control& control) const
   {
-    using rng::host_normal_stream;
     auto const tables = b.tables.place([](const auto& v) { return v.data(); });
     if constexpr (has_greeks<Family>) {
       if (greeks) {
         return run_blocks(b.records, b.blocks, control, [&](std::size_t i, std::int64_t block) {
           return over_lanes([&](int lane) {
-            return Family::template greek_lane<host_normal_stream>(b.records[i], tables, block, lane);
+            return Family::template greek_lane<Stream>(b.records[i], tables, block, lane);
           });
         });
       }
     }
     return run_blocks(b.records, b.blocks, control, [&](std::size_t i, std::int64_t block) {
       return over_lanes(
-          [&](int lane) { return Family::template price_lane<host_normal_stream>(b.records[i], tables, block, lane); });
+          [&](int lane) { return Family::template price_lane<Stream>(b.records[i], tables, block, lane); });
     });
   }
 
@@ -139,12 +163,16 @@ class cpu_backend final : public pricing_backend {
     return run;
   }
 
+  bool quasi_;
   unsigned threads_;
   std::string name_;
 };
 
 }  // namespace
 
-std::unique_ptr<pricing_backend> make_cpu_backend(unsigned threads) { return std::make_unique<cpu_backend>(threads); }
+std::unique_ptr<pricing_backend> make_cpu_backend(unsigned threads, rng_kind rng)
+{
+  return std::make_unique<cpu_backend>(threads, rng);
+}
 
 }  // namespace mcprice::detail

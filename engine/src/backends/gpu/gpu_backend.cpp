@@ -3,6 +3,7 @@
 #include "backends/gpu/job_runner.hpp"
 #include "backends/gpu/nvtx_range.hpp"
 #include "backends/pricing_backend.hpp"
+#include "mcprice/input_error.hpp"
 #include "mcprice/kernels/launch/exercise.hpp"
 #include "mcprice/memory/cuda_error.hpp"
 #include "mcprice/memory/device_info.hpp"
@@ -112,7 +113,7 @@ class gpu_backend final : public pricing_backend {
                       scratch_lease& lease, stream_view s) {
       typename Family::device_ref const f{static_cast<const typename Family::record*>(r.records), r.num_records,
                                           tables.place(b.tables, r.tables)};
-      kernels::launch_target const at{s.value(), grid_blocks_};
+      kernels::launch_target const at{s.value(), grid_blocks_, ctx_.sobol_directions()};
       if constexpr (has_greeks<Family>) {
         if (with_greeks) {
           Family::launch_greeks(f, blocks, out.partials, static_cast<typename Family::greek_sums*>(out.greek_partials),
@@ -226,7 +227,7 @@ family_run gpu_backend::price_exercise_paths(const exercise_family& trades, cons
   auto launch = [this, l](const request_on_device& r, kernels::block_range blocks, const job_outputs& out,
                           scratch_lease&, stream_view s) {
     kernels::exercise_ref const f{static_cast<const exercise_trade*>(r.records), r.num_records, tables_at(r.tables, l)};
-    kernels::launch_exercise_price_blocks(f, blocks, out.partials, {s.value(), grid_blocks_});
+    kernels::launch_exercise_price_blocks(f, blocks, out.partials, {s.value(), grid_blocks_, ctx_.sobol_directions()});
   };
   request_upload u = upload_of(trades.trades, trades.blocks);
   u.tables = tables.data();
@@ -240,6 +241,12 @@ std::vector<trade_outcome> gpu_backend::price_combinations(const packed_exercise
                                                            const std::vector<float>& coefficients,
                                                            const run_control& control) const
 {
+  if (ctx_.sobol_directions() != nullptr) {
+    // The combination kernels draw Philox paths only (docs/quasi-monte-carlo.md).
+    throw configuration_error(
+        "--rng sobol --greeks: on the GPU, Greeks of early-exercise and multi-asset Heston trades need --rng pseudo "
+        "(or --backend cpu)");
+  }
   const exercise_family& f = greeks.f;
   exercise_table_layout const l = greeks.layout;
   std::uint32_t const asset_counts = combination_asset_counts(f);

@@ -1,6 +1,7 @@
 #include "backends/gpu/gpu_context.hpp"
 
 #include "market/market_snapshot.hpp"
+#include "mcprice/kernels/rng/host_sobol_stream.hpp"
 #include "mcprice/memory/cuda_error.hpp"
 
 #include <cstring>
@@ -82,6 +83,13 @@ gpu_context::gpu_context(const engine_options& o, const market_data& market, std
   std::memcpy(staging.as<double>(), flat.data(), market_bytes_);
   MCPRICE_CUDA_TRY(
       cudaMemcpyAsync(target, staging.as<double>(), market_bytes_, cudaMemcpyHostToDevice, upload.value()));
+  if (o.rng == rng_kind::sobol) {
+    // Persistent like the market: 2.4 MiB of direction numbers, read by every Sobol stream.
+    std::size_t const bytes = sizeof(std::uint32_t) * rng::sobol_dimensions * rng::sobol_direction_bits;
+    sobol_table_ = device_buffer(bytes);
+    MCPRICE_CUDA_TRY(cudaMemcpyAsync(sobol_table_.data(), rng::sobol_direction_table(), bytes, cudaMemcpyHostToDevice,
+                                     upload.value()));
+  }
   market_ready_.record(upload.view());
   market_ready_.synchronize();  // the staging buffer goes out of scope next
 }
@@ -129,6 +137,7 @@ memory_report gpu_context::report() const
     else if (e != cudaSuccess) throw cuda_error(e, "cudaStreamQuery", __FILE__, __LINE__);
   }
   r.market_bytes = market_bytes_;
+  r.table_bytes = sobol_table_.size();
   r.market_rdma_capable = market_note_.empty();
   r.market_note = market_note_;
   return r;

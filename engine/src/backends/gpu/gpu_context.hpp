@@ -44,6 +44,11 @@ class gpu_context {
   void note_job_retry() noexcept { ++job_retries_; }
   void note_cap_rejection() noexcept;
   void wait_for_market(stream_view s) const { market_ready_.make_wait(s); }
+  // --rng sobol: the direction table in device memory (uploaded with the market); else null.
+  [[nodiscard]] const std::uint32_t* sobol_directions() const noexcept
+  {
+    return static_cast<const std::uint32_t*>(sobol_table_.data());
+  }
   [[nodiscard]] buffer_cache<cuda_malloc_traits>& request_buffers() noexcept { return device_cache_; }
   [[nodiscard]] buffer_cache<pinned_host_traits>& staging() noexcept { return pinned_cache_; }
   [[nodiscard]] memory_report report() const;
@@ -67,6 +72,7 @@ class gpu_context {
   buffer_cache<pinned_host_traits> pinned_cache_;
   gpudirect_buffer market_rdma_;
   device_buffer market_plain_;  // only when the system refuses GPUDirect attributes
+  device_buffer sobol_table_;  // --rng sobol only
   std::size_t market_bytes_{0};
   std::string market_note_;
   event market_ready_;

@@ -24,6 +24,7 @@
 #include "mcprice/kernels/models/heston_path.hpp"
 #include "mcprice/kernels/rng/inverse_normal.hpp"
 #include "mcprice/kernels/rng/philox.hpp"
+#include "mcprice/kernels/rng/sobol_stream.hpp"
 
 #include <limits>
 #include <type_traits>
@@ -49,9 +50,11 @@ struct raw_block_stream {
 };
 
 // The stream a European's variance path draws from: raw blocks for float paths, the family's
-// normal stream (for Box-Muller doubles) for double paths; the same bits either way.
+// normal stream (for Box-Muller doubles) for double paths; the same bits either way. Sobol
+// points: the family's stream, whose raw draws are the scrambled coordinates.
 template <typename NormalStream, typename Real>
-using variance_stream = std::conditional_t<std::is_same_v<Real, float>, raw_block_stream, NormalStream>;
+using variance_stream =
+    std::conditional_t<std::is_same_v<Real, float> && !rng::is_quasi_v<NormalStream>, raw_block_stream, NormalStream>;
 
 // A variance step's draw: the quadratic branch's normal and the exponential branch's uniform
 // (taken as 1 - U), with the antithetic path's (-z, and the uniform of the complemented bits).

@@ -32,3 +32,15 @@ constexpr std::uint64_t trade_key(std::uint64_t run_seed, std::string_view trade
 }
 
 }  // namespace mcprice::rng
+
+namespace mcprice::rng {
+
+// The scrambling seed of replicate `replicate` of a quasi-random trade: a function of the run
+// seed, the trade id and the replicate only (sobol_points.hpp).
+constexpr std::uint32_t replicate_seed(std::uint64_t run_seed, std::string_view trade_id, std::uint32_t replicate)
+{
+  return static_cast<std::uint32_t>(mix64(trade_key(run_seed, trade_id) ^ mix64(0x5251'4D43'0000'0000ULL + replicate)) >>
+                                    32U);
+}
+
+}  // namespace mcprice::rng

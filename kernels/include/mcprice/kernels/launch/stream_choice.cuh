@@ -1,0 +1,31 @@
+#pragma once
+// Which normal stream a launch's kernels draw from: Philox (the default), or Owen-scrambled
+// Sobol points where the target names a direction table (--rng sobol). The choice is a template
+// argument of the kernel, so the pseudo-random kernels are exactly what they were.
+#include "mcprice/kernels/launch/launch_target.hpp"
+#include "mcprice/kernels/rng/device_normal_stream.cuh"
+#include "mcprice/kernels/rng/device_sobol_stream.cuh"
+#include "mcprice/memory/cuda_error.hpp"
+
+namespace mcprice::kernels::detail {
+
+template <typename Stream>
+struct stream_tag {
+  using type = Stream;
+};
+
+// launch(stream_tag<S>{}) with S = rng::device_normal_stream, or Quasi (bound to the target's
+// direction table on its stream first).
+template <typename Quasi, typename Launch>
+void with_normal_stream(const launch_target& at, Launch&& launch)
+{
+  if (at.sobol_directions == nullptr) {
+    launch(stream_tag<rng::device_normal_stream>{});
+    return;
+  }
+  cudaError_t const status = rng::bind_sobol_directions(at.sobol_directions, at.stream);
+  if (status != cudaSuccess) throw cuda_error(status, "binding the Sobol direction table", __FILE__, __LINE__);
+  launch(stream_tag<Quasi>{});
+}
+
+}  // namespace mcprice::kernels::detail
