@@ -1,0 +1,88 @@
+#include "catch.hpp"
+#include "mcprice/kernels/rng/host_sobol_stream.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <vector>
+
+using namespace mcprice::rng;
+
+TEST_CASE("Sobol dimension 0 is the van der Corput sequence, as in cuRAND")
+{
+  const std::uint32_t* v = sobol_direction_table();
+  for (std::uint32_t i = 0; i < 1024; ++i) CHECK(sobol_coordinate(v, 0, i) == reverse_bits32(i));
+}
+
+TEST_CASE("Owen scrambling keeps every dimension's first 2^k points one to an elementary interval")
+{
+  const std::uint32_t* v = sobol_direction_table();
+  for (std::uint32_t dim : {0U, 1U, 7U, 300U, 19999U}) {
+    for (std::uint32_t seed : {1U, 0xDEADBEEFU}) {
+      constexpr int k = 10;
+      std::set<std::uint32_t> cells;
+      for (std::uint32_t i = 0; i < (1U << k); ++i) cells.insert(scrambled_coordinate(v, seed, dim, i) >> (32 - k));
+      INFO("dim " << dim << " seed " << seed);
+      CHECK(cells.size() == (1U << k));
+    }
+  }
+  // Different seeds scramble differently; the same seed the same way.
+  CHECK(scrambled_coordinate(v, 1, 3, 5) != scrambled_coordinate(v, 2, 3, 5));
+  CHECK(scrambled_coordinate(v, 1, 3, 5) == scrambled_coordinate(v, 1, 3, 5));
+}
+
+TEST_CASE("the bridge's dimensions are distinct and fewer than its count says")
+{
+  for (int n : {1, 2, 3, 5, 12, 64, 252, 1000}) {
+    int const p = bridge_power(n);
+    std::set<int> dims;
+    for (int m = 1; m <= n; ++m) dims.insert(bridge_dimension(m, n, p));
+    INFO("steps " << n);
+    CHECK(static_cast<int>(dims.size()) == n);
+    CHECK(*dims.rbegin() + 1 == bridge_dimensions(n));
+  }
+}
+
+TEST_CASE("bridged increments are uncorrelated standard normals")
+{
+  // Over 2^14 points of a 12-step path, the increments' sample means, variances and
+  // correlations are those of independent standard normals (randomised QMC is far tighter than
+  // these bounds).
+  constexpr int steps = 12;
+  constexpr int n = 1 << 14;
+  std::vector<double> sum(steps, 0.0);
+  std::vector<double> sq(steps * steps, 0.0);
+  for (int i = 0; i < n; ++i) {
+    host_sobol_stream<1, double> s(sobol_key(12345, steps, 1), static_cast<std::uint64_t>(i));
+    double z[steps + 4];
+    for (int k = 0; k < steps; k += 4) {
+      auto const q = s.next4_double();
+      z[k] = q.x;
+      z[k + 1] = q.y;
+      z[k + 2] = q.z;
+      z[k + 3] = q.w;
+    }
+    for (int a = 0; a < steps; ++a) {
+      sum[a] += z[a];
+      for (int b = 0; b < steps; ++b) sq[a * steps + b] += z[a] * z[b];
+    }
+  }
+  for (int a = 0; a < steps; ++a) {
+    CHECK(std::abs(sum[a] / n) < 0.01);
+    for (int b = 0; b < steps; ++b) {
+      INFO("increments " << a << ", " << b);
+      CHECK(std::abs(sq[a * steps + b] / n - (a == b ? 1.0 : 0.0)) < 0.02);
+    }
+  }
+}
+
+TEST_CASE("the double inverse normal matches the float one to its precision and is antisymmetric")
+{
+  for (std::uint32_t bits : {1U, 12345U, 0x40000000U, 0x7FFFFFFFU, 0x80000000U, 0xC0000000U, 0xFFFFFFFEU}) {
+    double const z = normal_from_bits_double(bits);
+    CHECK(z == -normal_from_bits_double(~bits));
+    CHECK(std::abs(z - mcprice::normal_from_bits(bits)) <= 5e-4 * std::max(1.0, std::abs(z)));  // the float tail
+    double const u = (static_cast<double>(bits) + 0.5) * 0x1p-32;
+    CHECK(std::abs(0.5 * std::erfc(-z / std::sqrt(2.0)) - u) <= 1e-15 + 1e-12 * std::min(u, 1 - u));
+  }
+}
