@@ -18,7 +18,7 @@ from ._mcprice import _Engine
 __all__ = ["Engine", "InputError"]
 
 _BACKENDS = ("auto", "gpu", "cpu")
-_RNGS = ("pseudo",)
+_RNGS = ("pseudo", "sobol")
 _PRECISIONS = ("single", "double")
 
 
@@ -35,7 +35,7 @@ def _choice(name, value, choices):
 
 
 def _options(backend, paths, seed, greeks, rng, streams, job_cap, pool_limit, steps, antithetic, precision,
-             threads):
+             threads, rqmc_replicates=32):
     _choice("backend", backend, _BACKENDS)
     _choice("rng", rng, _RNGS)
     _choice("precision", precision, _PRECISIONS)
@@ -51,6 +51,8 @@ def _options(backend, paths, seed, greeks, rng, streams, job_cap, pool_limit, st
         "steps": _whole("steps", steps, 1),
         "antithetic": antithetic,
         "precision": precision,
+        "rng": rng,
+        "rqmc_replicates": _whole("rqmc_replicates", rqmc_replicates, 2),
         "streams": 0 if streams is None else _whole("streams", streams, 1),
         "threads": 0 if threads is None else _whole("threads", threads, 1),
         "job_cap": 0 if job_cap is None else _whole("job_cap", job_cap, 1),
@@ -89,7 +91,8 @@ class Engine:
     backend: "auto" (the GPU when there is one), "gpu" or "cpu".
     paths, seed, steps, antithetic, precision ("single" | "double"), greeks: the numbers, as
     price-batch's --paths, --seed, --steps, --antithetic, --precision, --greeks.
-    rng: "pseudo" (Philox; quasi-Monte Carlo is not in this build).
+    rng: "pseudo" (Philox) or "sobol" (Owen-scrambled Sobol points with a Brownian bridge;
+        rqmc_replicates independent scramblings give the standard error).
     streams, threads, job_cap, pool_limit (bytes): the resources; None = the engine's choice.
 
     A bad option raises ValueError naming it; a market that cannot be read raises InputError.
@@ -99,9 +102,9 @@ class Engine:
 
     def __init__(self, market, backend="auto", paths=1_000_000, seed=42, greeks=False, rng="pseudo",
                  streams=None, job_cap=None, pool_limit=None, steps=252, antithetic=True, precision="single",
-                 threads=None):
+                 threads=None, rqmc_replicates=32):
         options = _options(backend, paths, seed, greeks, rng, streams, job_cap, pool_limit, steps, antithetic,
-                           precision, threads)
+                           precision, threads, rqmc_replicates)
         if isinstance(market, dict):
             self._engine = _Engine(json.dumps(market), "<market dict>", False, options)
         elif isinstance(market, (str, os.PathLike)):

@@ -136,6 +136,8 @@ mcprice::engine_options options_from(const py::dict& o)
   e.threads = o["threads"].cast<unsigned>();
   e.job_cap_bytes = o["job_cap"].cast<std::size_t>();
   e.pool_limit_bytes = o["pool_limit"].cast<std::size_t>();
+  e.rng = o["rng"].cast<std::string>() == "sobol" ? mcprice::rng_kind::sobol : mcprice::rng_kind::pseudo;
+  e.rqmc_replicates = o["rqmc_replicates"].cast<int>();
   return e;
 }
 

@@ -84,16 +84,16 @@ def test_a_market_dict_gives_the_market_file_bits(from_file):
 
 
 @pytest.mark.skipif(not PRICE_BATCH, reason="MCPRICE_PRICE_BATCH is not set (CTest sets it)")
-@pytest.mark.parametrize("greeks", [False, True])
-def test_results_equal_price_batch_bit_for_bit(greeks):
+@pytest.mark.parametrize("greeks,rng", [(False, "pseudo"), (True, "pseudo"), (False, "sobol"), (True, "sobol")])
+def test_results_equal_price_batch_bit_for_bit(greeks, rng):
     args = [PRICE_BATCH, BOOK, "--market", MARKET, "--backend", "cpu", "--paths", str(PATHS), "--seed", "42",
-            "--threads", "2", "--format", "json", "--quiet"]
+            "--threads", "2", "--format", "json", "--quiet", "--rng", rng]
     if greeks:
         args.append("--greeks")
     done = subprocess.run(args, capture_output=True, text=True)
     assert done.returncode in (0, 2), done.stderr
     expected = json.loads(done.stdout)["results"]
-    got = cpu_engine(greeks=greeks).price(BOOK)
+    got = cpu_engine(greeks=greeks, rng=rng).price(BOOK)
     assert len(got) == len(expected)
     for row, want in zip(got.to_dict("records"), expected):
         for key, value in want.items():
