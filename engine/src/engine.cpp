@@ -94,9 +94,6 @@ engine::engine(market_data market, engine_options options, const detail::engine_
       throw configuration_error("--rqmc-replicates " + std::to_string(options.rqmc_replicates) +
                                 " must be in [2, paths = " + std::to_string(options.paths) + "]");
     }
-    if (options.route == kernel_route::two_phase) {
-      throw configuration_error("--rng sobol: the two-phase route draws Philox numbers only; use --route fused");
-    }
   }
   if (options.greeks && options.route == kernel_route::two_phase) {
     throw configuration_error("--greeks: Greeks are computed on the fused route; --route two-phase cannot give them");

@@ -2,6 +2,7 @@
 #include "mcprice/engine.hpp"
 #include "mcprice/geometric_asian.hpp"
 #include "mcprice/input_error.hpp"
+#include "path_book.hpp"
 #include "pricing_cases.hpp"
 
 #include <cmath>
@@ -88,9 +89,29 @@ TEST_CASE("Sobol runs are bit-identical across runs and thread counts, and move 
   }
 }
 
+namespace {
+
+// How many of `seeds` runs' 95% intervals hold each trade's exact price.
+std::vector<int> covered_of(const market_data& m, const portfolio& book, const std::vector<double>& refs, int seeds)
+{
+  std::vector<int> covered(refs.size(), 0);
+  for (int s = 0; s < seeds; ++s) {
+    auto const run = engine(m, sobol_options(16 * 64, 16, 1000 + s)).price(book);
+    for (std::size_t k = 0; k < refs.size(); ++k) {
+      auto const& r = run.results[k];
+      if (r.ci_low <= refs[k] && refs[k] <= r.ci_high) ++covered[k];
+    }
+  }
+  return covered;
+}
+
+}  // namespace
+
 TEST_CASE("Sobol confidence intervals cover the exact price about 95% of the time")
 {
-  // 200 independent seeds, small paths: a European call and a geometric Asian.
+  // 200 independent seeds, small paths: a European call, a geometric Asian, and a continuously
+  // monitored down-and-out call (the bridge's crossing probability: exact at any step count).
+  constexpr int seeds = 200;
   auto const m = test_market();
   const asset& curve = m.assets()[*m.find("CURVE")];
   portfolio book;
@@ -98,17 +119,18 @@ TEST_CASE("Sobol confidence intervals cover the exact price about 95% of the tim
                  asian("geo", averaging_kind::geometric)};
   std::vector<double> fixings;
   for (int i = 1; i <= 64; ++i) fixings.push_back(i / 64.0);
-  double const refs[] = {reference_price(book.trades[0], m), geometric_asian_price(m, curve, fixings, 1.0, 50.0, true, false)};
-  int covered[2] = {0, 0};
-  constexpr int seeds = 200;
-  for (int s = 0; s < seeds; ++s) {
-    auto const run = engine(m, sobol_options(16 * 64, 16, 1000 + s)).price(book);
-    for (int k = 0; k < 2; ++k) {
-      auto const& r = run.results[k];
-      if (r.ci_low <= refs[k] && refs[k] <= r.ci_high) ++covered[k];
-    }
-  }
-  for (int k = 0; k < 2; ++k) {
+  auto covered = covered_of(m, book,
+                            {reference_price(book.trades[0], m),
+                             geometric_asian_price(m, curve, fixings, 1.0, 50.0, true, false)},
+                            seeds);
+  portfolio barrier;
+  trade doc = on_x("down-and-out", product_kind::barrier, option_type::call);
+  doc.strike = 100.0;
+  doc.barrier = 85.0;
+  doc.barrier_type = barrier_kind::down_out;
+  barrier.trades = {doc};
+  covered.push_back(covered_of(flat_x_market(), barrier, {knock_out_by_reflection(flat_x, 100.0, 85.0, true)}, seeds)[0]);
+  for (std::size_t k = 0; k < covered.size(); ++k) {
     INFO("trade " << k << " covered " << covered[k] << " of " << seeds);
     CHECK(covered[k] >= 0.92 * seeds - 4);  // 92-98%, with 1.5 binomial sd of slack
     CHECK(covered[k] <= 0.98 * seeds + 4);
@@ -120,9 +142,6 @@ TEST_CASE("bad Sobol settings are refused, naming the option")
   auto const m = test_market();
   CHECK_THROWS_WITH(engine(m, sobol_options(1000, 1)), Catch::Contains("--rqmc-replicates 1"));
   CHECK_THROWS_WITH(engine(m, sobol_options(100, 101)), Catch::Contains("paths = 100"));
-  auto o = sobol_options(1000);
-  o.route = kernel_route::two_phase;
-  CHECK_THROWS_WITH(engine(m, o), Catch::Contains("two-phase"));
 }
 
 TEST_CASE("a trade needing more Sobol dimensions than there are fails alone, with the count")

@@ -14,9 +14,23 @@ TEST_CASE("Sobol dimension 0 is the van der Corput sequence, as in cuRAND")
   for (std::uint32_t i = 0; i < 1024; ++i) CHECK(sobol_coordinate(v, 0, i) == reverse_bits32(i));
 }
 
-TEST_CASE("Owen scrambling keeps every dimension's first 2^k points one to an elementary interval")
+TEST_CASE("the nibble tables give the direction numbers' coordinates")
 {
   const std::uint32_t* v = sobol_direction_table();
+  const std::uint32_t* t = sobol_nibble_table();
+  std::uint32_t i = 0x9E3779B9U;
+  for (std::uint32_t dim : {0U, 1U, 2U, 100U, 19999U}) {
+    for (int k = 0; k < 200; ++k, i = hash32(i)) {
+      std::uint32_t const index = k < 64 ? static_cast<std::uint32_t>(k) : i >> (k % 32);
+      INFO("dim " << dim << " index " << index);
+      REQUIRE(sobol_coordinate_by_nibbles(t, dim, index) == sobol_coordinate(v, dim, index));
+    }
+  }
+}
+
+TEST_CASE("Owen scrambling keeps every dimension's first 2^k points one to an elementary interval")
+{
+  const std::uint32_t* v = sobol_nibble_table();
   for (std::uint32_t dim : {0U, 1U, 7U, 300U, 19999U}) {
     for (std::uint32_t seed : {1U, 0xDEADBEEFU}) {
       constexpr int k = 10;

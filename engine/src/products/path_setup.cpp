@@ -209,12 +209,12 @@ basic_heston_job<Real> make_heston_job(const trade& t, const asset& a, const mar
   job.kernel.rho = static_cast<Real>(a.heston.rho);
   // Sobol dimensions (heston_path.hpp, heston_conditional.hpp): path products bridge the variance
   // and log-spot normals of a step (and a continuous lookback's third), then take a uniform a step
-  // for the QE's exponential branch; Europeans draw the variance alone, a raw coordinate a step
-  // (double paths: a bridged normal and a uniform).
+  // for the QE's exponential branch; Europeans draw the variance alone, one bridged normal a step
+  // (its uniform is N(-z)).
   bool const conditional = job.kernel.product == path_product::european;
   bool const extremum = job.kernel.product == path_product::lookback && job.kernel.continuous != 0;
-  int const factors = conditional ? (std::is_same_v<Real, double> ? 1 : 0) : (extremum ? 3 : 2);
-  job.kernel.key = stream_key(t, opt, job.kernel.steps, factors, job.kernel.steps);
+  int const factors = conditional ? 1 : (extremum ? 3 : 2);
+  job.kernel.key = stream_key(t, opt, job.kernel.steps, factors, conditional ? 0 : job.kernel.steps);
   job.scale = df_T * t.notional;
   if (t.product == product_kind::digital && t.digital == digital_kind::cash) {
     job.kernel.rebate = Real(1);

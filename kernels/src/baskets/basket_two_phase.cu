@@ -1,6 +1,6 @@
 #include "mcprice/kernels/launch/baskets.hpp"
 #include "mcprice/kernels/layout/two_phase_rows.cuh"
-#include "mcprice/kernels/rng/device_normal_stream.cuh"
+#include "mcprice/kernels/launch/stream_choice.cuh"
 
 namespace mcprice::kernels {
 namespace {
@@ -11,8 +11,9 @@ using two_phase::row_index;
 using two_phase::sample_of;
 
 // Rows of a sample: the terminal spots of path a, asset by asset, then of path b. Real: the
-// path precision (float; double for --precision double); scratch holds Real.
-template <typename Real>
+// path precision (float; double for --precision double); scratch holds Real. Stream: the normal
+// stream of the fused kernel (stream_choice.cuh), so both routes draw the same numbers.
+template <typename Real, typename Stream>
 struct observation_lane {
   const basic_basket_asset<Real>* assets;
   const Real* factors;
@@ -26,7 +27,7 @@ struct observation_lane {
     std::int64_t const sample = sample_of(t, block_in_trade, lane);
     if (sample < 0) return;
     std::int64_t const j = b - block_begin;
-    rng::device_normal_stream rng(t.key, static_cast<std::uint64_t>(sample));
+    Stream rng(t.key, static_cast<std::uint64_t>(sample));
     Real z[max_basket_assets];
     basket_normals(t, rng, z);
     const basic_basket_asset<Real>* a = assets + t.first_asset;
@@ -63,14 +64,14 @@ struct payoff_lane {
   }
 };
 
-template <typename Real>
+template <typename Real, typename Stream>
 __global__ void __launch_bounds__(policy::threads_per_block)
     basket_observations_kernel(const basic_basket_gbm_trade<Real>* __restrict__ trades, int num_trades,
                                const basic_basket_asset<Real>* __restrict__ assets, const Real* __restrict__ factors,
                                std::int64_t block_begin, std::int64_t block_end, Real* __restrict__ paths, int rows)
 {
   detail::for_canonical_blocks(trades, num_trades, block_begin, block_end,
-                               observation_lane<Real>{assets, factors, paths, rows, block_begin});
+                               observation_lane<Real, Stream>{assets, factors, paths, rows, block_begin});
 }
 
 template <typename Real>
@@ -90,9 +91,12 @@ void launch_basket_two_phase(const basket_ref<Real>& f, block_range blocks, cons
                              moments* partials, launch_target at)
 {
   if (f.num_trades == 0) return;
-  detail::launch_persistent(basket_observations_kernel<Real>, "basket_observations_kernel", blocks.size(),
-                            at.grid_blocks, at.stream, f.trades, f.num_trades, f.tables.assets, f.tables.factors,
-                            blocks.begin, blocks.end, s.paths, s.rows);
+  detail::with_normal_stream<rng::device_sobol_stream<0, Real>>(at, [&](auto stream) {
+    detail::launch_persistent(basket_observations_kernel<Real, typename decltype(stream)::type>,
+                              "basket_observations_kernel", blocks.size(), at.grid_blocks, at.stream, f.trades,
+                              f.num_trades, f.tables.assets, f.tables.factors, blocks.begin, blocks.end, s.paths,
+                              s.rows);
+  });
   detail::launch_persistent(basket_payoffs_kernel<Real>, "basket_payoffs_kernel", blocks.size(), at.grid_blocks,
                             at.stream, f.trades, f.num_trades, f.tables.assets, blocks.begin, blocks.end, s.paths,
                             s.rows, s.payoffs);

@@ -1,6 +1,6 @@
 #include "mcprice/kernels/launch/canonical_blocks.cuh"
 #include "mcprice/kernels/launch/european.hpp"
-#include "mcprice/kernels/rng/device_normal_stream.cuh"
+#include "mcprice/kernels/launch/stream_choice.cuh"
 
 namespace mcprice::kernels {
 namespace {
@@ -15,6 +15,9 @@ __device__ __forceinline__ std::int64_t slot(std::int64_t block_in_job, std::int
   return block_in_job * payoff_floats_per_block + group_in_block * per + j;
 }
 
+// Stream: the normal stream of the fused kernel (stream_choice.cuh), so both routes draw the
+// same numbers.
+template <typename Stream>
 struct path_lane {
   float* paths;
   std::int64_t block_begin;
@@ -24,7 +27,7 @@ struct path_lane {
                                         int lane) const
   {
     for_lane_groups(t.samples, block_in_trade, lane, [&](std::int64_t group, int count) {
-      rng::device_normal_stream rng(t.key, static_cast<std::uint64_t>(group));
+      Stream rng(t.key, static_cast<std::uint64_t>(group));
       auto const z = rng.next4();
       float const zs[4] = {z.x, z.y, z.z, z.w};
       std::int64_t const group_in_block =
@@ -58,11 +61,12 @@ struct payoff_lane {
 };
 
 // Phase 1 walks the blocks like the fused kernel (same groups, same subsequences) but stores.
+template <typename Stream>
 __global__ void __launch_bounds__(policy::threads_per_block)
     european_paths_kernel(const european_gbm_trade* __restrict__ trades, int num_trades, std::int64_t block_begin,
                           std::int64_t block_end, float* __restrict__ paths)
 {
-  detail::for_canonical_blocks(trades, num_trades, block_begin, block_end, path_lane{paths, block_begin});
+  detail::for_canonical_blocks(trades, num_trades, block_begin, block_end, path_lane<Stream>{paths, block_begin});
 }
 
 template <terminal_payoff Kind, bool Antithetic>
@@ -131,8 +135,11 @@ void launch_european_two_phase(const european_ref& f, block_range blocks, const 
                                moments* partials, launch_target at)
 {
   if (f.num_trades == 0 || blocks.size() <= 0) return;
-  detail::launch_persistent(european_paths_kernel, "european_paths_kernel", blocks.size(), at.grid_blocks, at.stream,
-                            f.trades, f.num_trades, blocks.begin, blocks.end, s.paths);
+  detail::with_normal_stream<rng::device_sobol_stream<0>>(at, [&](auto stream) {
+    detail::launch_persistent(european_paths_kernel<typename decltype(stream)::type>, "european_paths_kernel",
+                              blocks.size(), at.grid_blocks, at.stream, f.trades, f.num_trades, blocks.begin,
+                              blocks.end, s.paths);
+  });
   // Phase 2 takes one thread a sample slot, on a grid of its own.
   std::int64_t const slots = blocks.size() * payoff_floats_per_block;
   int const threads = 256;

@@ -24,11 +24,11 @@ __device__ __forceinline__ moments lane_moments(const exercise_trade& t, const e
   return exercise_lane<Stream>(t, tables, block, lane);
 }
 
-template <int Assets>
+template <typename Stream, int Assets>
 __device__ __forceinline__ moments lane_moments(const exercise_combination& c, const exercise_tables& tables,
                                                 std::int64_t block, int lane)
 {
-  return combination_lane<rng::device_normal_stream, Assets>(c, tables, block, lane);
+  return combination_lane<Stream, Assets>(c, tables, block, lane);
 }
 
 template <typename Stream>
@@ -66,7 +66,7 @@ __device__ __forceinline__ bool takes(const exercise_combination& c, const exerc
 // (the units are handed out last first: its unit comes before the others'); the other members'
 // units of that block return at once. Each member's per-path value and warp
 // total are those of its own unit (combination_lane): the same bits.
-template <int Assets>
+template <typename Stream, int Assets>
 __device__ __forceinline__ void group_units(const exercise_combination* __restrict__ records,
                                             const exercise_tables& tables, int self, std::int64_t j, int warp, int lane,
                                             std::int64_t block_begin, std::int64_t block_end,
@@ -85,7 +85,7 @@ __device__ __forceinline__ void group_units(const exercise_combination* __restri
   float value[max_group_legs];
   if (sample < samples) {
     with_trade_sized_for<Assets>(tables.scenarios[g.scenario[0]], [&](const auto& first) {
-      group_leg_values<rng::device_normal_stream>(first, g, tables, static_cast<std::uint64_t>(sample), value);
+      group_leg_values<Stream>(first, g, tables, static_cast<std::uint64_t>(sample), value);
     });
   }
   for (int m = 0; m <= owner; ++m) {
@@ -109,7 +109,8 @@ __device__ __forceinline__ void group_units(const exercise_combination* __restri
 // with those whose legs each walk alone (correlation vega, rho, theta: two walks a unit, the
 // dearest), and a kernel that took them last ended on them. Where a unit runs never changes
 // what it stores. Compiled per kind of trade (takes<Assets>); the others' units return at once.
-template <int Assets>
+// Stream: the pricing pass's normal stream (Philox, or the Sobol stream of --rng sobol).
+template <int Assets, typename Stream>
 __global__ void __launch_bounds__(tuning::combination_policy<Assets>::threads_per_block,
                                   tuning::combination_policy<Assets>::min_blocks_per_sm)
     combination_blocks_kernel(const exercise_combination* __restrict__ records, int num, exercise_tables tables,
@@ -132,10 +133,10 @@ __global__ void __launch_bounds__(tuning::combination_policy<Assets>::threads_pe
     if (!takes<Assets>(records[index], tables)) continue;
     std::int64_t const j = b - records[index].first_block;
     if (records[index].group >= 0) {
-      group_units<Assets>(records, tables, index, j, warp, lane, block_begin, block_end, partials);
+      group_units<Stream, Assets>(records, tables, index, j, warp, lane, block_begin, block_end, partials);
       continue;
     }
-    moments const total = detail::warp_sum(lane_moments<Assets>(records[index], tables, j, lane));
+    moments const total = detail::warp_sum(lane_moments<Stream, Assets>(records[index], tables, j, lane));
     if (lane_in_warp == 0) partials[unit] = total;
   }
 }
@@ -481,9 +482,11 @@ template <int Assets>
 void launch_combination_kind(const combination_ref& f, block_range blocks, moments* partials,
                              unsigned long long* unit_counter, launch_target at)
 {
-  detail::launch_persistent(combination_blocks_kernel<Assets>, "combination_blocks_kernel (Greeks)", blocks.size(),
-                            at.grid_blocks, at.stream, f.trades, f.num_trades, f.tables, blocks.begin, blocks.end,
-                            partials, unit_counter);
+  detail::with_normal_stream<rng::device_sobol_stream<2 * max_exercise_assets>>(at, [&](auto stream) {
+    detail::launch_persistent(combination_blocks_kernel<Assets, typename decltype(stream)::type>,
+                              "combination_blocks_kernel (Greeks)", blocks.size(), at.grid_blocks, at.stream, f.trades,
+                              f.num_trades, f.tables, blocks.begin, blocks.end, partials, unit_counter);
+  });
 }
 
 template <int... N>

@@ -1,6 +1,6 @@
 #include "mcprice/kernels/launch/heston.hpp"
 #include "mcprice/kernels/layout/two_phase_rows.cuh"
-#include "mcprice/kernels/rng/device_normal_stream.cuh"
+#include "mcprice/kernels/launch/stream_choice.cuh"
 
 namespace mcprice::kernels {
 namespace {
@@ -10,8 +10,9 @@ using two_phase::lanes;
 using two_phase::row_index;
 using two_phase::sample_of;
 
-// Real: the path precision (float; double for --precision double); scratch holds Real.
-template <typename Real>
+// Real: the path precision (float; double for --precision double); scratch holds Real. Stream:
+// the normal stream of the fused kernel (stream_choice.cuh), so both routes draw the same numbers.
+template <typename Real, typename Stream>
 struct observation_lane {
   const basic_heston_step<Real>* grid;
   Real* paths;
@@ -27,7 +28,7 @@ struct observation_lane {
     two_phase::sample_rows const r{h.steps, h.antithetic ? 2 : 1, true};
     const basic_heston_step<Real>* steps = grid + h.first_step;
     if (h.product == path_product::european) {
-      variance_stream<rng::device_normal_stream, Real> draws(h.key, static_cast<std::uint64_t>(sample));
+      variance_stream<Stream, Real> draws(h.key, static_cast<std::uint64_t>(sample));
       // The conditional log spot's mean and variance after each step, as heston_european_sample
       // sums them (the mean complete after every fourth step and the last: heston_terminal).
       Real va = h.v0;
@@ -49,7 +50,7 @@ struct observation_lane {
       });
       return;
     }
-    rng::device_normal_stream rng(h.key, static_cast<std::uint64_t>(sample));
+    Stream rng(h.key, static_cast<std::uint64_t>(sample));
     Real va = h.v0;
     Real vb = h.v0;
     Real xa = 0;
@@ -77,14 +78,14 @@ struct observation_lane {
   }
 };
 
-template <typename Real>
+template <typename Real, typename Stream>
 __global__ void __launch_bounds__(policy::threads_per_block)
     heston_observations_kernel(const basic_heston_trade<Real>* __restrict__ trades, int num_trades,
                                const basic_heston_step<Real>* __restrict__ grid, std::int64_t block_begin,
                                std::int64_t block_end, Real* __restrict__ paths, int rows)
 {
   detail::for_canonical_blocks(trades, num_trades, block_begin, block_end,
-                               observation_lane<Real>{grid, paths, rows, block_begin});
+                               observation_lane<Real, Stream>{grid, paths, rows, block_begin});
 }
 
 template <typename Real>
@@ -106,9 +107,11 @@ void launch_heston_two_phase(const heston_ref<Real>& f, block_range blocks, cons
                              moments* partials, launch_target at)
 {
   if (f.num_trades == 0) return;
-  detail::launch_persistent(heston_observations_kernel<Real>, "heston_observations_kernel", blocks.size(),
-                            at.grid_blocks, at.stream, f.trades, f.num_trades, f.tables.steps, blocks.begin, blocks.end,
-                            s.paths, s.rows);
+  detail::with_normal_stream<rng::device_sobol_stream<3, Real>>(at, [&](auto stream) {
+    detail::launch_persistent(heston_observations_kernel<Real, typename decltype(stream)::type>,
+                              "heston_observations_kernel", blocks.size(), at.grid_blocks, at.stream, f.trades,
+                              f.num_trades, f.tables.steps, blocks.begin, blocks.end, s.paths, s.rows);
+  });
   detail::launch_persistent(heston_payoffs_kernel<Real>, "heston_payoffs_kernel", blocks.size(), at.grid_blocks,
                             at.stream, f.trades, f.num_trades, f.tables.steps, blocks.begin, blocks.end, s.paths,
                             s.rows, s.payoffs);

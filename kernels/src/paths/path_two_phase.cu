@@ -1,6 +1,6 @@
 #include "mcprice/kernels/launch/paths.hpp"
 #include "mcprice/kernels/layout/two_phase_rows.cuh"
-#include "mcprice/kernels/rng/device_normal_stream.cuh"
+#include "mcprice/kernels/launch/stream_choice.cuh"
 
 namespace mcprice::kernels {
 namespace {
@@ -10,8 +10,9 @@ using two_phase::lanes;
 using two_phase::row_index;
 using two_phase::sample_of;
 
-// Real: the path precision (float; double for --precision double); scratch holds Real.
-template <typename Real>
+// Real: the path precision (float; double for --precision double); scratch holds Real. Stream:
+// the normal stream of the fused kernel (stream_choice.cuh), so both routes draw the same numbers.
+template <typename Real, typename Stream>
 struct observation_lane {
   const basic_path_step<Real>* grid;
   Real* paths;
@@ -24,7 +25,7 @@ struct observation_lane {
     std::int64_t const sample = sample_of(t, block_in_trade, lane);
     if (sample < 0) return;
     std::int64_t const j = b - block_begin;
-    rng::device_normal_stream rng(t.key, static_cast<std::uint64_t>(sample));
+    Stream rng(t.key, static_cast<std::uint64_t>(sample));
     const basic_path_step<Real>* steps = grid + t.first_step;
     Real xa = 0;
     Real xb = 0;
@@ -50,14 +51,14 @@ struct observation_lane {
   }
 };
 
-template <typename Real>
+template <typename Real, typename Stream>
 __global__ void __launch_bounds__(policy::threads_per_block)
     path_observations_kernel(const basic_path_gbm_trade<Real>* __restrict__ trades, int num_trades,
                              const basic_path_step<Real>* __restrict__ grid, std::int64_t block_begin,
                              std::int64_t block_end, Real* __restrict__ paths, int rows)
 {
   detail::for_canonical_blocks(trades, num_trades, block_begin, block_end,
-                               observation_lane<Real>{grid, paths, rows, block_begin});
+                               observation_lane<Real, Stream>{grid, paths, rows, block_begin});
 }
 
 template <typename Real>
@@ -78,9 +79,11 @@ void launch_path_two_phase(const path_ref<Real>& f, block_range blocks, const tw
                            moments* partials, launch_target at)
 {
   if (f.num_trades == 0) return;
-  detail::launch_persistent(path_observations_kernel<Real>, "path_observations_kernel", blocks.size(), at.grid_blocks,
-                            at.stream, f.trades, f.num_trades, f.tables.grid, blocks.begin, blocks.end, s.paths,
-                            s.rows);
+  detail::with_normal_stream<rng::device_sobol_stream<2, Real>>(at, [&](auto stream) {
+    detail::launch_persistent(path_observations_kernel<Real, typename decltype(stream)::type>,
+                              "path_observations_kernel", blocks.size(), at.grid_blocks, at.stream, f.trades,
+                              f.num_trades, f.tables.grid, blocks.begin, blocks.end, s.paths, s.rows);
+  });
   detail::launch_persistent(path_payoffs_kernel<Real>, "path_payoffs_kernel", blocks.size(), at.grid_blocks, at.stream,
                             f.trades, f.num_trades, f.tables.grid, blocks.begin, blocks.end, s.paths, s.rows,
                             s.payoffs);

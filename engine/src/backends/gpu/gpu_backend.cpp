@@ -241,12 +241,6 @@ std::vector<trade_outcome> gpu_backend::price_combinations(const packed_exercise
                                                            const std::vector<float>& coefficients,
                                                            const run_control& control) const
 {
-  if (ctx_.sobol_directions() != nullptr) {
-    // The combination kernels draw Philox paths only (docs/quasi-monte-carlo.md).
-    throw configuration_error(
-        "--rng sobol --greeks: on the GPU, Greeks of early-exercise and multi-asset Heston trades need --rng pseudo "
-        "(or --backend cpu)");
-  }
   const exercise_family& f = greeks.f;
   exercise_table_layout const l = greeks.layout;
   std::uint32_t const asset_counts = combination_asset_counts(f);
@@ -256,7 +250,7 @@ std::vector<trade_outcome> gpu_backend::price_combinations(const packed_exercise
                                      tables_at(r.tables, l)};
     kernels::launch_exercise_combination_blocks(c, blocks, out.partials, asset_counts,
                                                 lease.allocate_n<unsigned long long>(kernels::combination_kernels),
-                                                {s.value(), grid_blocks_});
+                                                {s.value(), grid_blocks_, ctx_.sobol_directions()});
   };
   // Each job's scratch holds its kernel's unit counter. One job where the cap allows: the units
   // differ in cost by up to a walk of eight legs, and the jobs' kernels, each filling the GPU,

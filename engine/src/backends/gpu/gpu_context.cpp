@@ -84,10 +84,11 @@ gpu_context::gpu_context(const engine_options& o, const market_data& market, std
   MCPRICE_CUDA_TRY(
       cudaMemcpyAsync(target, staging.as<double>(), market_bytes_, cudaMemcpyHostToDevice, upload.value()));
   if (o.rng == rng_kind::sobol) {
-    // Persistent like the market: 2.4 MiB of direction numbers, read by every Sobol stream.
-    std::size_t const bytes = sizeof(std::uint32_t) * rng::sobol_dimensions * rng::sobol_direction_bits;
+    // Persistent like the market: the direction numbers' nibble tables (9.8 MiB), read by every
+    // Sobol stream.
+    std::size_t const bytes = sizeof(std::uint32_t) * rng::sobol_dimensions * rng::sobol_nibble_words;
     sobol_table_ = device_buffer(bytes);
-    MCPRICE_CUDA_TRY(cudaMemcpyAsync(sobol_table_.data(), rng::sobol_direction_table(), bytes, cudaMemcpyHostToDevice,
+    MCPRICE_CUDA_TRY(cudaMemcpyAsync(sobol_table_.data(), rng::sobol_nibble_table(), bytes, cudaMemcpyHostToDevice,
                                      upload.value()));
   }
   market_ready_.record(upload.view());

@@ -67,11 +67,33 @@ struct conditional_draw {
   MCPRICE_HD MCPRICE_INLINE conditional_draw antithetic() const { return {-z, antithetic_u, u}; }
 };
 
+// Sobol points: four steps' bridged normals (the bridge's first dimension moves the whole
+// variance path); the exponential branch's 1 - U is N(-z), so that a large z is a large v' in
+// either branch and the path stays a monotone function of its leading dimensions
+// (docs/quasi-monte-carlo.md).
+template <typename Real, bool Whole, typename NormalStream, typename Step>
+MCPRICE_HD MCPRICE_INLINE void heston_quasi_variance_block(int k, int count, NormalStream& rng, Step& step)
+{
+  auto const z = mcprice::rng::normals4<Real>(rng);
+  Real const zs[4] = {z.x, z.y, z.z, z.w};
+  MCPRICE_UNROLL
+  for (int j = 0; j < 4; ++j) {
+    if (Whole || j < count) {
+      conditional_draw<Real> const d{zs[j], math::standard_normal_cdf(-zs[j]), math::standard_normal_cdf(zs[j])};
+      step(k + j, d, Whole ? j == 3 : j + 1 == count);
+    }
+  }
+}
+
 // One Philox block's four steps k..k+3 of a variance path (the first `count` of them unless
 // Whole): step(k + j, draw, fold), fold after the fourth step and after the path's last.
 template <typename Real, bool Whole, typename NormalStream, typename Step>
 MCPRICE_HD MCPRICE_INLINE void heston_variance_block(int k, int count, NormalStream& rng, Step& step)
 {
+  if constexpr (rng::is_quasi_v<NormalStream>) {
+    heston_quasi_variance_block<Real, Whole>(k, count, rng, step);
+    return;
+  }
   auto const bits = rng.next_uint4();
   std::uint32_t const b[4] = {bits.x, bits.y, bits.z, bits.w};
   if constexpr (std::is_same_v<Real, float>) {

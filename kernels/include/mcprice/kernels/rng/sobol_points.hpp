@@ -15,6 +15,7 @@
 // replicate), so every scrambling is reproducible and independent (QuantLib #2731, #2732).
 #include "mcprice/kernels/detail/host_device.hpp"
 
+#include <cstddef>
 #include <cstdint>
 
 namespace mcprice::rng {
@@ -77,10 +78,44 @@ MCPRICE_HD MCPRICE_INLINE std::uint32_t sobol_coordinate(const std::uint32_t* di
   return x;
 }
 
-MCPRICE_HD MCPRICE_INLINE std::uint32_t scrambled_coordinate(const std::uint32_t* directions, std::uint32_t seed,
+// The same coordinate from a dimension's nibble tables (sobol_nibble_words numbers a dimension:
+// for each of the index's eight nibbles, the XOR of the direction numbers of each of its 16
+// values): one load a nibble of the index instead of one a bit. A warp's consecutive points
+// read one or two neighbouring words of each table.
+inline constexpr int sobol_nibble_words = 8 * 16;
+
+MCPRICE_HD MCPRICE_INLINE std::uint32_t sobol_coordinate_by_nibbles(const std::uint32_t* nibbles,
+                                                                    std::uint32_t dimension, std::uint32_t index)
+{
+  const std::uint32_t* t = nibbles + static_cast<std::size_t>(dimension) * sobol_nibble_words;
+  std::uint32_t x = 0;
+  for (; index != 0U; index >>= 4U, t += 16) x ^= t[index & 15U];
+  return x;
+}
+
+// Fills `nibbles` (sobol_nibble_words a dimension) from `directions`, for `dimensions` dimensions.
+inline void fill_sobol_nibbles(const std::uint32_t* directions, int dimensions, std::uint32_t* nibbles)
+{
+  for (int d = 0; d < dimensions; ++d) {
+    const std::uint32_t* v = directions + static_cast<std::size_t>(d) * sobol_direction_bits;
+    std::uint32_t* t = nibbles + static_cast<std::size_t>(d) * sobol_nibble_words;
+    for (int k = 0; k < 8; ++k) {
+      for (std::uint32_t n = 0; n < 16; ++n) {
+        std::uint32_t x = 0;
+        for (int b = 0; b < 4; ++b) {
+          if ((n >> b & 1U) != 0U) x ^= v[4 * k + b];
+        }
+        t[16 * k + n] = x;
+      }
+    }
+  }
+}
+
+// Point `index`'s scrambled coordinate in `dimension`, from the nibble tables.
+MCPRICE_HD MCPRICE_INLINE std::uint32_t scrambled_coordinate(const std::uint32_t* nibbles, std::uint32_t seed,
                                                              std::uint32_t dimension, std::uint32_t index)
 {
-  return owen_scramble(sobol_coordinate(directions, dimension, index), dimension_seed(seed, dimension));
+  return owen_scramble(sobol_coordinate_by_nibbles(nibbles, dimension, index), dimension_seed(seed, dimension));
 }
 
 // ---- The shape of a trade's points, carried in its record's 64-bit key --------------------------

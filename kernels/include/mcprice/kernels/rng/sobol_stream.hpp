@@ -192,10 +192,12 @@ class sobol_stream {
   int step_{0};
   int factor_{0};
   int depth_{0};
-  int index_[MaxFactors > 0 ? sobol_bridge_depth : 1]{};
-  Real value_[MaxFactors > 0 ? sobol_bridge_depth : 1][slots]{};
-  Real left_[slots]{};
-  Real increment_[slots]{};
+  // Written before they are read (start_bridge, advance_bridge): no per-path zeroing, which
+  // for the exercise walk's twenty factors would be 360 stores a path.
+  int index_[MaxFactors > 0 ? sobol_bridge_depth : 1];
+  Real value_[MaxFactors > 0 ? sobol_bridge_depth : 1][slots];
+  Real left_[slots];
+  Real increment_[slots];
 };
 
 // Whether a stream is quasi-random (pseudo-random streams have no `quasi` member).
