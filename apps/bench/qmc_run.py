@@ -4,12 +4,14 @@
 1. Variance reduction at equal total paths: apps/bench/qmc/variance_book.csv at 2^20 paths,
    Philox (antithetic pairs, its default) and Sobol (32 replicates), and both again with plain
    paths; the ratio is Philox's std_error^2 over Sobol's.
-2. Time to a standard error of 1e-4 of the price, whole price-batch call (the engine's time in
-   its summary line): the European book (8192 options, made here) and the 252-fixing Asian.
-   Each rng starts at 2^14 paths a trade and scales its paths by (worst se / target)^2, rounded
-   up to a power of two, until every trade is within the target; the last run's time counts.
+2. Time to a standard error of 1e-4 of the price, a warm engine call (mcprice-qmc-bench): the European book (8192 options, made here) and the 252-fixing Asian, with its
+   control variate and without. Each rng searches the first power of two of paths a trade at
+   which every trade is within the target (time_to_error); the time there counts.
 
-Usage: qmc_run.py PRICE_BATCH [OUT_DIR]   (from the repository root; --backend gpu)
+Usage (from the repository root, on the GPU machine; a call's carried binaries are limited, so
+the two parts may run in separate calls):
+  qmc_run.py variance PRICE_BATCH
+  qmc_run.py time MCPRICE_QMC_BENCH [OUT_DIR]
 """
 import csv
 import io
@@ -64,36 +66,49 @@ def european_book(path):
     return path
 
 
-def time_to_error(binary, book, target=1e-4, start=1 << 14, limit=1 << 30):
+def warm_call(bench, book, rng, paths, control):
+    cmd = [bench, book, MARKET, rng, str(paths), "64", control]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed ({done.returncode}): {done.stderr}")
+    fields = done.stdout.split()
+    return float(fields[3]), float(fields[5])
+
+
+def time_to_error(bench, book, control="on", target=1e-4, start=1 << 14, limit=1 << 30):
     """The first power of two of paths a trade at which every trade's se/price <= target, and
-    the engine's time there. The next guess scales by the error's ratio squared for Philox
-    (se ~ N^-1/2), by the ratio alone for Sobol (closer to N^-1 on these smooth payoffs), and at
-    least doubles."""
+    the warm engine call's time there (mcprice-qmc-bench). The next guess scales by the error's
+    ratio squared for Philox (se ~ N^-1/2), by the ratio alone for Sobol (closer to N^-1 on
+    these smooth payoffs), and at least doubles."""
     out = []
-    for name, extra, power in [("philox", [], 2), ("sobol", ["--rng", "sobol"], 1)]:
+    for rng, power in [("pseudo", 2), ("sobol", 1)]:
         paths = start
         while True:
-            rows, seconds = run(binary, book, paths, extra)
-            worst = max(float(r["std_error"]) / abs(float(r["price"])) for r in rows)
-            print(f"    {name} {paths}: worst se/price {worst:.2e}, {seconds:.3f} s")
+            worst, seconds = warm_call(bench, book, rng, paths, control)
+            print(f"    {rng} {paths}: worst se/price {worst:.2e}, {seconds * 1e3:.2f} ms")
             if worst <= target or paths >= limit:
                 break
             guess = 1 << math.ceil(math.log2(paths * (worst / target) ** power))
             paths = min(limit, max(2 * paths, guess))
-        out.append((name, paths, worst, seconds))
-        print(f"  {name}: {paths} paths a trade, worst se/price {worst:.2e}, {seconds:.3f} s")
+        out.append((rng, paths, worst, seconds))
+        print(f"  {rng}: {paths} paths a trade, worst se/price {worst:.2e}, {seconds * 1e3:.2f} ms")
     print(f"  sobol is {out[0][3] / out[1][3]:.1f}x faster to se/price <= {target}")
 
 
 def main():
-    binary = sys.argv[1]
-    out_dir = sys.argv[2] if len(sys.argv) > 2 else "/tmp"
-    variance_table(binary)
-    print("## time to se/price <= 1e-4, whole price-batch call (engine seconds)")
+    mode, binary = sys.argv[1], sys.argv[2]
+    out_dir = sys.argv[3] if len(sys.argv) > 3 else "/tmp"
+    if mode == "variance":
+        variance_table(binary)
+        return
+    print("## time to se/price <= 1e-4, warm engine call (mcprice-qmc-bench: median of 3 after one untimed)")
     print("European book, 8192 options:")
     time_to_error(binary, european_book(os.path.join(out_dir, "european_8192.csv")))
-    print("252-fixing arithmetic Asian (control variate on), --steps 64 (the fixings are its steps):")
-    time_to_error(binary, os.path.join(HERE, "qmc", "asian_252.csv"))
+    asian = os.path.join(HERE, "qmc", "asian_252.csv")
+    print("252-fixing arithmetic Asian, its control variate on (the default):")
+    time_to_error(binary, asian)
+    print("252-fixing arithmetic Asian, control variate off:")
+    time_to_error(binary, asian, "off")
 
 
 if __name__ == "__main__":

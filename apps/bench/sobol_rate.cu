@@ -66,6 +66,23 @@ __global__ void sobol_normals(const std::uint32_t* table, long long points, int 
   keep(a, sink);
 }
 
+// A lane a group of four points, `dims` dimensions: the Europeans' draw (next4 gives the four
+// points' coordinates in the next dimension).
+__global__ void sobol_terminal_normals(long long groups, int points_log2, int dims, float* sink)
+{
+  float a = 0.0F;
+  for (long long g = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; g < groups;
+       g += static_cast<long long>(gridDim.x) * blockDim.x) {
+    std::uint32_t const seed = rng::hash32(static_cast<std::uint32_t>(g >> (points_log2 - 2)) + 1U);
+    rng::device_sobol_stream<0> s(rng::sobol_key(seed, 0, 0), static_cast<std::uint64_t>(g & ((1LL << (points_log2 - 2)) - 1)));
+    for (int d = 0; d < dims; ++d) {
+      auto const z = s.next4();
+      a += z.x + z.y + z.z + z.w;
+    }
+  }
+  keep(a, sink);
+}
+
 // A lane a path of `dims` steps: the bridged normals the path families draw.
 __global__ void sobol_path_normals(long long points, int points_log2, int dims, float* sink)
 {
@@ -82,7 +99,7 @@ __global__ void sobol_path_normals(long long points, int points_log2, int dims, 
   keep(a, sink);
 }
 
-double seconds_of(memory::stream& s, const std::function<void()>& launch)
+double seconds_of(mcprice::stream& s, const std::function<void()>& launch)
 {
   cudaEvent_t start{};
   cudaEvent_t stop{};
@@ -108,16 +125,16 @@ int main(int argc, char** argv)
 {
   int const points_log2 = argc > 1 ? std::atoi(argv[1]) : 15;
   int const dims = argc > 2 ? std::atoi(argv[2]) : 64;
-  if (points_log2 < 1 || points_log2 > 31 || dims < 4 || dims % 4 != 0 || dims > 4096) {
-    std::fprintf(stderr, "usage: mcprice-sobol-rate [points_log2 in 1..31] [dims: a multiple of 4, up to 4096]\n");
+  if (points_log2 < 3 || points_log2 > 31 || dims < 4 || dims % 4 != 0 || dims > 4096) {
+    std::fprintf(stderr, "usage: mcprice-sobol-rate [points_log2 in 3..31] [dims: a multiple of 4, up to 4096]\n");
     return 1;
   }
   try {
     cudaDeviceProp p{};
     MCPRICE_CUDA_TRY(cudaGetDeviceProperties(&p, 0));
-    memory::stream s;
+    mcprice::stream s;
     auto upload = [&](const std::uint32_t* host, std::size_t words) {
-      memory::device_buffer table(words * sizeof(std::uint32_t));
+      mcprice::device_buffer table(words * sizeof(std::uint32_t));
       MCPRICE_CUDA_TRY(cudaMemcpyAsync(table.data(), host, words * sizeof(std::uint32_t), cudaMemcpyHostToDevice, s.value()));
       return table;
     };
@@ -126,7 +143,7 @@ int main(int argc, char** argv)
     auto const* by_bits = static_cast<const std::uint32_t*>(directions.data());
     auto const* by_nibbles = static_cast<const std::uint32_t*>(nibbles.data());
     MCPRICE_CUDA_TRY(rng::bind_sobol_directions(by_nibbles, s.value()));
-    memory::device_buffer sink(sizeof(float));
+    mcprice::device_buffer sink(sizeof(float));
     auto* out = static_cast<float*>(sink.data());
     int const blocks = p.multiProcessorCount * 16;
     long long const normals = 1LL << 30;
@@ -137,17 +154,22 @@ int main(int argc, char** argv)
     double const sobol = seconds_of(s, [&] {
       sobol_normals<false><<<blocks, block_size, 0, s.value()>>>(by_nibbles, lanes, points_log2, dims, out);
     });
+    double const terminal = seconds_of(s, [&] {
+      sobol_terminal_normals<<<blocks, block_size, 0, s.value()>>>(lanes / 4, points_log2, dims, out);
+    });
     double const path =
         seconds_of(s, [&] { sobol_path_normals<<<blocks, block_size, 0, s.value()>>>(lanes, points_log2, dims, out); });
     auto rate = [&](double sec) { return static_cast<double>(normals) / sec / 1e9; };
     std::printf("device %s; %lld normals a kernel, %d dimensions a point, 2^%d points a scrambling\n", p.name,
                 normals, dims, points_log2);
-    std::printf("philox curand_normal4:                    %8.1f G normals/s\n", rate(philox));
-    std::printf("sobol (a load a bit) + owen + inverse:    %8.1f G normals/s  (%.2fx philox)\n", rate(bits),
+    std::printf("philox curand_normal4:                         %8.1f G normals/s\n", rate(philox));
+    std::printf("sobol (a load a bit) + owen + inverse:         %8.1f G normals/s  (%.2fx philox)\n", rate(bits),
                 philox / bits);
-    std::printf("sobol (a load a nibble) + owen + inverse: %8.1f G normals/s  (%.2fx philox)\n", rate(sobol),
+    std::printf("sobol (a load a nibble) + owen + inverse:      %8.1f G normals/s  (%.2fx philox)\n", rate(sobol),
                 philox / sobol);
-    std::printf("sobol bridged path (1 factor):            %8.1f G normals/s  (%.2fx philox)\n", rate(path),
+    std::printf("sobol stream, four points a lane (Europeans):  %8.1f G normals/s  (%.2fx philox)\n",
+                rate(terminal), philox / terminal);
+    std::printf("sobol bridged path (1 factor):                 %8.1f G normals/s  (%.2fx philox)\n", rate(path),
                 philox / path);
     s.synchronize();
   } catch (const std::exception& e) {

@@ -81,7 +81,7 @@ std::vector<trade> heston_book()
           heston_trade_of("put", product_kind::vanilla, option_type::put, 90, 0.5), barrier, asian};
 }
 
-heston_case const heston_params{100, 100, 1, 0.02, 0.01, 0.04, 1.5, 0.04, 0.6, -0.7};
+heston_case const sobol_heston{100, 100, 1, 0.02, 0.01, 0.04, 1.5, 0.04, 0.6, -0.7};
 
 }  // namespace
 
@@ -118,10 +118,13 @@ TEST_CASE("GPU Sobol draws the CPU backend's points: Europeans, paths, baskets, 
   check_backends_agree(m, book.trades, {backend_choice::gpu, 1 << 14, 8}, 2.0 * 10.0 * 110.0 / (1 << 14));
   check_backends_agree(flat_x_market(), trades_of(path_book(flat_x_market())), {backend_choice::gpu, 1 << 14, 8});
   check_backends_agree(stulz_market(), trades_of(stulz_book()), {backend_choice::gpu, 1 << 14, 8, 1});
-  check_backends_agree(heston_market(heston_params), heston_book(), {backend_choice::gpu, 1 << 14, 8, 48});
+  check_backends_agree(heston_market(sobol_heston), heston_book(), {backend_choice::gpu, 1 << 14, 8, 48});
+  // Early exercise: each replicate calibrates its own policy on 2,048 Philox paths, where an ulp
+  // of float exp/log moves a few paths across the boundary and the coefficients with them; the
+  // Philox suite sees the same (gpu_early_exercise_test.cpp). Allow 1e-3 of the price for it.
   auto const lm = flat_market(40, 0.2, 0.06, 0.0);
   check_backends_agree(lm, {exercise_trade_of("ls", option_type::put, {"S"}, 40, 1, exercise_style::american, 50)},
-                       {backend_choice::gpu, 1 << 14, 8, 50});
+                       {backend_choice::gpu, 1 << 14, 8, 50}, 2.3e-3);
 }
 
 TEST_CASE("GPU Sobol Greeks agree with the CPU backend's", "[gpu]")
@@ -180,7 +183,7 @@ TEST_CASE("GPU Sobol Greeks of early exercise and multi-asset Heston agree with 
 
 TEST_CASE("GPU Sobol bits do not depend on streams, grid size or the job cap", "[gpu]")
 {
-  auto const hm = heston_market(heston_params);
+  auto const hm = heston_market(sobol_heston);
   auto const base = price_sobol(hm, heston_book(), {backend_choice::gpu, 1 << 15, 8, 48});
   sobol_run s{backend_choice::gpu, 1 << 15, 8, 48};
   s.streams = 1;
@@ -212,5 +215,5 @@ TEST_CASE("GPU Sobol: the two-phase route gives the fused route's bits", "[gpu]"
   check_routes(test_market(), reference_book().trades, {backend_choice::gpu, 1 << 14, 8});
   check_routes(flat_x_market(), trades_of(path_book(flat_x_market())), {backend_choice::gpu, 1 << 14, 8});
   check_routes(stulz_market(), trades_of(stulz_book()), {backend_choice::gpu, 1 << 14, 8, 1});
-  check_routes(heston_market(heston_params), heston_book(), {backend_choice::gpu, 1 << 14, 8, 48});
+  check_routes(heston_market(sobol_heston), heston_book(), {backend_choice::gpu, 1 << 14, 8, 48});
 }

@@ -10,7 +10,7 @@
 
 namespace mcprice {
 
-enum class model_kind { gbm, heston };
+enum class model_kind { gbm, heston, local_vol };
 
 struct heston_params {
   double v0{0.0};
@@ -20,6 +20,24 @@ struct heston_params {
   double rho{0.0};
 };
 
+// Compound Poisson jumps of the log spot (Merton 1976; on a Heston asset, Bates 1996):
+// `intensity` jumps a year, log jump sizes normal with mean `mean` and standard deviation `vol`,
+// the drift compensated so that the forward is unchanged.
+struct jump_params {
+  double intensity{0.0};
+  double mean{0.0};
+  double vol{0.0};
+};
+
+// Black implied volatilities on a grid: vols[i][j] at expiries[i] (years, increasing) and
+// strikes[j] (absolute, increasing). Read and checked for static arbitrage by the market reader
+// (docs/models.md).
+struct implied_vol_surface {
+  std::vector<double> expiries;
+  std::vector<double> strikes;
+  std::vector<std::vector<double>> vols;
+};
+
 struct asset {
   std::string name;
   double spot{0.0};
@@ -27,6 +45,8 @@ struct asset {
   vol_curve vol;
   model_kind model{model_kind::gbm};
   heston_params heston;
+  std::optional<jump_params> jumps;  // gbm or heston assets
+  implied_vol_surface surface;       // local_vol assets
 };
 
 class market_data {

@@ -2,6 +2,7 @@
 
 #include "io/file_text.hpp"
 #include "io/json_positions.hpp"
+#include "market/surface_arbitrage.hpp"
 #include "mcprice/input_error.hpp"
 
 #include <Eigen/Eigenvalues>
@@ -150,28 +151,107 @@ heston_params read_heston(const reader& rd, const json& v, const std::string& pt
   return h;
 }
 
-asset read_asset(const reader& rd, const std::string& name, const json& v, const std::string& ptr)
+jump_params read_jumps(const reader& rd, const json& v, const std::string& ptr)
 {
   rd.object(v, ptr);
-  rd.expect_keys(v, ptr, {"spot", "dividend_yield", "vol", "model", "heston"});
+  rd.expect_keys(v, ptr, {"intensity", "mean", "vol"});
+  constexpr double inf = 1e300;
+  jump_params j;
+  j.intensity = rd.number_in(rd.member(v, ptr, "intensity"), ptr + "/intensity", 0.0, inf, ">= 0");
+  j.mean = rd.number_in(rd.member(v, ptr, "mean"), ptr + "/mean", -10.0, 10.0, "in [-10, 10] (a log jump size)");
+  j.vol = rd.number_in(rd.member(v, ptr, "vol"), ptr + "/vol", 0.0, 10.0, "in [0, 10]");
+  return j;
+}
+
+// Increasing positive numbers, each failure at its own index.
+std::vector<double> increasing_axis(const reader& rd, const json& v, const std::string& ptr, const char* what)
+{
+  auto values = rd.numbers(v, ptr);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (values[i] <= 0.0 || (i > 0 && values[i] <= values[i - 1])) {
+      rd.fail(ptr + "/" + std::to_string(i),
+              std::string(what) + " " + reader::show(values[i]) + " must be > 0 and greater than the one before");
+    }
+  }
+  return values;
+}
+
+implied_vol_surface read_surface(const reader& rd, const json& v, const std::string& ptr, const asset& a,
+                                 const rate_curve& discount)
+{
+  rd.object(v, ptr);
+  rd.expect_keys(v, ptr, {"expiries", "strikes", "vols"});
+  implied_vol_surface s;
+  s.expiries = increasing_axis(rd, rd.member(v, ptr, "expiries"), ptr + "/expiries", "expiry");
+  s.strikes = increasing_axis(rd, rd.member(v, ptr, "strikes"), ptr + "/strikes", "strike");
+  if (a.spot < s.strikes.front() || a.spot > s.strikes.back()) {
+    rd.fail(ptr + "/strikes", "strikes [" + reader::show(s.strikes.front()) + ", " + reader::show(s.strikes.back()) +
+                                  "] do not bracket the spot " + reader::show(a.spot));
+  }
+  const json& rows = rd.member(v, ptr, "vols");
+  if (!rows.is_array() || rows.size() != s.expiries.size()) {
+    rd.fail(ptr + "/vols", "expected one row of vols for each of the " + std::to_string(s.expiries.size()) +
+                               " expiries, got " + (rows.is_array() ? std::to_string(rows.size()) : reader::type_of(rows)));
+  }
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    std::string const row_ptr = ptr + "/vols/" + std::to_string(i);
+    if (!rows[i].is_array() || rows[i].size() != s.strikes.size()) {
+      rd.fail(row_ptr, "expected a vol for each of the " + std::to_string(s.strikes.size()) + " strikes");
+    }
+    std::vector<double> row;
+    for (std::size_t j = 0; j < rows[i].size(); ++j) {
+      row.push_back(rd.number_in(rows[i][j], row_ptr + "/" + std::to_string(j), 1e-8, 10.0, "in (0, 10]"));
+    }
+    s.vols.push_back(std::move(row));
+  }
+  auto const forward = [&](double t) { return a.spot * a.dividend.discount(t) / discount.discount(t); };
+  if (auto const bad = detail::find_surface_arbitrage(s, forward)) {
+    rd.fail(ptr + "/vols/" + std::to_string(bad->expiry) + "/" + std::to_string(bad->strike),
+            "expiry " + reader::show(s.expiries[bad->expiry]) + ", strike " + reader::show(s.strikes[bad->strike]) +
+                ": " + bad->what);
+  }
+  return s;
+}
+
+model_kind read_model(const reader& rd, const json& v, const std::string& ptr)
+{
+  if (!v.contains("model")) return model_kind::gbm;
+  const json& m = v["model"];
+  if (m == "gbm") return model_kind::gbm;
+  if (m == "heston") return model_kind::heston;
+  if (m == "local_vol") return model_kind::local_vol;
+  rd.fail(ptr + "/model", "model " + m.dump() + " is not one of: gbm, heston, local_vol");
+}
+
+asset read_asset(const reader& rd, const std::string& name, const json& v, const std::string& ptr,
+                 const rate_curve& discount)
+{
+  rd.object(v, ptr);
+  rd.expect_keys(v, ptr, {"spot", "dividend_yield", "vol", "model", "heston", "vol_surface", "jumps"});
   asset a;
   a.name = name;
   a.spot = rd.number(rd.member(v, ptr, "spot"), ptr + "/spot");
   if (a.spot <= 0.0) rd.fail(ptr + "/spot", "spot " + reader::show(a.spot) + " must be > 0");
   if (v.contains("dividend_yield")) a.dividend = rd.rates(v["dividend_yield"], ptr + "/dividend_yield", "rates");
-  if (v.contains("model")) {
-    const json& m = v["model"];
-    if (m == "gbm") a.model = model_kind::gbm;
-    else if (m == "heston") a.model = model_kind::heston;
-    else rd.fail(ptr + "/model", "model " + m.dump() + " is not one of: gbm, heston");
+  a.model = read_model(rd, v, ptr);
+  if (a.model != model_kind::heston && v.contains("heston")) {
+    rd.fail(ptr + "/heston", "'heston' parameters given for a " + std::string(a.model == model_kind::gbm ? "gbm" : "local_vol") +
+                                 " asset");
+  }
+  if (a.model != model_kind::local_vol && v.contains("vol_surface")) {
+    rd.fail(ptr + "/vol_surface", "'vol_surface' is read for model local_vol only");
   }
   if (a.model == model_kind::heston) {
     a.heston = read_heston(rd, rd.member(v, ptr, "heston"), ptr + "/heston");
     if (v.contains("vol")) a.vol = rd.vols(v["vol"], ptr + "/vol");
+  } else if (a.model == model_kind::local_vol) {
+    if (v.contains("jumps")) rd.fail(ptr + "/jumps", "jumps on a local_vol asset are not supported (gbm or heston only)");
+    a.surface = read_surface(rd, rd.member(v, ptr, "vol_surface"), ptr + "/vol_surface", a, discount);
+    if (v.contains("vol")) a.vol = rd.vols(v["vol"], ptr + "/vol");
   } else {
-    if (v.contains("heston")) rd.fail(ptr + "/heston", "'heston' parameters given for a gbm asset");
     a.vol = rd.vols(rd.member(v, ptr, "vol"), ptr + "/vol");
   }
+  if (v.contains("jumps")) a.jumps = read_jumps(rd, v["jumps"], ptr + "/jumps");
   return a;
 }
 
@@ -319,7 +399,7 @@ market_data parse_market(std::string_view text, const std::string& source_name)
   std::vector<asset> assets;
   const json& all = rd.object(rd.member(root, "", "assets"), "/assets");
   for (auto const& [name, value] : all.items()) {
-    assets.push_back(read_asset(rd, name, value, "/assets/" + name));
+    assets.push_back(read_asset(rd, name, value, "/assets/" + name, discount));
   }
   std::vector<double> corr;
   if (root.contains("correlation")) {

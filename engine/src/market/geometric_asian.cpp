@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace mcprice {
 
@@ -14,12 +15,19 @@ double geometric_asian_price(const market_data& m, const asset& a, const std::ve
   auto const w = [&](double t) { return a.vol.total_variance(t); };
   double const n = static_cast<double>(fix.size());
   double mean_g = 0.0;
-  double var_g = 0.0;
   double cov_gt = 0.0;
   for (double ti : fix) {
     mean_g += (std::log(a.spot) + log_fwd(ti) - 0.5 * w(ti)) / n;
     cov_gt += w(ti) / n;
-    for (double tj : fix) var_g += w(std::min(ti, tj)) / (n * n);
+  }
+  // Var(mean of ln S(t_i)) = sum over pairs (i, j) of w(min(t_i, t_j)) / n^2. With the times
+  // sorted, the k-th smallest is the smaller of 2(n - k) - 1 ordered pairs: O(n log n) rather
+  // than n^2 evaluations of the vol curve (a 252-fixing trade's setup took 3 ms).
+  std::vector<double> sorted(fix);
+  std::sort(sorted.begin(), sorted.end());
+  double var_g = 0.0;
+  for (std::size_t k = 0; k < sorted.size(); ++k) {
+    var_g += w(sorted[k]) * static_cast<double>(2 * (sorted.size() - k) - 1) / (n * n);
   }
   double const df = m.discount().discount(T);
   double const eg = std::exp(mean_g + 0.5 * var_g);

@@ -22,8 +22,15 @@ std::vector<double> flatten_market(const market_data& m)
     out.push_back(a.spot);
     put_curve(out, a.dividend.pillar_times(), a.dividend.pillar_rates());
     put_curve(out, a.vol.pillar_times(), a.vol.pillar_vols());
-    out.push_back(a.model == model_kind::heston ? 1.0 : 0.0);
+    out.push_back(static_cast<double>(a.model));  // 0 gbm, 1 heston, 2 local_vol
     out.insert(out.end(), {a.heston.v0, a.heston.kappa, a.heston.theta, a.heston.xi, a.heston.rho});
+    jump_params const j = a.jumps.value_or(jump_params{});
+    out.insert(out.end(), {a.jumps ? 1.0 : 0.0, j.intensity, j.mean, j.vol});
+    const implied_vol_surface& s = a.surface;
+    out.insert(out.end(), {static_cast<double>(s.expiries.size()), static_cast<double>(s.strikes.size())});
+    out.insert(out.end(), s.expiries.begin(), s.expiries.end());
+    out.insert(out.end(), s.strikes.begin(), s.strikes.end());
+    for (auto const& row : s.vols) out.insert(out.end(), row.begin(), row.end());
   }
   std::size_t const count_at = out.size();
   out.push_back(0.0);

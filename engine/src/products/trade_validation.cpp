@@ -145,6 +145,13 @@ std::string unsupported_feature(const trade& t, const market_data& market)
     default:
       why = "product " + std::string(to_string(t.product)) + " is not supported yet";
   }
+  for (auto const& name : t.underlyings) {
+    if (!why.empty()) break;
+    const asset& a = market.assets()[*market.find(name)];
+    // Read and checked by the market reader (issue 34); their simulation is not built yet.
+    if (a.model == model_kind::local_vol) why = "asset " + name + ": model local_vol is not priced yet";
+    else if (a.jumps) why = "asset " + name + ": jumps are not priced yet";
+  }
   bool const early = t.exercise != exercise_style::european;
   if (why.empty() && early && t.product != product_kind::vanilla && !multi_asset(t.product)) {
     why = "exercise " + std::string(to_string(t.exercise)) + " is not supported for product " +

@@ -111,10 +111,16 @@ class sobol_stream {
   {
     four q{};
     if (steps_ == 0) {
-      // Four points of a terminal group, in the dimension drawn next.
+      // Four points of a terminal group, in the dimension drawn next. They differ from the
+      // first (a multiple of four) in the index's two low bits only, so their coordinates are
+      // the first's XOR words 0-3 of the dimension's first nibble table (word 0 is 0), under
+      // one dimension seed.
       std::uint32_t const d = drawn_++;
+      const std::uint32_t* low = directions_ + static_cast<std::size_t>(d) * sobol_nibble_words;
+      std::uint32_t const first = sobol_coordinate_by_nibbles(directions_, d, point_);
+      std::uint32_t const seed = dimension_seed(seed_, d);
       MCPRICE_UNROLL
-      for (int j = 0; j < 4; ++j) q.v[j] = normal(d, static_cast<std::uint32_t>(j));
+      for (int j = 0; j < 4; ++j) q.v[j] = normal_of_coordinate<Real>(owen_scramble(first ^ low[j], seed));
       return q;
     }
     MCPRICE_UNROLL
@@ -160,10 +166,10 @@ class sobol_stream {
     while (index_[depth_ - 1] != k) {
       int const r = index_[depth_ - 1];
       int const m = bridge_split(l, r);
-      Real const span = static_cast<Real>(r - l);
+      Real const per_span = Real(1) / static_cast<Real>(r - l);
       Real const to_left = static_cast<Real>(m - l);
-      Real const weight = to_left / span;
-      Real const stdev = std::sqrt(to_left * static_cast<Real>(r - m) / span);
+      Real const weight = to_left * per_span;
+      Real const stdev = std::sqrt(to_left * static_cast<Real>(r - m) * per_span);
       auto const first = static_cast<std::uint32_t>(bridge_dimension(m, steps_, power_) * factors_);
       for (int f = 0; f < factors_ && f < MaxFactors; ++f) {
         Real const a = left_[f];
