@@ -2,6 +2,7 @@
 
 #include "io/file_text.hpp"
 #include "io/json_positions.hpp"
+#include "io/text_values.hpp"
 #include "market/surface_arbitrage.hpp"
 #include "mcprice/input_error.hpp"
 
@@ -10,7 +11,6 @@
 
 #include <cmath>
 #include <initializer_list>
-#include <sstream>
 
 namespace mcprice {
 namespace {
@@ -124,13 +124,7 @@ class reader {
     return curve;
   }
 
-  static std::string show(double d)
-  {
-    std::ostringstream s;
-    s.precision(10);
-    s << d;
-    return s.str();
-  }
+  static std::string show(double d) { return detail::shown(d); }
 
  private:
   detail::json_positions positions_;

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <sstream>
 
 namespace mcprice::detail {
 
@@ -42,5 +43,13 @@ std::vector<std::string_view> split(std::string_view text, char sep)
 }
 
 std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
+
+std::string shown(double value)
+{
+  std::ostringstream s;
+  s.precision(10);
+  s << value;
+  return s.str();
+}
 
 }  // namespace mcprice::detail

@@ -13,5 +13,6 @@ std::optional<double> parse_finite(std::string_view text);
 std::optional<std::int64_t> parse_count(std::string_view text);
 std::vector<std::string_view> split(std::string_view text, char sep);
 std::string quoted(std::string_view text);  // for messages: 'text'
+std::string shown(double value);            // for messages: ten significant digits
 
 }  // namespace mcprice::detail

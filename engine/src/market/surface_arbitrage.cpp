@@ -1,21 +1,13 @@
 #include "market/surface_arbitrage.hpp"
 
+#include "io/text_values.hpp"
 #include "mcprice/black_scholes.hpp"
 
 #include <cmath>
-#include <sstream>
 #include <vector>
 
 namespace mcprice::detail {
 namespace {
-
-std::string show(double d)
-{
-  std::ostringstream s;
-  s.precision(10);
-  s << d;
-  return s.str();
-}
 
 // Undiscounted call prices along an expiry's strikes, in units of the forward.
 std::vector<double> calls_of(const implied_vol_surface& s, std::size_t i, double forward)
@@ -76,8 +68,8 @@ std::optional<surface_violation> calendar(const implied_vol_surface& s, std::siz
     double const w = s.vols[i][j] * s.vols[i][j] * s.expiries[i];
     if (before && w < *before * (1.0 - 1e-12)) {
       return surface_violation{i, j,
-                               "total implied variance " + show(w) + " is below " + show(*before) +
-                                   " at the same forward moneyness at expiry " + show(s.expiries[i - 1]) +
+                               "total implied variance " + shown(w) + " is below " + shown(*before) +
+                                   " at the same forward moneyness at expiry " + shown(s.expiries[i - 1]) +
                                    " (calendar arbitrage)"};
     }
   }

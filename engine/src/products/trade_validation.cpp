@@ -1,19 +1,12 @@
 #include "products/trade_validation.hpp"
 
+#include "io/text_values.hpp"
 #include "mcprice/kernels/exercise/early_exercise.hpp"
-
-#include <sstream>
 
 namespace mcprice::detail {
 namespace {
 
-std::string show(double v)
-{
-  std::ostringstream s;
-  s.precision(10);
-  s << v;
-  return s.str();
-}
+std::string show(double v) { return shown(v); }
 
 bool needs_strike(const trade& t)
 {
