@@ -77,11 +77,14 @@ def _book_text(trades):
     return frame.to_csv(index=False)
 
 
-def _results_frame(text):
+def _results_frame(results):
+    """The engine's results as a DataFrame: columns as they come (a run without Greeks), or the
+    contract's JSON rows (with Greeks: per-asset lists and cross gammas)."""
     import pandas as pd
 
-    rows = json.loads(text)["results"]
-    return pd.DataFrame(rows)
+    if isinstance(results, dict):
+        return pd.DataFrame(results)
+    return pd.DataFrame(json.loads(results)["results"])
 
 
 class Engine:
@@ -126,13 +129,13 @@ class Engine:
         callback = _progress_callback(progress)
         try:
             if isinstance(trades, (str, os.PathLike)):
-                text = self._engine.price("", os.fspath(trades), True, callback)
+                results = self._engine.price("", os.fspath(trades), True, callback)
             else:
-                text = self._engine.price(_book_text(trades), "<DataFrame>", False, callback)
+                results = self._engine.price(_book_text(trades), "<DataFrame>", False, callback)
         finally:
             if hasattr(callback, "close"):
                 callback.close()
-        return _results_frame(text)
+        return _results_frame(results)
 
     def memory(self):
         """The GPU scratch memory report as a dict (None on the CPU backend)."""

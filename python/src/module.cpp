@@ -1,18 +1,24 @@
 // mcprice._mcprice: the engine behind the Python package. It reads markets and books with the
 // engine's own readers (files or text), prices with the GIL released, and hands results back as
-// the contract's JSON (the writer's shortest round-trip doubles, so Python gets the same bits).
-// Options, DataFrames and the public names live in the pure-Python layer (mcprice/__init__.py).
+// columns (the doubles themselves) or, with Greeks, as the contract's JSON (the writer's
+// shortest round-trip doubles, so Python gets the same bits either way). Options, DataFrames and
+// the public names live in the pure-Python layer (mcprice/__init__.py).
 #include "mcprice/engine.hpp"
 #include "mcprice/input_error.hpp"
 #include "mcprice/market_reader.hpp"
 #include "mcprice/portfolio_reader.hpp"
 #include "mcprice/results_writer.hpp"
 
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -46,6 +52,49 @@ mcprice::market_data market_from(const std::string& text, const std::string& sou
   return read_or_raise([&] { return is_path ? mcprice::read_market_file(source) : mcprice::parse_market(text, source); });
 }
 
+// A run without Greeks as the contract's result columns, in its order: the JSON's keys and
+// values with no text between (10,000 rows through JSON cost 50 ms, docs/benchmarks.md). An
+// error row's numbers are NaN, and `paths` is then float, as pandas makes of the JSON's nulls.
+py::dict result_columns(const mcprice::pricing_run& run)
+{
+  auto const n = static_cast<py::ssize_t>(run.results.size());
+  bool all_ok = true;
+  for (auto const& r : run.results) all_ok = all_ok && r.status == mcprice::trade_status::ok;
+  py::list id(n);
+  py::list status(n);
+  py::list message(n);
+  py::array_t<double> price(n);
+  py::array_t<double> std_error(n);
+  py::array_t<double> ci_low(n);
+  py::array_t<double> ci_high(n);
+  py::array_t<std::int64_t> whole_paths(all_ok ? n : 0);
+  py::array_t<double> float_paths(all_ok ? 0 : n);
+  double const nan = std::numeric_limits<double>::quiet_NaN();
+  for (py::ssize_t i = 0; i < n; ++i) {
+    auto const& r = run.results[static_cast<std::size_t>(i)];
+    bool const ok = r.status == mcprice::trade_status::ok;
+    id[i] = r.id;
+    status[i] = mcprice::status_name(r.status);
+    message[i] = r.message;
+    price.mutable_at(i) = ok ? r.price : nan;
+    std_error.mutable_at(i) = ok ? r.std_error : nan;
+    ci_low.mutable_at(i) = ok ? r.ci_low : nan;
+    ci_high.mutable_at(i) = ok ? r.ci_high : nan;
+    if (all_ok) whole_paths.mutable_at(i) = r.paths;
+    else float_paths.mutable_at(i) = ok ? static_cast<double>(r.paths) : nan;
+  }
+  py::dict columns;
+  columns["id"] = id;
+  columns["status"] = status;
+  columns["price"] = price;
+  columns["std_error"] = std_error;
+  columns["ci_low"] = ci_low;
+  columns["ci_high"] = ci_high;
+  columns["paths"] = all_ok ? py::object(whole_paths) : py::object(float_paths);
+  columns["message"] = message;
+  return columns;
+}
+
 class python_engine {
  public:
   python_engine(mcprice::market_data market, const mcprice::engine_options& options)
@@ -53,11 +102,12 @@ class python_engine {
   {
   }
 
-  // Prices a book (a file, or CSV text named `source`) and returns the results as JSON text.
+  // Prices a book (a file, or CSV text named `source`) and returns the results: columns
+  // (result_columns), or with Greeks the contract's JSON text.
   // progress(done, total) is called with the GIL held; it returns False to cancel the trades
   // not yet started. Ctrl-C (a KeyboardInterrupt pending) cancels the same way, as SIGINT does
   // in price-batch: the results come back, with those trades' status cancelled.
-  std::string price(const std::string& text, const std::string& source, bool is_path, const py::object& progress)
+  py::object price(const std::string& text, const std::string& source, bool is_path, const py::object& progress)
   {
     mcprice::portfolio const book =
         read_or_raise([&] { return is_path ? mcprice::read_portfolio_file(source) : mcprice::parse_portfolio(text, source); });
@@ -71,13 +121,26 @@ class python_engine {
       }
       if (!progress.is_none() && !progress(done, total).cast<bool>()) cancel = true;
     };
+    std::optional<mcprice::pricing_run> run;
     std::ostringstream out;
     {
       py::gil_scoped_release released;
-      mcprice::pricing_run const run = engine_.price(book, on_progress, &cancel);
-      mcprice::write_results_json(out, run);
+      run = engine_.price(book, on_progress, &cancel);
+      if (run->summary.greeks) mcprice::write_results_json(out, *run);
     }
-    return out.str();
+    if (!run->summary.greeks) return result_columns(*run);
+    return py::str(out.str());
+  }
+
+  // The C++ call alone, for apps/bench/python_overhead.py: read the book file and price it, with
+  // the GIL released; its wall seconds.
+  double cpp_call_seconds(const std::string& path)
+  {
+    py::gil_scoped_release released;
+    auto const start = std::chrono::steady_clock::now();
+    mcprice::pricing_run const run = engine_.price(mcprice::read_portfolio_file(path));
+    (void)run;
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
 
   py::object memory() const
@@ -164,6 +227,7 @@ PYBIND11_MODULE(_mcprice, m)
       .def("price", &python_engine::price, py::arg("text"), py::arg("source"), py::arg("is_path"),
            py::arg("progress") = py::none())
       .def("memory", &python_engine::memory)
+      .def("_cpp_call_seconds", &python_engine::cpp_call_seconds, py::arg("path"))
       .def_property_readonly("backend", &python_engine::backend)
       .def_property_readonly("device_name", &python_engine::device_name)
       .def_property_readonly("notices", &python_engine::notices);

@@ -16,5 +16,6 @@ void write_results_json(std::ostream& out, const pricing_run& run);
 void write_results(std::ostream& out, const pricing_run& run, output_format format);
 
 std::string format_double(double v);  // shortest round-trip text
+const char* status_name(trade_status s);  // the contract's status: ok, error, cancelled
 
 }  // namespace mcprice

@@ -19,18 +19,6 @@ std::string csv_escape(const std::string& s)
   return out + "\"";
 }
 
-const char* status_name(trade_status s)
-{
-  switch (s) {
-    case trade_status::ok:
-      return "ok";
-    case trade_status::cancelled:
-      return "cancelled";
-    default:
-      return "error";
-  }
-}
-
 constexpr const char* greek_names[] = {"delta", "gamma", "vega", "theta", "rho"};
 
 // The contract's five Greeks of a trade: one estimate each, or for multi-asset trades one per
@@ -73,6 +61,18 @@ const char* method_name(greek_method m)
 }
 
 }  // namespace
+
+const char* status_name(trade_status s)
+{
+  switch (s) {
+    case trade_status::ok:
+      return "ok";
+    case trade_status::cancelled:
+      return "cancelled";
+    default:
+      return "error";
+  }
+}
 
 std::string format_double(double v)
 {
