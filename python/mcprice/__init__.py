@@ -60,21 +60,45 @@ def _options(backend, paths, seed, greeks, rng, streams, job_cap, pool_limit, st
     }
 
 
+def _cell(value):
+    """One cell of the CSV text: empty for a missing value, whole numbers as integers (a column
+    of whole numbers with gaps is float in pandas; the reader wants "12", not "12.0"), other
+    floats in their shortest round-trip form, text quoted where the CSV needs it."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        if value != value:
+            return ""
+        return str(int(value)) if value.is_integer() else repr(value)
+    text = str(value)
+    if any(c in text for c in ',"\r\n'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def _column_cells(column):
+    """A column's cells (_cell's), with the common cases done a column at a time."""
+    values = column.tolist()
+    kind = column.dtype.kind
+    if kind in "iu":
+        return list(map(str, values))
+    if kind == "f":
+        return ["" if v != v else str(int(v)) if v.is_integer() else repr(v) for v in values]
+    if kind == "O" and all(type(v) is str for v in values):
+        if not any(c in "".join(values) for c in ',"\r\n'):
+            return values
+    return [_cell(v) for v in values]
+
+
 def _book_text(trades):
-    """A DataFrame or a list of dicts as the CSV text the engine's book reader takes."""
+    """A DataFrame or a list of dicts as the CSV text the engine's book reader takes, built a
+    column at a time (pandas' to_csv took 19 ms for 10,000 rows)."""
     import pandas as pd
 
     frame = trades if isinstance(trades, pd.DataFrame) else pd.DataFrame(list(trades))
-    frame = frame.copy()
-    # A column of whole numbers with gaps is float in pandas ("1000.0"); the reader wants the
-    # whole numbers as written, and leaves the empty cells to their defaults.
-    for name in frame.columns:
-        column = frame[name]
-        if column.dtype.kind == "f" and column.isna().any():
-            present = column.dropna()
-            if len(present) and (present == present.round()).all():
-                frame[name] = column.astype("Int64")
-    return frame.to_csv(index=False)
+    columns = [_column_cells(frame[name]) for name in frame.columns]
+    header = ",".join(_cell(str(name)) for name in frame.columns)
+    return header + "\n" + "\n".join(map(",".join, zip(*columns))) + "\n"
 
 
 def _results_frame(results):

@@ -76,6 +76,20 @@ def test_a_dataframe_and_a_list_of_dicts_give_the_file_bits(engine, from_file):
     assert_frames_identical(engine.price(frame.to_dict("records")), from_file)
 
 
+def test_dataframe_cells_keep_their_text_quotes_and_whole_numbers(engine):
+    # An id with a comma and a quote, whole numbers in a float column with gaps (pandas makes
+    # 12 into 12.0), a float strike: the same rows as the CSV file with those cells.
+    rows = [{"id": 'A,"1"', "product": "asian", "type": "call", "underlying": "ABC", "strike": 100.5,
+             "maturity": 1, "averaging": "arithmetic", "fixings": 12},
+            {"id": "B", "product": "vanilla", "type": "put", "underlying": "ABC", "strike": 95, "maturity": 0.5}]
+    got = engine.price(rows)
+    assert got["id"].tolist() == ['A,"1"', "B"]
+    assert got["status"].tolist() == ["ok", "ok"]
+    text = 'id,product,type,underlying,strike,maturity,averaging,fixings\n"A,""1""",asian,call,ABC,100.5,1,arithmetic,12\n' \
+           "B,vanilla,put,ABC,95,0.5,,\n"
+    assert mcprice._book_text(rows) == text
+
+
 def test_a_market_dict_gives_the_market_file_bits(from_file):
     with open(MARKET) as f:
         market = json.load(f)
