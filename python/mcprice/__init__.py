@@ -107,7 +107,14 @@ def _results_frame(results):
     import pandas as pd
 
     if isinstance(results, dict):
-        return pd.DataFrame(results)
+        import numpy as np
+
+        n = len(results["id"])
+        numbers = np.frombuffer(results["numbers"], dtype=np.float64).reshape(4, n)
+        return pd.DataFrame({"id": results["id"], "status": results["status"], "price": numbers[0],
+                             "std_error": numbers[1], "ci_low": numbers[2], "ci_high": numbers[3],
+                             "paths": np.frombuffer(results["paths"], dtype=results["paths_dtype"]),
+                             "message": results["message"]})
     return pd.DataFrame(json.loads(results)["results"])
 
 

@@ -9,7 +9,6 @@
 #include "mcprice/portfolio_reader.hpp"
 #include "mcprice/results_writer.hpp"
 
-#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -22,6 +21,7 @@
 #include <sstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace py = pybind11;
 
@@ -52,45 +52,43 @@ mcprice::market_data market_from(const std::string& text, const std::string& sou
   return read_or_raise([&] { return is_path ? mcprice::read_market_file(source) : mcprice::parse_market(text, source); });
 }
 
-// A run without Greeks as the contract's result columns, in its order: the JSON's keys and
-// values with no text between (10,000 rows through JSON cost 50 ms, docs/benchmarks.md). An
-// error row's numbers are NaN, and `paths` is then float, as pandas makes of the JSON's nulls.
+// A run without Greeks as the contract's result columns: the texts as lists, the numbers as the
+// doubles' bytes (read by numpy.frombuffer in mcprice/__init__.py: no numpy C API here, so the
+// module works with numpy 1 and 2 alike), with no text between (10,000 rows through JSON cost
+// 50 ms, docs/benchmarks.md). An error row's numbers are NaN, and `paths` is then float, as
+// pandas makes of the JSON's nulls.
 py::dict result_columns(const mcprice::pricing_run& run)
 {
-  auto const n = static_cast<py::ssize_t>(run.results.size());
+  std::size_t const n = run.results.size();
   bool all_ok = true;
   for (auto const& r : run.results) all_ok = all_ok && r.status == mcprice::trade_status::ok;
   py::list id(n);
   py::list status(n);
   py::list message(n);
-  py::array_t<double> price(n);
-  py::array_t<double> std_error(n);
-  py::array_t<double> ci_low(n);
-  py::array_t<double> ci_high(n);
-  py::array_t<std::int64_t> whole_paths(all_ok ? n : 0);
-  py::array_t<double> float_paths(all_ok ? 0 : n);
+  std::vector<double> numbers(4 * n);  // price, std_error, ci_low, ci_high: a column after another
+  std::vector<std::int64_t> whole_paths(all_ok ? n : 0);
+  std::vector<double> float_paths(all_ok ? 0 : n);
   double const nan = std::numeric_limits<double>::quiet_NaN();
-  for (py::ssize_t i = 0; i < n; ++i) {
-    auto const& r = run.results[static_cast<std::size_t>(i)];
+  for (std::size_t i = 0; i < n; ++i) {
+    auto const& r = run.results[i];
     bool const ok = r.status == mcprice::trade_status::ok;
     id[i] = r.id;
     status[i] = mcprice::status_name(r.status);
     message[i] = r.message;
-    price.mutable_at(i) = ok ? r.price : nan;
-    std_error.mutable_at(i) = ok ? r.std_error : nan;
-    ci_low.mutable_at(i) = ok ? r.ci_low : nan;
-    ci_high.mutable_at(i) = ok ? r.ci_high : nan;
-    if (all_ok) whole_paths.mutable_at(i) = r.paths;
-    else float_paths.mutable_at(i) = ok ? static_cast<double>(r.paths) : nan;
+    double const values[] = {r.price, r.std_error, r.ci_low, r.ci_high};
+    for (std::size_t k = 0; k < 4; ++k) numbers[k * n + i] = ok ? values[k] : nan;
+    if (all_ok) whole_paths[i] = r.paths;
+    else float_paths[i] = ok ? static_cast<double>(r.paths) : nan;
   }
+  auto bytes_of = [](const auto& v) {
+    return py::bytes(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(v.front()));
+  };
   py::dict columns;
   columns["id"] = id;
   columns["status"] = status;
-  columns["price"] = price;
-  columns["std_error"] = std_error;
-  columns["ci_low"] = ci_low;
-  columns["ci_high"] = ci_high;
-  columns["paths"] = all_ok ? py::object(whole_paths) : py::object(float_paths);
+  columns["numbers"] = numbers.empty() ? py::bytes() : bytes_of(numbers);
+  columns["paths"] = n == 0 ? py::bytes() : all_ok ? bytes_of(whole_paths) : bytes_of(float_paths);
+  columns["paths_dtype"] = all_ok ? "int64" : "float64";
   columns["message"] = message;
   return columns;
 }
