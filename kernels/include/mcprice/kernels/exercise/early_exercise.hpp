@@ -414,7 +414,9 @@ MCPRICE_HD MCPRICE_INLINE bool exercises_under(const Trade& t, float discount, c
                                                const exercise_state& s, const leg_view& l)
 {
   if (!(l.intrinsic > 0.0F)) return false;
-  float phi[max_exercise_basis];
+  // Zeroed: continuation_value reads only the basis that exercise_basis fills, which the host
+  // compiler cannot see (it warned, -Wmaybe-uninitialized, 45 times a build).
+  float phi[max_exercise_basis]{};
   exercise_basis(t, s, l, phi);
   return rounded_product(l.intrinsic, discount) >= continuation_value(t, beta, phi);
 }
