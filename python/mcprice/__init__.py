@@ -61,32 +61,42 @@ def _options(backend, paths, seed, greeks, rng, streams, job_cap, pool_limit, st
 
 
 def _cell(value):
-    """One cell of the CSV text: empty for a missing value, whole numbers as integers (a column
-    of whole numbers with gaps is float in pandas; the reader wants "12", not "12.0"), other
-    floats in their shortest round-trip form, text quoted where the CSV needs it."""
-    if value is None:
-        return ""
+    """One cell of the CSV text: empty for a missing value (None, NaN, pandas' NA), whole
+    numbers as integers (a column of whole numbers with gaps is float in pandas; the reader
+    wants "12", not "12.0"), other floats in their shortest round-trip form, text quoted where
+    the CSV needs it."""
+    if isinstance(value, str):
+        if any(c in value for c in ',"\r\n'):
+            return '"' + value.replace('"', '""') + '"'
+        return value
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int):
+        return str(value)
     if isinstance(value, float):
         if value != value:
             return ""
         return str(int(value)) if value.is_integer() else repr(value)
-    text = str(value)
-    if any(c in text for c in ',"\r\n'):
-        return '"' + text.replace('"', '""') + '"'
-    return text
+    import pandas as pd
+
+    if value is None or pd.isna(value):
+        return ""
+    return _cell(value.item() if hasattr(value, "item") else str(value))
 
 
 def _column_cells(column):
-    """A column's cells (_cell's), with the common cases done a column at a time."""
+    """A column's cells (_cell's), with the common cases done a column at a time: numpy's
+    integers and floats, and text that needs no quotes."""
+    import numpy as np
+
     values = column.tolist()
-    kind = column.dtype.kind
-    if kind in "iu":
+    plain_numpy = isinstance(column.dtype, np.dtype)
+    if plain_numpy and column.dtype.kind in "iu":
         return list(map(str, values))
-    if kind == "f":
+    if plain_numpy and column.dtype.kind == "f":
         return ["" if v != v else str(int(v)) if v.is_integer() else repr(v) for v in values]
-    if kind == "O" and all(type(v) is str for v in values):
-        if not any(c in "".join(values) for c in ',"\r\n'):
-            return values
+    if all(type(v) is str for v in values) and not any(c in "".join(values) for c in ',"\r\n'):
+        return values
     return [_cell(v) for v in values]
 
 
