@@ -90,6 +90,14 @@ def test_dataframe_cells_keep_their_text_quotes_and_whole_numbers(engine):
     assert mcprice._book_text(rows) == text
 
 
+def test_nullable_dtypes_write_missing_cells_empty():
+    frame = pd.DataFrame({"id": pd.array(["A", "B"], dtype="string"),
+                          "fixings": pd.array([12, None], dtype="Int64"),
+                          "strike": pd.array([100.5, None], dtype="Float64"),
+                          "digital_kind": pd.array([None, "cash"], dtype="string")})
+    assert mcprice._book_text(frame) == "id,fixings,strike,digital_kind\nA,12,100.5,\nB,,,cash\n"
+
+
 def test_a_market_dict_gives_the_market_file_bits(from_file):
     with open(MARKET) as f:
         market = json.load(f)
