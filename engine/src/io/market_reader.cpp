@@ -91,13 +91,19 @@ class reader {
       fail(ptr, "'times' has " + std::to_string(times.size()) + " entries but '" + values_key + "' has " +
                     std::to_string(values.size()));
     }
-    for (std::size_t i = 0; i < times.size(); ++i) {
-      if (times[i] <= 0.0 || (i > 0 && times[i] <= times[i - 1])) {
-        fail(ptr + "/times/" + std::to_string(i),
-             "time " + show(times[i]) + " must be > 0 and greater than the one before");
+    check_increasing(times, ptr + "/times", "time");
+    return {std::move(times), std::move(values)};
+  }
+
+  // Each value > 0 and greater than the one before; a failure names its index under `ptr`.
+  void check_increasing(const std::vector<double>& values, const std::string& ptr, const char* what) const
+  {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (values[i] <= 0.0 || (i > 0 && values[i] <= values[i - 1])) {
+        fail(ptr + "/" + std::to_string(i),
+             std::string(what) + " " + show(values[i]) + " must be > 0 and greater than the one before");
       }
     }
-    return {std::move(times), std::move(values)};
   }
 
   rate_curve rates(const json& v, const std::string& ptr, const char* values_key) const
@@ -161,12 +167,7 @@ jump_params read_jumps(const reader& rd, const json& v, const std::string& ptr)
 std::vector<double> increasing_axis(const reader& rd, const json& v, const std::string& ptr, const char* what)
 {
   auto values = rd.numbers(v, ptr);
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (values[i] <= 0.0 || (i > 0 && values[i] <= values[i - 1])) {
-      rd.fail(ptr + "/" + std::to_string(i),
-              std::string(what) + " " + reader::show(values[i]) + " must be > 0 and greater than the one before");
-    }
-  }
+  rd.check_increasing(values, ptr, what);
   return values;
 }
 

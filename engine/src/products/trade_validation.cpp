@@ -6,8 +6,6 @@
 namespace mcprice::detail {
 namespace {
 
-std::string show(double v) { return shown(v); }
-
 bool needs_strike(const trade& t)
 {
   switch (t.product) {
@@ -24,7 +22,7 @@ bool needs_strike(const trade& t)
 // `first` receives the market index of the first underlying once it is known to exist.
 std::string check_fields(const trade& t, const market_data& market, std::size_t& first)
 {
-  if (!(t.maturity > 0.0)) return "maturity " + show(t.maturity) + " must be > 0";
+  if (!(t.maturity > 0.0)) return "maturity " + shown(t.maturity) + " must be > 0";
   bool const touch = t.product == product_kind::touch;
   bool const touch_type = t.type == option_type::one_touch || t.type == option_type::no_touch;
   if (touch != touch_type) {
@@ -53,14 +51,14 @@ std::string check_fields(const trade& t, const market_data& market, std::size_t&
            " underlyings";
   }
   if (needs_strike(t) && !t.strike) return "strike is missing";
-  if (t.strike && *t.strike < 0.0) return "strike " + show(*t.strike) + " must be >= 0";
+  if (t.strike && *t.strike < 0.0) return "strike " + shown(*t.strike) + " must be >= 0";
   if (t.paths && *t.paths < 2) return "paths " + std::to_string(*t.paths) + " must be >= 2";
   if (t.steps && *t.steps < 1) return "steps " + std::to_string(*t.steps) + " must be >= 1";
   if (t.fixings && *t.fixings < 1) return "fixings " + std::to_string(*t.fixings) + " must be >= 1";
   for (std::size_t i = 0; i < t.fixing_times.size(); ++i) {
     double const ft = t.fixing_times[i];
     if (ft < 0.0 || ft > t.maturity || (i > 0 && ft <= t.fixing_times[i - 1])) {
-      return "fixing_times entry " + show(ft) + " must be ascending within [0, maturity]";
+      return "fixing_times entry " + shown(ft) + " must be ascending within [0, maturity]";
     }
   }
   bool const needs_fixings = t.product == product_kind::asian ||
@@ -71,7 +69,7 @@ std::string check_fields(const trade& t, const market_data& market, std::size_t&
            " needs fixings or fixing_times";
   }
   if ((t.product == product_kind::barrier || touch) && !t.barrier) return "barrier is missing";
-  if (t.barrier && !(*t.barrier > 0.0)) return "barrier " + show(*t.barrier) + " must be > 0";
+  if (t.barrier && !(*t.barrier > 0.0)) return "barrier " + shown(*t.barrier) + " must be > 0";
   if ((t.product == product_kind::barrier || touch) && !t.barrier_type) return "barrier_kind is missing";
   if (t.barrier_type) {
     bool const direction_only = *t.barrier_type == barrier_kind::up || *t.barrier_type == barrier_kind::down;
@@ -85,7 +83,7 @@ std::string check_fields(const trade& t, const market_data& market, std::size_t&
     barrier_kind const b = *t.barrier_type;
     bool const up = b == barrier_kind::up || b == barrier_kind::up_in || b == barrier_kind::up_out;
     if (up ? !(*t.barrier > spot) : !(*t.barrier < spot)) {
-      return "barrier " + show(*t.barrier) + " is " + (up ? "not above" : "not below") + " spot " + show(spot) +
+      return "barrier " + shown(*t.barrier) + " is " + (up ? "not above" : "not below") + " spot " + shown(spot) +
              " for " + (t.product == product_kind::touch ? "a touch with barrier_kind " : "a barrier of kind ") +
              std::string(to_string(b));
     }
@@ -94,8 +92,8 @@ std::string check_fields(const trade& t, const market_data& market, std::size_t&
     double const spot = market.assets()[first].spot;
     bool const tracks_max = (t.strike_type == strike_kind::floating) != (t.type == option_type::call);
     if (!(*t.running_extreme > 0.0) || (tracks_max ? *t.running_extreme < spot : *t.running_extreme > spot)) {
-      return "running_extreme " + show(*t.running_extreme) + " is " + (tracks_max ? "below" : "above") + " spot " +
-             show(spot) + " for a lookback that tracks the " + (tracks_max ? "maximum" : "minimum");
+      return "running_extreme " + shown(*t.running_extreme) + " is " + (tracks_max ? "below" : "above") + " spot " +
+             shown(spot) + " for a lookback that tracks the " + (tracks_max ? "maximum" : "minimum");
     }
   }
   if (t.exercise == exercise_style::bermudan && !t.exercise_dates)

@@ -10,7 +10,8 @@ struct launch_target {
   cudaStream_t stream{nullptr};
   // 0 picks the tuned persistent grid; any other value gives the same bits (it is for checks).
   int grid_blocks{0};
-  // --rng sobol: the device's Sobol direction table (rng/sobol_points.hpp); nullptr: Philox.
+  // --rng sobol: the device's Sobol nibble tables, built from the direction numbers
+  // (rng/sobol_points.hpp); nullptr: Philox.
   const std::uint32_t* sobol_directions{nullptr};
 };
 

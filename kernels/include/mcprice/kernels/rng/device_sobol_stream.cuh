@@ -1,9 +1,10 @@
 #pragma once
-// The GPU's quasi-random stream. The direction table is uploaded once per device with the
-// market (gpu_context.cpp); its address reaches the per-path code through a __constant__
-// pointer of each kernel translation unit (the library is built without relocatable device code,
-// so every unit has its own), written by bind_sobol_directions on the launch's stream before a
-// quasi-random kernel. The address never changes for a device, so concurrent writes agree.
+// The GPU's quasi-random stream. The nibble tables (sobol_points.hpp) are uploaded once per
+// device with the market (gpu_context.cpp); their address reaches the per-path code through a
+// __constant__ pointer of each kernel translation unit (the library is built without
+// relocatable device code, so every unit has its own), written by bind_sobol_directions on the
+// launch's stream before a quasi-random kernel. The address never changes for a device, so
+// concurrent writes agree.
 #include "mcprice/kernels/rng/sobol_stream.hpp"
 
 #include <cuda_runtime.h>

@@ -11,8 +11,8 @@
 // so a path needs no buffer of its steps. Raw draws (next_uint4: the Heston QE step's uniforms)
 // take the dimensions after the bridge's, one a draw, unbridged.
 //
-// Directions: a policy type whose get() returns the direction table where the code runs (host
-// memory on the CPU, device memory on a GPU). MaxFactors bounds the bridged normals a step
+// Directions: a policy type whose get() returns the nibble tables (sobol_points.hpp) where the
+// code runs (host memory on the CPU, device memory on a GPU). MaxFactors bounds the bridged normals a step
 // (0: no bridge; the key's steps must then be 1, as for the multi-asset Europeans, whose
 // factors are then the dimensions themselves).
 #include "mcprice/kernels/detail/host_device.hpp"
