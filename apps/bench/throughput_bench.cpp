@@ -1,6 +1,6 @@
 // Throughput of the engine on books of many small trades: stream counts, concurrent callers
 // and a 100,000-trade request, with where the time goes. A benchmark app, not a test.
-// Usage: mcprice-throughput [streams|concurrency|large|paths|models|precision|all|soak] [cpu] [SECONDS]
+// Usage: mcprice-throughput [streams|concurrency|large|paths|models|jumps|precision|all|soak] [cpu] [SECONDS]
 // soak (not in all): 16 threads price different books through one engine for SECONDS (default
 // 60), each checking every result against its first run's bits; reports rounds, mismatches and
 // the scratch pool's reserved bytes over time (they must not grow once warm).
@@ -194,6 +194,63 @@ void model_bench(bool cpu)
   }
 }
 
+// What jumps cost (issue 34): path-steps per second of a Bates European against the Heston
+// European it extends (the peers' case, 252 steps, conditional Monte Carlo both), and of Merton
+// path products against their GBM selves (an arithmetic Asian of 252 fixings, its control off in
+// both since jumps turn it off, and a down-and-out of 252 steps), each a median of 5 calls.
+void jump_bench(bool cpu)
+{
+  auto const market = parse_market(R"({"rate": 0.02, "assets": {
+      "H": {"spot": 100, "model": "heston",
+            "heston": {"v0": 0.0175, "kappa": 1.5768, "theta": 0.0398, "xi": 0.5751, "rho": -0.5711}},
+      "B": {"spot": 100, "model": "heston",
+            "heston": {"v0": 0.0175, "kappa": 1.5768, "theta": 0.0398, "xi": 0.5751, "rho": -0.5711},
+            "jumps": {"intensity": 1.0, "mean": -0.1, "vol": 0.15}},
+      "G": {"spot": 100, "vol": 0.2},
+      "M": {"spot": 100, "vol": 0.2, "jumps": {"intensity": 1.0, "mean": -0.1, "vol": 0.15}}}})",
+                                   "jumps");
+  auto make = [](std::string id, product_kind p, const char* asset) {
+    trade t;
+    t.id = std::move(id);
+    t.product = p;
+    t.type = option_type::call;
+    t.underlyings = {asset};
+    t.strike = 100.0;
+    t.maturity = 1.0;
+    t.fixings = 252;
+    if (p == product_kind::barrier) {
+      t.barrier = 80.0;
+      t.barrier_type = barrier_kind::down_out;
+      t.monitoring = monitoring_kind::discrete;
+    }
+    return t;
+  };
+  std::vector<trade> const trades = {make("heston-european", product_kind::vanilla, "H"),
+                                     make("bates-european", product_kind::vanilla, "B"),
+                                     make("gbm-asian", product_kind::asian, "G"),
+                                     make("merton-asian", product_kind::asian, "M"),
+                                     make("gbm-down-out", product_kind::barrier, "G"),
+                                     make("merton-down-out", product_kind::barrier, "M")};
+  for (const trade& t : trades) {
+    engine_options o;
+    o.backend = cpu ? backend_choice::cpu : backend_choice::gpu;
+    o.steps = 252;
+    o.control_variates = false;
+    o.paths = cpu ? (1 << 14) : (1 << 21);
+    portfolio book;
+    book.trades = {t};
+    engine const eng(market, o);
+    pricing_run run;
+    double const wall = timed(5, [&] { run = eng.price(book); });
+    auto const& r = run.results[0];
+    std::printf("{\"bench\":\"%s\",\"paths\":%lld,\"wall_s\":%.5f,\"path_steps_per_s\":%.4g,\"price\":%.6f,"
+                "\"std_error\":%.6f%s}\n",
+                t.id.c_str(), static_cast<long long>(r.paths), wall, static_cast<double>(r.paths) * 252.0 / wall, r.price,
+                r.std_error, r.status == trade_status::ok ? "" : ",\"failed\":true");
+    std::fflush(stdout);
+  }
+}
+
 // What --precision double costs: single-asset trades priced with float and with double paths
 // (antithetic, the default), each a median of 5 engine calls. Not in `all`.
 void precision_bench(bool cpu)
@@ -359,6 +416,7 @@ int main(int argc, char** argv)
   if (mode == "large" || mode == "all") large_bench(cpu);
   if (mode == "paths" || mode == "all") path_bench(cpu);
   if (mode == "models" || mode == "all") model_bench(cpu);
+  if (mode == "jumps") jump_bench(cpu);
   if (mode == "precision") precision_bench(cpu);
   if (mode == "soak") soak_bench(cpu, argc > 3 ? std::atof(argv[3]) : 60.0);
   return 0;

@@ -13,9 +13,21 @@
 
 namespace mcprice::testing {
 
+// With lambda > 0, Bates: log-normal jumps (intensity lambda, log size mean jump_mean, standard
+// deviation jump_vol) with the compensated drift.
 struct heston_case {
   double s, k, t, r, q, v0, kappa, theta, xi, rho;
+  double lambda{0.0}, jump_mean{0.0}, jump_vol{0.0};
 };
+
+// The jumps' factor of the log spot's characteristic function at u (complex: P1 takes u - i).
+inline std::complex<double> jump_factor(const heston_case& c, std::complex<double> u)
+{
+  std::complex<double> const i(0.0, 1.0);
+  double const kappa_j = std::expm1(c.jump_mean + 0.5 * c.jump_vol * c.jump_vol);
+  return std::exp(c.lambda * c.t * (std::exp(i * u * c.jump_mean - 0.5 * u * u * c.jump_vol * c.jump_vol) - 1.0) -
+                  i * u * c.lambda * kappa_j * c.t);
+}
 
 inline double heston_probability(const heston_case& c, int j)
 {
@@ -33,7 +45,9 @@ inline double heston_probability(const heston_case& c, int j)
     cd const C = (c.r - c.q) * i * phi * c.t +
                  a / (c.xi * c.xi) * ((b - rp - d) * c.t - 2.0 * std::log((1.0 - g * e) / (1.0 - g)));
     cd const D = (b - rp - d) / (c.xi * c.xi) * (1.0 - e) / (1.0 - g * e);
-    cd const f = std::exp(C + D * c.v0 + i * phi * x);
+    // P1 is P2's law under the share measure: phi(u - i) / phi(-i), and the jumps' phi(-i) is 1.
+    cd const jumps = c.lambda > 0.0 ? jump_factor(c, j == 1 ? cd(phi, -1.0) : cd(phi, 0.0)) : cd(1.0, 0.0);
+    cd const f = std::exp(C + D * c.v0 + i * phi * x) * jumps;
     return std::real(std::exp(-i * phi * std::log(c.k)) * f / (i * phi));
   };
   // Composite Simpson on (0, 200]: the integrand decays fast and is smooth at the origin.
@@ -74,7 +88,12 @@ inline market_data heston_market(const heston_case& c)
   m.precision(17);
   m << R"({"rate": )" << c.r << R"(, "assets": {"H": {"spot": )" << c.s << R"(, "dividend_yield": )" << c.q
     << R"(, "model": "heston", "heston": {"v0": )" << c.v0 << R"(, "kappa": )" << c.kappa << R"(, "theta": )" << c.theta
-    << R"(, "xi": )" << c.xi << R"(, "rho": )" << c.rho << "}}}}";
+    << R"(, "xi": )" << c.xi << R"(, "rho": )" << c.rho << "}";
+  if (c.lambda > 0.0) {
+    m << R"(, "jumps": {"intensity": )" << c.lambda << R"(, "mean": )" << c.jump_mean << R"(, "vol": )" << c.jump_vol
+      << "}";
+  }
+  m << "}}}";
   return parse_market(m.str(), "heston");
 }
 

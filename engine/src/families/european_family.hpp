@@ -26,7 +26,8 @@ struct european_family {
   // Bridged normals a step of a Sobol stream (0: none; rng/sobol_stream.hpp).
   static constexpr int sobol_factors = 0;
 
-  static bool takes(const trade_route& r) { return r.single_gbm(false) && r.terminal(); }
+  // With jumps, vanillas and digitals are one-step paths (gbm_path_family.hpp).
+  static bool takes(const trade_route& r) { return r.single_gbm(false) && r.terminal() && !r.jumps(); }
   static job make_job(const trade_route& r, const market_data& market, const engine_options& options)
   {
     return make_european_job(r.t, r.first, market, options);

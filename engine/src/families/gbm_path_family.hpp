@@ -79,18 +79,19 @@ struct basic_gbm_path_family {
   }
 };
 
-// Float paths. Without Greeks, every path product takes the first family. With Greeks, Asians
-// take it (pathwise Greeks); barriers, touches and lookbacks take the second (ScenarioLanes:
-// central differences on scenario lanes that share the price's normals).
+// Float paths. Without Greeks, every path product takes the first family, and so do vanillas
+// and digitals with jumps (one-step paths). With Greeks, Asians without jumps take it (pathwise
+// Greeks); the others take the second (ScenarioLanes: central differences on scenario lanes that
+// share the price's normals).
 template <bool ScenarioLanes>
 struct float_path_family : basic_gbm_path_family<float> {
   using greek_sums = path_greek_moments;
 
   static bool takes(const trade_route& r)
   {
-    bool const asian = r.t.product == product_kind::asian;
-    bool const scenario = r.greeks && !asian;
-    return r.single_gbm(false) && !r.terminal() && scenario == ScenarioLanes;
+    bool const pathwise = r.t.product == product_kind::asian && !r.jumps();
+    bool const scenario = r.greeks && !pathwise;
+    return r.single_gbm(false) && (!r.terminal() || r.jumps()) && scenario == ScenarioLanes;
   }
   static std::optional<trade_greeks> greeks_of(const family_batch<float_path_family>& b, std::size_t k,
                                                const trade_outcome& o)

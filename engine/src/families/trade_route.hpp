@@ -18,6 +18,8 @@ struct trade_route {
   [[nodiscard]] bool european_exercise() const noexcept { return t.exercise == exercise_style::european; }
   [[nodiscard]] bool multi_asset() const noexcept { return detail::multi_asset(t.product); }
   [[nodiscard]] bool on_heston() const noexcept { return first.model == model_kind::heston; }
+  // Merton / Bates jumps on the first underlying (an intensity of 0 is none).
+  [[nodiscard]] bool jumps() const noexcept { return first.jumps && first.jumps->intensity > 0.0; }
   // Vanillas and digitals: one observation at expiry.
   [[nodiscard]] bool terminal() const noexcept
   {

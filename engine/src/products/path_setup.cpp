@@ -41,6 +41,25 @@ std::vector<path_greek_step> make_greek_steps(const asset& a, const std::vector<
   return out;
 }
 
+// Jumps a year on the asset (0: none).
+double jump_intensity(const asset& a) { return a.jumps ? a.jumps->intensity : 0.0; }
+
+// ln F(t) less the jumps' compensator lambda kappa t: the log forward the diffusion steps to, so
+// that with the jumps' mean added the forward is the curves' (models/jumps.hpp).
+double diffusion_log_forward(const market_data& market, const asset& a, double time)
+{
+  double const lambda = jump_intensity(a);
+  double const compensator = lambda > 0.0 ? lambda * jump_kappa(a.jumps->mean, a.jumps->vol) : 0.0;
+  return market.log_forward(a, time) - compensator * time;
+}
+
+// Raw draws a path's Sobol point takes after its bridged normals: next_uint4 blocks of four, a
+// Heston step's QE uniform four steps a block, a jump step's two draws two steps a block.
+int uniform_draws(int steps, bool qe, bool jumps)
+{
+  return (qe ? 4 * ((steps + 3) / 4) : 0) + (jumps ? 4 * ((steps + 1) / 2) : 0);
+}
+
 }  // namespace
 
 std::vector<double> fixing_times_of(const trade& t, std::int64_t default_steps)
@@ -132,9 +151,14 @@ basic_path_gbm_trade<Real> make_path_record(const trade& t, const asset& a, cons
     k.seasoned = t.running_extreme ? 1 : 0;
   }
   if (t.product == product_kind::digital) k.digital = t.digital == digital_kind::cash ? 1 : 2;
-  // A step draws one normal; a continuously monitored lookback a second (its extremum's place).
+  if (jump_intensity(a) > 0.0) {
+    k.jumps = {static_cast<Real>(a.jumps->intensity), static_cast<Real>(a.jumps->mean),
+               static_cast<Real>(a.jumps->vol)};
+  }
+  // A step draws one normal; a continuously monitored lookback a second (its extremum's place);
+  // a jump step two raw draws.
   bool const extremum = k.product == path_product::lookback && k.continuous != 0;
-  k.key = stream_key(t, opt, k.steps, extremum ? 2 : 1);
+  k.key = stream_key(t, opt, k.steps, extremum ? 2 : 1, uniform_draws(k.steps, false, jump_intensity(a) > 0.0));
   return k;
 }
 
@@ -142,7 +166,7 @@ template <typename Real>
 basic_path_job<Real> make_path_job(const trade& t, const asset& a, const market_data& market, const engine_options& opt)
 {
   path_grid const g = make_path_grid(t, opt, false);
-  auto const log_forward = [&](double time) { return market.log_forward(a, time); };
+  auto const log_forward = [&](double time) { return diffusion_log_forward(market, a, time); };
   double const df_T = market.discount().discount(t.maturity);
   basic_path_job<Real> job{};
   double t_prev = 0.0;
@@ -160,7 +184,21 @@ basic_path_job<Real> make_path_job(const trade& t, const asset& a, const market_
   job.kernel = make_path_record<Real>(t, a, g, opt, job.paths);
   job.scale = df_T * t.notional;
   if (opt.greeks) job.greek_steps = make_greek_steps(a, g.times, -std::log(df_T) / t.maturity);
-  if (opt.control_variates && t.product == product_kind::asian && t.averaging == averaging_kind::arithmetic) {
+  bool const jumps = jump_intensity(a) > 0.0;
+  if (jumps) {
+    // The jump rows (path_gbm.hpp): step k's mean jump count; the Greek grid stays parallel.
+    t_prev = 0.0;
+    for (double ti : g.times) {
+      basic_path_step<Real> row{};
+      row.drift = static_cast<Real>(a.jumps->intensity * (ti - t_prev));
+      job.steps.push_back(row);
+      t_prev = ti;
+    }
+    if (opt.greeks) job.greek_steps.resize(job.steps.size());
+  }
+  // The geometric Asian's closed form is GBM's: with jumps the control would bias the price.
+  if (!jumps && opt.control_variates && t.product == product_kind::asian &&
+      t.averaging == averaging_kind::arithmetic) {
     job.kernel.control = 1;
     job.kernel.control_value =
         static_cast<Real>(geometric_asian_price(market, a, g.fixings, t.maturity, t.strike.value_or(0.0),
@@ -175,7 +213,7 @@ basic_heston_job<Real> make_heston_job(const trade& t, const asset& a, const mar
                                        const engine_options& opt)
 {
   path_grid const g = make_path_grid(t, opt, true);
-  auto const log_forward = [&](double time) { return market.log_forward(a, time); };
+  auto const log_forward = [&](double time) { return diffusion_log_forward(market, a, time); };
   double const df_T = market.discount().discount(t.maturity);
   basic_heston_job<Real> job{};
   double t_prev = 0.0;
@@ -209,12 +247,14 @@ basic_heston_job<Real> make_heston_job(const trade& t, const asset& a, const mar
   job.kernel.rho = static_cast<Real>(a.heston.rho);
   // Sobol dimensions (heston_path.hpp, heston_conditional.hpp): path products bridge the variance
   // and log-spot normals of a step (and a continuous lookback's third), then take a uniform a step
-  // for the QE's exponential branch; Europeans draw the variance alone, one bridged normal a step
-  // (its uniform is N(-z)).
+  // for the QE's exponential branch (and two a step for jumps); Europeans draw the variance alone,
+  // one bridged normal a step (its uniform is N(-z)), and with jumps one block for the count.
   bool const conditional = job.kernel.product == path_product::european;
   bool const extremum = job.kernel.product == path_product::lookback && job.kernel.continuous != 0;
+  bool const jumps = jump_intensity(a) > 0.0;
   int const factors = conditional ? 1 : (extremum ? 3 : 2);
-  job.kernel.key = stream_key(t, opt, job.kernel.steps, factors, conditional ? 0 : job.kernel.steps);
+  int const uniforms = conditional ? (jumps ? 4 : 0) : uniform_draws(job.kernel.steps, true, jumps);
+  job.kernel.key = stream_key(t, opt, job.kernel.steps, factors, uniforms);
   job.scale = df_T * t.notional;
   if (t.product == product_kind::digital && t.digital == digital_kind::cash) {
     job.kernel.rebate = Real(1);

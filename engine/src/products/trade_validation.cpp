@@ -139,9 +139,12 @@ std::string unsupported_feature(const trade& t, const market_data& market)
   for (auto const& name : t.underlyings) {
     if (!why.empty()) break;
     const asset& a = market.assets()[*market.find(name)];
-    // Read and checked by the market reader (issue 34); their simulation is not built yet.
+    // Read and checked by the market reader; local volatility's simulation is not built yet.
     if (a.model == model_kind::local_vol) why = "asset " + name + ": model local_vol is not priced yet";
-    else if (a.jumps) why = "asset " + name + ": jumps are not priced yet";
+    else if (a.jumps && a.jumps->intensity > 0.0 && (multi_asset(t.product) || t.exercise != exercise_style::european))
+      why = "asset " + name + ": jumps are priced on single-asset products with European exercise only, not yet " +
+            (multi_asset(t.product) ? "in product " + std::string(to_string(t.product))
+                                    : "with exercise " + std::string(to_string(t.exercise)));
   }
   bool const early = t.exercise != exercise_style::european;
   if (why.empty() && early && t.product != product_kind::vanilla && !multi_asset(t.product)) {

@@ -48,6 +48,20 @@ struct observation_lane {
           paths[row_index(j, rows, r.var(1, k), lane)] = b.w;
         }
       });
+      if (h.jumps.intensity > Real(0)) {
+        // The replay reads the last step's rows alone (heston_european_paths' jump count).
+        int const last = h.steps - 1;
+        std::uint32_t const bits = draws.next_uint4().x;
+        Real const mean_count = rounded_product(h.jumps.intensity, h.maturity);
+        add_jump_count(h.jumps, mean_count, bits, a);
+        paths[row_index(j, rows, r.x(0, last), lane)] = a.x;
+        paths[row_index(j, rows, r.var(0, last), lane)] = a.w;
+        if (h.antithetic) {
+          add_jump_count(h.jumps, mean_count, ~bits, b);
+          paths[row_index(j, rows, r.x(1, last), lane)] = b.x;
+          paths[row_index(j, rows, r.var(1, last), lane)] = b.w;
+        }
+      }
       return;
     }
     Stream rng(h.key, static_cast<std::uint64_t>(sample));
@@ -56,17 +70,17 @@ struct observation_lane {
     Real xa = 0;
     Real xb = 0;
     // The steps are formed as heston_sample forms them.
-    auto const step = [&](int k, const basic_qe_paired_draw<Real>& draw, Real z_x, Real u) {
+    auto const step = [&](int k, const basic_qe_paired_draw<Real>& draw, Real z_x, Real u, auto jump) {
       basic_heston_step<Real> const s = steps[k];
       Real dx = 0;
       Real var = 0;
       heston_qe_step(h, s, va, draw, z_x, dx, var);
-      xa = xa + dx;
+      xa = xa + with_jump(dx, heston_step_jump(h, s.dt, jump));
       paths[row_index(j, rows, r.x(0, k), lane)] = xa;
       paths[row_index(j, rows, r.var(0, k), lane)] = var;
       if (h.antithetic) {
         heston_qe_step(h, s, vb, draw.antithetic(), -z_x, dx, var);
-        xb = xb + dx;
+        xb = xb + with_jump(dx, heston_step_jump(h, s.dt, jump.antithetic()));
         paths[row_index(j, rows, r.x(1, k), lane)] = xb;
         paths[row_index(j, rows, r.var(1, k), lane)] = var;
       }

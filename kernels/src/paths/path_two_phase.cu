@@ -29,25 +29,21 @@ struct observation_lane {
     const basic_path_step<Real>* steps = grid + t.first_step;
     Real xa = 0;
     Real xb = 0;
-    // The increments are formed as path_state::advance forms them.
-    auto const store = [&](int k, Real z) {
+    bool const bridge_normals = t.product == path_product::lookback && t.continuous;
+    two_phase::sample_rows const r{t.steps, t.antithetic ? 2 : 1, false};
+    // The increments are formed as path_state::advance forms them, from the same walk.
+    auto const store = [&](int k, Real z, Real u, auto jump) {
       basic_path_step<Real> const s = steps[k];
-      xa = xa + math::fma(s.vol, z, s.drift);
+      xa = xa + with_jump(math::fma(s.vol, z, s.drift), gbm_step_jump(t, steps, k, jump));
       paths[row_index(j, rows, k, lane)] = xa;
       if (t.antithetic) {
-        xb = xb + math::fma(s.vol, -z, s.drift);
+        xb = xb + with_jump(math::fma(s.vol, -z, s.drift), gbm_step_jump(t, steps, k, jump.antithetic()));
         paths[row_index(j, rows, t.steps + k, lane)] = xb;
       }
+      if (bridge_normals) paths[row_index(j, rows, r.u(k), lane)] = u;
     };
-    if (t.product == path_product::lookback && t.continuous) {
-      two_phase::sample_rows const r{t.steps, t.antithetic ? 2 : 1, false};
-      for_step_normal_pairs<Real>(rng, t.steps, [&](int k, Real z, Real u) {
-        store(k, z);
-        paths[row_index(j, rows, r.u(k), lane)] = u;
-      });
-    } else {
-      for_step_normals<Real>(rng, t.steps, store);
-    }
+    if (t.product == path_product::lookback) for_path_step_normals<path_product::lookback>(t, rng, store);
+    else for_path_step_normals<path_product::asian>(t, rng, store);
   }
 };
 

@@ -87,6 +87,15 @@ MCPRICE_HD MCPRICE_INLINE float heston_european_scenario_sample(const heston_tra
   path_gbm_trade const spot_up = scenario_trade(t, 0);
   path_gbm_trade const spot_down = scenario_trade(t, 1);
   float const eps = heston_roll(steps[0].dt);
+  if (t.jumps.intensity > 0.0F) {
+    // One jump count a side; the time scenarios' horizons are shorter and longer by eps.
+    std::uint32_t const bits = rng.next_uint4().x;
+    for (int i = 0; i < sides * paths; ++i) {
+      int const path = i % paths;
+      float const horizon = path == 3 ? h.maturity - eps : path == 4 ? h.maturity + eps : h.maturity;
+      add_jump_count(t.jumps, rounded_product(t.jumps.intensity, horizon), i < paths ? bits : ~bits, end[i]);
+    }
+  }
   greek_values g{};
   float price = 0.0F;
   for (int side = 0; side < sides; ++side) {
@@ -138,15 +147,18 @@ MCPRICE_HD MCPRICE_INLINE float heston_scenario_sample(const heston_trade& h, co
     v_time[side][1] = h.v0;
   }
   float elapsed = 0.0F;
-  auto const step = [&](int k, const qe_paired_draw& draw, float z_x, float u) {
+  auto const step = [&](int k, const qe_paired_draw& draw, float z_x, float u, auto jump) {
     heston_step const s = steps[k];
     elapsed += s.dt;
     for (int side = 0; side < sides; ++side) {
       qe_paired_draw const zv = side == 0 ? draw : draw.antithetic();
       float const zx = side == 0 ? z_x : -z_x;
+      auto const jump_draw_of_side = side == 0 ? jump : jump.antithetic();
+      auto const jump_size = heston_step_jump(t, s.dt, jump_draw_of_side);
       float dx = 0.0F;
       float var = 0.0F;
       heston_qe_step(h, s, v_base[side], zv, zx, dx, var);
+      dx = with_jump(dx, jump_size);
       base[side].template move<Product>(t, t.log_barrier, dx, var, s.fixing != 0, s.hit_value, u);
       st[side][0].template move<Product>(spot_up, spot_up.log_barrier, dx, var, s.fixing != 0, s.hit_value, u);
       st[side][1].template move<Product>(spot_down, spot_down.log_barrier, dx, var, s.fixing != 0, s.hit_value, u);
@@ -160,12 +172,15 @@ MCPRICE_HD MCPRICE_INLINE float heston_scenario_sample(const heston_trade& h, co
         float var_v = 0.0F;
         heston_step const sv = with_theta_scale(s, r == 0 ? lv.theta_up : lv.theta_down);
         heston_qe_step(h, sv, v_vega[side][r], zv, zx, dx_v, var_v);
+        dx_v = with_jump(dx_v, jump_size);
         st[side][2 + r].template move<Product>(t, t.log_barrier, dx_v, var_v, s.fixing != 0, s.hit_value, u);
         // Time: the first step from the host-made rolled steps (shorter, then longer).
         heston_step const stime = k == 0 ? steps[t.steps + r] : s;
         float dx_t = 0.0F;
         float var_t = 0.0F;
         heston_qe_step(h, stime, v_time[side][r], zv, zx, dx_t, var_t);
+        // The rolled first step's mean jump count is its own.
+        dx_t = with_jump(dx_t, k == 0 ? heston_step_jump(t, stime.dt, jump_draw_of_side) : jump_size);
         st[side][6 + r].template move<Product>(t, t.log_barrier, dx_t, var_t, s.fixing != 0, s.hit_value, u);
       }
     }

@@ -257,6 +257,22 @@ MCPRICE_HD MCPRICE_INLINE scenario_step scenario_step_of(int i, int k, const pat
   }
 }
 
+// Scenario i's log jump at step k: the base's, but where the time scenarios shorten or lengthen
+// the first step, its mean count moves with it (from the same draw).
+MCPRICE_HD MCPRICE_INLINE no_jump scenario_jump(const path_gbm_trade&, const path_step*, const path_greek_step&, int,
+                                                int, float, no_jump, no_jump)
+{
+  return {};
+}
+MCPRICE_HD MCPRICE_INLINE float scenario_jump(const path_gbm_trade& t, const path_step* steps,
+                                              const path_greek_step& first, int i, int k, float eps, float base,
+                                              const jump_draw& d)
+{
+  if (k != 0 || i < 6) return base;
+  float const ratio = (first.time + (i == 6 ? -eps : eps)) / first.time;
+  return log_jump(t.jumps, steps[t.steps].drift * ratio, d);
+}
+
 // The trade as scenario i sees it: spot scenarios move S0, and with it the barrier and a
 // seasoned running extreme relative to it (a fresh trade's extreme is today's spot and moves).
 MCPRICE_HD MCPRICE_INLINE path_gbm_trade scenario_trade(const path_gbm_trade& t, int i)
@@ -293,20 +309,22 @@ MCPRICE_HD MCPRICE_INLINE float scenario_sample(const path_gbm_trade& t, const p
     MCPRICE_UNROLL
     for (int i = 0; i < path_scenarios; ++i) st[side][i] = path_state::start(trade_of(i));
   }
-  auto step = [&](int k, float z, float u) {
+  auto step = [&](int k, float z, float u, auto jump) {
     path_step const s = steps[k];
     path_greek_step const g = greeks[k];
     float const t_prev = k == 0 ? 0.0F : greeks[k - 1].time;
-    base[0].template advance<Product>(t, log_b, s, z, u);
-    if constexpr (Antithetic) base[1].template advance<Product>(t, log_b, s, -z, u);
+    auto const jumps = [&](int side) { return gbm_step_jump(t, steps, k, side == 0 ? jump : jump.antithetic()); };
+    base[0].template advance<Product>(t, log_b, s, z, u, jumps(0));
+    if constexpr (Antithetic) base[1].template advance<Product>(t, log_b, s, -z, u, jumps(1));
     MCPRICE_UNROLL
     for (int i = 0; i < path_scenarios; ++i) {
       scenario_step const c = scenario_step_of(i, k, s, g, t_prev, maturity, eps);
       const path_gbm_trade& ti = trade_of(i);
       for (int side = 0; side < sides; ++side) {
         float const zs = side == 0 ? z : -z;
-        st[side][i].template move<Product>(ti, ti.log_barrier, fmaf(c.vol, zs, c.drift), c.vol * c.vol, s.fixing != 0,
-                                           c.hit_value, u);
+        float const dx = with_jump(fmaf(c.vol, zs, c.drift), scenario_jump(t, steps, greeks[0], i, k, eps, jumps(side),
+                                                                           side == 0 ? jump : jump.antithetic()));
+        st[side][i].template move<Product>(ti, ti.log_barrier, dx, c.vol * c.vol, s.fixing != 0, c.hit_value, u);
       }
     }
   };
@@ -368,7 +386,7 @@ MCPRICE_HD MCPRICE_INLINE priced_path_greeks scenario_greek_lane(const path_gbm_
                                                                  int lane)
 {
   return greek_lane_of(t, block, lane, [&](std::uint64_t subsequence, greek_values& v) {
-    return with_path_product<false>(t.product, [&](auto product) {
+    return with_path_product(t.product, [&](auto product) {
       constexpr path_product P = decltype(product)::value;
       return t.antithetic ? scenario_sample<NormalStream, P, true>(t, grid, greek_grid, subsequence, v)
                           : scenario_sample<NormalStream, P, false>(t, grid, greek_grid, subsequence, v);

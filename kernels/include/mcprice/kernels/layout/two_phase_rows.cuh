@@ -46,7 +46,7 @@ struct sample_rows {
 // after each step (Heston: heston_conditional.hpp), not a path.
 struct gbm_replay {
   static constexpr bool stored_variance = false;
-  static constexpr bool europeans = false;
+  static constexpr bool europeans = true;  // a European with jumps is a one-step path
   static constexpr bool conditional_europeans = false;
   template <typename Real>
   __device__ __forceinline__ static Real variance(const basic_path_step<Real>& s, const Real*, std::int64_t)
@@ -118,9 +118,7 @@ struct replay_lane {
   {
     if (sample_of(t, block_in_trade, lane) < 0) return;
     std::int64_t const j = b - block_begin;
-    // Double GBM paths include Europeans (one-step path trades; path_lane_sampled).
-    constexpr bool europeans = Model::europeans || !std::is_same_v<Real, float>;
-    payoffs[j * lanes + lane] = with_path_product<europeans>(t.product, [&](auto product) {
+    payoffs[j * lanes + lane] = with_path_product<Model::europeans>(t.product, [&](auto product) {
       constexpr path_product p = decltype(product)::value;
       return t.antithetic ? replay<p, true, Model, Step, Real>(t, grid, paths, rows, j, lane)
                           : replay<p, false, Model, Step, Real>(t, grid, paths, rows, j, lane);

@@ -260,6 +260,19 @@ inline bool heston_qe_regular(Real xi, const basic_heston_step<Real>* steps, int
   return true;
 }
 
+// Bates Europeans: given the variance path and the number N of jumps to expiry, the log spot is
+// still normal, its mean moved by N times the jumps' mean and its variance by N times their
+// variance (the compensator is in the steps' drifts), so the jump sizes are integrated out too.
+// N takes one raw draw a path, after the variance's; the antithetic path takes its complement.
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE void add_jump_count(const basic_jump_law<Real>& law, Real mean_count, std::uint32_t bits,
+                                              heston_terminal<Real>& end)
+{
+  Real const n = static_cast<Real>(poisson_count(mean_count, bits));
+  end.x = math::fma(n, law.mean, end.x);
+  end.w = math::fma(n, rounded_product(law.vol, law.vol), end.w);
+}
+
 // One sample (a path, or an antithetic pair) of a Heston European.
 template <typename NormalStream, bool Antithetic, bool Regular, typename Real>
 MCPRICE_HD MCPRICE_INLINE Real heston_european_paths(const basic_heston_trade<Real>& h,
@@ -281,6 +294,12 @@ MCPRICE_HD MCPRICE_INLINE Real heston_european_paths(const basic_heston_trade<Re
       if constexpr (Antithetic) b.fold();
     }
   });
+  if (t.jumps.intensity > Real(0)) {
+    std::uint32_t const bits = rng.next_uint4().x;
+    Real const mean_count = rounded_product(t.jumps.intensity, h.maturity);
+    add_jump_count(t.jumps, mean_count, bits, a);
+    if constexpr (Antithetic) add_jump_count(t.jumps, mean_count, ~bits, b);
+  }
   Real const up = conditional_european_payoff(t, a.x, a.w);
   if constexpr (!Antithetic) return up;
   else return Real(0.5) * (up + conditional_european_payoff(t, b.x, b.w));

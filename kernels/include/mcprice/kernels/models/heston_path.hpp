@@ -260,26 +260,36 @@ MCPRICE_HD MCPRICE_INLINE void heston_qe_step(const basic_heston_trade<Real>& h,
   heston_qe_step(h.xi, s, v, draw, z_x, dx, integrated_variance);
 }
 
-// Calls step(k, draw, z_x, u) for each step of a Heston path: the variance's draw (a normal and
-// 32 raw bits), the log spot's normal, and for continuous lookbacks a third normal (the
-// bridge's extremum). Four steps take two Box-Muller blocks (variance and log-spot normals in
-// pairs) and one raw block; continuous lookbacks take their normals one by one and their bits
-// four steps at a time. Every Heston kernel (fused, two-phase, Greeks) walks its normals here,
-// so a trade's numbers do not depend on the route.
+// Calls step(k, draw, z_x, u, jump) for each step of a Heston path: the variance's draw (a
+// normal and 32 raw bits), the log spot's normal, for continuous lookbacks a third normal (the
+// bridge's extremum), and no_jump, or for a Bates trade the step's jump_draw. Four steps take two
+// Box-Muller blocks (variance and log-spot normals in pairs) and one raw block; continuous
+// lookbacks and jump trades take their normals one by one, their QE bits four steps at a time
+// and their jump bits two steps at a time. Every Heston kernel (fused, two-phase, Greeks) walks
+// its normals here, so a trade's numbers do not depend on the route.
 template <path_product Product, typename Real, typename NormalStream, typename Step>
 MCPRICE_HD MCPRICE_INLINE void for_heston_step_normals(const basic_path_gbm_trade<Real>& t, NormalStream& rng,
                                                        Step&& step)
 {
   using draw = basic_qe_paired_draw<Real>;
-  if (Product == path_product::lookback && t.continuous) {
+  bool const extremum = Product == path_product::lookback && t.continuous;
+  bool const jumps = t.jumps.intensity > Real(0);
+  if (extremum || jumps) {
     normal_feeder<NormalStream, Real> normals{rng};
     decltype(rng.next_uint4()) bits{};
+    decltype(rng.next_uint4()) jump_bits{};
     for (int k = 0; k < t.steps; ++k) {
       Real const z_v = normals.next();
       Real const z_x = normals.next();
+      Real const u = extremum ? normals.next() : Real(0);
       if (k % 4 == 0) bits = rng.next_uint4();
       std::uint32_t const b = k % 4 == 0 ? bits.x : k % 4 == 1 ? bits.y : k % 4 == 2 ? bits.z : bits.w;
-      step(k, draw{z_v, b}, z_x, normals.next());
+      if (!jumps) {
+        step(k, draw{z_v, b}, z_x, u, no_jump{});
+        continue;
+      }
+      if (k % 2 == 0) jump_bits = rng.next_uint4();
+      step(k, draw{z_v, b}, z_x, u, k % 2 == 0 ? jump_draw{jump_bits.x, jump_bits.y} : jump_draw{jump_bits.z, jump_bits.w});
     }
     return;
   }
@@ -289,19 +299,31 @@ MCPRICE_HD MCPRICE_INLINE void for_heston_step_normals(const basic_path_gbm_trad
     auto const first = mcprice::rng::normals4<Real>(rng);
     auto const second = mcprice::rng::normals4<Real>(rng);
     auto const bits = rng.next_uint4();
-    step(k, draw{first.x, bits.x}, first.y, none);
-    step(k + 1, draw{first.z, bits.y}, first.w, none);
-    step(k + 2, draw{second.x, bits.z}, second.y, none);
-    step(k + 3, draw{second.z, bits.w}, second.w, none);
+    step(k, draw{first.x, bits.x}, first.y, none, no_jump{});
+    step(k + 1, draw{first.z, bits.y}, first.w, none, no_jump{});
+    step(k + 2, draw{second.x, bits.z}, second.y, none, no_jump{});
+    step(k + 3, draw{second.z, bits.w}, second.w, none, no_jump{});
   }
   if (k < t.steps) {
     auto const first = mcprice::rng::normals4<Real>(rng);
     auto const second = k + 2 < t.steps ? mcprice::rng::normals4<Real>(rng) : decltype(first){};
     auto const bits = rng.next_uint4();
-    step(k, draw{first.x, bits.x}, first.y, none);
-    if (k + 1 < t.steps) step(k + 1, draw{first.z, bits.y}, first.w, none);
-    if (k + 2 < t.steps) step(k + 2, draw{second.x, bits.z}, second.y, none);
+    step(k, draw{first.x, bits.x}, first.y, none, no_jump{});
+    if (k + 1 < t.steps) step(k + 1, draw{first.z, bits.y}, first.w, none, no_jump{});
+    if (k + 2 < t.steps) step(k + 2, draw{second.x, bits.z}, second.y, none, no_jump{});
   }
+}
+
+// The log jump of a Heston step of length dt (jump_draw), or none (no_jump).
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE no_jump heston_step_jump(const basic_path_gbm_trade<Real>&, Real, no_jump)
+{
+  return {};
+}
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE Real heston_step_jump(const basic_path_gbm_trade<Real>& t, Real dt, const jump_draw& d)
+{
+  return log_jump(t.jumps, rounded_product(t.jumps.intensity, dt), d);
 }
 
 template <typename NormalStream, path_product Product, bool Antithetic, typename Real>
@@ -315,15 +337,17 @@ MCPRICE_HD MCPRICE_INLINE Real heston_sample(const basic_heston_trade<Real>& h, 
   Real va = h.v0;
   Real vb = h.v0;
   const basic_heston_step<Real>* steps = grid + t.first_step;
-  auto const step = [&](int k, const basic_qe_paired_draw<Real>& draw, Real z_x, Real u) {
+  auto const step = [&](int k, const basic_qe_paired_draw<Real>& draw, Real z_x, Real u, auto jump) {
     basic_heston_step<Real> const s = steps[k];
     Real dx(0);
     Real var(0);
     heston_qe_step(h, s, va, draw, z_x, dx, var);
-    a.template move<Product>(t, t.log_barrier, dx, var, s.fixing != 0, s.hit_value, u);
+    a.template move<Product>(t, t.log_barrier, with_jump(dx, heston_step_jump(t, s.dt, jump)), var, s.fixing != 0,
+                             s.hit_value, u);
     if constexpr (Antithetic) {
       heston_qe_step(h, s, vb, draw.antithetic(), -z_x, dx, var);
-      b.template move<Product>(t, t.log_barrier, dx, var, s.fixing != 0, s.hit_value, u);
+      b.template move<Product>(t, t.log_barrier, with_jump(dx, heston_step_jump(t, s.dt, jump.antithetic())), var,
+                               s.fixing != 0, s.hit_value, u);
     }
   };
   for_heston_step_normals<Product>(t, rng, step);

@@ -6,6 +6,7 @@
 // the Brownian bridge: the path's value is weighted by its probability of not crossing
 // (conditional Monte Carlo), which converges to the continuous-barrier price with tens of steps
 // and needs no extra random numbers.
+#include "mcprice/kernels/models/jumps.hpp"
 #include "mcprice/kernels/rng/box_muller.hpp"
 #include "mcprice/kernels/layout/canonical_layout.hpp"
 #include "mcprice/kernels/moments.hpp"
@@ -92,6 +93,10 @@ struct basic_path_gbm_trade {
   std::uint8_t control;
   std::uint8_t seasoned;  // lookback: running_extreme was given (it does not move with S0)
   Real control_value;
+  // Merton (and on Heston, Bates) jumps; intensity 0: none. A GBM jump trade's grid holds
+  // `steps` more rows after its steps, whose drift is the step's mean jump count lambda dt
+  // (gbm_step_jump).
+  basic_jump_law<Real> jumps;
 };
 using path_gbm_trade = basic_path_gbm_trade<float>;
 using path_gbm_trade_f64 = basic_path_gbm_trade<double>;
@@ -136,11 +141,13 @@ struct basic_path_state {
   // z drives the step; u_normal (lookbacks under continuous monitoring only) places the
   // extremum of the Brownian bridge between the step's ends: for the maximum,
   // (x0 + x1 + sqrt((x1 - x0)^2 - 2 v ln U)) / 2 with U = N(u_normal) uniform.
-  template <path_product Product>
+  // jump: the step's log jump (a Real), or no_jump.
+  template <path_product Product, typename Jump = no_jump>
   MCPRICE_HD MCPRICE_INLINE void advance(const trade& t, Real log_b, const basic_path_step<Real>& s, Real z,
-                                         Real u_normal)
+                                         Real u_normal, Jump jump = {})
   {
-    move<Product>(t, log_b, math::fma(s.vol, z, s.drift), s.vol * s.vol, s.fixing != 0, s.hit_value, u_normal);
+    move<Product>(t, log_b, with_jump(math::fma(s.vol, z, s.drift), jump), s.vol * s.vol, s.fixing != 0, s.hit_value,
+                  u_normal);
   }
 
   // A step of log-increment dx and (integrated) variance var, whatever the model.
@@ -290,17 +297,42 @@ MCPRICE_HD MCPRICE_INLINE void for_step_normal_pairs(NormalStream& rng, int step
   }
 }
 
-// Calls step(k, z, u) for each step of a GBM path: one normal a step, and for continuous
-// lookbacks a second (u, which places the bridge's extremum).
+// Calls step(k, z, u, jump) for each step of a GBM path: one normal a step, and for continuous
+// lookbacks a second (u, which places the bridge's extremum); jump: no_jump, or for a jump
+// trade the step's jump_draw (raw draws, four a block: two steps' worth).
 template <path_product Product, typename Real, typename NormalStream, typename Step>
 MCPRICE_HD MCPRICE_INLINE void for_path_step_normals(const basic_path_gbm_trade<Real>& t, NormalStream& rng,
                                                      Step&& step)
 {
-  if (Product == path_product::lookback && t.continuous) {
-    for_step_normal_pairs<Real>(rng, t.steps, [&](int k, Real z, Real u) { step(k, z, u); });
+  bool const extremum = Product == path_product::lookback && t.continuous;
+  if (t.jumps.intensity > Real(0)) {
+    normal_feeder<NormalStream, Real> normals{rng};
+    decltype(rng.next_uint4()) bits{};
+    for (int k = 0; k < t.steps; ++k) {
+      Real const z = normals.next();
+      Real const u = extremum ? normals.next() : Real(0);
+      if (k % 2 == 0) bits = rng.next_uint4();
+      step(k, z, u, k % 2 == 0 ? jump_draw{bits.x, bits.y} : jump_draw{bits.z, bits.w});
+    }
+  } else if (extremum) {
+    for_step_normal_pairs<Real>(rng, t.steps, [&](int k, Real z, Real u) { step(k, z, u, no_jump{}); });
   } else {
-    for_step_normals<Real>(rng, t.steps, [&](int k, Real z) { step(k, z, Real(0)); });
+    for_step_normals<Real>(rng, t.steps, [&](int k, Real z) { step(k, z, Real(0), no_jump{}); });
   }
+}
+
+// The log jump of step k of a GBM trade (jump_draw), or none (no_jump).
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE no_jump gbm_step_jump(const basic_path_gbm_trade<Real>&, const basic_path_step<Real>*, int,
+                                                no_jump)
+{
+  return {};
+}
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE Real gbm_step_jump(const basic_path_gbm_trade<Real>& t, const basic_path_step<Real>* steps,
+                                             int k, const jump_draw& d)
+{
+  return log_jump(t.jumps, steps[t.steps + k].drift, d);
 }
 
 // One sample: the path of normals z_k, and with antithetic sampling also the path of -z_k,
@@ -314,10 +346,10 @@ MCPRICE_HD MCPRICE_INLINE Real path_sample(const basic_path_gbm_trade<Real>& t, 
   auto a = basic_path_state<Real>::start(t);
   auto b = a;
   const basic_path_step<Real>* steps = grid + t.first_step;
-  for_path_step_normals<Product>(t, rng, [&](int k, Real z, Real u) {
+  for_path_step_normals<Product>(t, rng, [&](int k, Real z, Real u, auto jump) {
     basic_path_step<Real> const s = steps[k];
-    a.template advance<Product>(t, log_b, s, z, u);
-    if constexpr (Antithetic) b.template advance<Product>(t, log_b, s, -z, u);
+    a.template advance<Product>(t, log_b, s, z, u, gbm_step_jump(t, steps, k, jump));
+    if constexpr (Antithetic) b.template advance<Product>(t, log_b, s, -z, u, gbm_step_jump(t, steps, k, jump.antithetic()));
   });
   Real const up = a.template payoff<Product>(t);
   if constexpr (!Antithetic) return up;
@@ -333,13 +365,13 @@ MCPRICE_HD MCPRICE_INLINE moments path_lane_of(const basic_path_gbm_trade<Real>&
   });
 }
 
-// Float GBM Europeans have a kernel of their own (one exact step); double paths price them
-// here, as a one-step path.
+// Float GBM Europeans without jumps have a kernel of their own (one exact step); with jumps,
+// and in double, they are one-step paths here.
 template <typename NormalStream, bool Antithetic, typename Real>
 MCPRICE_HD MCPRICE_INLINE moments path_lane_sampled(const basic_path_gbm_trade<Real>& t,
                                                     const basic_path_step<Real>* grid, std::int64_t block, int lane)
 {
-  return with_path_product<!std::is_same_v<Real, float>>(t.product, [&](auto product) {
+  return with_path_product(t.product, [&](auto product) {
     return path_lane_of<NormalStream, decltype(product)::value, Antithetic>(t, grid, block, lane);
   });
 }

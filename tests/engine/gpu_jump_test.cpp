@@ -1,0 +1,141 @@
+// Merton and Bates jumps on the GPU backend: the CPU backend's numbers (to float rounding) on
+// every single-asset product, Philox and Sobol, with Greeks; the two routes' bits equal; and the
+// closed-form series.
+#include "catch.hpp"
+#include "heston_reference.hpp"
+#include "mcprice/engine.hpp"
+#include "mcprice/market_reader.hpp"
+#include "result_bits.hpp"
+
+#include <cmath>
+
+using namespace mcprice;
+using namespace mcprice::testing;
+
+namespace {
+
+market_data jump_market()
+{
+  return parse_market(R"({"rate": 0.03, "assets": {
+      "J": {"spot": 100, "vol": 0.2, "dividend_yield": 0.01, "jumps": {"intensity": 1.5, "mean": -0.12, "vol": 0.2}},
+      "H": {"spot": 100, "model": "heston", "heston": {"v0": 0.04, "kappa": 1.5, "theta": 0.05, "xi": 0.5, "rho": -0.7},
+            "jumps": {"intensity": 0.8, "mean": -0.08, "vol": 0.12}}}})",
+                      "jumps");
+}
+
+trade on(const std::string& asset, std::string id, product_kind p, option_type type, double strike)
+{
+  trade x;
+  x.id = asset + "-" + std::move(id);
+  x.product = p;
+  x.type = type;
+  x.underlyings = {asset};
+  x.strike = strike;
+  x.maturity = 1.0;
+  return x;
+}
+
+std::vector<trade> book_on(const std::string& asset)
+{
+  trade asian = on(asset, "asian", product_kind::asian, option_type::call, 100);
+  asian.fixings = 12;
+  trade down_out = on(asset, "down-out", product_kind::barrier, option_type::call, 100);
+  down_out.barrier = 80;
+  down_out.barrier_type = barrier_kind::down_out;
+  trade touch = on(asset, "touch", product_kind::touch, option_type::one_touch, 0);
+  touch.strike.reset();
+  touch.barrier = 85;
+  touch.barrier_type = barrier_kind::down;
+  touch.payout = 10;
+  trade lookback = on(asset, "lookback", product_kind::lookback, option_type::call, 0);
+  lookback.strike.reset();
+  lookback.strike_type = strike_kind::floating;
+  return {on(asset, "call", product_kind::vanilla, option_type::call, 105),
+          on(asset, "put", product_kind::vanilla, option_type::put, 90), asian, down_out, touch, lookback};
+}
+
+std::vector<trade> jump_book()
+{
+  auto book = book_on("J");
+  auto const h = book_on("H");
+  book.insert(book.end(), h.begin(), h.end());
+  return book;
+}
+
+pricing_run run_on(backend_choice b, engine_options o)
+{
+  o.backend = b;
+  o.steps = 64;
+  portfolio book;
+  book.trades = jump_book();
+  return engine(jump_market(), o).price(book);
+}
+
+void check_agree(const pricing_run& gpu, const pricing_run& cpu)
+{
+  REQUIRE(gpu.results.size() == cpu.results.size());
+  for (std::size_t i = 0; i < cpu.results.size(); ++i) {
+    auto const& g = gpu.results[i];
+    auto const& c = cpu.results[i];
+    INFO(g.id << ": gpu " << g.price << " +- " << g.std_error << ", cpu " << c.price << " +- " << c.std_error << " "
+              << g.message << c.message);
+    REQUIRE(g.status == trade_status::ok);
+    REQUIRE(c.status == trade_status::ok);
+    // A path within float rounding of a barrier or strike may land on its other side.
+    CHECK(std::abs(g.price - c.price) <= 0.2 * c.std_error + 2e-5 * std::abs(c.price) + 1e-6);
+    if (c.greeks) {
+      REQUIRE(g.greeks);
+      CHECK(std::abs(g.greeks->delta.value - c.greeks->delta.value) <= 0.3 * c.greeks->delta.std_error + 1e-5);
+      CHECK(std::abs(g.greeks->vega.value - c.greeks->vega.value) <= 0.3 * c.greeks->vega.std_error + 1e-4);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("GPU jump prices agree with the CPU backend's, Philox and Sobol, with Greeks", "[gpu]")
+{
+  engine_options o;
+  o.paths = 1 << 15;
+  check_agree(run_on(backend_choice::gpu, o), run_on(backend_choice::cpu, o));
+  o.greeks = true;
+  check_agree(run_on(backend_choice::gpu, o), run_on(backend_choice::cpu, o));
+  o.greeks = false;
+  o.rng = rng_kind::sobol;
+  o.rqmc_replicates = 8;
+  check_agree(run_on(backend_choice::gpu, o), run_on(backend_choice::cpu, o));
+}
+
+TEST_CASE("GPU jump trades: the two-phase route, streams and grids give the fused route's bits", "[gpu]")
+{
+  for (rng_kind r : {rng_kind::pseudo, rng_kind::sobol}) {
+    engine_options o;
+    o.paths = 1 << 15;
+    o.rng = r;
+    o.rqmc_replicates = 8;
+    auto const fused = run_on(backend_choice::gpu, o);
+    o.route = kernel_route::two_phase;
+    CHECK(same_result_bits(fused, run_on(backend_choice::gpu, o)));
+    o.route = kernel_route::automatic;
+    o.streams = 1;
+    o.grid_blocks = 7;
+    CHECK(same_result_bits(fused, run_on(backend_choice::gpu, o)));
+  }
+}
+
+TEST_CASE("GPU Bates Europeans match the characteristic function", "[gpu]")
+{
+  heston_case const c{100, 100, 1, 0.05, 0.0, 0.04, 2.0, 0.04, 0.3, -0.7, 3.0, -0.2, 0.25};
+  engine_options o;
+  o.backend = backend_choice::gpu;
+  o.paths = 1 << 20;
+  o.steps = 100;
+  portfolio book;
+  book.trades = {heston_trade_of("call", product_kind::vanilla, option_type::call, c.k, c.t)};
+  auto const run = engine(heston_market(c), o).price(book);
+  auto const& r = run.results[0];
+  double const ref = heston_call(c);
+  INFO("gpu " << r.price << " +- " << r.std_error << ", reference " << ref);
+  REQUIRE(r.status == trade_status::ok);
+  CHECK(std::abs(r.price - ref) <= 4 * r.std_error + 0.01);
+}
