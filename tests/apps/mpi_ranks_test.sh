@@ -17,14 +17,14 @@ book="$data/sample_portfolio.csv"
 market="$data/sample_market.json"
 common=(--market "$market" --backend cpu --paths 2e4 --quiet)
 
-"$bin" "$book" "${common[@]}" --out "$tmp/one.csv"; check "one process (one row not supported: exit 2)" 2 $?
-"$bin" "$book" "${common[@]}" --greeks --out "$tmp/one.json"; check "one process, JSON with Greeks" 2 $?
+"$bin" "$book" "${common[@]}" --out "$tmp/one.csv"; check "one process" 0 $?
+"$bin" "$book" "${common[@]}" --greeks --out "$tmp/one.json"; check "one process, JSON with Greeks" 0 $?
 for n in 1 2 3; do
   ranks "$n" "$book" "${common[@]}" --out "$tmp/r$n.csv" --manifest "$tmp/r$n.manifest.json"
-  check "$n ranks: the status of one process" 2 $?
+  check "$n ranks: the status of one process" 0 $?
   cmp -s "$tmp/one.csv" "$tmp/r$n.csv"; check "$n ranks: the same bytes as one process" 0 $?
 done
-ranks 3 "$book" "${common[@]}" --greeks --out "$tmp/r3.json"; check "3 ranks, JSON with Greeks" 2 $?
+ranks 3 "$book" "${common[@]}" --greeks --out "$tmp/r3.json"; check "3 ranks, JSON with Greeks" 0 $?
 # The JSON's run section says where and how long it ran; every other line must match.
 results_only() { grep -v -E '"(wall_seconds|device)":' "$1"; }
 cmp -s <(results_only "$tmp/one.json") <(results_only "$tmp/r3.json")

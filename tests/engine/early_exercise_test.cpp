@@ -585,7 +585,7 @@ TEST_CASE("multi-asset trades on Heston assets: Stulz's closed form without vol 
   check_band(run.results[2], heston_call({100, 105, 1, 0.03, 0.0, 0.04, 1.5, 0.05, 0.6, -0.7}), 0.01, 0.01);
 }
 
-TEST_CASE("multi-asset Heston trades refuse a mix with GBM assets, and more than ten assets")
+TEST_CASE("multi-asset Heston trades refuse early exercise on a mix with GBM assets, and more than ten assets")
 {
   auto const m = parse_market(R"({"rate": 0.03, "assets": {"G": {"spot": 100, "vol": 0.2},
     "H": {"spot": 100, "model": "heston", "heston": {"v0": 0.04, "kappa": 1.5, "theta": 0.05, "xi": 0.6, "rho": -0.7}}}})",
@@ -595,5 +595,6 @@ TEST_CASE("multi-asset Heston trades refuse a mix with GBM assets, and more than
                                                 4, product_kind::best_of)},
                              1000);
   CHECK(run.results[0].message ==
-        "trade mix: assets H (heston) and G (gbm): multi-asset products on mixed models are not supported yet");
+        "trade mix: assets H (heston) and G (gbm): exercise american on mixed models is not supported yet (European "
+        "exercise is)");
 }

@@ -14,6 +14,7 @@ struct trade_route {
   const asset& first;  // the trade's first underlying
   bool in_double;      // --precision double
   bool greeks;
+  bool heston_assets{false};  // a multi-asset trade with a Heston underlying (any of them)
 
   [[nodiscard]] bool european_exercise() const noexcept { return t.exercise == exercise_style::european; }
   [[nodiscard]] bool multi_asset() const noexcept { return detail::multi_asset(t.product); }

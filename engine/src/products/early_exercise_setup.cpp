@@ -95,6 +95,16 @@ double exercise_today(const trade& t, const exercise_job& job)
   return exercise_value(job.kernel, job.assets.data(), today);
 }
 
+// A GBM asset's step from a to b among Heston assets: a Heston step with no vol of vol, no mean
+// reversion and a unit variance, whose "length" is the step's total Black variance w(b) - w(a).
+// heston_qe_step's log-normal branch then steps ln S by log_forward - dw/2 + sqrt(dw) z: exactly
+// the GBM step, on the asset's vol curve.
+heston_step log_normal_heston_step(const asset& u, double a, double b, double log_forward)
+{
+  double const dw = std::max(0.0, u.vol.total_variance(b) - u.vol.total_variance(a));
+  return make_heston_step(dw, log_forward, 1.0, false, 0.0, 1.0, 0.0, 0.0);
+}
+
 }  // namespace
 
 void add_to_family(exercise_family& f, const exercise_job& j)
@@ -138,8 +148,11 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
   std::size_t const n = t.underlyings.size();
   std::vector<std::size_t> idx;
   for (auto const& name : t.underlyings) idx.push_back(*market.find(name));
-  const asset& first = market.assets()[idx.front()];
-  bool const heston = first.model == model_kind::heston;
+  // Any Heston asset makes the paths Heston's; a GBM asset beside it steps log-normally in them
+  // (heston_steps_of).
+  bool const heston = std::any_of(idx.begin(), idx.end(), [&](std::size_t i) {
+    return market.assets()[i].model == model_kind::heston;
+  });
 
   exercise_job job{};
   exercise_trade& k = job.kernel;
@@ -182,18 +195,27 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
         double const b = s + 1 == k.substeps ? ti : t_prev + dt * (s + 1);
         for (std::size_t i = 0; i < n; ++i) {
           const asset& u = market.assets()[idx[i]];
+          double const log_forward = market.log_forward(u, b) - market.log_forward(u, a);
+          if (u.model != model_kind::heston) {
+            job.heston_steps.push_back(log_normal_heston_step(u, a, b, log_forward));
+            continue;
+          }
           const heston_params& h = u.heston;
           double const step = b - a;
-          job.heston_steps.push_back(make_heston_step(step, market.log_forward(u, b) - market.log_forward(u, a), 1.0,
-                                                      false, h.kappa, h.theta, h.xi, h.rho,
-                                                      decays[i].at(h.kappa * step)));
+          job.heston_steps.push_back(
+              make_heston_step(step, log_forward, 1.0, false, h.kappa, h.theta, h.xi, h.rho, decays[i].at(h.kappa * step)));
         }
       }
       t_prev = ti;
     }
     double v_norm = 1e-4;
     for (std::size_t i = 0; i < n; ++i) {
-      const heston_params& h = market.assets()[idx[i]].heston;
+      const asset& u = market.assets()[idx[i]];
+      if (u.model != model_kind::heston) {
+        job.assets[i].v0 = 1.0F;  // log_normal_heston_step's unit variance; no vol of vol
+        continue;
+      }
+      const heston_params& h = u.heston;
       job.assets[i].v0 = static_cast<float>(h.v0);
       job.assets[i].xi = static_cast<float>(h.xi);
       v_norm = std::max({v_norm, h.theta, h.v0});

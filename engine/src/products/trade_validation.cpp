@@ -156,16 +156,18 @@ std::string unsupported_feature(const trade& t, const market_data& market)
           " underlyings, not " + std::to_string(t.underlyings.size());
   }
   if (why.empty() && multi_asset(t.product)) {
-    // Heston assets price through the early-exercise paths (a European as one date): all of a
-    // trade's assets Heston, at most max_exercise_assets of them.
+    // Heston assets price through the early-exercise paths (a European as one date): at most
+    // max_exercise_assets of them.
     std::string heston;
     std::string gbm;
     for (auto const& name : t.underlyings) {
       (market.assets()[*market.find(name)].model == model_kind::heston ? heston : gbm) = name;
     }
-    if (!heston.empty() && !gbm.empty()) {
-      why = "assets " + heston + " (heston) and " + gbm +
-            " (gbm): multi-asset products on mixed models are not supported yet";
+    // Mixed models price as Heston baskets, a GBM asset stepping log-normally (make_exercise_job);
+    // least squares on such paths would regress on a variance that never moves.
+    if (!heston.empty() && !gbm.empty() && early) {
+      why = "assets " + heston + " (heston) and " + gbm + " (gbm): exercise " + std::string(to_string(t.exercise)) +
+            " on mixed models is not supported yet (European exercise is)";
     } else if (!heston.empty() && t.underlyings.size() > static_cast<std::size_t>(max_exercise_assets)) {
       why = "multi-asset products on heston assets take at most " + std::to_string(max_exercise_assets) +
             " underlyings, not " + std::to_string(t.underlyings.size());
