@@ -38,6 +38,18 @@ struct implied_vol_surface {
   std::vector<std::vector<double>> vols;
 };
 
+// Dupire local volatility sigma(t, x), x = ln(S / S_0), on uniform axes t_i = i time_step and
+// x_j = x0 + j x_step (row-major by time), built from an asset's implied surface when its market
+// is made (docs/models.md); flat beyond the axes.
+struct local_vol_grid {
+  double time_step{0.0};
+  double x0{0.0};
+  double x_step{0.0};
+  int times{0};
+  int points{0};
+  std::vector<double> vols;
+};
+
 struct asset {
   std::string name;
   double spot{0.0};
@@ -47,6 +59,7 @@ struct asset {
   heston_params heston;
   std::optional<jump_params> jumps;  // gbm or heston assets
   implied_vol_surface surface;       // local_vol assets
+  local_vol_grid local_vol;          // local_vol assets: from `surface` (market_data's constructor)
 };
 
 class market_data {

@@ -29,7 +29,7 @@ struct trade_route {
   // A European-exercise product on one GBM asset, in the path precision the family prices.
   [[nodiscard]] bool single_gbm(bool double_family) const noexcept
   {
-    return in_double == double_family && european_exercise() && !multi_asset() && !on_heston();
+    return in_double == double_family && european_exercise() && !multi_asset() && first.model == model_kind::gbm;
   }
 };
 

@@ -1,5 +1,7 @@
 #include "mcprice/market.hpp"
 
+#include "market/local_vol_surface.hpp"
+
 #include <utility>
 
 namespace mcprice {
@@ -12,6 +14,12 @@ market_data::market_data(rate_curve discount, std::vector<asset> assets, std::ve
       source_(std::move(source))
 {
   for (std::size_t i = 0; i < assets_.size(); ++i) index_.emplace(assets_[i].name, i);
+  // Local vol once per market: every trade on the asset reads the same grid.
+  for (asset& a : assets_) {
+    if (a.model == model_kind::local_vol && a.local_vol.vols.empty() && !a.surface.expiries.empty()) {
+      a.local_vol = detail::make_local_vol_grid(a.surface, a.spot, [&](double t) { return log_forward(a, t); });
+    }
+  }
 }
 
 std::optional<std::size_t> market_data::find(const std::string& name) const

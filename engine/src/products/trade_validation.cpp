@@ -102,6 +102,14 @@ std::string check_fields(const trade& t, const market_data& market, std::size_t&
   return {};
 }
 
+// Local vol and jumps reach single-asset products with European exercise only so far.
+std::string single_asset_european_only(const std::string& name, const std::string& what, const trade& t)
+{
+  return "asset " + name + ": " + what + " priced on single-asset products with European exercise only, not yet " +
+         (multi_asset(t.product) ? "in product " + std::string(to_string(t.product))
+                                 : "with exercise " + std::string(to_string(t.exercise)));
+}
+
 }  // namespace
 
 bool multi_asset(product_kind p)
@@ -139,12 +147,10 @@ std::string unsupported_feature(const trade& t, const market_data& market)
   for (auto const& name : t.underlyings) {
     if (!why.empty()) break;
     const asset& a = market.assets()[*market.find(name)];
-    // Read and checked by the market reader; local volatility's simulation is not built yet.
-    if (a.model == model_kind::local_vol) why = "asset " + name + ": model local_vol is not priced yet";
-    else if (a.jumps && a.jumps->intensity > 0.0 && (multi_asset(t.product) || t.exercise != exercise_style::european))
-      why = "asset " + name + ": jumps are priced on single-asset products with European exercise only, not yet " +
-            (multi_asset(t.product) ? "in product " + std::string(to_string(t.product))
-                                    : "with exercise " + std::string(to_string(t.exercise)));
+    bool const beyond_single = multi_asset(t.product) || t.exercise != exercise_style::european;
+    if (!beyond_single) continue;
+    if (a.model == model_kind::local_vol) why = single_asset_european_only(name, "model local_vol is", t);
+    else if (a.jumps && a.jumps->intensity > 0.0) why = single_asset_european_only(name, "jumps are", t);
   }
   bool const early = t.exercise != exercise_style::european;
   if (why.empty() && early && t.product != product_kind::vanilla && !multi_asset(t.product)) {

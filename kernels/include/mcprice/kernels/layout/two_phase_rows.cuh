@@ -66,6 +66,12 @@ struct stored_replay {
   }
 };
 
+// Paths whose step variances depend on the path and whose Europeans are paths too (local vol).
+template <typename Step>
+struct stored_path_replay : stored_replay<Step> {
+  static constexpr bool conditional_europeans = false;
+};
+
 // A sample's value from its stored rows, with the fused route's operations.
 template <path_product Product, bool Antithetic, typename Model, typename Step, typename Real>
 __device__ __forceinline__ Real replay(const basic_path_gbm_trade<Real>& t, const Step* grid, const Real* paths,

@@ -1,6 +1,6 @@
-// Merton and Bates jumps on the GPU backend: the CPU backend's numbers (to float rounding) on
-// every single-asset product, Philox and Sobol, with Greeks; the two routes' bits equal; and the
-// closed-form series.
+// Jumps (Merton, Bates), local volatility and mixed-model baskets on the GPU backend: the CPU
+// backend's numbers (to float rounding) on every single-asset product, Philox and Sobol, with
+// Greeks where the model has them; the two routes' bits equal; and the Bates closed form.
 #include "catch.hpp"
 #include "heston_reference.hpp"
 #include "mcprice/engine.hpp"
@@ -17,6 +17,10 @@ namespace {
 market_data jump_market()
 {
   return parse_market(R"({"rate": 0.03, "assets": {
+      "L": {"spot": 100, "model": "local_vol", "vol_surface": {"expiries": [0.5, 1, 2], "strikes": [60, 80, 90, 100, 110, 120, 150],
+            "vols": [[0.32, 0.27, 0.24, 0.21, 0.2, 0.21, 0.24], [0.3, 0.27, 0.24, 0.22, 0.21, 0.21, 0.23],
+                     [0.29, 0.26, 0.24, 0.225, 0.215, 0.21, 0.22]]}},
+      "G": {"spot": 60, "vol": 0.25},
       "J": {"spot": 100, "vol": 0.2, "dividend_yield": 0.01, "jumps": {"intensity": 1.5, "mean": -0.12, "vol": 0.2}},
       "H": {"spot": 100, "model": "heston", "heston": {"v0": 0.04, "kappa": 1.5, "theta": 0.05, "xi": 0.5, "rho": -0.7},
             "jumps": {"intensity": 0.8, "mean": -0.08, "vol": 0.12}}}})",
@@ -54,11 +58,17 @@ std::vector<trade> book_on(const std::string& asset)
           on(asset, "put", product_kind::vanilla, option_type::put, 90), asian, down_out, touch, lookback};
 }
 
+// Jumps and Bates on every single-asset product, local vol on every one, and a Heston/GBM spread.
 std::vector<trade> jump_book()
 {
   auto book = book_on("J");
-  auto const h = book_on("H");
-  book.insert(book.end(), h.begin(), h.end());
+  for (const char* a : {"H", "L"}) {
+    auto const more = book_on(a);
+    book.insert(book.end(), more.begin(), more.end());
+  }
+  trade spread = on("H", "spread", product_kind::spread, option_type::call, 30);
+  spread.underlyings = {"H", "G"};
+  book.push_back(spread);
   return book;
 }
 
@@ -93,7 +103,7 @@ void check_agree(const pricing_run& gpu, const pricing_run& cpu)
 
 }  // namespace
 
-TEST_CASE("GPU jump prices agree with the CPU backend's, Philox and Sobol, with Greeks", "[gpu]")
+TEST_CASE("GPU jump, local vol and mixed-model prices agree with the CPU backend's, Philox and Sobol", "[gpu]")
 {
   engine_options o;
   o.paths = 1 << 15;
@@ -106,7 +116,7 @@ TEST_CASE("GPU jump prices agree with the CPU backend's, Philox and Sobol, with 
   check_agree(run_on(backend_choice::gpu, o), run_on(backend_choice::cpu, o));
 }
 
-TEST_CASE("GPU jump trades: the two-phase route, streams and grids give the fused route's bits", "[gpu]")
+TEST_CASE("GPU jump and local vol trades: the two-phase route, streams and grids give the fused bits", "[gpu]")
 {
   for (rng_kind r : {rng_kind::pseudo, rng_kind::sobol}) {
     engine_options o;

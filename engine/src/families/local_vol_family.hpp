@@ -1,0 +1,91 @@
+#pragma once
+// Every single-asset product on a local_vol asset (Dupire, log Euler steps): each trade's steps
+// in one table, and each asset's local vol grid once in a surface table beside it. No Greeks
+// yet: with --greeks its rows carry prices alone (docs/models.md). --precision double has a
+// family of its own.
+#include "backends/family_run.hpp"
+#include "families/family_batch.hpp"
+#include "families/trade_route.hpp"
+#include "mcprice/kernels/launch/local_vol.hpp"
+#include "products/local_vol_setup.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <type_traits>
+#include <vector>
+
+namespace mcprice::detail {
+
+template <typename Real>
+struct basic_local_vol_family {
+  using record = basic_local_vol_trade<Real>;
+  using job = basic_local_vol_job<Real>;
+  using result_input = no_result_input;
+  using greek_sums = void;
+  using real = Real;
+  using device_ref = kernels::local_vol_ref<Real>;
+  static constexpr int normals_per_sample = path_normals_per_sample;
+  static constexpr bool boxed_job = std::is_same_v<Real, double>;
+  // Bridged normals a step of a Sobol stream (a normal a step, a continuous lookback's second).
+  static constexpr int sobol_factors = 2;
+
+  struct tables {
+    std::vector<basic_local_vol_step<Real>> steps;
+    std::vector<Real> surface;
+    std::map<const local_vol_grid*, std::int32_t> placed;  // an asset's grid, once
+
+    template <typename At>
+    [[nodiscard]] kernels::local_vol_tables<Real> place(At&& at) const
+    {
+      return {at(steps), at(surface)};
+    }
+  };
+
+  static bool takes(const trade_route& r)
+  {
+    return r.in_double == std::is_same_v<Real, double> && r.european_exercise() && !r.multi_asset() &&
+           r.first.model == model_kind::local_vol;
+  }
+  static job make_job(const trade_route& r, const market_data& market, const engine_options& options)
+  {
+    return make_local_vol_job<Real>(r.t, r.first, market, options);
+  }
+  static void append_tables(tables& t, job& j)
+  {
+    j.kernel.first_step = static_cast<std::int32_t>(t.steps.size());
+    t.steps.insert(t.steps.end(), j.steps.begin(), j.steps.end());
+    auto const [at, fresh] = t.placed.try_emplace(j.grid, static_cast<std::int32_t>(t.surface.size()));
+    if (fresh) {
+      for (double v : j.grid->vols) t.surface.push_back(static_cast<Real>(v));
+    }
+    j.kernel.surface.first = at->second;
+  }
+
+  template <typename Rng>
+  static moments price_lane(const record& t, const kernels::local_vol_tables<Real>& tab, std::int64_t block, int lane)
+  {
+    return local_vol_lane<Rng>(t, tab.steps, tab.surface, block, lane);
+  }
+
+  static void launch(const device_ref& f, kernels::block_range b, moments* partials, kernels::launch_target at)
+  {
+    kernels::launch_local_vol_blocks(f, b, partials, at);
+  }
+  static two_phase_layout two_phase(const std::vector<record>& records)
+  {
+    int rows = 0;
+    for (auto const& t : records) rows = std::max(rows, kernels::local_vol_rows_per_sample(t));
+    return {kernels::path_samples_per_block * rows, kernels::path_samples_per_block, rows};
+  }
+  static void launch_two_phase(const device_ref& f, kernels::block_range b, const kernels::two_phase_scratch<Real>& s,
+                               moments* partials, kernels::launch_target at)
+  {
+    kernels::launch_local_vol_two_phase(f, b, s, partials, at);
+  }
+};
+
+using local_vol_family = basic_local_vol_family<float>;
+using double_local_vol_family = basic_local_vol_family<double>;
+
+}  // namespace mcprice::detail

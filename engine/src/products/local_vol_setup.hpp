@@ -1,0 +1,27 @@
+#pragma once
+// From a validated single-asset trade on a local_vol asset to the local vol kernel's record and
+// its steps: the Heston path grid (fixings, and `steps` equal steps to maturity), each step's
+// forward drift and times; the asset's grid (built with the market) goes to the surface table.
+#include "mcprice/kernels/models/local_vol_path.hpp"
+#include "mcprice/market.hpp"
+#include "mcprice/portfolio.hpp"
+#include "mcprice/settings.hpp"
+
+#include <vector>
+
+namespace mcprice::detail {
+
+template <typename Real>
+struct basic_local_vol_job {
+  basic_local_vol_trade<Real> kernel;  // first_block, first_step and surface.first are set by the batcher
+  std::vector<basic_local_vol_step<Real>> steps;
+  const local_vol_grid* grid{nullptr};  // the asset's, owned by the market
+  double scale;
+  std::int64_t paths;
+};
+
+template <typename Real>
+basic_local_vol_job<Real> make_local_vol_job(const trade& t, const asset& a, const market_data& market,
+                                             const engine_options& opt);
+
+}  // namespace mcprice::detail

@@ -1,0 +1,107 @@
+#pragma once
+// Local volatility paths (Dupire) for every single-asset product: log Euler steps on the trade's
+// pricing grid (its fixings and `steps` equal steps to maturity, as for Heston; docs/models.md),
+// each step's vol read from the asset's local vol grid at the step's start by bilinear
+// interpolation in (t, ln S/S_0), flat beyond the grid. The path state (Asian sums, barrier
+// survival with the bridge on the step's variance, lookback extremes) is the GBM path engine's.
+#include "mcprice/kernels/models/path_gbm.hpp"
+
+#include <cstdint>
+
+namespace mcprice {
+
+// Where a trade's asset's grid is in the surface table, and its axes: times t_i = i / time_scale
+// (i < times), log spots x_j = x0 + j / x_scale (j < points), row-major by time.
+template <typename Real>
+struct basic_local_vol_axes {
+  std::int32_t first;
+  std::int32_t times;
+  std::int32_t points;
+  Real time_scale;
+  Real x0;
+  Real x_scale;
+};
+
+// One step of a local-vol trade's grid, from t_{i-1} to t_i.
+template <typename Real>
+struct alignas(16) basic_local_vol_step {
+  Real log_forward;  // ln(F(t_i) / F(t_{i-1}))
+  Real start;        // t_{i-1}: where the step's vol is read
+  Real dt;
+  Real root_dt;
+  Real hit_value;  // P(0,t_i)/P(0,T)
+  std::uint8_t fixing;
+};
+
+template <typename Real>
+struct basic_local_vol_trade : basic_path_gbm_trade<Real> {
+  basic_local_vol_axes<Real> surface;
+};
+
+// sigma(t, x) by bilinear interpolation; the grid has at least two times and two points.
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE Real local_vol_at(const basic_local_vol_axes<Real>& g, const Real* table, Real t, Real x)
+{
+  Real const u = math::fmin(math::fmax(t * g.time_scale, Real(0)), static_cast<Real>(g.times - 1));
+  Real const v = math::fmin(math::fmax((x - g.x0) * g.x_scale, Real(0)), static_cast<Real>(g.points - 1));
+  int const i = static_cast<int>(u) < g.times - 1 ? static_cast<int>(u) : g.times - 2;
+  int const j = static_cast<int>(v) < g.points - 1 ? static_cast<int>(v) : g.points - 2;
+  Real const a = u - static_cast<Real>(i);
+  Real const b = v - static_cast<Real>(j);
+  const Real* row = table + g.first + static_cast<std::int64_t>(i) * g.points + j;
+  Real const lo = math::fma(b, row[1] - row[0], row[0]);
+  Real const hi = math::fma(b, row[g.points + 1] - row[g.points], row[g.points]);
+  return math::fma(a, hi - lo, lo);
+}
+
+// A step's log increment from log spot x with normal z; var: the step's variance (the bridge's).
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE Real local_vol_increment(const basic_local_vol_trade<Real>& h, const Real* table,
+                                                   const basic_local_vol_step<Real>& s, Real x, Real z, Real& var)
+{
+  Real const sigma = local_vol_at(h.surface, table, s.start, x);
+  var = rounded_product(rounded_product(sigma, sigma), s.dt);
+  return s.log_forward - rounded_product(Real(0.5), var) + rounded_product(rounded_product(sigma, s.root_dt), z);
+}
+
+template <typename NormalStream, path_product Product, bool Antithetic, typename Real>
+MCPRICE_HD MCPRICE_INLINE Real local_vol_sample(const basic_local_vol_trade<Real>& h,
+                                                const basic_local_vol_step<Real>* grid, const Real* table,
+                                                std::uint64_t group)
+{
+  const basic_path_gbm_trade<Real>& t = h;
+  NormalStream rng(t.key, group);
+  auto a = basic_path_state<Real>::start(t);
+  auto b = a;
+  const basic_local_vol_step<Real>* steps = grid + t.first_step;
+  // Local-vol assets carry no jumps: the walk hands no_jump.
+  for_path_step_normals<Product>(t, rng, [&](int k, Real z, Real u, auto) {
+    basic_local_vol_step<Real> const s = steps[k];
+    Real var(0);
+    Real const dx = local_vol_increment(h, table, s, a.x, z, var);
+    a.template move<Product>(t, t.log_barrier, dx, var, s.fixing != 0, s.hit_value, u);
+    if constexpr (Antithetic) {
+      Real const dx_b = local_vol_increment(h, table, s, b.x, -z, var);
+      b.template move<Product>(t, t.log_barrier, dx_b, var, s.fixing != 0, s.hit_value, u);
+    }
+  });
+  Real const up = a.template payoff<Product>(t);
+  if constexpr (!Antithetic) return up;
+  else return Real(0.5) * (up + b.template payoff<Product>(t));
+}
+
+template <typename NormalStream, typename Real>
+MCPRICE_HD MCPRICE_INLINE moments local_vol_lane(const basic_local_vol_trade<Real>& h,
+                                                 const basic_local_vol_step<Real>* grid, const Real* table,
+                                                 std::int64_t block, int lane)
+{
+  return own_subsequence_lane(h.samples, block, lane, [&](std::uint64_t subsequence) {
+    return with_path_product(h.product, [&](auto product) {
+      constexpr path_product p = decltype(product)::value;
+      return h.antithetic ? local_vol_sample<NormalStream, p, true>(h, grid, table, subsequence)
+                          : local_vol_sample<NormalStream, p, false>(h, grid, table, subsequence);
+    });
+  });
+}
+
+}  // namespace mcprice

@@ -1,0 +1,47 @@
+#include "mcprice/kernels/launch/canonical_blocks.cuh"
+#include "mcprice/kernels/launch/local_vol.hpp"
+#include "mcprice/kernels/launch/stream_choice.cuh"
+
+namespace mcprice::kernels {
+namespace {
+
+using policy = tuning::european_policy;
+
+template <typename Real, typename Stream>
+struct local_vol_fused_lane {
+  const basic_local_vol_step<Real>* steps;
+  const Real* surface;
+  __device__ __forceinline__ moments operator()(const basic_local_vol_trade<Real>& t, std::int64_t block_in_trade,
+                                                std::int64_t, int lane) const
+  {
+    return local_vol_lane<Stream>(t, steps, surface, block_in_trade, lane);
+  }
+};
+
+template <typename Real, typename Stream>
+__global__ void __launch_bounds__(policy::threads_per_block)
+    local_vol_blocks_kernel(const basic_local_vol_trade<Real>* __restrict__ trades, int num_trades,
+                            const basic_local_vol_step<Real>* __restrict__ steps, const Real* __restrict__ surface,
+                            std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ block_moments)
+{
+  detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, block_moments,
+                                  local_vol_fused_lane<Real, Stream>{steps, surface});
+}
+
+}  // namespace
+
+template <typename Real>
+void launch_local_vol_blocks(const local_vol_ref<Real>& f, block_range blocks, moments* partials, launch_target at)
+{
+  if (f.num_trades == 0) return;
+  detail::with_normal_stream<rng::device_sobol_stream<2, Real>>(at, [&](auto stream) {
+    detail::launch_persistent(local_vol_blocks_kernel<Real, typename decltype(stream)::type>,
+                              "local_vol_blocks_kernel", blocks.size(), at.grid_blocks, at.stream, f.trades,
+                              f.num_trades, f.tables.steps, f.tables.surface, blocks.begin, blocks.end, partials);
+  });
+}
+
+template void launch_local_vol_blocks(const local_vol_ref<float>&, block_range, moments*, launch_target);
+template void launch_local_vol_blocks(const local_vol_ref<double>&, block_range, moments*, launch_target);
+
+}  // namespace mcprice::kernels
