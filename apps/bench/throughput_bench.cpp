@@ -194,10 +194,10 @@ void model_bench(bool cpu)
   }
 }
 
-// What jumps cost (issue 34): path-steps per second of a Bates European against the Heston
-// European it extends (the peers' case, 252 steps, conditional Monte Carlo both), and of Merton
-// path products against their GBM selves (an arithmetic Asian of 252 fixings, its control off in
-// both since jumps turn it off, and a down-and-out of 252 steps), each a median of 5 calls.
+// What the new models cost (issue 34): path-steps per second of a Bates European against the
+// Heston European it extends (the peers' case, 252 steps, conditional Monte Carlo both), and of
+// Merton and local-vol path products against their GBM selves (an arithmetic Asian of 252
+// fixings, its control off in all, and a down-and-out of 252 steps), each a median of 5 calls.
 void jump_bench(bool cpu)
 {
   auto const market = parse_market(R"({"rate": 0.02, "assets": {
@@ -207,7 +207,11 @@ void jump_bench(bool cpu)
             "heston": {"v0": 0.0175, "kappa": 1.5768, "theta": 0.0398, "xi": 0.5751, "rho": -0.5711},
             "jumps": {"intensity": 1.0, "mean": -0.1, "vol": 0.15}},
       "G": {"spot": 100, "vol": 0.2},
-      "M": {"spot": 100, "vol": 0.2, "jumps": {"intensity": 1.0, "mean": -0.1, "vol": 0.15}}}})",
+      "M": {"spot": 100, "vol": 0.2, "jumps": {"intensity": 1.0, "mean": -0.1, "vol": 0.15}},
+      "L": {"spot": 100, "model": "local_vol", "vol_surface": {"expiries": [0.5, 1, 2],
+            "strikes": [60, 80, 90, 100, 110, 120, 150],
+            "vols": [[0.32, 0.27, 0.24, 0.21, 0.2, 0.21, 0.24], [0.3, 0.27, 0.24, 0.22, 0.21, 0.21, 0.23],
+                     [0.29, 0.26, 0.24, 0.225, 0.215, 0.21, 0.22]]}}}})",
                                    "jumps");
   auto make = [](std::string id, product_kind p, const char* asset) {
     trade t;
@@ -230,7 +234,9 @@ void jump_bench(bool cpu)
                                      make("gbm-asian", product_kind::asian, "G"),
                                      make("merton-asian", product_kind::asian, "M"),
                                      make("gbm-down-out", product_kind::barrier, "G"),
-                                     make("merton-down-out", product_kind::barrier, "M")};
+                                     make("merton-down-out", product_kind::barrier, "M"),
+                                     make("local-vol-asian", product_kind::asian, "L"),
+                                     make("local-vol-down-out", product_kind::barrier, "L")};
   for (const trade& t : trades) {
     engine_options o;
     o.backend = cpu ? backend_choice::cpu : backend_choice::gpu;

@@ -21,6 +21,7 @@ market_data jump_market()
             "vols": [[0.32, 0.27, 0.24, 0.21, 0.2, 0.21, 0.24], [0.3, 0.27, 0.24, 0.22, 0.21, 0.21, 0.23],
                      [0.29, 0.26, 0.24, 0.225, 0.215, 0.21, 0.22]]}},
       "G": {"spot": 60, "vol": 0.25},
+      "K": {"spot": 100, "model": "heston", "heston": {"v0": 0.05, "kappa": 2, "theta": 0.04, "xi": 0.6, "rho": -0.5}},
       "J": {"spot": 100, "vol": 0.2, "dividend_yield": 0.01, "jumps": {"intensity": 1.5, "mean": -0.12, "vol": 0.2}},
       "H": {"spot": 100, "model": "heston", "heston": {"v0": 0.04, "kappa": 1.5, "theta": 0.05, "xi": 0.5, "rho": -0.7},
             "jumps": {"intensity": 0.8, "mean": -0.08, "vol": 0.12}}}})",
@@ -66,8 +67,8 @@ std::vector<trade> jump_book()
     auto const more = book_on(a);
     book.insert(book.end(), more.begin(), more.end());
   }
-  trade spread = on("H", "spread", product_kind::spread, option_type::call, 30);
-  spread.underlyings = {"H", "G"};
+  trade spread = on("K", "spread", product_kind::spread, option_type::call, 30);
+  spread.underlyings = {"K", "G"};
   book.push_back(spread);
   return book;
 }
