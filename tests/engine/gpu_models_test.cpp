@@ -6,6 +6,7 @@
 #include "mcprice/engine.hpp"
 #include "mcprice/market_reader.hpp"
 #include "result_bits.hpp"
+#include "trade_on.hpp"
 
 #include <cmath>
 
@@ -28,16 +29,9 @@ market_data jump_market()
                       "jumps");
 }
 
-trade on(const std::string& asset, std::string id, product_kind p, option_type type, double strike)
+trade on(const std::string& asset, const std::string& id, product_kind p, option_type type, double strike)
 {
-  trade x;
-  x.id = asset + "-" + std::move(id);
-  x.product = p;
-  x.type = type;
-  x.underlyings = {asset};
-  x.strike = strike;
-  x.maturity = 1.0;
-  return x;
+  return trade_on(asset, asset + "-" + id, p, type, strike, 1.0);
 }
 
 std::vector<trade> book_on(const std::string& asset)

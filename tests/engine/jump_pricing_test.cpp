@@ -6,6 +6,7 @@
 #include "mcprice/black_scholes.hpp"
 #include "mcprice/engine.hpp"
 #include "mcprice/market_reader.hpp"
+#include "trade_on.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -47,18 +48,6 @@ market_data merton_market(const merton_case& c)
     << R"(, "vol": )" << c.sigma << R"(, "jumps": {"intensity": )" << c.lambda << R"(, "mean": )" << c.mean
     << R"(, "vol": )" << c.vol << "}}}}";
   return parse_market(m.str(), "merton");
-}
-
-trade trade_on(const std::string& asset, std::string id, product_kind p, option_type type, double strike, double t)
-{
-  trade x;
-  x.id = std::move(id);
-  x.product = p;
-  x.type = type;
-  x.underlyings = {asset};
-  x.strike = strike;
-  x.maturity = t;
-  return x;
 }
 
 // An up-and-out call whose barrier no path reaches: the European call, through the path engine.

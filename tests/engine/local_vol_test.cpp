@@ -7,6 +7,7 @@
 #include "mcprice/black_scholes.hpp"
 #include "mcprice/engine.hpp"
 #include "mcprice/market_reader.hpp"
+#include "trade_on.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -48,18 +49,6 @@ market_data flat_market(double vol)
 {
   return lv_market(0.03, 0.01, std::vector<std::vector<double>>(expiries.size(), std::vector<double>(strikes.size(), vol)),
                    vol);
-}
-
-trade on(const std::string& asset, std::string id, product_kind p, option_type type, double strike, double t)
-{
-  trade x;
-  x.id = std::move(id);
-  x.product = p;
-  x.type = type;
-  x.underlyings = {asset};
-  x.strike = strike;
-  x.maturity = t;
-  return x;
 }
 
 pricing_run price(const market_data& m, std::vector<trade> trades, std::int64_t paths, std::int64_t steps,
@@ -110,20 +99,20 @@ TEST_CASE("a flat surface prices every product as GBM does")
 {
   auto const m = flat_market(0.2);
   auto book_on = [](const std::string& a) {
-    trade asian = on(a, a + "-asian", product_kind::asian, option_type::call, 100, 1);
+    trade asian = trade_on(a, a + "-asian", product_kind::asian, option_type::call, 100, 1);
     asian.fixings = 12;
-    trade barrier = on(a, a + "-down-out", product_kind::barrier, option_type::call, 100, 1);
+    trade barrier = trade_on(a, a + "-down-out", product_kind::barrier, option_type::call, 100, 1);
     barrier.barrier = 85;
     barrier.barrier_type = barrier_kind::down_out;
     barrier.monitoring = monitoring_kind::discrete;
     barrier.fixings = 24;
-    trade touch = on(a, a + "-touch", product_kind::touch, option_type::one_touch, 0, 1);
+    trade touch = trade_on(a, a + "-touch", product_kind::touch, option_type::one_touch, 0, 1);
     touch.strike.reset();
     touch.barrier = 120;
     touch.barrier_type = barrier_kind::up;
     touch.payout = 10;
-    return std::vector<trade>{on(a, a + "-call", product_kind::vanilla, option_type::call, 110, 1),
-                              on(a, a + "-put", product_kind::vanilla, option_type::put, 90, 2), asian, barrier, touch};
+    return std::vector<trade>{trade_on(a, a + "-call", product_kind::vanilla, option_type::call, 110, 1),
+                              trade_on(a, a + "-put", product_kind::vanilla, option_type::put, 90, 2), asian, barrier, touch};
   };
   auto const lv = price(m, book_on("L"), 200000, 50);
   auto const gbm = price(m, book_on("G"), 200000, 50);
@@ -138,7 +127,7 @@ TEST_CASE("a flat surface prices every product as GBM does")
     // runs on the local-vol grid's 50 steps against GBM's.
     CHECK(std::abs(a.price - b.price) <= 4 * std::hypot(a.std_error, b.std_error) + 1e-3 * std::abs(b.price));
   }
-  auto const quasi = price(m, {on("L", "call", product_kind::vanilla, option_type::call, 100, 1)}, 1 << 16, 50,
+  auto const quasi = price(m, {trade_on("L", "call", product_kind::vanilla, option_type::call, 100, 1)}, 1 << 16, 50,
                            rng_kind::sobol);
   CHECK(std::abs(quasi.results[0].price - black_call(100, 100, 1, 0.03, 0.01, 0.2)) <=
         4 * quasi.results[0].std_error + 1e-3);
@@ -165,7 +154,7 @@ TEST_CASE("a surface made from Heston prices reprices Europeans between its grid
   std::vector<point> const points = {{95, 0.75}, {105, 0.75}, {85, 1.25}, {115, 1.25}, {100, 0.4}, {125, 1.75}};
   std::vector<trade> book;
   for (auto const& p : points) {
-    book.push_back(on("L", "K" + std::to_string(int(p.k)) + "T" + std::to_string(p.t), product_kind::vanilla,
+    book.push_back(trade_on("L", "K" + std::to_string(int(p.k)) + "T" + std::to_string(p.t), product_kind::vanilla,
                       option_type::call, p.k, p.t));
   }
   auto const run = price(m, book, 400000, 200);
@@ -189,9 +178,9 @@ TEST_CASE("a surface made from Heston prices reprices Europeans between its grid
 TEST_CASE("local vol on multi-asset or early-exercise trades fails alone, saying why")
 {
   auto const m = flat_market(0.2);
-  trade american = on("L", "american", product_kind::vanilla, option_type::put, 100, 1);
+  trade american = trade_on("L", "american", product_kind::vanilla, option_type::put, 100, 1);
   american.exercise = exercise_style::american;
-  trade basket = on("L", "basket", product_kind::basket, option_type::call, 100, 1);
+  trade basket = trade_on("L", "basket", product_kind::basket, option_type::call, 100, 1);
   basket.underlyings = {"L", "G"};
   basket.weights = {0.5, 0.5};
   auto const run = price(m, {american, basket}, 1000, 10);
