@@ -188,3 +188,22 @@ TEST_CASE("local vol on multi-asset or early-exercise trades fails alone, saying
                                                      "European exercise only, not yet with exercise american"));
   CHECK_THAT(run.results[1].message, Catch::Contains("not yet in product basket"));
 }
+
+TEST_CASE("with Greeks, a local-vol trade prices without them and is counted once, replicates folded")
+{
+  engine_options o;
+  o.backend = backend_choice::cpu;
+  o.paths = 4096;
+  o.steps = 8;
+  o.greeks = true;
+  o.rng = rng_kind::sobol;
+  o.rqmc_replicates = 8;
+  portfolio book;
+  book.trades = {trade_on("L", "call", product_kind::vanilla, option_type::call, 100, 1),
+                 trade_on("G", "gbm", product_kind::vanilla, option_type::call, 100, 1)};
+  auto const run = engine(flat_market(0.2), o).price(book);
+  REQUIRE(run.results[0].status == trade_status::ok);
+  CHECK(!run.results[0].greeks);
+  CHECK(run.results[1].greeks);
+  CHECK(run.summary.without_greeks == 1);
+}

@@ -126,6 +126,13 @@ pricing_run fold_replicates(pricing_run&& replicated, const portfolio& book, int
     if (run.results.back().status == trade_status::cancelled) ++run.summary.cancelled;
   }
   run.summary.trades = book.trades.size();
+  if (run.summary.without_greeks > 0) {
+    // Counted per replicate by the chunks; the book's trades are what a reader counts.
+    run.summary.without_greeks = 0;
+    for (auto const& r : run.results) {
+      if (r.status == trade_status::ok && !r.greeks) ++run.summary.without_greeks;
+    }
+  }
   return run;
 }
 
