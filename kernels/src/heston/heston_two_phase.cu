@@ -51,13 +51,10 @@ struct observation_lane {
       if (h.jumps.intensity > Real(0)) {
         // The replay reads the last step's rows alone (heston_european_paths' jump count).
         int const last = h.steps - 1;
-        std::uint32_t const bits = draws.next_uint4().x;
-        Real const mean_count = rounded_product(h.jumps.intensity, h.maturity);
-        add_jump_count(h.jumps, mean_count, bits, a);
+        add_jump_counts<true>(h, draws, a, b);
         paths[row_index(j, rows, r.x(0, last), lane)] = a.x;
         paths[row_index(j, rows, r.var(0, last), lane)] = a.w;
         if (h.antithetic) {
-          add_jump_count(h.jumps, mean_count, ~bits, b);
           paths[row_index(j, rows, r.x(1, last), lane)] = b.x;
           paths[row_index(j, rows, r.var(1, last), lane)] = b.w;
         }

@@ -313,17 +313,20 @@ MCPRICE_HD MCPRICE_INLINE float scenario_sample(const path_gbm_trade& t, const p
     path_step const s = steps[k];
     path_greek_step const g = greeks[k];
     float const t_prev = k == 0 ? 0.0F : greeks[k - 1].time;
-    auto const jumps = [&](int side) { return gbm_step_jump(t, steps, k, side == 0 ? jump : jump.antithetic()); };
-    base[0].template advance<Product>(t, log_b, s, z, u, jumps(0));
-    if constexpr (Antithetic) base[1].template advance<Product>(t, log_b, s, -z, u, jumps(1));
+    // Each side's jump once a step; the scenarios share it (the time scenarios' first step aside).
+    auto const jump_a = gbm_step_jump(t, steps, k, jump);
+    auto const jump_b = gbm_step_jump(t, steps, k, jump.antithetic());
+    base[0].template advance<Product>(t, log_b, s, z, u, jump_a);
+    if constexpr (Antithetic) base[1].template advance<Product>(t, log_b, s, -z, u, jump_b);
     MCPRICE_UNROLL
     for (int i = 0; i < path_scenarios; ++i) {
       scenario_step const c = scenario_step_of(i, k, s, g, t_prev, maturity, eps);
       const path_gbm_trade& ti = trade_of(i);
       for (int side = 0; side < sides; ++side) {
         float const zs = side == 0 ? z : -z;
-        float const dx = with_jump(fmaf(c.vol, zs, c.drift), scenario_jump(t, steps, greeks[0], i, k, eps, jumps(side),
-                                                                           side == 0 ? jump : jump.antithetic()));
+        float const dx = with_jump(fmaf(c.vol, zs, c.drift),
+                                   scenario_jump(t, steps, greeks[0], i, k, eps, side == 0 ? jump_a : jump_b,
+                                                 side == 0 ? jump : jump.antithetic()));
         st[side][i].template move<Product>(ti, ti.log_barrier, dx, c.vol * c.vol, s.fixing != 0, c.hit_value, u);
       }
     }

@@ -273,6 +273,18 @@ MCPRICE_HD MCPRICE_INLINE void add_jump_count(const basic_jump_law<Real>& law, R
   end.w = math::fma(n, rounded_product(law.vol, law.vol), end.w);
 }
 
+// The trade's jump counts to expiry into path a and (Antithetic) path b: one raw draw after the
+// variance's, its complement for b. Every route draws them here.
+template <bool Antithetic, typename Real, typename Rng>
+MCPRICE_HD MCPRICE_INLINE void add_jump_counts(const basic_heston_trade<Real>& h, Rng& rng, heston_terminal<Real>& a,
+                                               heston_terminal<Real>& b)
+{
+  std::uint32_t const bits = rng.next_uint4().x;
+  Real const mean_count = rounded_product(h.jumps.intensity, h.maturity);
+  add_jump_count(h.jumps, mean_count, bits, a);
+  if constexpr (Antithetic) add_jump_count(h.jumps, mean_count, ~bits, b);
+}
+
 // One sample (a path, or an antithetic pair) of a Heston European.
 template <typename NormalStream, bool Antithetic, bool Regular, typename Real>
 MCPRICE_HD MCPRICE_INLINE Real heston_european_paths(const basic_heston_trade<Real>& h,
@@ -294,12 +306,7 @@ MCPRICE_HD MCPRICE_INLINE Real heston_european_paths(const basic_heston_trade<Re
       if constexpr (Antithetic) b.fold();
     }
   });
-  if (t.jumps.intensity > Real(0)) {
-    std::uint32_t const bits = rng.next_uint4().x;
-    Real const mean_count = rounded_product(t.jumps.intensity, h.maturity);
-    add_jump_count(t.jumps, mean_count, bits, a);
-    if constexpr (Antithetic) add_jump_count(t.jumps, mean_count, ~bits, b);
-  }
+  if (t.jumps.intensity > Real(0)) add_jump_counts<Antithetic>(h, rng, a, b);
   Real const up = conditional_european_payoff(t, a.x, a.w);
   if constexpr (!Antithetic) return up;
   else return Real(0.5) * (up + conditional_european_payoff(t, b.x, b.w));
