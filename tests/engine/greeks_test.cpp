@@ -147,13 +147,41 @@ TEST_CASE("Greek statistics: means and standard errors of linear combinations of
   CHECK(out.method == greek_method::pathwise);
 }
 
-TEST_CASE("--greeks output: the contract's columns, per-asset lists, empty cells for products without Greeks")
+namespace {
+
+// Nine assets: a basket of all of them is beyond max_basket_greek_assets (priced, no Greeks).
+market_data nine_asset_market()
 {
-  // Nine assets: a basket of all of them is beyond max_basket_greek_assets (priced, no Greeks).
   std::string assets = R"("A": {"spot": 100, "vol": 0.2}, "B": {"spot": 50, "vol": 0.3})";
   for (int i = 0; i < 7; ++i) assets += ", \"N" + std::to_string(i) + "\": {\"spot\": 10, \"vol\": 0.25}";
-  auto const market =
-      parse_market("{\"rate\": 0.03, \"assets\": {" + assets + "}, \"correlation\": {\"A,B\": 0.5}}", "output-market");
+  return parse_market("{\"rate\": 0.03, \"assets\": {" + assets + "}, \"correlation\": {\"A,B\": 0.5}}",
+                      "output-market");
+}
+
+}  // namespace
+
+TEST_CASE("a trade without Greeks is counted once per book trade, Sobol replicates folded")
+{
+  portfolio book;
+  book.trades = {make_trade("vanilla", product_kind::vanilla, option_type::call, "A", 100, 1),
+                 make_trade("wide", product_kind::basket, option_type::call, "A", 20, 1)};
+  book.trades[1].underlyings = {"A", "B", "N0", "N1", "N2", "N3", "N4", "N5", "N6"};
+  engine_options o;
+  o.backend = backend_choice::cpu;
+  o.paths = 4096;
+  o.greeks = true;
+  o.rng = rng_kind::sobol;
+  o.rqmc_replicates = 8;
+  auto const run = engine(nine_asset_market(), o).price(book);
+  REQUIRE(run.results.size() == 2);
+  CHECK(run.results[0].greeks);
+  CHECK(!run.results[1].greeks);
+  CHECK(run.summary.without_greeks == 1);
+}
+
+TEST_CASE("--greeks output: the contract's columns, per-asset lists, empty cells for products without Greeks")
+{
+  auto const market = nine_asset_market();
   portfolio book;
   book.trades = {make_trade("vanilla", product_kind::vanilla, option_type::call, "A", 100, 1),
                  make_trade("basket", product_kind::basket, option_type::call, "A", 75, 1),

@@ -60,6 +60,9 @@ struct asset {
   std::optional<jump_params> jumps;  // gbm or heston assets
   implied_vol_surface surface;       // local_vol assets
   local_vol_grid local_vol;          // local_vol assets: from `surface` (market_data's constructor)
+  // The sticky-strike Greeks' grids, built with `local_vol`: the surface held in strike with the
+  // spot +1% and -1%, the implied vols +0.01 and -0.01, the discount rate +1e-3 and -1e-3.
+  std::vector<local_vol_grid> local_vol_bumped;
 };
 
 class market_data {

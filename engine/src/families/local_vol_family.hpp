@@ -1,17 +1,19 @@
 #pragma once
 // Every single-asset product on a local_vol asset (Dupire, log Euler steps): each trade's steps
-// in one table, and each asset's local vol grid once in a surface table beside it. No Greeks
-// yet: with --greeks its rows carry prices alone (docs/models.md). --precision double has a
-// family of its own.
+// in one table, and each asset's local vol grid once in a surface table beside it (with Greeks,
+// its sticky-strike grids too). Greeks: central differences on scenario lanes (float only).
+// --precision double has a family of its own, without Greeks.
 #include "backends/family_run.hpp"
 #include "families/family_batch.hpp"
 #include "families/trade_route.hpp"
 #include "mcprice/kernels/launch/local_vol.hpp"
 #include "products/local_vol_setup.hpp"
+#include "statistics/greek_statistics.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -33,7 +35,17 @@ struct basic_local_vol_family {
   struct tables {
     std::vector<basic_local_vol_step<Real>> steps;
     std::vector<Real> surface;
-    std::map<const local_vol_grid*, std::int32_t> placed;  // an asset's grid, once
+    std::map<const local_vol_grid*, std::int32_t> placed;  // an asset's grids, once
+
+    // Where grid g is in the surface table, appending it on its first use.
+    std::int32_t place_grid(const local_vol_grid& g)
+    {
+      auto const [at, fresh] = placed.try_emplace(&g, static_cast<std::int32_t>(surface.size()));
+      if (fresh) {
+        for (double v : g.vols) surface.push_back(static_cast<Real>(v));
+      }
+      return at->second;
+    }
 
     template <typename At>
     [[nodiscard]] kernels::local_vol_tables<Real> place(At&& at) const
@@ -55,11 +67,10 @@ struct basic_local_vol_family {
   {
     j.kernel.first_step = static_cast<std::int32_t>(t.steps.size());
     t.steps.insert(t.steps.end(), j.steps.begin(), j.steps.end());
-    auto const [at, fresh] = t.placed.try_emplace(j.grid, static_cast<std::int32_t>(t.surface.size()));
-    if (fresh) {
-      for (double v : j.grid->vols) t.surface.push_back(static_cast<Real>(v));
+    j.kernel.surface.first = t.place_grid(*j.grid);
+    for (int i = 0; i < local_vol_bumped_grids; ++i) {
+      if (j.bumped[i] != nullptr) j.kernel.bumped[i].first = t.place_grid(*j.bumped[i]);
     }
-    j.kernel.surface.first = at->second;
   }
 
   template <typename Rng>
@@ -85,7 +96,27 @@ struct basic_local_vol_family {
   }
 };
 
-using local_vol_family = basic_local_vol_family<float>;
-using double_local_vol_family = basic_local_vol_family<double>;
+struct local_vol_family : basic_local_vol_family<float> {
+  using greek_sums = path_greek_moments;
+
+  static std::optional<trade_greeks> greeks_of(const family_batch<local_vol_family>& b, std::size_t k,
+                                               const trade_outcome& o)
+  {
+    return make_path_greeks(o.greek_sums().path_greeks, b.samples[k], b.scales[k], greek_method::central_bumps);
+  }
+  template <typename Rng>
+  static priced_path_greeks greek_lane(const record& t, const kernels::local_vol_tables<float>& tab,
+                                       std::int64_t block, int lane)
+  {
+    return local_vol_greek_lane<Rng>(t, tab.steps, tab.surface, block, lane);
+  }
+  static void launch_greeks(const device_ref& f, kernels::block_range b, moments* partials, greek_sums* greek_partials,
+                            kernels::launch_target at)
+  {
+    kernels::launch_local_vol_greek_blocks(f, b, partials, greek_partials, at);
+  }
+};
+
+struct double_local_vol_family : basic_local_vol_family<double> {};
 
 }  // namespace mcprice::detail

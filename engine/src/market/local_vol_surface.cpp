@@ -116,4 +116,24 @@ local_vol_grid make_local_vol_grid(const implied_vol_surface& s, double spot,
   return g;
 }
 
+std::vector<local_vol_grid> make_bumped_local_vol_grids(const implied_vol_surface& s, double spot,
+                                                        const std::function<double(double)>& log_forward)
+{
+  std::vector<local_vol_grid> out;
+  for (double const side : {1.0, -1.0}) out.push_back(make_local_vol_grid(s, spot * (1.0 + side * local_vol_spot_bump), log_forward));
+  for (double const side : {1.0, -1.0}) {
+    implied_vol_surface moved = s;
+    // A vol below the bump keeps a sliver of itself: the reader admits positive vols only.
+    for (auto& row : moved.vols) {
+      for (double& v : row) v = std::max(v + side * local_vol_vol_bump, 0.1 * v);
+    }
+    out.push_back(make_local_vol_grid(moved, spot, log_forward));
+  }
+  for (double const side : {1.0, -1.0}) {
+    double const dr = side * local_vol_rate_bump;
+    out.push_back(make_local_vol_grid(s, spot, [&](double t) { return log_forward(t) + dr * t; }));
+  }
+  return out;
+}
+
 }  // namespace mcprice::detail

@@ -7,6 +7,7 @@
 #include "mcprice/market.hpp"
 
 #include <functional>
+#include <vector>
 
 namespace mcprice::detail {
 
@@ -47,5 +48,15 @@ double dupire_local_vol(const total_variance_point& p, double k);
 // `log_forward(t)`: ln(F(t) / S_0).
 local_vol_grid make_local_vol_grid(const implied_vol_surface& s, double spot,
                                    const std::function<double(double)>& log_forward);
+
+// The grids of the sticky-strike scenarios (asset::local_vol_bumped, in that order): the surface
+// held in absolute strike, the spot moved by +-spot_bump (relative), every implied vol by
+// +-vol_bump, the forward's rate by +-rate_bump. Each grid's x axis is ln(S / S_0') of its own
+// spot S_0'.
+inline constexpr double local_vol_spot_bump = 0.01;
+inline constexpr double local_vol_vol_bump = 0.01;
+inline constexpr double local_vol_rate_bump = 1e-3;
+std::vector<local_vol_grid> make_bumped_local_vol_grids(const implied_vol_surface& s, double spot,
+                                                        const std::function<double(double)>& log_forward);
 
 }  // namespace mcprice::detail

@@ -17,7 +17,9 @@ market_data::market_data(rate_curve discount, std::vector<asset> assets, std::ve
   // Local vol once per market: every trade on the asset reads the same grid.
   for (asset& a : assets_) {
     if (a.model == model_kind::local_vol && a.local_vol.vols.empty() && !a.surface.expiries.empty()) {
-      a.local_vol = detail::make_local_vol_grid(a.surface, a.spot, [&](double t) { return log_forward(a, t); });
+      auto const forward = [&](double t) { return log_forward(a, t); };
+      a.local_vol = detail::make_local_vol_grid(a.surface, a.spot, forward);
+      a.local_vol_bumped = detail::make_bumped_local_vol_grids(a.surface, a.spot, forward);
     }
   }
 }

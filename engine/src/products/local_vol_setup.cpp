@@ -1,10 +1,37 @@
 #include "products/local_vol_setup.hpp"
 
+#include "mcprice/kernels/greeks/local_vol_greeks.hpp"
 #include "products/path_setup.hpp"
 
 #include <cmath>
+#include <type_traits>
 
 namespace mcprice::detail {
+namespace {
+
+// A grid's axes; `first` is set when its values are placed in the surface table.
+template <typename Real>
+basic_local_vol_axes<Real> axes_of(const local_vol_grid& g)
+{
+  return {0, g.times, g.points, static_cast<Real>(1.0 / g.time_step), static_cast<Real>(g.x0),
+          static_cast<Real>(1.0 / g.x_step)};
+}
+
+template <typename Real>
+basic_local_vol_step<Real> make_local_vol_step(const asset& a, const market_data& market, double t0, double t1,
+                                               double df_T, bool fixing)
+{
+  basic_local_vol_step<Real> s{};
+  s.log_forward = static_cast<Real>(market.log_forward(a, t1) - market.log_forward(a, t0));
+  s.start = static_cast<Real>(t0);
+  s.dt = static_cast<Real>(t1 - t0);
+  s.root_dt = static_cast<Real>(std::sqrt(t1 - t0));
+  s.hit_value = static_cast<Real>(market.discount().discount(t1) / df_T);
+  s.fixing = fixing ? 1 : 0;
+  return s;
+}
+
+}  // namespace
 
 template <typename Real>
 basic_local_vol_job<Real> make_local_vol_job(const trade& t, const asset& a, const market_data& market,
@@ -15,24 +42,35 @@ basic_local_vol_job<Real> make_local_vol_job(const trade& t, const asset& a, con
   basic_local_vol_job<Real> job{};
   double t_prev = 0.0;
   for (std::size_t i = 0; i < g.times.size(); ++i) {
-    double const ti = g.times[i];
-    basic_local_vol_step<Real> s{};
-    s.log_forward = static_cast<Real>(market.log_forward(a, ti) - market.log_forward(a, t_prev));
-    s.start = static_cast<Real>(t_prev);
-    s.dt = static_cast<Real>(ti - t_prev);
-    s.root_dt = static_cast<Real>(std::sqrt(ti - t_prev));
-    s.hit_value = static_cast<Real>(market.discount().discount(ti) / df_T);
-    s.fixing = g.is_fixing[i] ? 1 : 0;
-    job.steps.push_back(s);
-    t_prev = ti;
+    job.steps.push_back(make_local_vol_step<Real>(a, market, t_prev, g.times[i], df_T, g.is_fixing[i]));
+    t_prev = g.times[i];
+  }
+  bool const greeks = opt.greeks && std::is_same_v<Real, float> && !a.local_vol_bumped.empty();
+  if (greeks) {
+    // Theta's scenarios: the first step shortened and lengthened by the kernel's roll (the same
+    // float), its discount ratio held (local_vol_greeks.hpp).
+    double const t1 = g.times.front();
+    double const eps = local_vol_roll(static_cast<float>(t1));
+    for (double const end : {t1 - eps, t1 + eps}) {
+      basic_local_vol_step<Real> s = make_local_vol_step<Real>(a, market, 0.0, end, df_T, g.is_fixing.front());
+      s.hit_value = job.steps.front().hit_value;
+      job.steps.push_back(s);
+    }
   }
   // The GBM record's fields (product, payoff, key: a bridged normal a step, a continuous
   // lookback's second) and the grid's axes.
   static_cast<basic_path_gbm_trade<Real>&>(job.kernel) = make_path_record<Real>(t, a, g, opt, job.paths);
   const local_vol_grid& lv = a.local_vol;
   job.grid = &lv;
-  job.kernel.surface = {0, lv.times, lv.points, static_cast<Real>(1.0 / lv.time_step), static_cast<Real>(lv.x0),
-                        static_cast<Real>(1.0 / lv.x_step)};
+  job.kernel.surface = axes_of<Real>(lv);
+  if (greeks) {
+    for (int i = 0; i < local_vol_bumped_grids; ++i) {
+      job.bumped[i] = &a.local_vol_bumped[i];
+      job.kernel.bumped[i] = axes_of<Real>(a.local_vol_bumped[i]);
+    }
+  }
+  job.kernel.maturity = static_cast<Real>(t.maturity);
+  job.kernel.rate = static_cast<Real>(-std::log(df_T) / t.maturity);
   job.scale = df_T * t.notional;
   return job;
 }

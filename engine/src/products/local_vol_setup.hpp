@@ -7,6 +7,7 @@
 #include "mcprice/portfolio.hpp"
 #include "mcprice/settings.hpp"
 
+#include <array>
 #include <vector>
 
 namespace mcprice::detail {
@@ -16,6 +17,8 @@ struct basic_local_vol_job {
   basic_local_vol_trade<Real> kernel;  // first_block, first_step and surface.first are set by the batcher
   std::vector<basic_local_vol_step<Real>> steps;
   const local_vol_grid* grid{nullptr};  // the asset's, owned by the market
+  // With --greeks (float): the asset's sticky-strike grids, in kernel.bumped's order.
+  std::array<const local_vol_grid*, local_vol_bumped_grids> bumped{};
   double scale;
   std::int64_t paths;
 };

@@ -34,11 +34,11 @@ struct observation_lane {
     auto const step = [&](int k, Real z, Real u, auto) {
       basic_local_vol_step<Real> const s = steps[k];
       Real var = 0;
-      xa = xa + local_vol_increment(h, surface, s, xa, z, var);
+      xa = xa + local_vol_increment(h.surface, surface, s, xa, z, var);
       paths[row_index(j, rows, r.x(0, k), lane)] = xa;
       paths[row_index(j, rows, r.var(0, k), lane)] = var;
       if (h.antithetic) {
-        xb = xb + local_vol_increment(h, surface, s, xb, -z, var);
+        xb = xb + local_vol_increment(h.surface, surface, s, xb, -z, var);
         paths[row_index(j, rows, r.x(1, k), lane)] = xb;
         paths[row_index(j, rows, r.var(1, k), lane)] = var;
       }

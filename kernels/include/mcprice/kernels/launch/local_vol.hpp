@@ -4,6 +4,7 @@
 // --precision double. Plain C++ header.
 #include "mcprice/kernels/launch/family_ref.hpp"
 #include "mcprice/kernels/launch/launch_target.hpp"
+#include "mcprice/kernels/greeks/local_vol_greeks.hpp"
 #include "mcprice/kernels/models/local_vol_path.hpp"
 
 #include <cstdint>
@@ -23,6 +24,10 @@ using local_vol_ref = family_ref<basic_local_vol_trade<Real>, local_vol_tables<R
 
 template <typename Real>
 void launch_local_vol_blocks(const local_vol_ref<Real>& f, block_range blocks, moments* partials, launch_target at);
+
+// Prices and sticky-strike Greeks by scenario lanes (local_vol_greeks.hpp), float only.
+void launch_local_vol_greek_blocks(const local_vol_ref<float>& f, block_range blocks, moments* price_partials,
+                                   path_greek_moments* greek_partials, launch_target at);
 
 // Rows of path scratch a sample needs: the log spot and the step's variance of each path after
 // every step, and a continuously monitored lookback's bridge normals.

@@ -33,9 +33,16 @@ struct alignas(16) basic_local_vol_step {
   std::uint8_t fixing;
 };
 
+// The sticky-strike scenarios' grids (asset::local_vol_bumped): spot +-1%, implied vols +-0.01,
+// rate +-1e-3. Set with --greeks only.
+inline constexpr int local_vol_bumped_grids = 6;
+
 template <typename Real>
 struct basic_local_vol_trade : basic_path_gbm_trade<Real> {
   basic_local_vol_axes<Real> surface;
+  basic_local_vol_axes<Real> bumped[local_vol_bumped_grids];
+  Real maturity;
+  Real rate;  // the zero rate to maturity
 };
 
 // sigma(t, x) by bilinear interpolation; the grid has at least two times and two points.
@@ -54,12 +61,13 @@ MCPRICE_HD MCPRICE_INLINE Real local_vol_at(const basic_local_vol_axes<Real>& g,
   return math::fma(a, hi - lo, lo);
 }
 
-// A step's log increment from log spot x with normal z; var: the step's variance (the bridge's).
+// A step's log increment from log spot x with normal z on grid g; var: the step's variance (the
+// bridge's).
 template <typename Real>
-MCPRICE_HD MCPRICE_INLINE Real local_vol_increment(const basic_local_vol_trade<Real>& h, const Real* table,
+MCPRICE_HD MCPRICE_INLINE Real local_vol_increment(const basic_local_vol_axes<Real>& g, const Real* table,
                                                    const basic_local_vol_step<Real>& s, Real x, Real z, Real& var)
 {
-  Real const sigma = local_vol_at(h.surface, table, s.start, x);
+  Real const sigma = local_vol_at(g, table, s.start, x);
   var = rounded_product(rounded_product(sigma, sigma), s.dt);
   return s.log_forward - rounded_product(Real(0.5), var) + rounded_product(rounded_product(sigma, s.root_dt), z);
 }
@@ -78,10 +86,10 @@ MCPRICE_HD MCPRICE_INLINE Real local_vol_sample(const basic_local_vol_trade<Real
   for_path_step_normals<Product>(t, rng, [&](int k, Real z, Real u, auto) {
     basic_local_vol_step<Real> const s = steps[k];
     Real var(0);
-    Real const dx = local_vol_increment(h, table, s, a.x, z, var);
+    Real const dx = local_vol_increment(h.surface, table, s, a.x, z, var);
     a.template move<Product>(t, t.log_barrier, dx, var, s.fixing != 0, s.hit_value, u);
     if constexpr (Antithetic) {
-      Real const dx_b = local_vol_increment(h, table, s, b.x, -z, var);
+      Real const dx_b = local_vol_increment(h.surface, table, s, b.x, -z, var);
       b.template move<Product>(t, t.log_barrier, dx_b, var, s.fixing != 0, s.hit_value, u);
     }
   });

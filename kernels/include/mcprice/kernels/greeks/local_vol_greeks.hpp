@@ -1,0 +1,106 @@
+#pragma once
+// Greeks of single-asset products under local volatility by scenario lanes (docs/greeks.md): each
+// path is stepped once for the price and once more per scenario from the same normals, and the
+// Greeks are central differences of the scenarios' payoffs (add_scenario_differences). The
+// implied surface is held fixed in strike (sticky strike), so every scenario but time reads a
+// local vol grid of its own, made from the same surface (asset::local_vol_bumped):
+//   spot +-1%:   S_0 moved, its grid rebuilt (Dupire's local vol at a strike depends on the spot
+//                through the forward moneyness), the barrier and a seasoned extreme relative to S_0;
+//   vega:        every implied vol +-0.01, its grid rebuilt;
+//   rate +-1e-3: its grid rebuilt, every increment's drift by dr dt, hit payments' discount
+//                ratios, e^{-+dr T};
+//   time +-eps:  the first step shortened or lengthened (host-made steps after the trade's own),
+//                the base grid; discount e^{+-r eps}.
+#include "mcprice/kernels/greeks/path_greeks.hpp"
+#include "mcprice/kernels/models/local_vol_path.hpp"
+
+namespace mcprice {
+
+using local_vol_trade = basic_local_vol_trade<float>;
+using local_vol_step = basic_local_vol_step<float>;
+
+// With Greeks a trade's step table holds two more steps after its own: its first step shortened
+// and lengthened by this (as the other scenario lanes' roll).
+MCPRICE_HD MCPRICE_INLINE float local_vol_roll(float first_dt) { return fminf(1.0F / 365.0F, 0.5F * first_dt); }
+
+template <typename NormalStream, path_product Product, bool Antithetic>
+MCPRICE_HD MCPRICE_INLINE float local_vol_scenario_sample(const local_vol_trade& h, const local_vol_step* grid,
+                                                          const float* table, std::uint64_t group, greek_values& out)
+{
+  const path_gbm_trade& t = h;
+  NormalStream rng(t.key, group);
+  const local_vol_step* steps = grid + t.first_step;
+  path_gbm_trade const spot_up = scenario_trade(t, 0);
+  path_gbm_trade const spot_down = scenario_trade(t, 1);
+  auto trade_of = [&](int i) -> const path_gbm_trade& { return i == 0 ? spot_up : i == 1 ? spot_down : t; };
+  // Scenario i's grid: the bumped grids in scenario order, the base grid for time.
+  auto grid_of = [&](int i) -> const basic_local_vol_axes<float>& {
+    return i < local_vol_bumped_grids ? h.bumped[i] : h.surface;
+  };
+  constexpr int sides = Antithetic ? 2 : 1;
+  path_state base[sides];
+  path_state st[sides][path_scenarios];
+  for (int side = 0; side < sides; ++side) {
+    base[side] = path_state::start(t);
+    MCPRICE_UNROLL
+    for (int i = 0; i < path_scenarios; ++i) st[side][i] = path_state::start(trade_of(i));
+  }
+  float elapsed = 0.0F;
+  // Local-vol assets carry no jumps: the walk hands no_jump.
+  auto step = [&](int k, float z, float u, auto) {
+    local_vol_step const s = steps[k];
+    elapsed += s.dt;
+    for (int side = 0; side < sides; ++side) {
+      float const zs = side == 0 ? z : -z;
+      float var = 0.0F;
+      float const dx = local_vol_increment(h.surface, table, s, base[side].x, zs, var);
+      base[side].template move<Product>(t, t.log_barrier, dx, var, s.fixing != 0, s.hit_value, u);
+      MCPRICE_UNROLL
+      for (int i = 0; i < path_scenarios; ++i) {
+        local_vol_step const si = i >= 6 && k == 0 ? steps[t.steps + i - 6] : s;
+        float var_i = 0.0F;
+        float dx_i = local_vol_increment(grid_of(i), table, si, st[side][i].x, zs, var_i);
+        float hit = s.hit_value;
+        if (i == 4 || i == 5) {
+          float const dr = i == 4 ? scenario_rate_bump : -scenario_rate_bump;
+          dx_i = fmaf(dr, s.dt, dx_i);
+          hit = s.hit_value * fmaf(dr, h.maturity - elapsed, 1.0F);
+        }
+        const path_gbm_trade& ti = trade_of(i);
+        st[side][i].template move<Product>(ti, ti.log_barrier, dx_i, var_i, s.fixing != 0, hit, u);
+      }
+    }
+  };
+  for_path_step_normals<Product>(t, rng, step);
+  float const eps = local_vol_roll(steps[0].dt);
+  float const rate_up = expf(-scenario_rate_bump * h.maturity);
+  float const time_factor = expf(h.rate * eps);
+  greek_values v{};
+  float price = 0.0F;
+  for (int side = 0; side < sides; ++side) {
+    float p[path_scenarios];
+    MCPRICE_UNROLL
+    for (int i = 0; i < path_scenarios; ++i) p[i] = st[side][i].template payoff<Product>(trade_of(i));
+    float const p0 = base[side].template payoff<Product>(t);
+    add_scenario_differences(v, p0, p, scenario_spot_bump * t.spot, scenario_vol_bump, rate_up, time_factor, eps);
+    price = side == 0 ? p0 : 0.5F * (price + p0);
+  }
+  if constexpr (Antithetic) v = halved(v);
+  out = v;
+  return price;
+}
+
+template <typename NormalStream>
+MCPRICE_HD MCPRICE_INLINE priced_path_greeks local_vol_greek_lane(const local_vol_trade& h, const local_vol_step* grid,
+                                                                  const float* table, std::int64_t block, int lane)
+{
+  return greek_lane_of(h, block, lane, [&](std::uint64_t subsequence, greek_values& v) {
+    return with_path_product(h.product, [&](auto product) {
+      constexpr path_product P = decltype(product)::value;
+      return h.antithetic ? local_vol_scenario_sample<NormalStream, P, true>(h, grid, table, subsequence, v)
+                          : local_vol_scenario_sample<NormalStream, P, false>(h, grid, table, subsequence, v);
+    });
+  });
+}
+
+}  // namespace mcprice

@@ -1,0 +1,45 @@
+#include "mcprice/kernels/launch/canonical_blocks.cuh"
+#include "mcprice/kernels/launch/local_vol.hpp"
+#include "mcprice/kernels/launch/stream_choice.cuh"
+
+namespace mcprice::kernels {
+namespace {
+
+template <typename Stream>
+struct local_vol_greek_lane_fn {
+  const local_vol_step* steps;
+  const float* surface;
+  __device__ __forceinline__ priced_path_greeks operator()(const local_vol_trade& t, std::int64_t block_in_trade,
+                                                           std::int64_t, int lane) const
+  {
+    return local_vol_greek_lane<Stream>(t, steps, surface, block_in_trade, lane);
+  }
+};
+
+template <typename Stream>
+__global__ void __launch_bounds__(tuning::european_policy::threads_per_block)
+    local_vol_greek_blocks_kernel(const local_vol_trade* __restrict__ trades, int num_trades,
+                                  const local_vol_step* __restrict__ steps, const float* __restrict__ surface,
+                                  std::int64_t block_begin, std::int64_t block_end,
+                                  moments* __restrict__ price_partials, path_greek_moments* __restrict__ greek_partials)
+{
+  detail::reduce_canonical_units(trades, num_trades, block_begin, block_end,
+                                 detail::store_price_and_greeks<path_greek_moments>{price_partials, greek_partials},
+                                 local_vol_greek_lane_fn<Stream>{steps, surface});
+}
+
+}  // namespace
+
+void launch_local_vol_greek_blocks(const local_vol_ref<float>& f, block_range blocks, moments* price_partials,
+                                   path_greek_moments* greek_partials, launch_target at)
+{
+  if (f.num_trades == 0) return;
+  detail::with_normal_stream<rng::device_sobol_stream<2>>(at, [&](auto stream) {
+    detail::launch_persistent(local_vol_greek_blocks_kernel<typename decltype(stream)::type>,
+                              "local_vol_greek_blocks_kernel", blocks.size(), at.grid_blocks, at.stream, f.trades,
+                              f.num_trades, f.tables.steps, f.tables.surface, blocks.begin, blocks.end, price_partials,
+                              greek_partials);
+  });
+}
+
+}  // namespace mcprice::kernels
