@@ -53,7 +53,8 @@ std::vector<trade> book_on(const std::string& asset)
           on(asset, "put", product_kind::vanilla, option_type::put, 90), asian, down_out, touch, lookback};
 }
 
-// Jumps and Bates on every single-asset product, local vol on every one, and a Heston/GBM spread.
+// Jumps and Bates on every single-asset product, local vol on every one (an American and a
+// mixed basket too), and a Heston/GBM spread.
 std::vector<trade> jump_book()
 {
   auto book = book_on("J");
@@ -64,6 +65,15 @@ std::vector<trade> jump_book()
   trade spread = on("K", "spread", product_kind::spread, option_type::call, 30);
   spread.underlyings = {"K", "G"};
   book.push_back(spread);
+  // Local vol on the exercise walk: an American put, a basket beside GBM and Heston assets.
+  trade american = on("L", "american", product_kind::vanilla, option_type::put, 100);
+  american.exercise = exercise_style::american;
+  american.exercise_dates = 16;
+  book.push_back(american);
+  trade basket = on("L", "basket", product_kind::basket, option_type::call, 80);
+  basket.underlyings = {"L", "G", "K"};
+  basket.weights = {0.4, 0.3, 0.3};
+  book.push_back(basket);
   return book;
 }
 

@@ -7,10 +7,12 @@
 // are host logic, tested without a GPU through the CPU executor.
 #include "mcprice/kernels/exercise/early_exercise.hpp"
 #include "mcprice/kernels/launch/tuning.hpp"
+#include "mcprice/market.hpp"
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <vector>
 
 namespace mcprice::detail {
@@ -23,6 +25,8 @@ struct exercise_family {
   std::vector<float> factors;
   std::vector<exercise_gbm_step> gbm_steps;
   std::vector<heston_step> heston_steps;
+  std::vector<float> surfaces;                            // local-vol assets' grids, each once
+  std::map<const local_vol_grid*, std::int32_t> placed;  // where a grid is in surfaces
   std::vector<float> discounts;                    // per trade (and scenario) date
   std::int32_t coefficient_dates{0};               // the trades' dates: max_exercise_basis coefficients each
   std::vector<exercise_trade> scenarios;           // Greeks: bumped copies of the trades
@@ -36,8 +40,8 @@ struct exercise_family {
 
 // The tables packed in one upload (256-byte aligned parts), coefficients last.
 struct exercise_table_layout {
-  std::size_t assets{0}, factors{0}, gbm{0}, heston{0}, discounts{0}, scenarios{0}, groups{0}, coefficients{0},
-      bytes{0};
+  std::size_t assets{0}, factors{0}, gbm{0}, heston{0}, surfaces{0}, discounts{0}, scenarios{0}, groups{0},
+      coefficients{0}, bytes{0};
 };
 exercise_table_layout layout_of(const exercise_family& f);
 std::vector<unsigned char> pack_tables(const exercise_family& f, const std::vector<float>& coefficients,

@@ -2,6 +2,7 @@
 
 #include "runtime/parallel_for.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace mcprice::detail {
@@ -51,12 +52,22 @@ exercise_greek_book make_exercise_greek_book(exercise_family base, const std::ve
                                              thread_cache& threads)
 {
   exercise_greek_book book{{}, std::vector<std::optional<exercise_greek_plan>>(trades.size()), {}};
+  // Local-vol trades have none here: a spot bump would need the sticky-strike grids
+  // (local_vol_greeks.hpp) in the walk.
+  auto const on_local_vol = [&](const trade& t) {
+    return std::any_of(t.underlyings.begin(), t.underlyings.end(), [&](const std::string& name) {
+      return market.assets()[*market.find(name)].model == model_kind::local_vol;
+    });
+  };
   parallel_for(
-      threads, trades.size(), [&](std::size_t k) { book.plans[k] = make_exercise_greeks(trades[k], market, options); },
+      threads, trades.size(),
+      [&](std::size_t k) {
+        if (!on_local_vol(trades[k])) book.plans[k] = make_exercise_greeks(trades[k], market, options);
+      },
       1);
   for (std::size_t k = 0; k < trades.size(); ++k) {
     book.first_combination.push_back(base.combinations.size());
-    add_greeks(base, k, *book.plans[k]);
+    if (book.plans[k]) add_greeks(base, k, *book.plans[k]);
   }
   book.family = packed(std::move(base));
   return book;

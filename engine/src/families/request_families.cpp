@@ -69,9 +69,10 @@ std::string refused_in_double(const trade_route& r)
     return "trade " + r.t.id + ": --precision double prices European exercise only; " +
            std::string(to_string(r.t.exercise)) + " exercise (least squares) is in float";
   }
-  if (r.heston_assets) {
+  if (r.walked_assets) {
     return "trade " + r.t.id +
-           ": --precision double prices multi-asset products on GBM assets only; on Heston assets they are in float";
+           ": --precision double prices multi-asset products on GBM assets only; on Heston or local-vol assets "
+           "they are in float";
   }
   return {};
 }
@@ -89,17 +90,18 @@ std::optional<trade_job> build_checked(const trade& t, std::string& message, con
   }
   if (message.empty()) message = unsupported_feature(t, market);
   if (!message.empty()) return std::nullopt;
-  bool const heston_assets =
+  bool const walked_assets =
       multi_asset(t.product) && std::any_of(t.underlyings.begin(), t.underlyings.end(), [&](const std::string& name) {
-        return market.assets()[*market.find(name)].model == model_kind::heston;
+        return market.assets()[*market.find(name)].model != model_kind::gbm;
       });
   trade_route const r{t, market.assets()[first_underlying], options.precision == path_precision::float64,
-                      options.greeks, heston_assets};
+                      options.greeks, walked_assets};
   if (r.in_double) {
     message = refused_in_double(r);
     if (!message.empty()) return std::nullopt;
-  } else if (!r.european_exercise() || r.heston_assets) {
-    // Early exercise, and baskets with Heston assets (GBM ones beside them too): least squares.
+  } else if (!r.european_exercise() || r.walked_assets) {
+    // Early exercise, and baskets with Heston or local-vol assets (GBM ones beside them too):
+    // the early-exercise walk (a European as one date).
     return trade_job(std::in_place_index<exercise_slot>,
                      std::make_unique<exercise_job>(make_exercise_job(t, market, options)));
   }

@@ -14,7 +14,9 @@ struct trade_route {
   const asset& first;  // the trade's first underlying
   bool in_double;      // --precision double
   bool greeks;
-  bool heston_assets{false};  // a multi-asset trade with a Heston underlying (any of them)
+  // A multi-asset trade with a Heston or local-vol underlying (any of them): the early-exercise
+  // walk prices it.
+  bool walked_assets{false};
 
   [[nodiscard]] bool european_exercise() const noexcept { return t.exercise == exercise_style::european; }
   [[nodiscard]] bool multi_asset() const noexcept { return detail::multi_asset(t.product); }

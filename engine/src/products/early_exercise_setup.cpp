@@ -1,6 +1,7 @@
 #include "products/early_exercise_setup.hpp"
 
 #include "products/basket_setup.hpp"
+#include "products/local_vol_setup.hpp"
 #include "mcprice/kernels/rng/trade_key.hpp"
 #include "products/stream_keys.hpp"
 
@@ -83,6 +84,14 @@ exercise_trade with_tables(exercise_family& f, const exercise_job& j)
   k.first_step = k.heston ? append(f.heston_steps, j.heston_steps) : append(f.gbm_steps, j.gbm_steps);
   k.first_asset = append(f.assets, j.assets);
   k.first_factor = append(f.factors, j.factor);
+  for (std::size_t i = 0; i < j.grids.size(); ++i) {
+    if (j.grids[i] == nullptr) continue;
+    auto const [at, fresh] = f.placed.try_emplace(j.grids[i], static_cast<std::int32_t>(f.surfaces.size()));
+    if (fresh) {
+      for (double v : j.grids[i]->vols) f.surfaces.push_back(static_cast<float>(v));
+    }
+    f.assets[static_cast<std::size_t>(k.first_asset) + i].surface.first = at->second;
+  }
   return k;
 }
 
@@ -148,11 +157,14 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
   std::size_t const n = t.underlyings.size();
   std::vector<std::size_t> idx;
   for (auto const& name : t.underlyings) idx.push_back(*market.find(name));
-  // Any Heston asset makes the paths Heston's; a GBM asset beside it steps log-normally in them
-  // (heston_steps_of).
-  bool const heston = std::any_of(idx.begin(), idx.end(), [&](std::size_t i) {
-    return market.assets()[i].model == model_kind::heston;
-  });
+  // Any Heston or local-vol asset makes the paths substepped (Heston's table); a GBM asset
+  // beside it steps log-normally in them (log_normal_heston_step), a local-vol one by its grid.
+  // The basis carries variances only where some variance moves (a Heston asset).
+  auto const any_model = [&](model_kind m) {
+    return std::any_of(idx.begin(), idx.end(), [&](std::size_t i) { return market.assets()[i].model == m; });
+  };
+  bool const variance_basis = any_model(model_kind::heston);
+  bool const heston = variance_basis || any_model(model_kind::local_vol);
 
   exercise_job job{};
   exercise_trade& k = job.kernel;
@@ -165,7 +177,8 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
   k.dates = static_cast<std::int32_t>(times.size());
   k.assets = static_cast<std::int32_t>(n);
   k.heston = heston ? 1 : 0;
-  k.basis = exercise_basis_size(k.assets, heston);
+  k.variance_basis = variance_basis ? 1 : 0;
+  k.basis = exercise_basis_size(k.assets, variance_basis);
   k.strike = static_cast<float>(t.strike.value_or(0.0));
   k.call = t.type == option_type::call ? 1 : 0;
   k.payoff = t.product == product_kind::best_of    ? basket_payoff::best_of
@@ -174,7 +187,7 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
                                                    : basket_payoff::basket;
   for (std::size_t i = 0; i < n; ++i) {
     float const w = n == 1 ? 1.0F : static_cast<float>(basket_weight(t, i, n));
-    job.assets.push_back({static_cast<float>(market.assets()[idx[i]].spot), w, 0.0F, 0.0F});
+    job.assets.push_back({static_cast<float>(market.assets()[idx[i]].spot), w, 0.0F, 0.0F, {}});
   }
   k.norm = basis_norm(t, job.assets);
   k.unit_weights =
@@ -196,6 +209,11 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
         for (std::size_t i = 0; i < n; ++i) {
           const asset& u = market.assets()[idx[i]];
           double const log_forward = market.log_forward(u, b) - market.log_forward(u, a);
+          if (u.model == model_kind::local_vol) {
+            // The walk reads dt and log_forward alone: the vol is the grid's.
+            job.heston_steps.push_back(make_heston_step(b - a, log_forward, 1.0, false, 0.0, 1.0, 0.0, 0.0));
+            continue;
+          }
           if (u.model != model_kind::heston) {
             job.heston_steps.push_back(log_normal_heston_step(u, a, b, log_forward));
             continue;
@@ -209,8 +227,14 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
       t_prev = ti;
     }
     double v_norm = 1e-4;
+    job.grids.assign(n, nullptr);
     for (std::size_t i = 0; i < n; ++i) {
       const asset& u = market.assets()[idx[i]];
+      if (u.model == model_kind::local_vol) {
+        job.grids[i] = &u.local_vol;
+        job.assets[i].surface = axes_of<float>(u.local_vol);  // its place: with_tables
+        continue;
+      }
       if (u.model != model_kind::heston) {
         job.assets[i].v0 = 1.0F;  // log_normal_heston_step's unit variance; no vol of vol
         continue;

@@ -1,7 +1,8 @@
 #pragma once
-// From a validated American or Bermudan trade (vanilla under GBM or Heston; basket, best_of,
-// worst_of or spread on GBM assets) to its early-exercise record and tables: the exercise dates,
-// each date's exact GBM steps or Heston QE steps, the discount to each date, the assets and the
+// From a validated American or Bermudan trade (vanilla; basket, best_of, worst_of or spread), or
+// a European multi-asset trade with Heston or local-vol assets, to its early-exercise record and
+// tables: the exercise dates, each date's exact GBM steps or its substeps (Heston QE, log-normal
+// for GBM assets beside them, local vol by grid), the discount to each date, the assets and the
 // correlation factor.
 #include "families/exercise_family.hpp"
 #include "mcprice/kernels/exercise/early_exercise.hpp"
@@ -30,6 +31,7 @@ struct exercise_job {
   // A Greek scenario that differs from its trade in today's spots only: it carries no tables and
   // walks its trade's (x = ln(S/S0), the variances and the discounts do not depend on S0).
   bool trade_tables{false};
+  std::vector<const local_vol_grid*> grids;  // per asset: a local-vol asset's grid (the market's), else null
 };
 
 exercise_job make_exercise_job(const trade& t, const market_data& market, const engine_options& opt);

@@ -9,14 +9,6 @@
 namespace mcprice::detail {
 namespace {
 
-// A grid's axes; `first` is set when its values are placed in the surface table.
-template <typename Real>
-basic_local_vol_axes<Real> axes_of(const local_vol_grid& g)
-{
-  return {0, g.times, g.points, static_cast<Real>(1.0 / g.time_step), static_cast<Real>(g.x0),
-          static_cast<Real>(1.0 / g.x_step)};
-}
-
 template <typename Real>
 basic_local_vol_step<Real> make_local_vol_step(const asset& a, const market_data& market, double t0, double t1,
                                                double df_T, bool fixing)

@@ -23,6 +23,14 @@ struct basic_local_vol_job {
   std::int64_t paths;
 };
 
+// A grid's axes; `first` is set when its values are placed in a surface table.
+template <typename Real>
+basic_local_vol_axes<Real> axes_of(const local_vol_grid& g)
+{
+  return {0, g.times, g.points, static_cast<Real>(1.0 / g.time_step), static_cast<Real>(g.x0),
+          static_cast<Real>(1.0 / g.x_step)};
+}
+
 template <typename Real>
 basic_local_vol_job<Real> make_local_vol_job(const trade& t, const asset& a, const market_data& market,
                                              const engine_options& opt);

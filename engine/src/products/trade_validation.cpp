@@ -149,8 +149,7 @@ std::string unsupported_feature(const trade& t, const market_data& market)
     const asset& a = market.assets()[*market.find(name)];
     bool const beyond_single = multi_asset(t.product) || t.exercise != exercise_style::european;
     if (!beyond_single) continue;
-    if (a.model == model_kind::local_vol) why = single_asset_european_only(name, "model local_vol is", t);
-    else if (a.jumps && a.jumps->intensity > 0.0) why = single_asset_european_only(name, "jumps are", t);
+    if (a.jumps && a.jumps->intensity > 0.0) why = single_asset_european_only(name, "jumps are", t);
   }
   bool const early = t.exercise != exercise_style::european;
   if (why.empty() && early && t.product != product_kind::vanilla && !multi_asset(t.product)) {
@@ -162,20 +161,24 @@ std::string unsupported_feature(const trade& t, const market_data& market)
           " underlyings, not " + std::to_string(t.underlyings.size());
   }
   if (why.empty() && multi_asset(t.product)) {
-    // Heston assets price through the early-exercise paths (a European as one date): at most
-    // max_exercise_assets of them.
+    // Heston and local-vol assets price through the early-exercise paths (a European as one
+    // date): at most max_exercise_assets of them.
     std::string heston;
     std::string gbm;
+    bool walked = false;
     for (auto const& name : t.underlyings) {
-      (market.assets()[*market.find(name)].model == model_kind::heston ? heston : gbm) = name;
+      model_kind const m = market.assets()[*market.find(name)].model;
+      if (m == model_kind::heston) heston = name;
+      if (m == model_kind::gbm) gbm = name;
+      walked = walked || m != model_kind::gbm;
     }
     // Mixed models price as Heston baskets, a GBM asset stepping log-normally (make_exercise_job);
     // least squares on such paths would regress on a variance that never moves.
     if (!heston.empty() && !gbm.empty() && early) {
       why = "assets " + heston + " (heston) and " + gbm + " (gbm): exercise " + std::string(to_string(t.exercise)) +
             " on mixed models is not supported yet (European exercise is)";
-    } else if (!heston.empty() && t.underlyings.size() > static_cast<std::size_t>(max_exercise_assets)) {
-      why = "multi-asset products on heston assets take at most " + std::to_string(max_exercise_assets) +
+    } else if (walked && t.underlyings.size() > static_cast<std::size_t>(max_exercise_assets)) {
+      why = "multi-asset products on heston or local_vol assets take at most " + std::to_string(max_exercise_assets) +
             " underlyings, not " + std::to_string(t.underlyings.size());
     }
   }

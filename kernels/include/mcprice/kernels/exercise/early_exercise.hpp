@@ -16,6 +16,7 @@
 // Cash flows are discounted to today, so the regression needs no division by discount factors.
 #include "mcprice/kernels/models/basket_gbm.hpp"
 #include "mcprice/kernels/models/heston_path.hpp"
+#include "mcprice/kernels/models/local_vol_path.hpp"
 #include "mcprice/kernels/launch/tuning.hpp"
 
 #include <cstdint>
@@ -49,7 +50,10 @@ struct exercise_trade {
   float v_norm;               // Heston: the variance's scale in the basis
   enum basket_payoff payoff;  // a vanilla is a basket of one asset of weight 1
   std::uint8_t call;
+  // The paths step in substeps (heston_step table): any Heston or local-vol asset. GBM assets
+  // beside them step log-normally, local-vol ones by their grid (walk_exercise_paths).
   std::uint8_t heston;
+  std::uint8_t variance_basis;  // any Heston asset: the basis carries the variances (exercise_basis)
   std::uint8_t unit_weights;  // every asset's weight is 1 (best-of, worst-of, a vanilla): w S is S
 };
 
@@ -136,6 +140,8 @@ struct exercise_asset {
   float weight;
   float v0;  // Heston
   float xi;  // Heston
+  // Local vol: its grid's place in the surface table and its axes; times 0 for other models.
+  basic_local_vol_axes<float> surface;
 };
 
 // GBM: the step table holds dates x assets entries; Heston: dates x substeps x assets.
@@ -157,6 +163,7 @@ struct exercise_tables {
   const float* coefficients;          // max_exercise_basis per trade date; zeros until calibrated
   const exercise_trade* scenarios;    // Greeks: the trades' bumped copies (exercise_combination)
   const exercise_walk_group* groups;  // Greeks on the GPU: combinations walked together
+  const float* surfaces;              // local-vol assets' grids (exercise_asset::surface)
 };
 
 // The state of a path at a date.
@@ -214,6 +221,8 @@ MCPRICE_HD MCPRICE_INLINE void walk_exercise_paths(const Trade& t, asset_variant
       y[a] = acc;
     }
   };
+  // Local-vol assets read their grids at the substep's start; their steps carry the real dt.
+  float clock = 0.0F;
   for (int d = 0; d < t.dates; ++d) {
     float y[max_exercise_assets];
     if (t.heston) {
@@ -223,12 +232,20 @@ MCPRICE_HD MCPRICE_INLINE void walk_exercise_paths(const Trade& t, asset_variant
         correlated(y);
         const heston_step* hs =
             tab.heston + t.first_step + static_cast<std::int64_t>(d * t.substeps + k) * asset_count(t);
+        float step_dt = 0.0F;
         for (int a = 0; a < asset_count(t); ++a) {
           float dx = 0.0F;
           float var = 0.0F;
-          heston_qe_step(assets[a].xi, hs[a], s.v[a], qe_normal_draw{z_v[a]}, y[a], dx, var);
+          if (assets[a].surface.times > 0) {
+            basic_local_vol_step<float> const lv{hs[a].log_forward, clock, hs[a].dt, sqrtf(hs[a].dt), 0.0F, 0};
+            dx = local_vol_increment(assets[a].surface, tab.surfaces, lv, s.x[a], y[a], var);
+            step_dt = hs[a].dt;
+          } else {
+            heston_qe_step(assets[a].xi, hs[a], s.v[a], qe_normal_draw{z_v[a]}, y[a], dx, var);
+          }
           s.x[a] += dx;
         }
+        clock += step_dt;
         if (variant.other != nullptr) {
           int const a = variant.asset;
           const heston_step* hs2 =
@@ -286,7 +303,7 @@ template <typename Trade>
 MCPRICE_HD MCPRICE_INLINE leg_view view_at(const Trade& t, const exercise_asset* assets, const exercise_state& s)
 {
   int const n = asset_count(t);
-  bool const scaled = !t.heston && n > 1;
+  bool const scaled = !t.variance_basis && n > 1;
   float first = 0.0F;
   float last = 0.0F;
   float hi = 0.0F;
@@ -351,7 +368,7 @@ MCPRICE_HD MCPRICE_INLINE void exercise_basis(const Trade& t, const exercise_sta
     phi[1] = y;
     phi[2] = rounded_product(y, y);
     phi[3] = rounded_product(phi[2], y);
-    if (t.heston) {
+    if (t.variance_basis) {
       float const w = s.v[0] / t.v_norm;
       phi[4] = w;
       phi[5] = rounded_product(w, y);
@@ -373,7 +390,7 @@ MCPRICE_HD MCPRICE_INLINE void exercise_basis(const Trade& t, const exercise_sta
   phi[6] = p;
   phi[7] = rounded_product(p, p);
   phi[8] = rounded_product(phi[7], p);
-  if (t.heston) {
+  if (t.variance_basis) {
     // Heston: the mean variance in place of the mean spot (the stochastic vols matter more).
     phi[9] = s.v_sum / (static_cast<float>(asset_count(t)) * t.v_norm);
   } else {
@@ -382,9 +399,9 @@ MCPRICE_HD MCPRICE_INLINE void exercise_basis(const Trade& t, const exercise_sta
 }
 
 // Basis functions per kind of trade.
-MCPRICE_HD MCPRICE_INLINE constexpr int exercise_basis_size(int assets, bool heston)
+MCPRICE_HD MCPRICE_INLINE constexpr int exercise_basis_size(int assets, bool variance_basis)
 {
-  return assets > 1 ? 10 : heston ? 7 : 4;
+  return assets > 1 ? 10 : variance_basis ? 7 : 4;
 }
 
 // Where date d's coefficients start in the coefficient table (t's own, or its trade's for a
