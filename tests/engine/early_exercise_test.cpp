@@ -408,7 +408,8 @@ TEST_CASE("the exercise value and basis from one pass over the assets: the bits 
     exercise_trade t{};
     t.assets = count(gen);
     t.heston = static_cast<std::uint8_t>(trial % 2);
-    t.basis = exercise_basis_size(t.assets, t.heston != 0);
+    t.variance_basis = t.heston;
+    t.basis = exercise_basis_size(t.assets, t.variance_basis != 0);
     t.norm = scale(gen);
     t.v_norm = 0.04F;
     t.strike = scale(gen);
@@ -435,7 +436,7 @@ TEST_CASE("the exercise value and basis from one pass over the assets: the bits 
       ref[1] = y;
       ref[2] = rounded_product(y, y);
       ref[3] = rounded_product(ref[2], y);
-      if (t.heston) {
+      if (t.variance_basis) {
         float const w = s.v[0] / t.v_norm;
         ref[4] = w;
         ref[5] = rounded_product(w, y);
@@ -465,7 +466,7 @@ TEST_CASE("the exercise value and basis from one pass over the assets: the bits 
       ref[6] = p;
       ref[7] = rounded_product(p, p);
       ref[8] = rounded_product(ref[7], p);
-      ref[9] = t.heston ? s.v_sum / (static_cast<float>(t.assets) * t.v_norm) : sum / static_cast<float>(t.assets);
+      ref[9] = t.variance_basis ? s.v_sum / (static_cast<float>(t.assets) * t.v_norm) : sum / static_cast<float>(t.assets);
     }
     leg_view const l = view_at(t, assets, s);
     float phi[max_exercise_basis] = {};

@@ -50,7 +50,11 @@ std::vector<trade> book_on(const std::string& asset)
   lookback.strike.reset();
   lookback.strike_type = strike_kind::floating;
   return {on(asset, "call", product_kind::vanilla, option_type::call, 105),
-          on(asset, "put", product_kind::vanilla, option_type::put, 90), asian, down_out, touch, lookback};
+          on(asset, "put", product_kind::vanilla, option_type::put, 90),
+          asian,
+          down_out,
+          touch,
+          lookback};
 }
 
 // Jumps and Bates on every single-asset product, local vol on every one (an American and a

@@ -3,7 +3,6 @@
 // output columns.
 #include "catch.hpp"
 #include "greek_checks.hpp"
-#include "statistics/greek_statistics.hpp"
 #include "heston_reference.hpp"
 #include "mcprice/engine.hpp"
 #include "mcprice/geometric_asian.hpp"
@@ -11,6 +10,7 @@
 #include "mcprice/market_reader.hpp"
 #include "mcprice/results_writer.hpp"
 #include "pricing_cases.hpp"
+#include "statistics/greek_statistics.hpp"
 
 #include <nlohmann/json.hpp>
 

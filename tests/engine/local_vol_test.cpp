@@ -40,27 +40,31 @@ market_data lv_market(double r, double q, const std::vector<std::vector<double>>
   std::ostringstream m;
   m.precision(17);
   m << R"({"rate": )" << r << R"(, "assets": {"L": {"spot": 100, "dividend_yield": )" << q
-    << R"(, "model": "local_vol", "vol_surface": {"expiries": )" << json_list(expiries)
-    << R"(, "strikes": )" << json_list(strikes) << R"(, "vols": [)";
+    << R"(, "model": "local_vol", "vol_surface": {"expiries": )" << json_list(expiries) << R"(, "strikes": )"
+    << json_list(strikes) << R"(, "vols": [)";
   for (std::size_t i = 0; i < vols.size(); ++i) m << (i ? ", " : "") << json_list(vols[i]);
-  m << R"(]}}, "G": {"spot": 100, "dividend_yield": )" << q << R"(, "vol": )" << g_vol << R"(}, "G2": {"spot": 100, "dividend_yield": )" << q << R"(, "vol": )" << g_vol << "}}}";
+  m << R"(]}})";
+  for (const char* g : {"G", "G2"})
+    m << ", \"" << g << R"(": {"spot": 100, "dividend_yield": )" << q << R"(, "vol": )" << g_vol << "}";
+  m << "}}";
   return parse_market(m.str(), "local-vol");
 }
 
 market_data flat_market(double vol)
 {
-  return lv_market(0.03, 0.01, std::vector<std::vector<double>>(expiries.size(), std::vector<double>(strikes.size(), vol)),
-                   vol);
+  return lv_market(0.03, 0.01,
+                   std::vector<std::vector<double>>(expiries.size(), std::vector<double>(strikes.size(), vol)), vol);
 }
 
 pricing_run price(const market_data& m, std::vector<trade> trades, std::int64_t paths, std::int64_t steps,
-                  rng_kind rng = rng_kind::pseudo)
+                  rng_kind rng = rng_kind::pseudo, bool greeks = false)
 {
   engine_options o;
   o.backend = backend_choice::cpu;
   o.paths = paths;
   o.steps = steps;
   o.rng = rng;
+  o.greeks = greeks;
   o.control_variates = false;
   portfolio book;
   book.trades = std::move(trades);
@@ -114,7 +118,8 @@ TEST_CASE("a flat surface prices every product as GBM does")
     touch.barrier_type = barrier_kind::up;
     touch.payout = 10;
     return std::vector<trade>{trade_on(a, a + "-call", product_kind::vanilla, option_type::call, 110, 1),
-                              trade_on(a, a + "-put", product_kind::vanilla, option_type::put, 90, 2), asian, barrier, touch};
+                              trade_on(a, a + "-put", product_kind::vanilla, option_type::put, 90, 2), asian, barrier,
+                              touch};
   };
   auto const lv = price(m, book_on("L"), 200000, 50);
   auto const gbm = price(m, book_on("G"), 200000, 50);
@@ -129,8 +134,8 @@ TEST_CASE("a flat surface prices every product as GBM does")
     // runs on the local-vol grid's 50 steps against GBM's.
     CHECK(std::abs(a.price - b.price) <= 4 * std::hypot(a.std_error, b.std_error) + 1e-3 * std::abs(b.price));
   }
-  auto const quasi = price(m, {trade_on("L", "call", product_kind::vanilla, option_type::call, 100, 1)}, 1 << 16, 50,
-                           rng_kind::sobol);
+  auto const quasi =
+      price(m, {trade_on("L", "call", product_kind::vanilla, option_type::call, 100, 1)}, 1 << 16, 50, rng_kind::sobol);
   CHECK(std::abs(quasi.results[0].price - black_call(100, 100, 1, 0.03, 0.01, 0.2)) <=
         4 * quasi.results[0].std_error + 1e-3);
 }
@@ -157,7 +162,7 @@ TEST_CASE("a surface made from Heston prices reprices Europeans between its grid
   std::vector<trade> book;
   for (auto const& p : points) {
     book.push_back(trade_on("L", "K" + std::to_string(int(p.k)) + "T" + std::to_string(p.t), product_kind::vanilla,
-                      option_type::call, p.k, p.t));
+                            option_type::call, p.k, p.t));
   }
   auto const run = price(m, book, 400000, 200);
   for (std::size_t i = 0; i < points.size(); ++i) {
@@ -249,15 +254,7 @@ TEST_CASE("a one-date Bermudan under a skewed local vol is the local-vol Europea
 
 pricing_run price_with_greeks(const market_data& m, std::vector<trade> trades, std::int64_t paths, std::int64_t steps)
 {
-  engine_options o;
-  o.backend = backend_choice::cpu;
-  o.paths = paths;
-  o.steps = steps;
-  o.greeks = true;
-  o.control_variates = false;
-  portfolio book;
-  book.trades = std::move(trades);
-  return engine(m, o).price(book);
+  return price(m, std::move(trades), paths, steps, rng_kind::pseudo, true);
 }
 
 // |estimate - reference| within 4 standard errors and an allowance.
@@ -274,7 +271,8 @@ TEST_CASE("a European's sticky-strike Greeks under local vol are Black-Scholes' 
   std::vector<std::vector<double>> vols;
   for (double t : expiries) {
     std::vector<double> row;
-    for (double k : strikes) row.push_back(0.22 + 0.02 * std::sqrt(t) - 0.12 * std::log(k / 100.0) / std::sqrt(t + 0.5));
+    for (double k : strikes)
+      row.push_back(0.22 + 0.02 * std::sqrt(t) - 0.12 * std::log(k / 100.0) / std::sqrt(t + 0.5));
     vols.push_back(row);
   }
   double const r = 0.03;
@@ -285,10 +283,12 @@ TEST_CASE("a European's sticky-strike Greeks under local vol are Black-Scholes' 
     option_type type;
     std::size_t expiry;
   };
-  std::vector<point> const points = {{110, option_type::call, 2}, {90, option_type::put, 2}, {100, option_type::call, 1}};
+  std::vector<point> const points = {
+      {110, option_type::call, 2}, {90, option_type::put, 2}, {100, option_type::call, 1}};
   std::vector<trade> book;
   for (auto const& p : points) {
-    book.push_back(trade_on("L", "K" + std::to_string(int(p.k)), product_kind::vanilla, p.type, p.k, expiries[p.expiry]));
+    book.push_back(
+        trade_on("L", "K" + std::to_string(int(p.k)), product_kind::vanilla, p.type, p.k, expiries[p.expiry]));
   }
   auto const run = price_with_greeks(m, book, 200000, 100);
   for (std::size_t i = 0; i < points.size(); ++i) {
@@ -297,7 +297,8 @@ TEST_CASE("a European's sticky-strike Greeks under local vol are Black-Scholes' 
     REQUIRE(res.status == trade_status::ok);
     REQUIRE(res.greeks);
     double const t = expiries[points[i].expiry];
-    std::size_t const j = static_cast<std::size_t>(std::find(strikes.begin(), strikes.end(), points[i].k) - strikes.begin());
+    std::size_t const j =
+        static_cast<std::size_t>(std::find(strikes.begin(), strikes.end(), points[i].k) - strikes.begin());
     auto const bs = black_scholes::greeks(
         points[i].type == option_type::call ? black_scholes::european_kind::call : black_scholes::european_kind::put,
         {100, points[i].k, t, r, q, vols[points[i].expiry][j]});

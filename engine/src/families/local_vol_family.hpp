@@ -105,8 +105,8 @@ struct local_vol_family : basic_local_vol_family<float> {
     return make_path_greeks(o.greek_sums().path_greeks, b.samples[k], b.scales[k], greek_method::central_bumps);
   }
   template <typename Rng>
-  static priced_path_greeks greek_lane(const record& t, const kernels::local_vol_tables<float>& tab,
-                                       std::int64_t block, int lane)
+  static priced_path_greeks greek_lane(const record& t, const kernels::local_vol_tables<float>& tab, std::int64_t block,
+                                       int lane)
   {
     return local_vol_greek_lane<Rng>(t, tab.steps, tab.surface, block, lane);
   }

@@ -50,7 +50,8 @@ total_variance_point total_variance_surface::spline::at(double x) const
   double const b = (x - k[j]) / h;
   double const value =
       a * w[j] + b * w[j + 1] + ((a * a * a - a) * second[j] + (b * b * b - b) * second[j + 1]) * h * h / 6.0;
-  double const slope = (w[j + 1] - w[j]) / h + ((1.0 - 3.0 * a * a) * second[j] + (3.0 * b * b - 1.0) * second[j + 1]) * h / 6.0;
+  double const slope =
+      (w[j + 1] - w[j]) / h + ((1.0 - 3.0 * a * a) * second[j] + (3.0 * b * b - 1.0) * second[j + 1]) * h / 6.0;
   double const curvature = a * second[j] + b * second[j + 1];
   return {value, slope, curvature, 0.0};
 }
@@ -69,8 +70,8 @@ total_variance_point total_variance_surface::at(double k, double t) const
     double const scale = t / expiries_.back();
     return {p.w * scale, p.w_k * scale, p.w_kk * scale, p.w / expiries_.back()};
   }
-  std::size_t const i = static_cast<std::size_t>(std::upper_bound(expiries_.begin(), expiries_.end(), t) -
-                                                 expiries_.begin()) - 1;
+  std::size_t const i =
+      static_cast<std::size_t>(std::upper_bound(expiries_.begin(), expiries_.end(), t) - expiries_.begin()) - 1;
   double const span = expiries_[i + 1] - expiries_[i];
   double const b = (t - expiries_[i]) / span;
   total_variance_point const lo = splines_[i].at(k);
@@ -120,7 +121,8 @@ std::vector<local_vol_grid> make_bumped_local_vol_grids(const implied_vol_surfac
                                                         const std::function<double(double)>& log_forward)
 {
   std::vector<local_vol_grid> out;
-  for (double const side : {1.0, -1.0}) out.push_back(make_local_vol_grid(s, spot * (1.0 + side * local_vol_spot_bump), log_forward));
+  for (double const side : {1.0, -1.0})
+    out.push_back(make_local_vol_grid(s, spot * (1.0 + side * local_vol_spot_bump), log_forward));
   for (double const side : {1.0, -1.0}) {
     implied_vol_surface moved = s;
     // A vol below the bump keeps a sliver of itself: the reader admits positive vols only.

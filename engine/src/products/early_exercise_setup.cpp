@@ -1,8 +1,8 @@
 #include "products/early_exercise_setup.hpp"
 
+#include "mcprice/kernels/rng/trade_key.hpp"
 #include "products/basket_setup.hpp"
 #include "products/local_vol_setup.hpp"
-#include "mcprice/kernels/rng/trade_key.hpp"
 #include "products/stream_keys.hpp"
 
 #include <algorithm>
@@ -220,8 +220,8 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
           }
           const heston_params& h = u.heston;
           double const step = b - a;
-          job.heston_steps.push_back(
-              make_heston_step(step, log_forward, 1.0, false, h.kappa, h.theta, h.xi, h.rho, decays[i].at(h.kappa * step)));
+          job.heston_steps.push_back(make_heston_step(step, log_forward, 1.0, false, h.kappa, h.theta, h.xi, h.rho,
+                                                      decays[i].at(h.kappa * step)));
         }
       }
       t_prev = ti;

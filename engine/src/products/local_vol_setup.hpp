@@ -27,7 +27,11 @@ struct basic_local_vol_job {
 template <typename Real>
 basic_local_vol_axes<Real> axes_of(const local_vol_grid& g)
 {
-  return {0, g.times, g.points, static_cast<Real>(1.0 / g.time_step), static_cast<Real>(g.x0),
+  return {0,
+          g.times,
+          g.points,
+          static_cast<Real>(1.0 / g.time_step),
+          static_cast<Real>(g.x0),
           static_cast<Real>(1.0 / g.x_step)};
 }
 
