@@ -35,7 +35,7 @@ exercise_table_layout layout_of(const exercise_family& f)
   l.factors = place(sizeof(float) * f.factors.size());
   l.gbm = place(sizeof(exercise_gbm_step) * f.gbm_steps.size());
   l.heston = place(sizeof(heston_step) * f.heston_steps.size());
-  l.surfaces = place(sizeof(float) * f.surfaces.size());
+  l.surfaces = place(sizeof(basic_vol_pair<float>) * f.surfaces.size());
   l.discounts = place(sizeof(float) * f.discounts.size());
   l.scenarios = place(sizeof(exercise_trade) * f.scenarios.size());
   l.groups = place(sizeof(exercise_walk_group) * f.walk_groups.size());
@@ -78,7 +78,7 @@ exercise_tables tables_at(const void* base, const exercise_table_layout& l)
           reinterpret_cast<const float*>(b + l.coefficients),
           reinterpret_cast<const exercise_trade*>(b + l.scenarios),
           reinterpret_cast<const exercise_walk_group*>(b + l.groups),
-          reinterpret_cast<const float*>(b + l.surfaces)};
+          reinterpret_cast<const basic_vol_pair<float>*>(b + l.surfaces)};
 }
 
 namespace {

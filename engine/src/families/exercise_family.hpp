@@ -25,7 +25,7 @@ struct exercise_family {
   std::vector<float> factors;
   std::vector<exercise_gbm_step> gbm_steps;
   std::vector<heston_step> heston_steps;
-  std::vector<float> surfaces;                           // local-vol assets' grids, each once
+  std::vector<basic_vol_pair<float>> surfaces;           // local-vol assets' grids, each once
   std::map<const local_vol_grid*, std::int32_t> placed;  // where a grid is in surfaces
   std::vector<float> discounts;                          // per trade (and scenario) date
   std::int32_t coefficient_dates{0};                     // the trades' dates: max_exercise_basis coefficients each

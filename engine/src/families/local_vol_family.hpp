@@ -34,16 +34,14 @@ struct basic_local_vol_family {
 
   struct tables {
     std::vector<basic_local_vol_step<Real>> steps;
-    std::vector<Real> surface;
+    std::vector<basic_vol_pair<Real>> surface;
     std::map<const local_vol_grid*, std::int32_t> placed;  // an asset's grids, once
 
     // Where grid g is in the surface table, appending it on its first use.
     std::int32_t place_grid(const local_vol_grid& g)
     {
       auto const [at, fresh] = placed.try_emplace(&g, static_cast<std::int32_t>(surface.size()));
-      if (fresh) {
-        for (double v : g.vols) surface.push_back(static_cast<Real>(v));
-      }
+      if (fresh) append_vol_pairs(g, surface);
       return at->second;
     }
 

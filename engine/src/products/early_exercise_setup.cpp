@@ -87,9 +87,7 @@ exercise_trade with_tables(exercise_family& f, const exercise_job& j)
   for (std::size_t i = 0; i < j.grids.size(); ++i) {
     if (j.grids[i] == nullptr) continue;
     auto const [at, fresh] = f.placed.try_emplace(j.grids[i], static_cast<std::int32_t>(f.surfaces.size()));
-    if (fresh) {
-      for (double v : j.grids[i]->vols) f.surfaces.push_back(static_cast<float>(v));
-    }
+    if (fresh) append_vol_pairs(*j.grids[i], f.surfaces);
     f.assets[static_cast<std::size_t>(k.first_asset) + i].surface.first = at->second;
   }
   return k;

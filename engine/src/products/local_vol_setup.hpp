@@ -23,6 +23,20 @@ struct basic_local_vol_job {
   std::int64_t paths;
 };
 
+// Appends grid g to a surface table as pairs (each node's value and the slope to the next in x,
+// 0 at a row's last point; basic_vol_pair).
+template <typename Real>
+void append_vol_pairs(const local_vol_grid& g, std::vector<basic_vol_pair<Real>>& out)
+{
+  for (int i = 0; i < g.times; ++i) {
+    const double* row = g.vols.data() + static_cast<std::size_t>(i) * g.points;
+    for (int j = 0; j < g.points; ++j) {
+      double const slope = j + 1 < g.points ? row[j + 1] - row[j] : 0.0;
+      out.push_back({static_cast<Real>(row[j]), static_cast<Real>(slope)});
+    }
+  }
+}
+
 // A grid's axes; `first` is set when its values are placed in a surface table.
 template <typename Real>
 basic_local_vol_axes<Real> axes_of(const local_vol_grid& g)

@@ -8,7 +8,7 @@ namespace {
 template <typename Stream>
 struct local_vol_greek_lane_fn {
   const local_vol_step* steps;
-  const float* surface;
+  const vol_pair* surface;
   __device__ __forceinline__ priced_path_greeks operator()(const local_vol_trade& t, std::int64_t block_in_trade,
                                                            std::int64_t, int lane) const
   {
@@ -19,7 +19,7 @@ struct local_vol_greek_lane_fn {
 template <typename Stream>
 __global__ void __launch_bounds__(tuning::european_policy::threads_per_block)
     local_vol_greek_blocks_kernel(const local_vol_trade* __restrict__ trades, int num_trades,
-                                  const local_vol_step* __restrict__ steps, const float* __restrict__ surface,
+                                  const local_vol_step* __restrict__ steps, const vol_pair* __restrict__ surface,
                                   std::int64_t block_begin, std::int64_t block_end,
                                   moments* __restrict__ price_partials, path_greek_moments* __restrict__ greek_partials)
 {

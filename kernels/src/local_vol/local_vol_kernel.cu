@@ -10,7 +10,7 @@ using policy = tuning::european_policy;
 template <typename Real, typename Stream>
 struct local_vol_fused_lane {
   const basic_local_vol_step<Real>* steps;
-  const Real* surface;
+  const basic_vol_pair<Real>* surface;
   __device__ __forceinline__ moments operator()(const basic_local_vol_trade<Real>& t, std::int64_t block_in_trade,
                                                 std::int64_t, int lane) const
   {
@@ -21,7 +21,7 @@ struct local_vol_fused_lane {
 template <typename Real, typename Stream>
 __global__ void __launch_bounds__(policy::threads_per_block)
     local_vol_blocks_kernel(const basic_local_vol_trade<Real>* __restrict__ trades, int num_trades,
-                            const basic_local_vol_step<Real>* __restrict__ steps, const Real* __restrict__ surface,
+                            const basic_local_vol_step<Real>* __restrict__ steps, const basic_vol_pair<Real>* __restrict__ surface,
                             std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ block_moments)
 {
   detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, block_moments,

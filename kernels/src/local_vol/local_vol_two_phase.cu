@@ -14,7 +14,7 @@ using two_phase::sample_of;
 template <typename Real, typename Stream>
 struct observation_lane {
   const basic_local_vol_step<Real>* grid;
-  const Real* surface;
+  const basic_vol_pair<Real>* surface;
   Real* paths;
   int rows;
   std::int64_t block_begin;
@@ -52,7 +52,7 @@ struct observation_lane {
 template <typename Real, typename Stream>
 __global__ void __launch_bounds__(policy::threads_per_block)
     local_vol_observations_kernel(const basic_local_vol_trade<Real>* __restrict__ trades, int num_trades,
-                                  const basic_local_vol_step<Real>* __restrict__ grid, const Real* __restrict__ surface,
+                                  const basic_local_vol_step<Real>* __restrict__ grid, const basic_vol_pair<Real>* __restrict__ surface,
                                   std::int64_t block_begin, std::int64_t block_end, Real* __restrict__ paths, int rows)
 {
   detail::for_canonical_blocks(trades, num_trades, block_begin, block_end,

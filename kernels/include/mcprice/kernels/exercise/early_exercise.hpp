@@ -163,7 +163,7 @@ struct exercise_tables {
   const float* coefficients;          // max_exercise_basis per trade date; zeros until calibrated
   const exercise_trade* scenarios;    // Greeks: the trades' bumped copies (exercise_combination)
   const exercise_walk_group* groups;  // Greeks on the GPU: combinations walked together
-  const float* surfaces;              // local-vol assets' grids (exercise_asset::surface)
+  const basic_vol_pair<float>* surfaces;  // local-vol assets' grids (exercise_asset::surface)
 };
 
 // The state of a path at a date.
@@ -237,8 +237,8 @@ MCPRICE_HD MCPRICE_INLINE void walk_exercise_paths(const Trade& t, asset_variant
           float dx = 0.0F;
           float var = 0.0F;
           if (assets[a].surface.times > 0) {
-            basic_local_vol_step<float> const lv{hs[a].log_forward, clock, hs[a].dt, sqrtf(hs[a].dt), 0.0F, 0};
-            dx = local_vol_increment(assets[a].surface, tab.surfaces, lv, s.x[a], y[a], var);
+            float const sigma = local_vol_at(assets[a].surface, tab.surfaces, clock, s.x[a]);
+            dx = local_vol_increment(sigma, hs[a].log_forward, hs[a].dt, sqrtf(hs[a].dt), y[a], var);
             step_dt = hs[a].dt;
           } else {
             heston_qe_step(assets[a].xi, hs[a], s.v[a], qe_normal_draw{z_v[a]}, y[a], dx, var);

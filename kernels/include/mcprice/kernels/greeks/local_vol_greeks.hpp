@@ -18,6 +18,7 @@ namespace mcprice {
 
 using local_vol_trade = basic_local_vol_trade<float>;
 using local_vol_step = basic_local_vol_step<float>;
+using vol_pair = basic_vol_pair<float>;
 
 // With Greeks a trade's step table holds two more steps after its own: its first step shortened
 // and lengthened by this (as the other scenario lanes' roll).
@@ -25,7 +26,7 @@ MCPRICE_HD MCPRICE_INLINE float local_vol_roll(float first_dt) { return fminf(1.
 
 template <typename NormalStream, path_product Product, bool Antithetic>
 MCPRICE_HD MCPRICE_INLINE float local_vol_scenario_sample(const local_vol_trade& h, const local_vol_step* grid,
-                                                          const float* table, std::uint64_t group, greek_values& out)
+                                                          const vol_pair* table, std::uint64_t group, greek_values& out)
 {
   const path_gbm_trade& t = h;
   NormalStream rng(t.key, group);
@@ -92,7 +93,7 @@ MCPRICE_HD MCPRICE_INLINE float local_vol_scenario_sample(const local_vol_trade&
 
 template <typename NormalStream>
 MCPRICE_HD MCPRICE_INLINE priced_path_greeks local_vol_greek_lane(const local_vol_trade& h, const local_vol_step* grid,
-                                                                  const float* table, std::int64_t block, int lane)
+                                                                  const vol_pair* table, std::int64_t block, int lane)
 {
   return greek_lane_of(h, block, lane, [&](std::uint64_t subsequence, greek_values& v) {
     return with_path_product(h.product, [&](auto product) {

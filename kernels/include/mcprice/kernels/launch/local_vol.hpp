@@ -16,7 +16,7 @@ namespace mcprice::kernels {
 template <typename Real>
 struct local_vol_tables {
   const basic_local_vol_step<Real>* steps{nullptr};
-  const Real* surface{nullptr};
+  const basic_vol_pair<Real>* surface{nullptr};
 };
 
 template <typename Real>

@@ -2,7 +2,8 @@
 // Local volatility paths (Dupire) for every single-asset product: log Euler steps on the trade's
 // pricing grid (its fixings and `steps` equal steps to maturity, as for Heston; docs/models.md),
 // each step's vol read from the asset's local vol grid at the step's start by bilinear
-// interpolation in (t, ln S/S_0), flat beyond the grid. The path state (Asian sums, barrier
+// interpolation in (t, ln S/S_0), flat beyond the grid (the time rows and weight of each step
+// from the host). The path state (Asian sums, barrier
 // survival with the bridge on the step's variance, lookback extremes) is the GBM path engine's.
 #include "mcprice/kernels/models/path_gbm.hpp"
 
@@ -10,8 +11,16 @@
 
 namespace mcprice {
 
-// Where a trade's asset's grid is in the surface table, and its axes: times t_i = i / time_scale
-// (i < times), log spots x_j = x0 + j / x_scale (j < points), row-major by time.
+// A grid's value at one node with the slope to the next in x: a lookup reads one pair per time
+// row (the last point of a row has slope 0, so a lookup needs no upper clamp on the index).
+template <typename Real>
+struct alignas(2 * sizeof(Real)) basic_vol_pair {
+  Real value;
+  Real slope;
+};
+
+// Where a trade's asset's grid is in the surface table (in pairs), and its axes: times
+// t_i = i / time_scale (i < times), log spots x_j = x0 + j / x_scale (j < points), row-major by time.
 template <typename Real>
 struct basic_local_vol_axes {
   std::int32_t first;
@@ -22,14 +31,17 @@ struct basic_local_vol_axes {
   Real x_scale;
 };
 
-// One step of a local-vol trade's grid, from t_{i-1} to t_i.
+// One step of a local-vol trade's grid, from t_{i-1} to t_i. Its vol is read at t_{i-1}: the
+// time rows row and row + points blended by weight, worked out on the host (the same for every
+// grid of the asset, which share the time axis).
 template <typename Real>
 struct alignas(16) basic_local_vol_step {
   Real log_forward;  // ln(F(t_i) / F(t_{i-1}))
-  Real start;        // t_{i-1}: where the step's vol is read
   Real dt;
   Real root_dt;
   Real hit_value;  // P(0,t_i)/P(0,T)
+  Real weight;     // of the later time row
+  std::int32_t row;  // the earlier time row's first pair, relative to the grid's
   std::uint8_t fixing;
 };
 
@@ -45,36 +57,70 @@ struct basic_local_vol_trade : basic_path_gbm_trade<Real> {
   Real rate;  // the zero rate to maturity
 };
 
-// sigma(t, x) by bilinear interpolation; the grid has at least two times and two points.
+// sigma at log spot x between time rows `row` and row + points of grid g, `weight` of the later:
+// linear in x within each row (one pair each), then in time.
 template <typename Real>
-MCPRICE_HD MCPRICE_INLINE Real local_vol_at(const basic_local_vol_axes<Real>& g, const Real* table, Real t, Real x)
+MCPRICE_HD MCPRICE_INLINE Real local_vol_between_rows(const basic_local_vol_axes<Real>& g,
+                                                      const basic_vol_pair<Real>* table, std::int32_t row,
+                                                      Real weight, Real x)
 {
-  Real const u = math::fmin(math::fmax(t * g.time_scale, Real(0)), static_cast<Real>(g.times - 1));
   Real const v = math::fmin(math::fmax((x - g.x0) * g.x_scale, Real(0)), static_cast<Real>(g.points - 1));
-  int const i = static_cast<int>(u) < g.times - 1 ? static_cast<int>(u) : g.times - 2;
-  int const j = static_cast<int>(v) < g.points - 1 ? static_cast<int>(v) : g.points - 2;
-  Real const a = u - static_cast<Real>(i);
+  int const j = static_cast<int>(v);
   Real const b = v - static_cast<Real>(j);
-  const Real* row = table + g.first + static_cast<std::int64_t>(i) * g.points + j;
-  Real const lo = math::fma(b, row[1] - row[0], row[0]);
-  Real const hi = math::fma(b, row[g.points + 1] - row[g.points], row[g.points]);
-  return math::fma(a, hi - lo, lo);
+  const basic_vol_pair<Real>* at = table + g.first + row + j;
+  basic_vol_pair<Real> const early = at[0];
+  basic_vol_pair<Real> const late = at[g.points];
+  Real const lo = math::fma(b, early.slope, early.value);
+  Real const hi = math::fma(b, late.slope, late.value);
+  return math::fma(weight, hi - lo, lo);
 }
 
-// A step's log increment from log spot x with normal z on grid g; var: the step's variance (the
+// The time rows and weight of time t on g's axis (flat beyond it); g has at least two times.
+template <typename Real>
+struct local_vol_time {
+  std::int32_t row;
+  Real weight;
+};
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE local_vol_time<Real> local_vol_time_of(const basic_local_vol_axes<Real>& g, Real t)
+{
+  Real const u = math::fmin(math::fmax(t * g.time_scale, Real(0)), static_cast<Real>(g.times - 1));
+  int const i = static_cast<int>(u) < g.times - 1 ? static_cast<int>(u) : g.times - 2;
+  return {i * g.points, u - static_cast<Real>(i)};
+}
+
+// sigma(t, x) by bilinear interpolation (the exercise walk's lookup, whose substeps carry no rows).
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE Real local_vol_at(const basic_local_vol_axes<Real>& g, const basic_vol_pair<Real>* table,
+                                            Real t, Real x)
+{
+  local_vol_time<Real> const at = local_vol_time_of(g, t);
+  return local_vol_between_rows(g, table, at.row, at.weight, x);
+}
+
+// A log-Euler increment with vol sigma over dt with normal z; var: the step's variance (the
 // bridge's).
 template <typename Real>
-MCPRICE_HD MCPRICE_INLINE Real local_vol_increment(const basic_local_vol_axes<Real>& g, const Real* table,
+MCPRICE_HD MCPRICE_INLINE Real local_vol_increment(Real sigma, Real log_forward, Real dt, Real root_dt, Real z,
+                                                   Real& var)
+{
+  var = rounded_product(rounded_product(sigma, sigma), dt);
+  return log_forward - rounded_product(Real(0.5), var) + rounded_product(rounded_product(sigma, root_dt), z);
+}
+
+// A step's log increment from log spot x with normal z on grid g.
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE Real local_vol_increment(const basic_local_vol_axes<Real>& g,
+                                                   const basic_vol_pair<Real>* table,
                                                    const basic_local_vol_step<Real>& s, Real x, Real z, Real& var)
 {
-  Real const sigma = local_vol_at(g, table, s.start, x);
-  var = rounded_product(rounded_product(sigma, sigma), s.dt);
-  return s.log_forward - rounded_product(Real(0.5), var) + rounded_product(rounded_product(sigma, s.root_dt), z);
+  Real const sigma = local_vol_between_rows(g, table, s.row, s.weight, x);
+  return local_vol_increment(sigma, s.log_forward, s.dt, s.root_dt, z, var);
 }
 
 template <typename NormalStream, path_product Product, bool Antithetic, typename Real>
 MCPRICE_HD MCPRICE_INLINE Real local_vol_sample(const basic_local_vol_trade<Real>& h,
-                                                const basic_local_vol_step<Real>* grid, const Real* table,
+                                                const basic_local_vol_step<Real>* grid, const basic_vol_pair<Real>* table,
                                                 std::uint64_t group)
 {
   const basic_path_gbm_trade<Real>& t = h;
@@ -100,7 +146,7 @@ MCPRICE_HD MCPRICE_INLINE Real local_vol_sample(const basic_local_vol_trade<Real
 
 template <typename NormalStream, typename Real>
 MCPRICE_HD MCPRICE_INLINE moments local_vol_lane(const basic_local_vol_trade<Real>& h,
-                                                 const basic_local_vol_step<Real>* grid, const Real* table,
+                                                 const basic_local_vol_step<Real>* grid, const basic_vol_pair<Real>* table,
                                                  std::int64_t block, int lane)
 {
   return own_subsequence_lane(h.samples, block, lane, [&](std::uint64_t subsequence) {
