@@ -21,8 +21,9 @@ struct local_vol_fused_lane {
 template <typename Real, typename Stream>
 __global__ void __launch_bounds__(policy::threads_per_block)
     local_vol_blocks_kernel(const basic_local_vol_trade<Real>* __restrict__ trades, int num_trades,
-                            const basic_local_vol_step<Real>* __restrict__ steps, const basic_vol_pair<Real>* __restrict__ surface,
-                            std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ block_moments)
+                            const basic_local_vol_step<Real>* __restrict__ steps,
+                            const basic_vol_pair<Real>* __restrict__ surface, std::int64_t block_begin,
+                            std::int64_t block_end, moments* __restrict__ block_moments)
 {
   detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, block_moments,
                                   local_vol_fused_lane<Real, Stream>{steps, surface});
@@ -35,9 +36,9 @@ void launch_local_vol_blocks(const local_vol_ref<Real>& f, block_range blocks, m
 {
   if (f.num_trades == 0) return;
   detail::with_normal_stream<rng::device_sobol_stream<2, Real>>(at, [&](auto stream) {
-    detail::launch_persistent(local_vol_blocks_kernel<Real, typename decltype(stream)::type>,
-                              "local_vol_blocks_kernel", blocks.size(), at.grid_blocks, at.stream, f.trades,
-                              f.num_trades, f.tables.steps, f.tables.surface, blocks.begin, blocks.end, partials);
+    detail::launch_persistent(local_vol_blocks_kernel<Real, typename decltype(stream)::type>, "local_vol_blocks_kernel",
+                              blocks.size(), at.grid_blocks, at.stream, f.trades, f.num_trades, f.tables.steps,
+                              f.tables.surface, blocks.begin, blocks.end, partials);
   });
 }
 

@@ -1,6 +1,6 @@
 #include "mcprice/kernels/launch/local_vol.hpp"
-#include "mcprice/kernels/layout/two_phase_rows.cuh"
 #include "mcprice/kernels/launch/stream_choice.cuh"
+#include "mcprice/kernels/layout/two_phase_rows.cuh"
 
 namespace mcprice::kernels {
 namespace {
@@ -52,8 +52,9 @@ struct observation_lane {
 template <typename Real, typename Stream>
 __global__ void __launch_bounds__(policy::threads_per_block)
     local_vol_observations_kernel(const basic_local_vol_trade<Real>* __restrict__ trades, int num_trades,
-                                  const basic_local_vol_step<Real>* __restrict__ grid, const basic_vol_pair<Real>* __restrict__ surface,
-                                  std::int64_t block_begin, std::int64_t block_end, Real* __restrict__ paths, int rows)
+                                  const basic_local_vol_step<Real>* __restrict__ grid,
+                                  const basic_vol_pair<Real>* __restrict__ surface, std::int64_t block_begin,
+                                  std::int64_t block_end, Real* __restrict__ paths, int rows)
 {
   detail::for_canonical_blocks(trades, num_trades, block_begin, block_end,
                                observation_lane<Real, Stream>{grid, surface, paths, rows, block_begin});

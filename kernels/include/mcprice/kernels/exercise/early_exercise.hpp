@@ -14,10 +14,10 @@
 //   reaches the regressed continuation value. Their mean is an unbiased estimate of a feasible
 //   policy's value: a low-biased estimate of the price.
 // Cash flows are discounted to today, so the regression needs no division by discount factors.
+#include "mcprice/kernels/launch/tuning.hpp"
 #include "mcprice/kernels/models/basket_gbm.hpp"
 #include "mcprice/kernels/models/heston_path.hpp"
 #include "mcprice/kernels/models/local_vol_path.hpp"
-#include "mcprice/kernels/launch/tuning.hpp"
 
 #include <cstdint>
 #include <type_traits>
@@ -54,7 +54,7 @@ struct exercise_trade {
   // beside them step log-normally, local-vol ones by their grid (walk_exercise_paths).
   std::uint8_t heston;
   std::uint8_t variance_basis;  // any Heston asset: the basis carries the variances (exercise_basis)
-  std::uint8_t unit_weights;  // every asset's weight is 1 (best-of, worst-of, a vanilla): w S is S
+  std::uint8_t unit_weights;    // every asset's weight is 1 (best-of, worst-of, a vanilla): w S is S
 };
 
 MCPRICE_HD MCPRICE_INLINE int asset_count(const exercise_trade& t) { return t.assets; }
@@ -159,10 +159,10 @@ struct exercise_tables {
   const float* factors;
   const exercise_gbm_step* gbm;
   const heston_step* heston;
-  const float* discounts;             // P(0, t_d) per trade date
-  const float* coefficients;          // max_exercise_basis per trade date; zeros until calibrated
-  const exercise_trade* scenarios;    // Greeks: the trades' bumped copies (exercise_combination)
-  const exercise_walk_group* groups;  // Greeks on the GPU: combinations walked together
+  const float* discounts;                 // P(0, t_d) per trade date
+  const float* coefficients;              // max_exercise_basis per trade date; zeros until calibrated
+  const exercise_trade* scenarios;        // Greeks: the trades' bumped copies (exercise_combination)
+  const exercise_walk_group* groups;      // Greeks on the GPU: combinations walked together
   const basic_vol_pair<float>* surfaces;  // local-vol assets' grids (exercise_asset::surface)
 };
 

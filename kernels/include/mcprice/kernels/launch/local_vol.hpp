@@ -2,9 +2,9 @@
 // Host entry points of the local volatility kernels (every single-asset product): the fused
 // route and the two-phase route. Real is the path precision: float, or double under
 // --precision double. Plain C++ header.
+#include "mcprice/kernels/greeks/local_vol_greeks.hpp"
 #include "mcprice/kernels/launch/family_ref.hpp"
 #include "mcprice/kernels/launch/launch_target.hpp"
-#include "mcprice/kernels/greeks/local_vol_greeks.hpp"
 #include "mcprice/kernels/models/local_vol_path.hpp"
 
 #include <cstdint>

@@ -39,8 +39,8 @@ struct alignas(16) basic_local_vol_step {
   Real log_forward;  // ln(F(t_i) / F(t_{i-1}))
   Real dt;
   Real root_dt;
-  Real hit_value;  // P(0,t_i)/P(0,T)
-  Real weight;     // of the later time row
+  Real hit_value;    // P(0,t_i)/P(0,T)
+  Real weight;       // of the later time row
   std::int32_t row;  // the earlier time row's first pair, relative to the grid's
   std::uint8_t fixing;
 };
@@ -61,8 +61,8 @@ struct basic_local_vol_trade : basic_path_gbm_trade<Real> {
 // linear in x within each row (one pair each), then in time.
 template <typename Real>
 MCPRICE_HD MCPRICE_INLINE Real local_vol_between_rows(const basic_local_vol_axes<Real>& g,
-                                                      const basic_vol_pair<Real>* table, std::int32_t row,
-                                                      Real weight, Real x)
+                                                      const basic_vol_pair<Real>* table, std::int32_t row, Real weight,
+                                                      Real x)
 {
   Real const v = math::fmin(math::fmax((x - g.x0) * g.x_scale, Real(0)), static_cast<Real>(g.points - 1));
   int const j = static_cast<int>(v);
@@ -120,8 +120,8 @@ MCPRICE_HD MCPRICE_INLINE Real local_vol_increment(const basic_local_vol_axes<Re
 
 template <typename NormalStream, path_product Product, bool Antithetic, typename Real>
 MCPRICE_HD MCPRICE_INLINE Real local_vol_sample(const basic_local_vol_trade<Real>& h,
-                                                const basic_local_vol_step<Real>* grid, const basic_vol_pair<Real>* table,
-                                                std::uint64_t group)
+                                                const basic_local_vol_step<Real>* grid,
+                                                const basic_vol_pair<Real>* table, std::uint64_t group)
 {
   const basic_path_gbm_trade<Real>& t = h;
   NormalStream rng(t.key, group);
@@ -146,8 +146,8 @@ MCPRICE_HD MCPRICE_INLINE Real local_vol_sample(const basic_local_vol_trade<Real
 
 template <typename NormalStream, typename Real>
 MCPRICE_HD MCPRICE_INLINE moments local_vol_lane(const basic_local_vol_trade<Real>& h,
-                                                 const basic_local_vol_step<Real>* grid, const basic_vol_pair<Real>* table,
-                                                 std::int64_t block, int lane)
+                                                 const basic_local_vol_step<Real>* grid,
+                                                 const basic_vol_pair<Real>* table, std::int64_t block, int lane)
 {
   return own_subsequence_lane(h.samples, block, lane, [&](std::uint64_t subsequence) {
     return with_path_product(h.product, [&](auto product) {
