@@ -35,7 +35,7 @@ exercise_table_layout layout_of(const exercise_family& f)
   l.factors = place(sizeof(float) * f.factors.size());
   l.gbm = place(sizeof(exercise_gbm_step) * f.gbm_steps.size());
   l.heston = place(sizeof(heston_step) * f.heston_steps.size());
-  l.surfaces = place(sizeof(basic_vol_pair<float>) * f.surfaces.size());
+  l.surfaces = place(sizeof(basic_vol_pair<float>) * f.surfaces.pairs.size());
   l.discounts = place(sizeof(float) * f.discounts.size());
   l.scenarios = place(sizeof(exercise_trade) * f.scenarios.size());
   l.groups = place(sizeof(exercise_walk_group) * f.walk_groups.size());
@@ -52,7 +52,7 @@ std::vector<unsigned char> pack_tables(const exercise_family& f, const std::vect
   copy_part(out, l.factors, f.factors);
   copy_part(out, l.gbm, f.gbm_steps);
   copy_part(out, l.heston, f.heston_steps);
-  copy_part(out, l.surfaces, f.surfaces);
+  copy_part(out, l.surfaces, f.surfaces.pairs);
   copy_part(out, l.discounts, f.discounts);
   copy_part(out, l.scenarios, f.scenarios);
   copy_part(out, l.groups, f.walk_groups);

@@ -8,11 +8,11 @@
 #include "mcprice/kernels/exercise/early_exercise.hpp"
 #include "mcprice/kernels/launch/tuning.hpp"
 #include "mcprice/market.hpp"
+#include "products/local_vol_setup.hpp"
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <vector>
 
 namespace mcprice::detail {
@@ -25,13 +25,12 @@ struct exercise_family {
   std::vector<float> factors;
   std::vector<exercise_gbm_step> gbm_steps;
   std::vector<heston_step> heston_steps;
-  std::vector<basic_vol_pair<float>> surfaces;           // local-vol assets' grids, each once
-  std::map<const local_vol_grid*, std::int32_t> placed;  // where a grid is in surfaces
-  std::vector<float> discounts;                          // per trade (and scenario) date
-  std::int32_t coefficient_dates{0};                     // the trades' dates: max_exercise_basis coefficients each
-  std::vector<exercise_trade> scenarios;                 // Greeks: bumped copies of the trades
-  std::vector<exercise_combination> combinations;        // Greeks: first_block a running sum
-  std::vector<exercise_walk_group> walk_groups;          // Greeks: combinations the GPU walks together
+  vol_pair_table<float> surfaces;                  // local-vol assets' grids, each once
+  std::vector<float> discounts;                    // per trade (and scenario) date
+  std::int32_t coefficient_dates{0};               // the trades' dates: max_exercise_basis coefficients each
+  std::vector<exercise_trade> scenarios;           // Greeks: bumped copies of the trades
+  std::vector<exercise_combination> combinations;  // Greeks: first_block a running sum
+  std::vector<exercise_walk_group> walk_groups;    // Greeks: combinations the GPU walks together
   std::int64_t combination_blocks{0};
   std::int64_t blocks{0};              // pricing blocks
   std::int64_t calibration_blocks{0};  // calibration blocks (calibration_paths_per_block paths each)

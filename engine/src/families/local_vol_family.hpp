@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <type_traits>
 #include <vector>
@@ -34,21 +33,12 @@ struct basic_local_vol_family {
 
   struct tables {
     std::vector<basic_local_vol_step<Real>> steps;
-    std::vector<basic_vol_pair<Real>> surface;
-    std::map<const local_vol_grid*, std::int32_t> placed;  // an asset's grids, once
-
-    // Where grid g is in the surface table, appending it on its first use.
-    std::int32_t place_grid(const local_vol_grid& g)
-    {
-      auto const [at, fresh] = placed.try_emplace(&g, static_cast<std::int32_t>(surface.size()));
-      if (fresh) append_vol_pairs(g, surface);
-      return at->second;
-    }
+    vol_pair_table<Real> surface;  // an asset's grids, once
 
     template <typename At>
     [[nodiscard]] kernels::local_vol_tables<Real> place(At&& at) const
     {
-      return {at(steps), at(surface)};
+      return {at(steps), at(surface.pairs)};
     }
   };
 
@@ -65,9 +55,9 @@ struct basic_local_vol_family {
   {
     j.kernel.first_step = static_cast<std::int32_t>(t.steps.size());
     t.steps.insert(t.steps.end(), j.steps.begin(), j.steps.end());
-    j.kernel.surface.first = t.place_grid(*j.grid);
+    j.kernel.surface.first = t.surface.place(*j.grid);
     for (int i = 0; i < local_vol_bumped_grids; ++i) {
-      if (j.bumped[i] != nullptr) j.kernel.bumped[i].first = t.place_grid(*j.bumped[i]);
+      if (j.bumped[i] != nullptr) j.kernel.bumped[i].first = t.surface.place(*j.bumped[i]);
     }
   }
 

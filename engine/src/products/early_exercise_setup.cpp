@@ -85,10 +85,8 @@ exercise_trade with_tables(exercise_family& f, const exercise_job& j)
   k.first_asset = append(f.assets, j.assets);
   k.first_factor = append(f.factors, j.factor);
   for (std::size_t i = 0; i < j.grids.size(); ++i) {
-    if (j.grids[i] == nullptr) continue;
-    auto const [at, fresh] = f.placed.try_emplace(j.grids[i], static_cast<std::int32_t>(f.surfaces.size()));
-    if (fresh) append_vol_pairs(*j.grids[i], f.surfaces);
-    f.assets[static_cast<std::size_t>(k.first_asset) + i].surface.first = at->second;
+    if (j.grids[i] != nullptr)
+      f.assets[static_cast<std::size_t>(k.first_asset) + i].surface.first = f.surfaces.place(*j.grids[i]);
   }
   return k;
 }

@@ -3,30 +3,26 @@
 #include "mcprice/kernels/greeks/local_vol_greeks.hpp"
 #include "products/path_setup.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
 namespace mcprice::detail {
 namespace {
 
-// The step from t0 to t1, its vol read at t0 on the grid's time axis (every grid of the asset
-// shares it): the earlier time row and the later one's weight, as local_vol_time_of would find
-// them, in double.
+// The step from t0 to t1, its vol read at t0: its time rows and weight on the grid's time axis,
+// which every grid of the asset shares (local_vol_time_of, in double).
 template <typename Real>
 basic_local_vol_step<Real> make_local_vol_step(const asset& a, const market_data& market, double t0, double t1,
                                                double df_T, bool fixing)
 {
-  const local_vol_grid& g = a.local_vol;
-  double const u = std::clamp(t0 / g.time_step, 0.0, static_cast<double>(g.times - 1));
-  int const i = std::min(static_cast<int>(u), g.times - 2);
+  local_vol_time<double> const at = local_vol_time_of(axes_of<double>(a.local_vol), t0);
   basic_local_vol_step<Real> s{};
   s.log_forward = static_cast<Real>(market.log_forward(a, t1) - market.log_forward(a, t0));
   s.dt = static_cast<Real>(t1 - t0);
   s.root_dt = static_cast<Real>(std::sqrt(t1 - t0));
   s.hit_value = static_cast<Real>(market.discount().discount(t1) / df_T);
-  s.weight = static_cast<Real>(u - i);
-  s.row = i * g.points;
+  s.weight = static_cast<Real>(at.weight);
+  s.row = at.row;
   s.fixing = fixing ? 1 : 0;
   return s;
 }

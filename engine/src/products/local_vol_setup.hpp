@@ -8,6 +8,8 @@
 #include "mcprice/settings.hpp"
 
 #include <array>
+#include <cstdint>
+#include <map>
 #include <vector>
 
 namespace mcprice::detail {
@@ -23,19 +25,28 @@ struct basic_local_vol_job {
   std::int64_t paths;
 };
 
-// Appends grid g to a surface table as pairs (each node's value and the slope to the next in x,
-// 0 at a row's last point; basic_vol_pair).
+// Local vol grids as a kernel reads them: each node's value and the slope to the next in x, 0 at
+// a row's last point (basic_vol_pair), every grid once, where its trades' axes point (`first`).
 template <typename Real>
-void append_vol_pairs(const local_vol_grid& g, std::vector<basic_vol_pair<Real>>& out)
-{
-  for (int i = 0; i < g.times; ++i) {
-    const double* row = g.vols.data() + static_cast<std::size_t>(i) * g.points;
-    for (int j = 0; j < g.points; ++j) {
-      double const slope = j + 1 < g.points ? row[j + 1] - row[j] : 0.0;
-      out.push_back({static_cast<Real>(row[j]), static_cast<Real>(slope)});
+struct vol_pair_table {
+  std::vector<basic_vol_pair<Real>> pairs;
+  std::map<const local_vol_grid*, std::int32_t> placed;
+
+  // Where grid g starts in `pairs`, appending it on its first use.
+  std::int32_t place(const local_vol_grid& g)
+  {
+    auto const [at, fresh] = placed.try_emplace(&g, static_cast<std::int32_t>(pairs.size()));
+    if (!fresh) return at->second;
+    for (int i = 0; i < g.times; ++i) {
+      const double* row = g.vols.data() + static_cast<std::size_t>(i) * g.points;
+      for (int j = 0; j < g.points; ++j) {
+        double const slope = j + 1 < g.points ? row[j + 1] - row[j] : 0.0;
+        pairs.push_back({static_cast<Real>(row[j]), static_cast<Real>(slope)});
+      }
     }
+    return at->second;
   }
-}
+};
 
 // A grid's axes; `first` is set when its values are placed in a surface table.
 template <typename Real>
