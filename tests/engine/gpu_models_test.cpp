@@ -22,16 +22,43 @@ market_data jump_market()
             "vols": [[0.32, 0.27, 0.24, 0.21, 0.2, 0.21, 0.24], [0.3, 0.27, 0.24, 0.22, 0.21, 0.21, 0.23],
                      [0.29, 0.26, 0.24, 0.225, 0.215, 0.21, 0.22]]}},
       "G": {"spot": 60, "vol": 0.25},
+      "G2": {"spot": 80, "vol": 0.3, "dividend_yield": 0.02},
       "K": {"spot": 100, "model": "heston", "heston": {"v0": 0.05, "kappa": 2, "theta": 0.04, "xi": 0.6, "rho": -0.5}},
       "J": {"spot": 100, "vol": 0.2, "dividend_yield": 0.01, "jumps": {"intensity": 1.5, "mean": -0.12, "vol": 0.2}},
       "H": {"spot": 100, "model": "heston", "heston": {"v0": 0.04, "kappa": 1.5, "theta": 0.05, "xi": 0.5, "rho": -0.7},
-            "jumps": {"intensity": 0.8, "mean": -0.08, "vol": 0.12}}}})",
+            "jumps": {"intensity": 0.8, "mean": -0.08, "vol": 0.12}}},
+      "correlation": {"G,G2": 0.5}})",
                       "jumps");
 }
 
 trade on(const std::string& asset, const std::string& id, product_kind p, option_type type, double strike)
 {
   return trade_on(asset, asset + "-" + id, p, type, strike, 1.0);
+}
+
+// Step-down calls, memory coupons, a continuous knock-in.
+trade autocallable_on(const std::string& asset)
+{
+  trade t = on(asset, "autocallable", product_kind::autocallable, option_type::call, 0.9);
+  t.observation_times = {0.25, 0.5, 0.75, 1.0};
+  t.autocall_barrier = {1.05, 1.0, 0.95, 0.9};
+  t.coupon = 0.02;
+  t.coupon_barrier = {0.8};
+  t.memory = true;
+  t.ki_barrier = 0.7;
+  t.ki_monitoring = knock_in_monitoring::continuous;
+  return t;
+}
+
+trade cliquet_on(const std::string& asset)
+{
+  trade t = on(asset, "cliquet", product_kind::cliquet, option_type::call, 0);
+  t.strike.reset();
+  t.fixings = 12;
+  t.local_floor = -0.03;
+  t.local_cap = 0.04;
+  t.global_floor = 0.01;
+  return t;
 }
 
 std::vector<trade> book_on(const std::string& asset)
@@ -54,7 +81,9 @@ std::vector<trade> book_on(const std::string& asset)
           asian,
           down_out,
           touch,
-          lookback};
+          lookback,
+          autocallable_on(asset),
+          cliquet_on(asset)};
 }
 
 // Jumps and Bates on every single-asset product, local vol on every one (an American and a
@@ -78,6 +107,13 @@ std::vector<trade> jump_book()
   basket.underlyings = {"L", "G", "K"};
   basket.weights = {0.4, 0.3, 0.3};
   book.push_back(basket);
+  // Autocallables on GBM: one asset, and a worst-of of two.
+  book.push_back(autocallable_on("G"));
+  trade worst = autocallable_on("G");
+  worst.id = "G-G2-worst-of";
+  worst.underlyings = {"G", "G2"};
+  worst.initial_levels = {62, 78};
+  book.push_back(worst);
   return book;
 }
 

@@ -10,7 +10,20 @@
 
 namespace mcprice {
 
-enum class product_kind { vanilla, digital, asian, barrier, lookback, touch, basket, best_of, worst_of, spread };
+enum class product_kind {
+  vanilla,
+  digital,
+  asian,
+  barrier,
+  lookback,
+  touch,
+  basket,
+  best_of,
+  worst_of,
+  spread,
+  autocallable,
+  cliquet
+};
 enum class option_type { call, put, one_touch, no_touch };
 enum class exercise_style { european, american, bermudan };
 enum class averaging_kind { arithmetic, geometric };
@@ -19,6 +32,7 @@ enum class barrier_kind { up_out, up_in, down_out, down_in, up, down };
 enum class monitoring_kind { continuous, discrete };
 enum class digital_kind { cash, asset };
 enum class payment_time { hit, expiry };
+enum class knock_in_monitoring { continuous, discrete, maturity };
 
 std::string_view to_string(product_kind v);
 std::string_view to_string(option_type v);
@@ -29,6 +43,7 @@ std::string_view to_string(barrier_kind v);
 std::string_view to_string(monitoring_kind v);
 std::string_view to_string(digital_kind v);
 std::string_view to_string(payment_time v);
+std::string_view to_string(knock_in_monitoring v);
 
 struct trade {
   std::string id;
@@ -54,6 +69,20 @@ struct trade {
   digital_kind digital{digital_kind::cash};
   payment_time pay_at{payment_time::expiry};
   std::optional<double> running_extreme;
+  // Autocallables: observation times (the last is maturity), autocall and coupon barriers as
+  // fractions of the initial level (one value, or one per observation; coupon barriers default
+  // to the autocall barriers), the coupon per observation, the knock-in, and the initial levels
+  // of a seasoned trade (default: today's spots).
+  std::vector<double> observation_times;
+  std::vector<double> autocall_barrier;
+  double coupon{0.0};
+  std::vector<double> coupon_barrier;
+  bool memory{false};
+  std::optional<double> ki_barrier;
+  knock_in_monitoring ki_monitoring{knock_in_monitoring::maturity};
+  std::vector<double> initial_levels;
+  // Cliquets: bounds on each period's return and on their sum (not given: no bound).
+  std::optional<double> local_floor, local_cap, global_floor, global_cap;
   std::optional<std::int64_t> paths;
   std::optional<std::int64_t> steps;
   // --rng sobol: which of the run's independent scramblings this row prices (the engine sets it

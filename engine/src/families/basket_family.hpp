@@ -44,7 +44,8 @@ struct basic_basket_family {
   // Multi-asset trades on GBM assets (on Heston assets they price by least squares).
   static bool takes(const trade_route& r)
   {
-    return r.in_double == std::is_same_v<Real, double> && r.european_exercise() && r.multi_asset() && !r.walked_assets;
+    return r.in_double == std::is_same_v<Real, double> && r.european_exercise() && r.multi_asset() &&
+           !r.walked_assets && !r.worst_of_autocallable();
   }
   static job make_job(const trade_route& r, const market_data& market, const engine_options& options)
   {

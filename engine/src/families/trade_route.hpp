@@ -19,7 +19,16 @@ struct trade_route {
   bool walked_assets{false};
 
   [[nodiscard]] bool european_exercise() const noexcept { return t.exercise == exercise_style::european; }
-  [[nodiscard]] bool multi_asset() const noexcept { return detail::multi_asset(t.product); }
+  // An autocallable on several underlyings (worst-of): it has a family of its own.
+  [[nodiscard]] bool worst_of_autocallable() const noexcept
+  {
+    return t.product == product_kind::autocallable && t.underlyings.size() > 1;
+  }
+  // Baskets, best-of, worst-of and spreads (a worst-of autocallable is not one of them).
+  [[nodiscard]] bool multi_asset() const noexcept
+  {
+    return detail::multi_asset(t.product) || worst_of_autocallable();
+  }
   [[nodiscard]] bool on_heston() const noexcept { return first.model == model_kind::heston; }
   // Merton / Bates jumps on the first underlying (an intensity of 0 is none).
   [[nodiscard]] bool jumps() const noexcept { return first.jumps && first.jumps->intensity > 0.0; }

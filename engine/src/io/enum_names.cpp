@@ -11,5 +11,9 @@ std::string_view to_string(barrier_kind v) { return detail::enum_name(detail::ba
 std::string_view to_string(monitoring_kind v) { return detail::enum_name(detail::monitoring_names, v); }
 std::string_view to_string(digital_kind v) { return detail::enum_name(detail::digital_kind_names, v); }
 std::string_view to_string(payment_time v) { return detail::enum_name(detail::payment_time_names, v); }
+std::string_view to_string(knock_in_monitoring v)
+{
+  return detail::enum_name(detail::knock_in_monitoring_names, v);
+}
 
 }  // namespace mcprice

@@ -48,7 +48,8 @@ inline constexpr enum_entry<product_kind> product_names[] = {
     {"vanilla", product_kind::vanilla}, {"digital", product_kind::digital},   {"asian", product_kind::asian},
     {"barrier", product_kind::barrier}, {"lookback", product_kind::lookback}, {"touch", product_kind::touch},
     {"basket", product_kind::basket},   {"best_of", product_kind::best_of},   {"worst_of", product_kind::worst_of},
-    {"spread", product_kind::spread}};
+    {"spread", product_kind::spread},   {"autocallable", product_kind::autocallable},
+    {"cliquet", product_kind::cliquet}};
 inline constexpr enum_entry<option_type> option_type_names[] = {{"call", option_type::call},
                                                                 {"put", option_type::put},
                                                                 {"one-touch", option_type::one_touch},
@@ -69,5 +70,10 @@ inline constexpr enum_entry<digital_kind> digital_kind_names[] = {{"cash", digit
                                                                   {"asset", digital_kind::asset}};
 inline constexpr enum_entry<payment_time> payment_time_names[] = {{"hit", payment_time::hit},
                                                                   {"expiry", payment_time::expiry}};
+inline constexpr enum_entry<knock_in_monitoring> knock_in_monitoring_names[] = {
+    {"continuous", knock_in_monitoring::continuous},
+    {"discrete", knock_in_monitoring::discrete},
+    {"maturity", knock_in_monitoring::maturity}};
+inline constexpr enum_entry<bool> yes_no_names[] = {{"yes", true}, {"no", false}};
 
 }  // namespace mcprice::detail

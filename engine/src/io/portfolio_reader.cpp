@@ -3,8 +3,8 @@
 #include "io/csv_reader.hpp"
 #include "io/enum_names.hpp"
 #include "io/file_text.hpp"
-#include "mcprice/input_error.hpp"
 #include "io/text_values.hpp"
+#include "mcprice/input_error.hpp"
 
 #include <functional>
 #include <iterator>
@@ -105,6 +105,18 @@ const std::map<std::string, setter, std::less<>>& columns()
       {"digital_kind", [](trade& t, const cell& c) { t.digital = c.choice(detail::digital_kind_names); }},
       {"pay_at", [](trade& t, const cell& c) { t.pay_at = c.choice(detail::payment_time_names); }},
       {"running_extreme", [](trade& t, const cell& c) { t.running_extreme = c.number(); }},
+      {"observation_times", [](trade& t, const cell& c) { t.observation_times = c.numbers(); }},
+      {"autocall_barrier", [](trade& t, const cell& c) { t.autocall_barrier = c.numbers(); }},
+      {"coupon", [](trade& t, const cell& c) { t.coupon = c.number(); }},
+      {"coupon_barrier", [](trade& t, const cell& c) { t.coupon_barrier = c.numbers(); }},
+      {"memory", [](trade& t, const cell& c) { t.memory = c.choice(detail::yes_no_names); }},
+      {"ki_barrier", [](trade& t, const cell& c) { t.ki_barrier = c.number(); }},
+      {"ki_monitoring", [](trade& t, const cell& c) { t.ki_monitoring = c.choice(detail::knock_in_monitoring_names); }},
+      {"initial_levels", [](trade& t, const cell& c) { t.initial_levels = c.numbers(); }},
+      {"local_floor", [](trade& t, const cell& c) { t.local_floor = c.number(); }},
+      {"local_cap", [](trade& t, const cell& c) { t.local_cap = c.number(); }},
+      {"global_floor", [](trade& t, const cell& c) { t.global_floor = c.number(); }},
+      {"global_cap", [](trade& t, const cell& c) { t.global_cap = c.number(); }},
       {"paths", [](trade& t, const cell& c) { t.paths = c.count(); }},
       {"steps", [](trade& t, const cell& c) { t.steps = c.count(); }},
   };
@@ -176,7 +188,10 @@ trade read_row(const detail::csv_record& rec, const header& h, const std::string
   if (t.row_error.empty() && t.id.empty()) {
     t.row_error = source_position{file, rec.line, 0}.str() + ": missing id";
   }
+  // Autocallables and cliquets have no option side: their `type` is not used.
+  bool const sideless = t.product == product_kind::autocallable || t.product == product_kind::cliquet;
   for (std::size_t r = 0; r < std::size(required) && t.row_error.empty(); ++r) {
+    if (sideless && std::string_view(required[r]) == "type") continue;
     if (!given[r]) t.row_error = source_position{file, rec.line, 0}.str() + ": " + required[r] + " is missing";
   }
   return t;

@@ -42,12 +42,27 @@ double basket_weight(const trade& t, std::size_t i, std::size_t n)
   return t.product == product_kind::basket ? 1.0 / static_cast<double>(n) : 1.0;
 }
 
-std::vector<float> correlation_factor(const market_data& market, const std::vector<std::size_t>& assets)
+template <typename Real>
+std::vector<Real> correlation_factor(const market_data& market, const std::vector<std::size_t>& assets, bool with_bumps)
 {
-  std::vector<float> out;
-  append_factor(correlation_matrix(market, assets), out);
+  std::vector<Real> out;
+  Eigen::MatrixXd const c = correlation_matrix(market, assets);
+  append_factor(c, out);
+  if (!with_bumps) return out;
+  // Correlation vega's scenarios: every pairwise correlation +-h (clamped to [-1, 1]).
+  for (double const h : {double{basket_correlation_bump}, -double{basket_correlation_bump}}) {
+    Eigen::MatrixXd bumped = c;
+    for (Eigen::Index i = 0; i < c.rows(); ++i) {
+      for (Eigen::Index j = 0; j < c.cols(); ++j) {
+        if (i != j) bumped(i, j) = std::clamp(c(i, j) + h, -1.0, 1.0);
+      }
+    }
+    append_factor(bumped, out);
+  }
   return out;
 }
+template std::vector<float> correlation_factor<float>(const market_data&, const std::vector<std::size_t>&, bool);
+template std::vector<double> correlation_factor<double>(const market_data&, const std::vector<std::size_t>&, bool);
 
 template <typename Real>
 basic_basket_job<Real> make_basket_job(const trade& t, const market_data& market, const engine_options& opt)
@@ -66,21 +81,8 @@ basic_basket_job<Real> make_basket_job(const trade& t, const market_data& market
     job.assets.push_back({static_cast<Real>(a.spot), static_cast<Real>(log_fwd - 0.5 * w),
                           static_cast<Real>(std::sqrt(w)), static_cast<Real>(weight)});
   }
-  Eigen::MatrixXd const c = correlation_matrix(market, idx);
-  append_factor(c, job.factor);
   bool const greeks = opt.greeks && n <= max_basket_greek_assets;
-  if (greeks) {
-    // Correlation vega's scenarios: every pairwise correlation +-h (clamped to [-1, 1]).
-    for (double const h : {double{basket_correlation_bump}, -double{basket_correlation_bump}}) {
-      Eigen::MatrixXd bumped = c;
-      for (int i = 0; i < n; ++i) {
-        for (int j = 0; j < n; ++j) {
-          if (i != j) bumped(i, j) = std::clamp(c(i, j) + h, -1.0, 1.0);
-        }
-      }
-      append_factor(bumped, job.factor);
-    }
-  }
+  job.factor = correlation_factor<Real>(market, idx, greeks);
 
   basic_basket_gbm_trade<Real>& k = job.kernel;
   k.key = stream_key(t, opt, 1, static_cast<int>(t.underlyings.size()));

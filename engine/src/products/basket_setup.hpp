@@ -30,7 +30,10 @@ basic_basket_job<Real> make_basket_job(const trade& t, const market_data& market
 // Weight of underlying i of n: the trade's weights, else 1/n for a basket and 1 otherwise.
 double basket_weight(const trade& t, std::size_t i, std::size_t n);
 
-// A with A A^T = the correlation matrix of the given market assets, row-major.
-std::vector<float> correlation_factor(const market_data& market, const std::vector<std::size_t>& assets);
+// A with A A^T = the correlation matrix of the given market assets, row-major; with_bumps: then
+// the factors of the matrix with every pairwise correlation +h and -h (correlation vega's).
+template <typename Real = float>
+std::vector<Real> correlation_factor(const market_data& market, const std::vector<std::size_t>& assets,
+                                     bool with_bumps = false);
 
 }  // namespace mcprice::detail

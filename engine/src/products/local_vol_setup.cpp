@@ -41,6 +41,7 @@ basic_local_vol_job<Real> make_local_vol_job(const trade& t, const asset& a, con
     job.steps.push_back(make_local_vol_step<Real>(a, market, t_prev, g.times[i], df_T, g.is_fixing[i]));
     t_prev = g.times[i];
   }
+  mark_steps(g, job.steps);
   bool const greeks = opt.greeks && std::is_same_v<Real, float> && !a.local_vol_bumped.empty();
   if (greeks) {
     // Theta's scenarios: the first step shortened and lengthened by the kernel's roll (the same
@@ -67,6 +68,7 @@ basic_local_vol_job<Real> make_local_vol_job(const trade& t, const asset& a, con
   }
   job.kernel.maturity = static_cast<Real>(t.maturity);
   job.kernel.rate = static_cast<Real>(-std::log(df_T) / t.maturity);
+  if (t.product == product_kind::autocallable) append_observation_rows(t, job.steps, job.kernel);
   job.scale = df_T * t.notional;
   return job;
 }

@@ -12,14 +12,32 @@ namespace {
 
 bool monitored_continuously(const trade& t)
 {
+  if (t.product == product_kind::autocallable) {
+    return t.ki_barrier && t.ki_monitoring == knock_in_monitoring::continuous;
+  }
   bool const barrier_like =
       t.product == product_kind::barrier || t.product == product_kind::touch || t.product == product_kind::lookback;
   return barrier_like && t.monitoring == monitoring_kind::continuous;
 }
 
-// Per step: how its variance responds to a parallel shift h of the Black vol curve
-// (d dw_k/dh = 2 (sigma(t_k) t_k - sigma(t_{k-1}) t_{k-1}), sigma(t) t = sqrt(w(t) t)), its time
-// and the trade's zero rate to expiry.
+// Times at which an autocallable checks its knock-in outside continuous monitoring.
+std::vector<double> knock_in_times(const trade& t, const engine_options& opt)
+{
+  if (t.product != product_kind::autocallable || !t.ki_barrier) return {};
+  if (t.ki_monitoring == knock_in_monitoring::maturity) return {t.maturity};
+  if (t.ki_monitoring == knock_in_monitoring::discrete) return fixing_times_of(t, opt.steps);
+  return {};
+}
+
+bool near(double a, double b) { return std::abs(a - b) <= 1e-12; }
+
+bool listed(const std::vector<double>& v, double x)
+{
+  return std::any_of(v.begin(), v.end(), [&](double f) { return near(f, x); });
+}
+
+}  // namespace
+
 std::vector<path_greek_step> make_greek_steps(const asset& a, const std::vector<double>& times, double rate)
 {
   std::vector<path_greek_step> out;
@@ -41,6 +59,8 @@ std::vector<path_greek_step> make_greek_steps(const asset& a, const std::vector<
   return out;
 }
 
+namespace {
+
 // Jumps a year on the asset (0: none).
 double jump_intensity(const asset& a) { return a.jumps ? a.jumps->intensity : 0.0; }
 
@@ -60,6 +80,24 @@ int uniform_draws(int steps, bool qe, bool jumps)
   return (qe ? 4 * ((steps + 3) / 4) : 0) + (jumps ? 4 * ((steps + 1) / 2) : 0);
 }
 
+// The autocallable's and cliquet's fields of a path record (path_gbm.hpp).
+template <typename Real>
+void set_structured_terms(const trade& t, const asset& a, basic_path_gbm_trade<Real>& k)
+{
+  Real const inf = std::numeric_limits<Real>::infinity();
+  k.local_floor = t.local_floor ? static_cast<Real>(*t.local_floor) : -inf;
+  k.local_cap = t.local_cap ? static_cast<Real>(*t.local_cap) : inf;
+  k.global_floor = t.global_floor ? static_cast<Real>(*t.global_floor) : -inf;
+  k.global_cap = t.global_cap ? static_cast<Real>(*t.global_cap) : inf;
+  if (t.product != product_kind::autocallable) return;
+  double const initial = t.initial_levels.empty() ? a.spot : t.initial_levels.front();
+  k.log_barrier = static_cast<Real>(std::log(initial / a.spot));
+  k.strike = static_cast<Real>(t.strike.value_or(1.0));
+  k.rebate = static_cast<Real>(t.coupon);
+  k.log_knock_in = t.ki_barrier ? static_cast<Real>(std::log(*t.ki_barrier)) : Real(0);
+  k.memory = t.memory ? 1 : 0;
+}
+
 }  // namespace
 
 std::vector<double> fixing_times_of(const trade& t, std::int64_t default_steps)
@@ -75,13 +113,19 @@ path_grid make_path_grid(const trade& t, const engine_options& opt, bool uniform
 {
   path_grid g;
   bool const continuous = monitored_continuously(t);
-  bool const has_fixings =
-      t.product == product_kind::asian || ((t.product == product_kind::barrier || t.product == product_kind::touch ||
-                                            t.product == product_kind::lookback) &&
-                                           !continuous);
+  bool const has_fixings = t.product == product_kind::asian || t.product == product_kind::cliquet ||
+                           ((t.product == product_kind::barrier || t.product == product_kind::touch ||
+                             t.product == product_kind::lookback) &&
+                            !continuous);
   if (has_fixings) g.fixings = fixing_times_of(t, opt.steps);
-  g.spot_fixing = !g.fixings.empty() && g.fixings.front() == 0.0;
+  // A cliquet's first period starts from today's spot: a reset at 0 is that start.
+  if (t.product == product_kind::autocallable) g.fixings = t.observation_times;
+  if (t.product != product_kind::cliquet) g.spot_fixing = !g.fixings.empty() && g.fixings.front() == 0.0;
+  std::vector<double> const knock_in = knock_in_times(t, opt);
   for (double f : g.fixings) {
+    if (f > 0.0) g.times.push_back(f);
+  }
+  for (double f : knock_in) {
     if (f > 0.0) g.times.push_back(f);
   }
   if (continuous || uniform_steps) {
@@ -95,8 +139,9 @@ path_grid make_path_grid(const trade& t, const engine_options& opt, bool uniform
       std::unique(g.times.begin(), g.times.end(), [](double x, double y) { return std::abs(x - y) <= 1e-12; }),
       g.times.end());
   for (double ti : g.times) {
-    g.is_fixing.push_back(
-        std::any_of(g.fixings.begin(), g.fixings.end(), [&](double f) { return std::abs(f - ti) <= 1e-12; }));
+    g.is_fixing.push_back(listed(g.fixings, ti));
+    g.marks.push_back(static_cast<std::uint8_t>((listed(g.fixings, ti) ? fixing_mark : 0) |
+                                                (listed(knock_in, ti) ? knock_in_mark : 0)));
   }
   return g;
 }
@@ -128,6 +173,12 @@ basic_path_gbm_trade<Real> make_path_record(const trade& t, const asset& a, cons
     case product_kind::lookback:
       k.product = path_product::lookback;
       break;
+    case product_kind::autocallable:
+      k.product = path_product::autocallable;
+      break;
+    case product_kind::cliquet:
+      k.product = path_product::cliquet;
+      break;
     default:
       k.product = path_product::european;
   }
@@ -151,6 +202,7 @@ basic_path_gbm_trade<Real> make_path_record(const trade& t, const asset& a, cons
     k.seasoned = t.running_extreme ? 1 : 0;
   }
   if (t.product == product_kind::digital) k.digital = t.digital == digital_kind::cash ? 1 : 2;
+  set_structured_terms(t, a, k);
   if (jump_intensity(a) > 0.0) {
     k.jumps = {static_cast<Real>(a.jumps->intensity), static_cast<Real>(a.jumps->mean),
                static_cast<Real>(a.jumps->vol)};
@@ -177,7 +229,7 @@ basic_path_job<Real> make_path_job(const trade& t, const asset& a, const market_
     s.drift = static_cast<Real>(log_forward(ti) - log_forward(t_prev) - 0.5 * dw);
     s.vol = static_cast<Real>(std::sqrt(std::max(0.0, dw)));
     s.hit_value = static_cast<Real>(market.discount().discount(ti) / df_T);
-    s.fixing = g.is_fixing[i] ? 1 : 0;
+    s.fixing = g.marks[i];
     job.steps.push_back(s);
     t_prev = ti;
   }
@@ -196,9 +248,12 @@ basic_path_job<Real> make_path_job(const trade& t, const asset& a, const market_
     }
     if (opt.greeks) job.greek_steps.resize(job.steps.size());
   }
+  if (t.product == product_kind::autocallable) {
+    append_observation_rows(t, job.steps, job.kernel);
+    if (opt.greeks) job.greek_steps.resize(job.steps.size());
+  }
   // The geometric Asian's closed form is GBM's: with jumps the control would bias the price.
-  if (!jumps && opt.control_variates && t.product == product_kind::asian &&
-      t.averaging == averaging_kind::arithmetic) {
+  if (!jumps && opt.control_variates && t.product == product_kind::asian && t.averaging == averaging_kind::arithmetic) {
     job.kernel.control = 1;
     job.kernel.control_value =
         static_cast<Real>(geometric_asian_price(market, a, g.fixings, t.maturity, t.strike.value_or(0.0),
@@ -224,6 +279,7 @@ basic_heston_job<Real> make_heston_job(const trade& t, const asset& a, const mar
                                                a.heston.theta, a.heston.xi, a.heston.rho));
     t_prev = ti;
   }
+  mark_steps(g, job.steps);
   job.kernel.qe_regular =
       heston_qe_regular(static_cast<Real>(a.heston.xi), job.steps.data(), static_cast<int>(job.steps.size())) ? 1 : 0;
   if (opt.greeks) {
@@ -255,6 +311,7 @@ basic_heston_job<Real> make_heston_job(const trade& t, const asset& a, const mar
   int const factors = conditional ? 1 : (extremum ? 3 : 2);
   int const uniforms = conditional ? (jumps ? 4 : 0) : uniform_draws(job.kernel.steps, true, jumps);
   job.kernel.key = stream_key(t, opt, job.kernel.steps, factors, uniforms);
+  if (t.product == product_kind::autocallable) append_observation_rows(t, job.steps, job.kernel);
   job.scale = df_T * t.notional;
   if (t.product == product_kind::digital && t.digital == digital_kind::cash) {
     job.kernel.rebate = Real(1);

@@ -2,13 +2,16 @@
 // From a validated asian / barrier / touch / lookback trade on a GBM asset to the path kernel's record and
 // its time grid: the fixing times, plus `steps` equal steps when a barrier is monitored
 // continuously, each step exact under the term structures.
+#include "mcprice/kernels/greeks/path_greeks.hpp"
 #include "mcprice/kernels/models/heston_path.hpp"
 #include "mcprice/kernels/models/path_gbm.hpp"
-#include "mcprice/kernels/greeks/path_greeks.hpp"
 #include "mcprice/market.hpp"
 #include "mcprice/portfolio.hpp"
 #include "mcprice/settings.hpp"
 
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -43,12 +46,47 @@ struct path_grid {
   bool spot_fixing{false};
   std::vector<double> times;
   std::vector<bool> is_fixing;
+  std::vector<std::uint8_t> marks;  // per time: fixing_mark, knock_in_mark (path_gbm.hpp)
 };
+
+// Each step's fixing byte from the grid's marks (the first times.size() steps).
+template <typename Step>
+void mark_steps(const path_grid& g, std::vector<Step>& steps)
+{
+  for (std::size_t i = 0; i < g.marks.size(); ++i) steps[i].fixing = g.marks[i];
+}
+
+// An autocallable's observation levels, ln(barrier) per observation (the last one's call level
+// +infinity: nothing is called at maturity), appended after the trade's rows in its model's
+// step table; the record points at them.
+template <typename Step, typename Record>
+void append_observation_rows(const trade& t, std::vector<Step>& steps, Record& k)
+{
+  using real = decltype(k.spot);
+  k.observation_row = static_cast<std::int32_t>(steps.size());
+  std::size_t const n = t.observation_times.size();
+  auto const level = [](const std::vector<double>& v, std::size_t j, double otherwise) {
+    return v.empty() ? otherwise : v[v.size() == 1 ? 0 : j];
+  };
+  for (std::size_t j = 0; j < n; ++j) {
+    double const call = level(t.autocall_barrier, j, 1.0);
+    double const coupon = level(t.coupon_barrier, j, call);
+    Step row{};
+    set_observation_levels(row, j + 1 == n ? std::numeric_limits<real>::infinity() : static_cast<real>(std::log(call)),
+                           static_cast<real>(std::log(coupon)));
+    steps.push_back(row);
+  }
+}
 
 path_grid make_path_grid(const trade& t, const engine_options& opt, bool uniform_steps);
 template <typename Real>
 basic_path_gbm_trade<Real> make_path_record(const trade& t, const asset& a, const path_grid& g,
                                             const engine_options& opt, std::int64_t& paths);
+
+// Per step: how its variance responds to a parallel shift h of the Black vol curve
+// (d dw_k/dh = 2 (sigma(t_k) t_k - sigma(t_{k-1}) t_{k-1}), sigma(t) t = sqrt(w(t) t)), its time
+// and the trade's zero rate to expiry.
+std::vector<path_greek_step> make_greek_steps(const asset& a, const std::vector<double>& times, double rate);
 
 // The fixing times of a trade (fixing_times, else `fixings` equal steps ending at maturity, else
 // `steps` of them); a leading 0 means today's spot is a fixing.

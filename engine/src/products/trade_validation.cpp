@@ -3,6 +3,9 @@
 #include "io/text_values.hpp"
 #include "mcprice/kernels/exercise/early_exercise.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace mcprice::detail {
 namespace {
 
@@ -10,6 +13,8 @@ bool needs_strike(const trade& t)
 {
   switch (t.product) {
     case product_kind::touch:
+    case product_kind::autocallable:  // a fraction of the initial level, default 1
+    case product_kind::cliquet:
       return false;
     case product_kind::asian:
     case product_kind::lookback:
@@ -17,6 +22,70 @@ bool needs_strike(const trade& t)
     default:
       return true;
   }
+}
+
+// A list of one value, or one per observation, each at least `low` (above it when `strict`).
+std::string check_levels(const std::string& name, const std::vector<double>& v, std::size_t observations, double low,
+                         bool strict)
+{
+  if (v.size() > 1 && v.size() != observations) {
+    return name + " has " + std::to_string(v.size()) + " entries for " + std::to_string(observations) +
+           " observation_times (give one, or one per observation)";
+  }
+  for (double x : v) {
+    if (strict ? !(x > low) : !(x >= low))
+      return name + " entry " + shown(x) + " must be " + (strict ? "> " : ">= ") + shown(low);
+  }
+  return {};
+}
+
+std::string check_autocallable(const trade& t)
+{
+  auto const& obs = t.observation_times;
+  if (obs.empty()) return "observation_times is missing for an autocallable";
+  for (std::size_t i = 0; i < obs.size(); ++i) {
+    if (!(obs[i] > 0.0) || obs[i] > t.maturity || (i > 0 && obs[i] <= obs[i - 1])) {
+      return "observation_times entry " + shown(obs[i]) + " must be ascending within (0, maturity]";
+    }
+  }
+  if (std::abs(obs.back() - t.maturity) > 1e-12 * std::max(1.0, t.maturity)) {
+    return "observation_times' last entry " + shown(obs.back()) + " must equal maturity " + shown(t.maturity);
+  }
+  for (auto const& why : {check_levels("autocall_barrier", t.autocall_barrier, obs.size(), 0.0, true),
+                          check_levels("coupon_barrier", t.coupon_barrier, obs.size(), 0.0, false)}) {
+    if (!why.empty()) return why;
+  }
+  if (!(t.coupon >= 0.0)) return "coupon " + shown(t.coupon) + " must be >= 0";
+  if (t.strike && !(*t.strike > 0.0))
+    return "strike " + shown(*t.strike) + " must be > 0 (a fraction of the initial level)";
+  if (t.ki_barrier && !(*t.ki_barrier > 0.0)) return "ki_barrier " + shown(*t.ki_barrier) + " must be > 0";
+  if (t.ki_barrier && t.ki_monitoring == knock_in_monitoring::discrete && !t.fixings && t.fixing_times.empty()) {
+    return "ki_monitoring discrete needs fixings or fixing_times";
+  }
+  if (!t.initial_levels.empty() && t.initial_levels.size() != t.underlyings.size()) {
+    return "initial_levels has " + std::to_string(t.initial_levels.size()) + " entries for " +
+           std::to_string(t.underlyings.size()) + " underlyings";
+  }
+  for (double l : t.initial_levels) {
+    if (!(l > 0.0)) return "initial_levels entry " + shown(l) + " must be > 0";
+  }
+  return {};
+}
+
+std::string check_cliquet(const trade& t)
+{
+  if (!t.fixings && t.fixing_times.empty()) return "a cliquet needs fixings or fixing_times (its reset times)";
+  if (!t.fixing_times.empty() && std::abs(t.fixing_times.back() - t.maturity) > 1e-12 * std::max(1.0, t.maturity)) {
+    return "fixing_times' last entry " + shown(t.fixing_times.back()) + " must equal maturity " + shown(t.maturity) +
+           " (the last reset)";
+  }
+  if (t.local_floor && t.local_cap && *t.local_floor > *t.local_cap) {
+    return "local_floor " + shown(*t.local_floor) + " is above local_cap " + shown(*t.local_cap);
+  }
+  if (t.global_floor && t.global_cap && *t.global_floor > *t.global_cap) {
+    return "global_floor " + shown(*t.global_floor) + " is above global_cap " + shown(*t.global_cap);
+  }
+  return {};
 }
 
 // `first` receives the market index of the first underlying once it is known to exist.
@@ -30,7 +99,7 @@ std::string check_fields(const trade& t, const market_data& market, std::size_t&
            std::string(to_string(t.product)) + (touch ? " (use one-touch or no-touch)" : " (use call or put)");
   }
   if (t.underlyings.empty()) return "underlying is missing";
-  if (!multi_asset(t.product) && t.underlyings.size() != 1) {
+  if (!multi_asset(t.product) && t.product != product_kind::autocallable && t.underlyings.size() != 1) {
     return "underlying lists " + std::to_string(t.underlyings.size()) + " assets but product " +
            std::string(to_string(t.product)) + " takes one";
   }
@@ -99,6 +168,8 @@ std::string check_fields(const trade& t, const market_data& market, std::size_t&
   if (t.exercise == exercise_style::bermudan && !t.exercise_dates)
     return "exercise_dates is missing for bermudan exercise";
   if (t.exercise_dates && *t.exercise_dates < 1) return "exercise_dates must be >= 1";
+  if (t.product == product_kind::autocallable) return check_autocallable(t);
+  if (t.product == product_kind::cliquet) return check_cliquet(t);
   return {};
 }
 
@@ -108,6 +179,22 @@ std::string single_asset_european_only(const std::string& name, const std::strin
   return "asset " + name + ": " + what + " priced on single-asset products with European exercise only, not yet " +
          (multi_asset(t.product) ? "in product " + std::string(to_string(t.product))
                                  : "with exercise " + std::string(to_string(t.exercise)));
+}
+
+// Worst-of autocallables price on GBM assets without jumps so far.
+std::string worst_of_gbm_only(const trade& t, const market_data& market)
+{
+  for (auto const& name : t.underlyings) {
+    const asset& a = market.assets()[*market.find(name)];
+    bool const jumps = a.jumps && a.jumps->intensity > 0.0;
+    if (a.model != model_kind::gbm || jumps) {
+      return "asset " + name + ": worst-of autocallables (several underlyings) are priced on gbm assets without " +
+             "jumps only, not yet on " +
+             (jumps ? std::string("jumps")
+                    : "model " + std::string(a.model == model_kind::heston ? "heston" : "local_vol"));
+    }
+  }
+  return {};
 }
 
 }  // namespace
@@ -140,6 +227,10 @@ std::string unsupported_feature(const trade& t, const market_data& market)
     case product_kind::best_of:
     case product_kind::worst_of:
     case product_kind::spread:
+    case product_kind::cliquet:
+      break;
+    case product_kind::autocallable:
+      if (t.underlyings.size() > 1) why = worst_of_gbm_only(t, market);
       break;
     default:
       why = "product " + std::string(to_string(t.product)) + " is not supported yet";

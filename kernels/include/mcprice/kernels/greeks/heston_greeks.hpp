@@ -146,6 +146,7 @@ MCPRICE_HD MCPRICE_INLINE float heston_scenario_sample(const heston_trade& h, co
     v_time[side][0] = h.v0;
     v_time[side][1] = h.v0;
   }
+  auto const levels = observation_rows_of(steps, t);
   float elapsed = 0.0F;
   auto const step = [&](int k, const qe_paired_draw& draw, float z_x, float u, auto jump) {
     heston_step const s = steps[k];
@@ -159,13 +160,13 @@ MCPRICE_HD MCPRICE_INLINE float heston_scenario_sample(const heston_trade& h, co
       float var = 0.0F;
       heston_qe_step(h, s, v_base[side], zv, zx, dx, var);
       dx = with_jump(dx, jump_size);
-      base[side].template move<Product>(t, t.log_barrier, dx, var, s.fixing != 0, s.hit_value, u);
-      st[side][0].template move<Product>(spot_up, spot_up.log_barrier, dx, var, s.fixing != 0, s.hit_value, u);
-      st[side][1].template move<Product>(spot_down, spot_down.log_barrier, dx, var, s.fixing != 0, s.hit_value, u);
+      base[side].template move<Product>(t, t.log_barrier, dx, var, s.fixing, s.hit_value, u, levels);
+      st[side][0].template move<Product>(spot_up, spot_up.log_barrier, dx, var, s.fixing, s.hit_value, u, levels);
+      st[side][1].template move<Product>(spot_down, spot_down.log_barrier, dx, var, s.fixing, s.hit_value, u, levels);
       for (int r = 0; r < 2; ++r) {
         float const dr = r == 0 ? scenario_rate_bump : -scenario_rate_bump;
         float const hit = s.hit_value * fmaf(dr, h.maturity - elapsed, 1.0F);
-        st[side][4 + r].template move<Product>(t, t.log_barrier, fmaf(dr, s.dt, dx), var, s.fixing != 0, hit, u);
+        st[side][4 + r].template move<Product>(t, t.log_barrier, fmaf(dr, s.dt, dx), var, s.fixing, hit, u, levels);
       }
       for (int r = 0; r < 2; ++r) {
         float dx_v = 0.0F;
@@ -173,7 +174,7 @@ MCPRICE_HD MCPRICE_INLINE float heston_scenario_sample(const heston_trade& h, co
         heston_step const sv = with_theta_scale(s, r == 0 ? lv.theta_up : lv.theta_down);
         heston_qe_step(h, sv, v_vega[side][r], zv, zx, dx_v, var_v);
         dx_v = with_jump(dx_v, jump_size);
-        st[side][2 + r].template move<Product>(t, t.log_barrier, dx_v, var_v, s.fixing != 0, s.hit_value, u);
+        st[side][2 + r].template move<Product>(t, t.log_barrier, dx_v, var_v, s.fixing, s.hit_value, u, levels);
         // Time: the first step from the host-made rolled steps (shorter, then longer).
         heston_step const stime = k == 0 ? steps[t.steps + r] : s;
         float dx_t = 0.0F;
@@ -181,7 +182,7 @@ MCPRICE_HD MCPRICE_INLINE float heston_scenario_sample(const heston_trade& h, co
         heston_qe_step(h, stime, v_time[side][r], zv, zx, dx_t, var_t);
         // The rolled first step's mean jump count is its own.
         dx_t = with_jump(dx_t, k == 0 ? heston_step_jump(t, stime.dt, jump_draw_of_side) : jump_size);
-        st[side][6 + r].template move<Product>(t, t.log_barrier, dx_t, var_t, s.fixing != 0, s.hit_value, u);
+        st[side][6 + r].template move<Product>(t, t.log_barrier, dx_t, var_t, s.fixing, s.hit_value, u, levels);
       }
     }
   };

@@ -46,6 +46,7 @@ MCPRICE_HD MCPRICE_INLINE float local_vol_scenario_sample(const local_vol_trade&
     MCPRICE_UNROLL
     for (int i = 0; i < path_scenarios; ++i) st[side][i] = path_state::start(trade_of(i));
   }
+  auto const levels = observation_rows_of(steps, t);
   float elapsed = 0.0F;
   // Local-vol assets carry no jumps: the walk hands no_jump.
   auto step = [&](int k, float z, float u, auto) {
@@ -55,7 +56,7 @@ MCPRICE_HD MCPRICE_INLINE float local_vol_scenario_sample(const local_vol_trade&
       float const zs = side == 0 ? z : -z;
       float var = 0.0F;
       float const dx = local_vol_increment(h.surface, table, s, base[side].x, zs, var);
-      base[side].template move<Product>(t, t.log_barrier, dx, var, s.fixing != 0, s.hit_value, u);
+      base[side].template move<Product>(t, t.log_barrier, dx, var, s.fixing, s.hit_value, u, levels);
       MCPRICE_UNROLL
       for (int i = 0; i < path_scenarios; ++i) {
         local_vol_step const si = i >= 6 && k == 0 ? steps[t.steps + i - 6] : s;
@@ -68,7 +69,7 @@ MCPRICE_HD MCPRICE_INLINE float local_vol_scenario_sample(const local_vol_trade&
           hit = s.hit_value * fmaf(dr, h.maturity - elapsed, 1.0F);
         }
         const path_gbm_trade& ti = trade_of(i);
-        st[side][i].template move<Product>(ti, ti.log_barrier, dx_i, var_i, s.fixing != 0, hit, u);
+        st[side][i].template move<Product>(ti, ti.log_barrier, dx_i, var_i, s.fixing, hit, u, levels);
       }
     }
   };

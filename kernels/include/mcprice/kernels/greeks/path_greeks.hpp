@@ -309,6 +309,7 @@ MCPRICE_HD MCPRICE_INLINE float scenario_sample(const path_gbm_trade& t, const p
     MCPRICE_UNROLL
     for (int i = 0; i < path_scenarios; ++i) st[side][i] = path_state::start(trade_of(i));
   }
+  auto const levels = observation_rows_of(steps, t);
   auto step = [&](int k, float z, float u, auto jump) {
     path_step const s = steps[k];
     path_greek_step const g = greeks[k];
@@ -316,8 +317,8 @@ MCPRICE_HD MCPRICE_INLINE float scenario_sample(const path_gbm_trade& t, const p
     // Each side's jump once a step; the scenarios share it (the time scenarios' first step aside).
     auto const jump_a = gbm_step_jump(t, steps, k, jump);
     auto const jump_b = gbm_step_jump(t, steps, k, jump.antithetic());
-    base[0].template advance<Product>(t, log_b, s, z, u, jump_a);
-    if constexpr (Antithetic) base[1].template advance<Product>(t, log_b, s, -z, u, jump_b);
+    base[0].template advance<Product>(t, log_b, s, z, u, jump_a, levels);
+    if constexpr (Antithetic) base[1].template advance<Product>(t, log_b, s, -z, u, jump_b, levels);
     MCPRICE_UNROLL
     for (int i = 0; i < path_scenarios; ++i) {
       scenario_step const c = scenario_step_of(i, k, s, g, t_prev, maturity, eps);
@@ -327,7 +328,7 @@ MCPRICE_HD MCPRICE_INLINE float scenario_sample(const path_gbm_trade& t, const p
         float const dx = with_jump(fmaf(c.vol, zs, c.drift),
                                    scenario_jump(t, steps, greeks[0], i, k, eps, side == 0 ? jump_a : jump_b,
                                                  side == 0 ? jump : jump.antithetic()));
-        st[side][i].template move<Product>(ti, ti.log_barrier, dx, c.vol * c.vol, s.fixing != 0, c.hit_value, u);
+        st[side][i].template move<Product>(ti, ti.log_barrier, dx, c.vol * c.vol, s.fixing, c.hit_value, u, levels);
       }
     }
   };

@@ -92,16 +92,17 @@ __device__ __forceinline__ Real replay(const basic_path_gbm_trade<Real>& t, cons
   const Step* steps = grid + t.first_step;
   auto a = basic_path_state<Real>::start(t);
   auto b = a;
+  auto const levels = observation_rows_of(steps, t);
   for (int k = 0; k < t.steps; ++k) {
     Step const s = steps[k];
     Real const u = bridge_normals ? paths[row_index(j, rows, r.u(k), lane)] : Real(0);
     a.template observe<Product>(t, t.log_barrier, paths[row_index(j, rows, r.x(0, k), lane)],
-                                Model::variance(s, paths, row_index(j, rows, r.var(0, k), lane)), s.fixing != 0,
-                                s.hit_value, u);
+                                Model::variance(s, paths, row_index(j, rows, r.var(0, k), lane)), s.fixing,
+                                s.hit_value, u, levels);
     if constexpr (Antithetic) {
       b.template observe<Product>(t, t.log_barrier, paths[row_index(j, rows, r.x(1, k), lane)],
-                                  Model::variance(s, paths, row_index(j, rows, r.var(1, k), lane)), s.fixing != 0,
-                                  s.hit_value, u);
+                                  Model::variance(s, paths, row_index(j, rows, r.var(1, k), lane)), s.fixing,
+                                  s.hit_value, u, levels);
     }
   }
   Real const up = a.template payoff<Product>(t);

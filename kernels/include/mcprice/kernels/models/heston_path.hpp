@@ -33,6 +33,19 @@ struct alignas(16) basic_heston_step {
   std::uint8_t fixing;
 };
 using heston_step = basic_heston_step<float>;
+
+// An observation row of a Heston step table keeps its levels in dt and log_forward.
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE auto observation_levels(const basic_heston_step<Real>& r)
+{
+  return basic_call_levels<Real>{r.dt, r.log_forward};
+}
+template <typename Real>
+void set_observation_levels(basic_heston_step<Real>& r, Real call, Real coupon)
+{
+  r.dt = call;
+  r.log_forward = coupon;
+}
 using heston_step_f64 = basic_heston_step<double>;
 
 // The variance's decay over a step, exp(-kappa dt) and expm1(-kappa dt): the costly part of a
@@ -267,9 +280,9 @@ MCPRICE_HD MCPRICE_INLINE void heston_qe_step(const basic_heston_trade<Real>& h,
 // lookbacks and jump trades take their normals one by one, their QE bits four steps at a time
 // and their jump bits two steps at a time. Every Heston kernel (fused, two-phase, Greeks) walks
 // its normals here, so a trade's numbers do not depend on the route.
-template <path_product Product, typename Real, typename NormalStream, typename Step>
+template <path_product Product, typename Real, typename NormalStream, typename Step, typename Open = always_open>
 MCPRICE_HD MCPRICE_INLINE void for_heston_step_normals(const basic_path_gbm_trade<Real>& t, NormalStream& rng,
-                                                       Step&& step)
+                                                       Step&& step, Open open = {})
 {
   using draw = basic_qe_paired_draw<Real>;
   bool const extremum = Product == path_product::lookback && t.continuous;
@@ -278,7 +291,7 @@ MCPRICE_HD MCPRICE_INLINE void for_heston_step_normals(const basic_path_gbm_trad
     normal_feeder<NormalStream, Real> normals{rng};
     decltype(rng.next_uint4()) bits{};
     decltype(rng.next_uint4()) jump_bits{};
-    for (int k = 0; k < t.steps; ++k) {
+    for (int k = 0; k < t.steps && open(); ++k) {
       Real const z_v = normals.next();
       Real const z_x = normals.next();
       Real const u = extremum ? normals.next() : Real(0);
@@ -295,7 +308,7 @@ MCPRICE_HD MCPRICE_INLINE void for_heston_step_normals(const basic_path_gbm_trad
   }
   int k = 0;
   Real const none(0);
-  for (; k + 4 <= t.steps; k += 4) {
+  for (; k + 4 <= t.steps && open(); k += 4) {
     auto const first = mcprice::rng::normals4<Real>(rng);
     auto const second = mcprice::rng::normals4<Real>(rng);
     auto const bits = rng.next_uint4();
@@ -304,7 +317,7 @@ MCPRICE_HD MCPRICE_INLINE void for_heston_step_normals(const basic_path_gbm_trad
     step(k + 2, draw{second.x, bits.z}, second.y, none, no_jump{});
     step(k + 3, draw{second.z, bits.w}, second.w, none, no_jump{});
   }
-  if (k < t.steps) {
+  if (k < t.steps && open()) {
     auto const first = mcprice::rng::normals4<Real>(rng);
     auto const second = k + 2 < t.steps ? mcprice::rng::normals4<Real>(rng) : decltype(first){};
     auto const bits = rng.next_uint4();
@@ -337,20 +350,21 @@ MCPRICE_HD MCPRICE_INLINE Real heston_sample(const basic_heston_trade<Real>& h, 
   Real va = h.v0;
   Real vb = h.v0;
   const basic_heston_step<Real>* steps = grid + t.first_step;
+  auto const levels = observation_rows_of(steps, t);
   auto const step = [&](int k, const basic_qe_paired_draw<Real>& draw, Real z_x, Real u, auto jump) {
     basic_heston_step<Real> const s = steps[k];
     Real dx(0);
     Real var(0);
     heston_qe_step(h, s, va, draw, z_x, dx, var);
-    a.template move<Product>(t, t.log_barrier, with_jump(dx, heston_step_jump(t, s.dt, jump)), var, s.fixing != 0,
-                             s.hit_value, u);
+    a.template move<Product>(t, t.log_barrier, with_jump(dx, heston_step_jump(t, s.dt, jump)), var, s.fixing,
+                             s.hit_value, u, levels);
     if constexpr (Antithetic) {
       heston_qe_step(h, s, vb, draw.antithetic(), -z_x, dx, var);
       b.template move<Product>(t, t.log_barrier, with_jump(dx, heston_step_jump(t, s.dt, jump.antithetic())), var,
-                               s.fixing != 0, s.hit_value, u);
+                               s.fixing, s.hit_value, u, levels);
     }
   };
-  for_heston_step_normals<Product>(t, rng, step);
+  for_heston_step_normals<Product>(t, rng, step, open_until_settled<Product, Antithetic>(a, b));
   Real const up = a.template payoff<Product>(t);
   if constexpr (!Antithetic) return up;
   else return Real(0.5) * (up + b.template payoff<Product>(t));

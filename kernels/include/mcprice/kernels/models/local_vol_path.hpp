@@ -45,6 +45,19 @@ struct alignas(16) basic_local_vol_step {
   std::uint8_t fixing;
 };
 
+// An observation row of a local-vol step table keeps its levels in log_forward and dt.
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE auto observation_levels(const basic_local_vol_step<Real>& r)
+{
+  return basic_call_levels<Real>{r.log_forward, r.dt};
+}
+template <typename Real>
+void set_observation_levels(basic_local_vol_step<Real>& r, Real call, Real coupon)
+{
+  r.log_forward = call;
+  r.dt = coupon;
+}
+
 // The sticky-strike scenarios' grids (asset::local_vol_bumped): spot +-1%, implied vols +-0.01,
 // rate +-1e-3. Set with --greeks only.
 inline constexpr int local_vol_bumped_grids = 6;
@@ -128,17 +141,18 @@ MCPRICE_HD MCPRICE_INLINE Real local_vol_sample(const basic_local_vol_trade<Real
   auto a = basic_path_state<Real>::start(t);
   auto b = a;
   const basic_local_vol_step<Real>* steps = grid + t.first_step;
+  auto const levels = observation_rows_of(steps, t);
   // Local-vol assets carry no jumps: the walk hands no_jump.
   for_path_step_normals<Product>(t, rng, [&](int k, Real z, Real u, auto) {
     basic_local_vol_step<Real> const s = steps[k];
     Real var(0);
     Real const dx = local_vol_increment(h.surface, table, s, a.x, z, var);
-    a.template move<Product>(t, t.log_barrier, dx, var, s.fixing != 0, s.hit_value, u);
+    a.template move<Product>(t, t.log_barrier, dx, var, s.fixing, s.hit_value, u, levels);
     if constexpr (Antithetic) {
       Real const dx_b = local_vol_increment(h.surface, table, s, b.x, -z, var);
-      b.template move<Product>(t, t.log_barrier, dx_b, var, s.fixing != 0, s.hit_value, u);
+      b.template move<Product>(t, t.log_barrier, dx_b, var, s.fixing, s.hit_value, u, levels);
     }
-  });
+  }, open_until_settled<Product, Antithetic>(a, b));
   Real const up = a.template payoff<Product>(t);
   if constexpr (!Antithetic) return up;
   else return Real(0.5) * (up + b.template payoff<Product>(t));

@@ -20,6 +20,38 @@
 
 namespace mcprice {
 
+// What a step's `fixing` byte marks: a fixing (Asians, discrete barriers and lookbacks, a
+// cliquet's reset, an autocallable's observation), and for autocallables a knock-in check.
+inline constexpr std::uint8_t fixing_mark = 1;
+inline constexpr std::uint8_t knock_in_mark = 2;
+
+// An autocallable observation's levels as ln(level / initial level): the autocall barrier
+// (+infinity at maturity, where nothing is called) and the coupon barrier. They ride in the
+// trade's rows after its steps in the model's own step table (trade.observation_row), as GBM's
+// jump rows do, so no family needs a table more; each step type says where it keeps the pair.
+template <typename Real>
+struct basic_call_levels {
+  Real call;
+  Real coupon;
+};
+
+// A trade's observation rows in its model's step table.
+template <typename Step>
+struct observation_rows {
+  const Step* rows;
+  MCPRICE_HD MCPRICE_INLINE auto operator[](int j) const { return observation_levels(rows[j]); }
+};
+
+// Products other than autocallables read no levels.
+struct no_observation_rows {
+};
+
+template <typename Step, typename Trade>
+MCPRICE_HD MCPRICE_INLINE observation_rows<Step> observation_rows_of(const Step* steps, const Trade& t)
+{
+  return {steps + t.observation_row};
+}
+
 // Real: the path precision (float, or double under `--precision double`); the records hold
 // their parameters in it, and a path's arithmetic is done in it.
 //
@@ -29,13 +61,26 @@ struct alignas(16) basic_path_step {
   Real drift;           // ln(F(t_i)/F(t_{i-1})) - dw/2
   Real vol;             // sqrt(dw), dw the total-variance increment
   Real hit_value;       // P(0,t_i)/P(0,T): a payment at t_i in units of one paid at T
-  std::uint8_t fixing;  // t_i is an averaging / discrete-monitoring time
+  std::uint8_t fixing;  // fixing_mark, knock_in_mark
 };
 using path_step = basic_path_step<float>;
 using path_step_f64 = basic_path_step<double>;
 
+// An observation row of a GBM grid keeps its levels in drift and vol.
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE auto observation_levels(const basic_path_step<Real>& r)
+{
+  return basic_call_levels<Real>{r.drift, r.vol};
+}
+template <typename Real>
+void set_observation_levels(basic_path_step<Real>& r, Real call, Real coupon)
+{
+  r.drift = call;
+  r.vol = coupon;
+}
+
 // european: a vanilla or digital on S_T (the path engine prices them under Heston).
-enum class path_product : std::uint8_t { asian, barrier, touch, lookback, european };
+enum class path_product : std::uint8_t { asian, barrier, touch, lookback, european, autocallable, cliquet };
 
 template <path_product P>
 using product_tag = std::integral_constant<path_product, P>;
@@ -56,6 +101,10 @@ MCPRICE_HD MCPRICE_INLINE decltype(auto) with_path_product(path_product p, F&& f
       return f(product_tag<path_product::touch>{});
     case path_product::lookback:
       return f(product_tag<path_product::lookback>{});
+    case path_product::autocallable:
+      return f(product_tag<path_product::autocallable>{});
+    case path_product::cliquet:
+      return f(product_tag<path_product::cliquet>{});
     default:
       return f(product_tag<path_product::asian>{});
   }
@@ -97,6 +146,15 @@ struct basic_path_gbm_trade {
   // `steps` more rows after its steps, whose drift is the step's mean jump count lambda dt
   // (gbm_step_jump).
   basic_jump_law<Real> jumps;
+  // Autocallable (log_barrier: ln(L / S_0), L the initial level; strike: K as a fraction of L;
+  // rebate: the coupon; continuous: the knock-in is monitored continuously, else at the steps
+  // with knock_in_mark): its observation rows, relative to first_step, and ln(knock-in level / L).
+  std::int32_t observation_row;
+  Real log_knock_in;
+  std::uint8_t memory;  // missed coupons are paid with the next one paid
+  // Cliquet: each period's return is held within [local_floor, local_cap], their sum within
+  // [global_floor, global_cap] (infinite: no bound).
+  Real local_floor, local_cap, global_floor, global_cap;
 };
 using path_gbm_trade = basic_path_gbm_trade<float>;
 using path_gbm_trade_f64 = basic_path_gbm_trade<double>;
@@ -130,42 +188,66 @@ struct basic_path_state {
   Real log_sum;   // geometric-average accumulator
   Real survive;   // probability of no touch so far, given the path
   Real hit_paid;  // expected payment made at touches, in units paid at T
-  Real extreme;   // lookback: running maximum or minimum of x
+  Real extreme;   // lookback: running maximum or minimum of x; cliquet: x at the last reset
+  // Autocallable: coupons missed so far (with memory), the next observation, and whether the
+  // trade has been called (its payments are then all in hit_paid).
+  Real missed;
+  std::int32_t observation;
+  bool called;
 
   MCPRICE_HD MCPRICE_INLINE static basic_path_state start(const trade& t)
   {
     // A fixing at t = 0 contributes S_0 (1 in units of S_0) to the sum and ln 1 = 0 to the log sum.
-    return {Real(0), t.spot_fixing ? Real(1) : Real(0), Real(0), Real(1), Real(0), t.log_extreme};
+    return {Real(0), t.spot_fixing ? Real(1) : Real(0), Real(0), Real(1), Real(0), t.log_extreme, Real(0), 0, false};
   }
+
+  // Whether the path's value is settled: an autocallable that was called.
+  [[nodiscard]] MCPRICE_HD MCPRICE_INLINE bool settled() const { return called; }
 
   // z drives the step; u_normal (lookbacks under continuous monitoring only) places the
   // extremum of the Brownian bridge between the step's ends: for the maximum,
   // (x0 + x1 + sqrt((x1 - x0)^2 - 2 v ln U)) / 2 with U = N(u_normal) uniform.
   // jump: the step's log jump (a Real), or no_jump.
-  template <path_product Product, typename Jump = no_jump>
+  // marks: the step's fixing byte; levels: the trade's observation rows (autocallables).
+  template <path_product Product, typename Jump = no_jump, typename Levels = no_observation_rows>
   MCPRICE_HD MCPRICE_INLINE void advance(const trade& t, Real log_b, const basic_path_step<Real>& s, Real z,
-                                         Real u_normal, Jump jump = {})
+                                         Real u_normal, Jump jump = {}, const Levels& levels = {})
   {
-    move<Product>(t, log_b, with_jump(math::fma(s.vol, z, s.drift), jump), s.vol * s.vol, s.fixing != 0, s.hit_value,
-                  u_normal);
+    move<Product>(t, log_b, with_jump(math::fma(s.vol, z, s.drift), jump), s.vol * s.vol, s.fixing, s.hit_value,
+                  u_normal, levels);
   }
 
   // A step of log-increment dx and (integrated) variance var, whatever the model.
-  template <path_product Product>
-  MCPRICE_HD MCPRICE_INLINE void move(const trade& t, Real log_b, Real dx, Real var, bool fixing, Real hit_value,
-                                      Real u_normal)
+  template <path_product Product, typename Levels = no_observation_rows>
+  MCPRICE_HD MCPRICE_INLINE void move(const trade& t, Real log_b, Real dx, Real var, std::uint8_t marks,
+                                      Real hit_value, Real u_normal, const Levels& levels = {})
   {
-    observe<Product>(t, log_b, x + dx, var, fixing, hit_value, u_normal);
+    observe<Product>(t, log_b, x + dx, var, marks, hit_value, u_normal, levels);
   }
 
   // A step to the log spot x_next: what move does once the increment is added. The two-phase
   // route replays stored log spots through it, so both routes do the same float arithmetic.
-  template <path_product Product>
-  MCPRICE_HD MCPRICE_INLINE void observe(const trade& t, Real log_b, Real x_next, Real var, bool fixing, Real hit_value,
-                                         Real u_normal)
+  template <path_product Product, typename Levels = no_observation_rows>
+  MCPRICE_HD MCPRICE_INLINE void observe(const trade& t, Real log_b, Real x_next, Real var, std::uint8_t marks,
+                                         Real hit_value, Real u_normal, const Levels& levels = {})
   {
     Real const x_prev = x;
+    bool const fixing = (marks & fixing_mark) != 0;
+    if constexpr (Product == path_product::autocallable) {
+      if (called) return;
+      x = x_next;
+      observe_autocall(t, log_b, x_prev, var, marks, hit_value, levels);
+      return;
+    }
     x = x_next;
+    if constexpr (Product == path_product::cliquet) {
+      if (fixing) {
+        Real const r = quick_exp(x - extreme) - Real(1);
+        sum += math::fmin(math::fmax(r, t.local_floor), t.local_cap);
+        extreme = x;
+      }
+      return;
+    }
     if constexpr (Product == path_product::lookback) {
       if (t.continuous) {
         Real const d = x - x_prev;
@@ -196,11 +278,48 @@ struct basic_path_state {
     survive *= Real(1) - p;
   }
 
+  // An autocallable's step to x (from x_prev): the knock-in (survive: the probability that the
+  // performance has stayed above the knock-in level, by the Brownian bridge when continuous),
+  // then at an observation the coupon and the call. Payments go to hit_paid in units paid at T.
+  template <typename Levels>
+  MCPRICE_HD MCPRICE_INLINE void observe_autocall(const trade& t, Real log_b, Real x_prev, Real var,
+                                                  std::uint8_t marks, Real hit_value, const Levels& levels)
+  {
+    if (survive > Real(0) && (t.continuous || (marks & knock_in_mark) != 0)) {
+      Real const b = log_b + t.log_knock_in;
+      Real const p = x <= b ? Real(1) : t.continuous ? bridge_hit_probability(x_prev, x, b, var) : Real(0);
+      survive *= Real(1) - p;
+    }
+    if ((marks & fixing_mark) == 0) return;
+    basic_call_levels<Real> const l = levels[observation];
+    ++observation;
+    if (x >= log_b + l.coupon) {
+      hit_paid += rounded_product(rounded_product(t.rebate, missed + Real(1)), hit_value);
+      missed = Real(0);
+    } else if (t.memory) {
+      missed += Real(1);
+    }
+    if (x >= log_b + l.call) {
+      hit_paid += hit_value;
+      called = true;
+    }
+  }
+
   // The payoff in units paid at T.
   template <path_product Product>
   [[nodiscard]] MCPRICE_HD MCPRICE_INLINE Real payoff(const trade& t) const
   {
     Real const zero(0);
+    if constexpr (Product == path_product::autocallable) {
+      if (called) return hit_paid;
+      // Redeemed at T: 1, less the put max(K - P(T), 0) / K when knocked in (1 - survive).
+      Real const performance = math::exp(x - t.log_barrier);
+      Real const loss = math::fmax(t.strike - performance, zero) / t.strike;
+      return hit_paid + Real(1) - rounded_product(Real(1) - survive, loss);
+    }
+    if constexpr (Product == path_product::cliquet) {
+      return math::fmin(math::fmax(sum, t.global_floor), t.global_cap);
+    }
     Real const s_t = rounded_product(t.spot, math::exp(x));
     if constexpr (Product == path_product::asian) {
       Real const n = static_cast<Real>(t.fixings);
@@ -259,21 +378,38 @@ struct normal_feeder {
   }
 };
 
+// A walk's `open`: whether its path still needs steps. Every walk below stops drawing once it
+// returns false (checked before each draw); a path's remaining steps never change its value then.
+struct always_open {
+  MCPRICE_HD MCPRICE_INLINE constexpr bool operator()() const { return true; }
+};
+
+// The open of a sample's paths a and b: an autocallable's close once every side has been called
+// (a called path's value is settled); the other products walk every step.
+template <path_product Product, bool Antithetic, typename State>
+MCPRICE_HD MCPRICE_INLINE auto open_until_settled(const State& a, const State& b)
+{
+  return [&a, &b] {
+    if constexpr (Product != path_product::autocallable) return true;
+    else return !(a.settled() && (!Antithetic || b.settled()));
+  };
+}
+
 // Calls step(k, z_k) for k = 0..steps-1, z_k the k-th normal of the stream: four steps per
 // draw of four, with the normals in registers (the same normals, in the same order, that a
 // normal_feeder hands out one at a time, without its shuffling).
-template <typename Real = float, typename NormalStream, typename Step>
-MCPRICE_HD MCPRICE_INLINE void for_step_normals(NormalStream& rng, int steps, Step&& step)
+template <typename Real = float, typename NormalStream, typename Step, typename Open = always_open>
+MCPRICE_HD MCPRICE_INLINE void for_step_normals(NormalStream& rng, int steps, Step&& step, Open open = {})
 {
   int k = 0;
-  for (; k + 4 <= steps; k += 4) {
+  for (; k + 4 <= steps && open(); k += 4) {
     auto const q = mcprice::rng::normals4<Real>(rng);
     step(k, q.x);
     step(k + 1, q.y);
     step(k + 2, q.z);
     step(k + 3, q.w);
   }
-  if (k < steps) {
+  if (k < steps && open()) {
     auto const q = mcprice::rng::normals4<Real>(rng);
     step(k, q.x);
     if (k + 1 < steps) step(k + 1, q.y);
@@ -282,16 +418,16 @@ MCPRICE_HD MCPRICE_INLINE void for_step_normals(NormalStream& rng, int steps, St
 }
 
 // The same with two normals per step: step(k, first, second).
-template <typename Real = float, typename NormalStream, typename Step>
-MCPRICE_HD MCPRICE_INLINE void for_step_normal_pairs(NormalStream& rng, int steps, Step&& step)
+template <typename Real = float, typename NormalStream, typename Step, typename Open = always_open>
+MCPRICE_HD MCPRICE_INLINE void for_step_normal_pairs(NormalStream& rng, int steps, Step&& step, Open open = {})
 {
   int k = 0;
-  for (; k + 2 <= steps; k += 2) {
+  for (; k + 2 <= steps && open(); k += 2) {
     auto const q = mcprice::rng::normals4<Real>(rng);
     step(k, q.x, q.y);
     step(k + 1, q.z, q.w);
   }
-  if (k < steps) {
+  if (k < steps && open()) {
     auto const q = mcprice::rng::normals4<Real>(rng);
     step(k, q.x, q.y);
   }
@@ -300,24 +436,24 @@ MCPRICE_HD MCPRICE_INLINE void for_step_normal_pairs(NormalStream& rng, int step
 // Calls step(k, z, u, jump) for each step of a GBM path: one normal a step, and for continuous
 // lookbacks a second (u, which places the bridge's extremum); jump: no_jump, or for a jump
 // trade the step's jump_draw (raw draws, four a block: two steps' worth).
-template <path_product Product, typename Real, typename NormalStream, typename Step>
+template <path_product Product, typename Real, typename NormalStream, typename Step, typename Open = always_open>
 MCPRICE_HD MCPRICE_INLINE void for_path_step_normals(const basic_path_gbm_trade<Real>& t, NormalStream& rng,
-                                                     Step&& step)
+                                                     Step&& step, Open open = {})
 {
   bool const extremum = Product == path_product::lookback && t.continuous;
   if (t.jumps.intensity > Real(0)) {
     normal_feeder<NormalStream, Real> normals{rng};
     decltype(rng.next_uint4()) bits{};
-    for (int k = 0; k < t.steps; ++k) {
+    for (int k = 0; k < t.steps && open(); ++k) {
       Real const z = normals.next();
       Real const u = extremum ? normals.next() : Real(0);
       if (k % 2 == 0) bits = rng.next_uint4();
       step(k, z, u, k % 2 == 0 ? jump_draw{bits.x, bits.y} : jump_draw{bits.z, bits.w});
     }
   } else if (extremum) {
-    for_step_normal_pairs<Real>(rng, t.steps, [&](int k, Real z, Real u) { step(k, z, u, no_jump{}); });
+    for_step_normal_pairs<Real>(rng, t.steps, [&](int k, Real z, Real u) { step(k, z, u, no_jump{}); }, open);
   } else {
-    for_step_normals<Real>(rng, t.steps, [&](int k, Real z) { step(k, z, Real(0), no_jump{}); });
+    for_step_normals<Real>(rng, t.steps, [&](int k, Real z) { step(k, z, Real(0), no_jump{}); }, open);
   }
 }
 
@@ -346,11 +482,13 @@ MCPRICE_HD MCPRICE_INLINE Real path_sample(const basic_path_gbm_trade<Real>& t, 
   auto a = basic_path_state<Real>::start(t);
   auto b = a;
   const basic_path_step<Real>* steps = grid + t.first_step;
+  auto const levels = observation_rows_of(steps, t);
   for_path_step_normals<Product>(t, rng, [&](int k, Real z, Real u, auto jump) {
     basic_path_step<Real> const s = steps[k];
-    a.template advance<Product>(t, log_b, s, z, u, gbm_step_jump(t, steps, k, jump));
-    if constexpr (Antithetic) b.template advance<Product>(t, log_b, s, -z, u, gbm_step_jump(t, steps, k, jump.antithetic()));
-  });
+    a.template advance<Product>(t, log_b, s, z, u, gbm_step_jump(t, steps, k, jump), levels);
+    if constexpr (Antithetic)
+      b.template advance<Product>(t, log_b, s, -z, u, gbm_step_jump(t, steps, k, jump.antithetic()), levels);
+  }, open_until_settled<Product, Antithetic>(a, b));
   Real const up = a.template payoff<Product>(t);
   if constexpr (!Antithetic) return up;
   else return Real(0.5) * (up + b.template payoff<Product>(t));

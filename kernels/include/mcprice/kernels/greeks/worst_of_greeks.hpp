@@ -1,0 +1,179 @@
+#pragma once
+// Greeks of worst-of autocallables in the price's pass: scenario walks on the price's normals.
+// Each scenario walks the sample's paths again from the same subsequence (the same normals) with
+// one input moved, and the Greeks are central differences of the scenarios' values, in the
+// baskets' channels (basket_greeks.hpp):
+//   per asset i: delta_i and gamma_i (S0_i +-1%: the path in log spot is the same, so only asset
+//   i's performance moves, by ln(1 +- h)), vega_i (its steps' vol +-0.01 along their derivatives,
+//   as the single-asset scenario lanes move them, path_greeks.hpp);
+//   per pair i < j: the cross gamma (four corners of +-1%);
+//   correlation vega (every pairwise correlation +-0.01: the bumped factors after the trade's
+//   own), rho (every drift and payment discount, +-1e-3) and theta (the first step -+eps).
+// Walking again costs a walk per scenario (1 + 4n + 2n(n-1) + 6 for n assets), but keeps one path
+// state in registers, and the calls and coupons are digitals: differences, not derivatives.
+#include "mcprice/kernels/greeks/basket_greeks.hpp"
+#include "mcprice/kernels/greeks/path_greeks.hpp"
+#include "mcprice/kernels/models/worst_of_path.hpp"
+
+#include <cmath>
+#include <cstdint>
+
+namespace mcprice {
+
+// What a scenario moves. model: the single-asset scenario (scenario_step_of's index: 2/3 vol,
+// 4/5 rate, 6/7 time; 0 none) for asset model_asset (-1: every asset); factor: 0 the trade's
+// correlation factor, 1 and 2 the bumped ones; shift: performance shifts of up to two assets.
+struct worst_of_scenario {
+  int model{0};
+  int model_asset{-1};
+  int factor{0};
+  int shifted[2]{-1, -1};
+  float shift[2]{0.0F, 0.0F};
+};
+
+// The tables a worst-of Greek walk reads beside the price's.
+struct worst_of_greek_view {
+  const path_step* steps;         // the trade's rows
+  const path_greek_step* greeks;  // parallel to them
+  const float* log_initials;      // the trade's
+  const float* factors;           // the trade's own, then correlations +h, -h
+};
+
+// One side's value (sign -1: the antithetic path) in scenario `sc`, from subsequence `group`.
+template <typename NormalStream, bool Antithetic>
+MCPRICE_HD MCPRICE_INLINE float worst_of_scenario_value(const worst_of_trade& t, const worst_of_greek_view& v,
+                                                        const worst_of_scenario& sc, std::uint64_t group)
+{
+  int const n = t.assets;
+  float const maturity = v.greeks[static_cast<std::int64_t>(t.steps - 1) * n].time;
+  float const eps = fminf(1.0F / 365.0F, 0.5F * v.greeks[0].time);
+  const float* factor = v.factors + sc.factor * n * n;
+  const path_gbm_trade& base = t;
+  auto const levels = observation_rows_of(v.steps, t);
+  float offset[max_basket_assets];
+  for (int i = 0; i < n; ++i) {
+    offset[i] = v.log_initials[i];
+    for (int s = 0; s < 2; ++s) offset[i] -= sc.shifted[s] == i ? sc.shift[s] : 0.0F;
+  }
+  auto a = worst_of_start(t, offset);
+  auto b = a;
+  NormalStream rng(t.key, group);
+  normal_feeder<NormalStream, float> normals{rng};
+  float xa[max_basket_assets] = {};
+  float xb[max_basket_assets] = {};
+  for (int k = 0; k < t.steps && !(a.settled() && (!Antithetic || b.settled())); ++k) {
+    float y[max_basket_assets];
+    worst_of_normals(n, factor, normals, y);
+    worst_of_step<float> wa{0.0F, 0.0F};
+    worst_of_step<float> wb{0.0F, 0.0F};
+    float hit = 0.0F;
+    for (int i = 0; i < n; ++i) {
+      std::int64_t const row = static_cast<std::int64_t>(k) * n + i;
+      float const t_prev = k == 0 ? 0.0F : v.greeks[row - n].time;
+      bool const moved = sc.model_asset < 0 || sc.model_asset == i;
+      scenario_step const c =
+          scenario_step_of(moved ? sc.model : 0, k, v.steps[row], v.greeks[row], t_prev, maturity, eps);
+      if (i == 0) hit = c.hit_value;
+      xa[i] += fmaf(c.vol, y[i], c.drift);
+      xb[i] += fmaf(c.vol, -y[i], c.drift);
+      float const pa = xa[i] - offset[i];
+      float const pb = xb[i] - offset[i];
+      if (i == 0 || pa < wa.x) wa = {pa, c.vol * c.vol};
+      if (i == 0 || pb < wb.x) wb = {pb, c.vol * c.vol};
+    }
+    std::uint8_t const marks = v.steps[static_cast<std::int64_t>(k) * n].fixing;
+    a.observe<path_product::autocallable>(base, 0.0F, wa.x, wa.var, marks, hit, 0.0F, levels);
+    if constexpr (Antithetic) b.observe<path_product::autocallable>(base, 0.0F, wb.x, wb.var, marks, hit, 0.0F, levels);
+  }
+  float const up = a.payoff<path_product::autocallable>(base);
+  if constexpr (!Antithetic) return up;
+  else return 0.5F * (up + b.payoff<path_product::autocallable>(base));
+}
+
+// Adds one sample's Greek channels to g (basket_channels' layout); spots: S_i(0).
+template <typename Value>
+MCPRICE_HD MCPRICE_INLINE void add_worst_of_greeks(const worst_of_trade& t, const worst_of_greek_view& v,
+                                                   const float* spots, Value&& value, float* g)
+{
+  int const n = t.assets;
+  basket_channels const ch{n};
+  float const h = basket_spot_bump;
+  float const up_shift = log1pf(h);
+  float const down_shift = log1pf(-h);
+  float const p0 = value(worst_of_scenario{});
+  auto shifted = [&](int i, float si, int j, float sj) {
+    worst_of_scenario sc;
+    sc.shifted[0] = i;
+    sc.shift[0] = si;
+    sc.shifted[1] = j;
+    sc.shift[1] = sj;
+    return value(sc);
+  };
+  auto modelled = [&](int model, int asset) {
+    worst_of_scenario sc;
+    sc.model = model;
+    sc.model_asset = asset;
+    return value(sc);
+  };
+  for (int i = 0; i < n; ++i) {
+    float const up = shifted(i, up_shift, -1, 0.0F);
+    float const down = shifted(i, down_shift, -1, 0.0F);
+    float const dS = h * spots[i];
+    g[ch.delta(i)] = (up - down) / (2.0F * dS);
+    g[ch.gamma(i)] = (up - 2.0F * p0 + down) / (dS * dS);
+    g[ch.vega(i)] = (modelled(2, i) - modelled(3, i)) / (2.0F * scenario_vol_bump);
+    for (int j = i + 1; j < n; ++j) {
+      float const pp = shifted(i, up_shift, j, up_shift);
+      float const pm = shifted(i, up_shift, j, down_shift);
+      float const mp = shifted(i, down_shift, j, up_shift);
+      float const mm = shifted(i, down_shift, j, down_shift);
+      g[ch.cross(i, j)] = (pp - pm - mp + mm) / (4.0F * h * h * spots[i] * spots[j]);
+    }
+  }
+  worst_of_scenario correlated;
+  correlated.factor = 1;
+  float const corr_up = value(correlated);
+  correlated.factor = 2;
+  g[ch.correlation_vega()] = (corr_up - value(correlated)) / (2.0F * basket_correlation_bump);
+  float const maturity = v.greeks[static_cast<std::int64_t>(t.steps - 1) * n].time;
+  float const eps = fminf(1.0F / 365.0F, 0.5F * v.greeks[0].time);
+  float const rate_up = expf(-scenario_rate_bump * maturity);
+  float const time_factor = expf(v.greeks[0].rate * eps);
+  g[ch.rho()] = (modelled(4, -1) * rate_up - modelled(5, -1) / rate_up) / (2.0F * scenario_rate_bump);
+  g[ch.theta()] = (modelled(6, -1) * time_factor - modelled(7, -1) / time_factor) / (2.0F * eps);
+}
+
+// A lane of worst-of trades with Greeks: the price with worst_of_lane's bits, and the channels of
+// trades with t.greeks (the others' stay zero).
+template <typename NormalStream>
+MCPRICE_HD MCPRICE_INLINE priced_basket_greeks worst_of_greek_lane(const worst_of_trade& t, const path_step* grid,
+                                                                   const path_greek_step* greek_grid,
+                                                                   const float* log_initials, const float* spots,
+                                                                   const float* factors, std::int64_t block, int lane)
+{
+  constexpr int d = own_subsequence_normals;
+  priced_basket_greeks m{};
+  int const channels = basket_channels{t.assets}.count();
+  worst_of_greek_view const view{grid + t.first_step, greek_grid + t.first_step, log_initials + t.first_asset,
+                                 factors + t.first_factor};
+  for (int g = 0; g < layout::groups_per_lane(d); ++g) {
+    std::int64_t const group = layout::group_index(block, g, lane, d);
+    if (group >= t.samples) break;
+    auto const subsequence = static_cast<std::uint64_t>(group);
+    float const price = t.antithetic
+                            ? worst_of_sample<NormalStream, true>(t, grid, log_initials, factors, subsequence)
+                            : worst_of_sample<NormalStream, false>(t, grid, log_initials, factors, subsequence);
+    m.price.add_group(price, 0.0F, 1);
+    if (!t.greeks) continue;
+    float v[basket_greek_channels] = {};
+    auto const value = [&](const worst_of_scenario& sc) {
+      return t.antithetic ? worst_of_scenario_value<NormalStream, true>(t, view, sc, subsequence)
+                          : worst_of_scenario_value<NormalStream, false>(t, view, sc, subsequence);
+    };
+    add_worst_of_greeks(t, view, spots + t.first_asset, value, v);
+    for (int c = 0; c < channels; ++c) m.greeks.m[c].add_group(v[c], 0.0F, 1);
+  }
+  return m;
+}
+
+}  // namespace mcprice
