@@ -229,14 +229,11 @@ void jump_bench(bool cpu)
     }
     return t;
   };
-  std::vector<trade> const trades = {make("heston-european", product_kind::vanilla, "H"),
-                                     make("bates-european", product_kind::vanilla, "B"),
-                                     make("gbm-asian", product_kind::asian, "G"),
-                                     make("merton-asian", product_kind::asian, "M"),
-                                     make("gbm-down-out", product_kind::barrier, "G"),
-                                     make("merton-down-out", product_kind::barrier, "M"),
-                                     make("local-vol-asian", product_kind::asian, "L"),
-                                     make("local-vol-down-out", product_kind::barrier, "L")};
+  std::vector<trade> const trades = {
+      make("heston-european", product_kind::vanilla, "H"), make("bates-european", product_kind::vanilla, "B"),
+      make("gbm-asian", product_kind::asian, "G"),         make("merton-asian", product_kind::asian, "M"),
+      make("gbm-down-out", product_kind::barrier, "G"),    make("merton-down-out", product_kind::barrier, "M"),
+      make("local-vol-asian", product_kind::asian, "L"),   make("local-vol-down-out", product_kind::barrier, "L")};
   for (const trade& t : trades) {
     engine_options o;
     o.backend = cpu ? backend_choice::cpu : backend_choice::gpu;
@@ -249,10 +246,11 @@ void jump_bench(bool cpu)
     pricing_run run;
     double const wall = timed(5, [&] { run = eng.price(book); });
     auto const& r = run.results[0];
-    std::printf("{\"bench\":\"%s\",\"paths\":%lld,\"wall_s\":%.5f,\"path_steps_per_s\":%.4g,\"price\":%.6f,"
-                "\"std_error\":%.6f%s}\n",
-                t.id.c_str(), static_cast<long long>(r.paths), wall, static_cast<double>(r.paths) * 252.0 / wall, r.price,
-                r.std_error, r.status == trade_status::ok ? "" : ",\"failed\":true");
+    std::printf(
+        "{\"bench\":\"%s\",\"paths\":%lld,\"wall_s\":%.5f,\"path_steps_per_s\":%.4g,\"price\":%.6f,"
+        "\"std_error\":%.6f%s}\n",
+        t.id.c_str(), static_cast<long long>(r.paths), wall, static_cast<double>(r.paths) * 252.0 / wall, r.price,
+        r.std_error, r.status == trade_status::ok ? "" : ",\"failed\":true");
     std::fflush(stdout);
   }
 }
@@ -286,8 +284,8 @@ void autocall_bench(bool cpu)
     return t;
   };
   for (bool const worst_of : {false, true}) {
-    std::vector<std::string> const assets = worst_of ? std::vector<std::string>{"A", "B", "C"}
-                                                     : std::vector<std::string>{"A"};
+    std::vector<std::string> const assets =
+        worst_of ? std::vector<std::string>{"A", "B", "C"} : std::vector<std::string>{"A"};
     double walls[2] = {0.0, 0.0};
     for (int full = 0; full < 2; ++full) {
       trade const t = make(std::string(worst_of ? "worst-of-3" : "single") + (full ? "-never-called" : "-autocallable"),
@@ -302,15 +300,31 @@ void autocall_bench(bool cpu)
       pricing_run run;
       walls[full] = timed(5, [&] { run = eng.price(book); });
       auto const& r = run.results[0];
-      std::printf("{\"bench\":\"%s\",\"paths\":%lld,\"steps\":1260,\"wall_s\":%.5f,\"price\":%.6f,"
-                  "\"std_error\":%.6f%s}\n",
-                  t.id.c_str(), static_cast<long long>(r.paths), walls[full], r.price, r.std_error,
-                  r.status == trade_status::ok ? "" : ",\"failed\":true");
+      std::printf(
+          "{\"bench\":\"%s\",\"paths\":%lld,\"steps\":1260,\"wall_s\":%.5f,\"price\":%.6f,"
+          "\"std_error\":%.6f%s}\n",
+          t.id.c_str(), static_cast<long long>(r.paths), walls[full], r.price, r.std_error,
+          r.status == trade_status::ok ? "" : ",\"failed\":true");
     }
-    std::printf("{\"bench\":\"%s-work-share\",\"callable_over_full_wall\":%.4f}\n",
-                worst_of ? "worst-of-3" : "single", walls[0] / walls[1]);
+    std::printf("{\"bench\":\"%s-work-share\",\"callable_over_full_wall\":%.4f}\n", worst_of ? "worst-of-3" : "single",
+                walls[0] / walls[1]);
     std::fflush(stdout);
   }
+  // Plain paths (no antithetic pairs), as the torch.compile peer draws them.
+  engine_options o;
+  o.backend = cpu ? backend_choice::cpu : backend_choice::gpu;
+  o.steps = 1260;
+  o.paths = cpu ? (1 << 12) : (1 << 20);
+  o.antithetic = false;
+  portfolio book;
+  book.trades = {make("worst-of-3-plain-paths", {"A", "B", "C"}, 1.0)};
+  engine const eng(market, o);
+  pricing_run run;
+  double const wall = timed(5, [&] { run = eng.price(book); });
+  std::printf(
+      "{\"bench\":\"worst-of-3-plain-paths\",\"paths\":%lld,\"steps\":1260,\"wall_s\":%.5f,"
+      "\"price\":%.6f,\"std_error\":%.6f}\n",
+      static_cast<long long>(run.results[0].paths), wall, run.results[0].price, run.results[0].std_error);
 }
 
 // What --precision double costs: single-asset trades priced with float and with double paths

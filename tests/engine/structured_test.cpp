@@ -68,6 +68,27 @@ trade autocallable_on(const std::string& asset, const std::string& id)
   return t;
 }
 
+// A step-down note paying 2% coupons above `coupon_level`.
+trade step_down_note(const std::string& asset, const std::string& id, double coupon_level)
+{
+  trade t = autocallable_on(asset, id);
+  t.autocall_barrier = {1.05, 1.0, 0.95, 0.9, 0.9, 0.85, 0.85, 0.8};
+  t.coupon = 0.02;
+  t.coupon_barrier = {coupon_level};
+  return t;
+}
+
+// A worst-of of F and F3 that never calls, paying `coupon` above `level`.
+trade worst_of_strip(const std::string& id, double coupon, double level)
+{
+  trade t = autocallable_on("F", id);
+  t.underlyings = {"F", "F3"};
+  t.autocall_barrier = {100.0};
+  t.coupon = coupon;
+  t.coupon_barrier = {level};
+  return t;
+}
+
 trade cliquet_on(const std::string& asset, const std::string& id, std::int64_t resets)
 {
   trade t = trade_on(asset, id, product_kind::cliquet, option_type::call, 0.0, 2.0);
@@ -145,10 +166,7 @@ TEST_CASE("a higher knock-in never raises an autocallable's price, memory never 
 {
   market_data const m = structured_market();
   for (auto monitoring : {knock_in_monitoring::continuous, knock_in_monitoring::discrete}) {
-    trade t = autocallable_on("G", "order");
-    t.autocall_barrier = {1.05, 1.0, 0.95, 0.9, 0.9, 0.85, 0.85, 0.8};
-    t.coupon = 0.02;
-    t.coupon_barrier = {0.7};
+    trade t = step_down_note("G", "order", 0.7);
     t.ki_monitoring = monitoring;
     t.fixings = 24;
     std::vector<trade> book;
@@ -269,11 +287,7 @@ TEST_CASE("an autocallable's Greeks by scenario lanes match its digital strip's"
 TEST_CASE("a worst-of autocallable of independent assets pays coupons on both digitals", "[structured]")
 {
   market_data const m = structured_market();
-  trade t = autocallable_on("F", "worst-strip");
-  t.underlyings = {"F", "F3"};
-  t.autocall_barrier = {100.0};
-  t.coupon = 0.03;
-  t.coupon_barrier = {0.95};
+  trade t = worst_of_strip("worst-strip", 0.03, 0.95);
   t.initial_levels = {100.0, 45.0};
   double expected = m.discount().discount(2.0);
   for (double ti : quarterly) {
@@ -290,11 +304,7 @@ TEST_CASE("a worst-of autocallable of independent assets pays coupons on both di
 TEST_CASE("a worst-of autocallable's Greeks by scenario walks match its digitals'", "[structured][greeks]")
 {
   market_data const m = structured_market();
-  trade t = autocallable_on("F", "worst-strip-greeks");
-  t.underlyings = {"F", "F3"};
-  t.autocall_barrier = {100.0};
-  t.coupon = 0.05;
-  t.coupon_barrier = {1.0};
+  trade const t = worst_of_strip("worst-strip-greeks", 0.05, 1.0);
   auto const run = price(m, {t}, 200000, 8, true);
   auto const& r = run.results[0];
   REQUIRE(r.status == trade_status::ok);
@@ -330,10 +340,7 @@ TEST_CASE("a worst-of of two assets that move as one prices as the single-asset 
 {
   market_data const m = structured_market();
   for (auto monitoring : {knock_in_monitoring::maturity, knock_in_monitoring::continuous}) {
-    trade one = autocallable_on("F", "single");
-    one.autocall_barrier = {1.05, 1.0, 0.95, 0.9, 0.9, 0.85, 0.85, 0.8};
-    one.coupon = 0.02;
-    one.coupon_barrier = {0.75};
+    trade one = step_down_note("F", "single", 0.75);
     one.memory = true;
     one.ki_barrier = 0.65;
     one.ki_monitoring = monitoring;
@@ -349,9 +356,7 @@ TEST_CASE("a worst-of of two assets that move as one prices as the single-asset 
     CHECK(std::abs(a.price - b.price) <= 4.0 * std::hypot(a.std_error, b.std_error) + 1e-4);
   }
   // Moving both spots moves the one asset: the two deltas add up to the single trade's.
-  trade one = autocallable_on("F", "single-greeks");
-  one.autocall_barrier = {1.05, 1.0, 0.95, 0.9, 0.9, 0.85, 0.85, 0.8};
-  one.coupon = 0.02;
+  trade one = step_down_note("F", "single-greeks", 1.0);
   one.ki_barrier = 0.65;
   trade both = one;
   both.id = "worst-greeks";

@@ -2,10 +2,19 @@
 #include "mcprice/kernels/launch/local_vol.hpp"
 #include "mcprice/kernels/launch/stream_choice.cuh"
 
+#include <type_traits>
+
 namespace mcprice::kernels {
 namespace {
 
 using policy = tuning::european_policy;
+
+// Float kernels keep 3 blocks of 256 an SM: the autocallable's and cliquet's branches took the
+// kernel from 80 to 96 registers (2 blocks) and every local-vol product 30-38% slower with it
+// (docs/benchmarks.md, 2026-12-03); the cap spills only inside those branches. Double, which
+// exists for validation, keeps its registers.
+template <typename Real>
+inline constexpr int local_vol_min_blocks = std::is_same_v<Real, float> ? 3 : 1;
 
 template <typename Real, typename Stream>
 struct local_vol_fused_lane {
@@ -19,7 +28,7 @@ struct local_vol_fused_lane {
 };
 
 template <typename Real, typename Stream>
-__global__ void __launch_bounds__(policy::threads_per_block)
+__global__ void __launch_bounds__(policy::threads_per_block, local_vol_min_blocks<Real>)
     local_vol_blocks_kernel(const basic_local_vol_trade<Real>* __restrict__ trades, int num_trades,
                             const basic_local_vol_step<Real>* __restrict__ steps,
                             const basic_vol_pair<Real>* __restrict__ surface, std::int64_t block_begin,

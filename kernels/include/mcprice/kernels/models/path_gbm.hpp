@@ -389,10 +389,12 @@ struct always_open {
 template <path_product Product, bool Antithetic, typename State>
 MCPRICE_HD MCPRICE_INLINE auto open_until_settled(const State& a, const State& b)
 {
-  return [&a, &b] {
-    if constexpr (Product != path_product::autocallable) return true;
-    else return !(a.settled() && (!Antithetic || b.settled()));
-  };
+  // Other products get a walk with no test at all (and no reference to their states).
+  if constexpr (Product != path_product::autocallable) {
+    return always_open{};
+  } else {
+    return [&a, &b] { return !(a.settled() && (!Antithetic || b.settled())); };
+  }
 }
 
 // Calls step(k, z_k) for k = 0..steps-1, z_k the k-th normal of the stream: four steps per
