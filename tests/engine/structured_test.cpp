@@ -162,6 +162,25 @@ TEST_CASE("seasoned autocallables measure performance from their initial level",
   check_within(run.results[0], digital_strip(m, "G", 0.03, 88.0), 2e-4);
 }
 
+TEST_CASE("a seasoned note already below its continuous knock-in is knocked in", "[structured]")
+{
+  market_data const m = structured_market();
+  for (bool const worst_of : {false, true}) {
+    trade t = autocallable_on("G", worst_of ? "knocked-worst-of" : "knocked");
+    t.autocall_barrier = {100.0};
+    t.ki_barrier = 0.8;
+    t.ki_monitoring = knock_in_monitoring::continuous;
+    t.initial_levels = {130.0};  // performance today 100 / 130 < 0.8
+    if (worst_of) {
+      // A second asset far above its level: the worst is G's.
+      t.underlyings = {"G", "F3"};
+      t.initial_levels = {130.0, 10.0};
+    }
+    double const expected = m.discount().discount(2.0) - black_scholes::put(inputs_at(m, "G", 130.0, 2.0)) / 130.0;
+    check_within(price(m, {t}, 200000, 20).results[0], expected, 2e-4);
+  }
+}
+
 TEST_CASE("a higher knock-in never raises an autocallable's price, memory never lowers it", "[structured]")
 {
   market_data const m = structured_market();

@@ -94,7 +94,7 @@ void set_structured_terms(const trade& t, const asset& a, basic_path_gbm_trade<R
   k.log_barrier = static_cast<Real>(std::log(initial / a.spot));
   k.strike = static_cast<Real>(t.strike.value_or(1.0));
   k.rebate = static_cast<Real>(t.coupon);
-  k.log_knock_in = t.ki_barrier ? static_cast<Real>(std::log(*t.ki_barrier)) : Real(0);
+  k.log_knock_in = knock_in_log_level<Real>(t, a.spot / initial);
   k.memory = t.memory ? 1 : 0;
 }
 

@@ -56,6 +56,18 @@ void mark_steps(const path_grid& g, std::vector<Step>& steps)
   for (std::size_t i = 0; i < g.marks.size(); ++i) steps[i].fixing = g.marks[i];
 }
 
+// An autocallable's ln(knock-in level / initial level) for the path state, given its performance
+// today. A continuously watched knock-in that today's performance has already reached is +infinity:
+// every path is knocked in at its first step (the bridge is not asked for a path that starts
+// beyond the level).
+template <typename Real>
+Real knock_in_log_level(const trade& t, double performance_today)
+{
+  if (!t.ki_barrier) return Real(0);
+  bool const knocked = t.ki_monitoring == knock_in_monitoring::continuous && performance_today <= *t.ki_barrier;
+  return knocked ? std::numeric_limits<Real>::infinity() : static_cast<Real>(std::log(*t.ki_barrier));
+}
+
 // An autocallable's observation levels, ln(barrier) per observation (the last one's call level
 // +infinity: nothing is called at maturity), appended after the trade's rows in its model's
 // step table; the record points at them.

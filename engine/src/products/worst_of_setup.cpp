@@ -5,6 +5,7 @@
 #include "products/path_setup.hpp"
 #include "products/stream_keys.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <type_traits>
@@ -77,11 +78,14 @@ basic_worst_of_job<Real> make_worst_of_job(const trade& t, const market_data& ma
   append_observation_rows(t, job.steps, job.kernel);
   if (greeks) job.greek_steps.resize(job.steps.size());
   job.kernel.greeks = greeks ? 1 : 0;
+  double worst_today = 0.0;
   for (int i = 0; i < n; ++i) {
     double const initial = t.initial_levels.empty() ? assets[i]->spot : t.initial_levels[static_cast<std::size_t>(i)];
     job.log_initials.push_back(static_cast<Real>(std::log(initial / assets[i]->spot)));
     job.spots.push_back(static_cast<Real>(assets[i]->spot));
+    worst_today = i == 0 ? assets[i]->spot / initial : std::min(worst_today, assets[i]->spot / initial);
   }
+  job.kernel.log_knock_in = knock_in_log_level<Real>(t, worst_today);
   job.factor = correlation_factor<Real>(market, idx, greeks);
   job.scale = df_T * t.notional;
   return job;
