@@ -154,8 +154,6 @@ MCPRICE_HD MCPRICE_INLINE priced_basket_greeks worst_of_greek_lane(const worst_o
   constexpr int d = own_subsequence_normals;
   priced_basket_greeks m{};
   int const channels = basket_channels{t.assets}.count();
-  worst_of_greek_view const view{grid + t.first_step, greek_grid + t.first_step, log_initials + t.first_asset,
-                                 factors + t.first_factor};
   for (int g = 0; g < layout::groups_per_lane(d); ++g) {
     std::int64_t const group = layout::group_index(block, g, lane, d);
     if (group >= t.samples) break;
@@ -165,6 +163,9 @@ MCPRICE_HD MCPRICE_INLINE priced_basket_greeks worst_of_greek_lane(const worst_o
                             : worst_of_sample<NormalStream, false>(t, grid, log_initials, factors, subsequence);
     m.price.add_group(price, 0.0F, 1);
     if (!t.greeks) continue;
+    // Formed here: a request whose trades have no Greek rows has no Greek grid to offset.
+    worst_of_greek_view const view{grid + t.first_step, greek_grid + t.first_step, log_initials + t.first_asset,
+                                   factors + t.first_factor};
     float v[basket_greek_channels] = {};
     auto const value = [&](const worst_of_scenario& sc) {
       return t.antithetic ? worst_of_scenario_value<NormalStream, true>(t, view, sc, subsequence)
