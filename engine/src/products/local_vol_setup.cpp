@@ -38,7 +38,7 @@ basic_local_vol_job<Real> make_local_vol_job(const trade& t, const asset& a, con
   basic_local_vol_job<Real> job{};
   double t_prev = 0.0;
   for (std::size_t i = 0; i < g.times.size(); ++i) {
-    job.steps.push_back(make_local_vol_step<Real>(a, market, t_prev, g.times[i], df_T, g.is_fixing[i]));
+    job.steps.push_back(make_local_vol_step<Real>(a, market, t_prev, g.times[i], df_T, g.is_fixing(i)));
     t_prev = g.times[i];
   }
   mark_steps(g, job.steps);
@@ -49,7 +49,7 @@ basic_local_vol_job<Real> make_local_vol_job(const trade& t, const asset& a, con
     double const t1 = g.times.front();
     double const eps = local_vol_roll(static_cast<float>(t1));
     for (double const end : {t1 - eps, t1 + eps}) {
-      basic_local_vol_step<Real> s = make_local_vol_step<Real>(a, market, 0.0, end, df_T, g.is_fixing.front());
+      basic_local_vol_step<Real> s = make_local_vol_step<Real>(a, market, 0.0, end, df_T, g.is_fixing(0));
       s.hit_value = job.steps.front().hit_value;
       job.steps.push_back(s);
     }

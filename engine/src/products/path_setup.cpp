@@ -139,7 +139,6 @@ path_grid make_path_grid(const trade& t, const engine_options& opt, bool uniform
       std::unique(g.times.begin(), g.times.end(), [](double x, double y) { return std::abs(x - y) <= 1e-12; }),
       g.times.end());
   for (double ti : g.times) {
-    g.is_fixing.push_back(listed(g.fixings, ti));
     g.marks.push_back(static_cast<std::uint8_t>((listed(g.fixings, ti) ? fixing_mark : 0) |
                                                 (listed(knock_in, ti) ? knock_in_mark : 0)));
   }
@@ -215,12 +214,11 @@ basic_path_gbm_trade<Real> make_path_record(const trade& t, const asset& a, cons
 }
 
 template <typename Real>
-basic_path_job<Real> make_path_job(const trade& t, const asset& a, const market_data& market, const engine_options& opt)
+std::vector<basic_path_step<Real>> gbm_path_steps(const market_data& market, const asset& a, const path_grid& g,
+                                                  double df_T)
 {
-  path_grid const g = make_path_grid(t, opt, false);
   auto const log_forward = [&](double time) { return diffusion_log_forward(market, a, time); };
-  double const df_T = market.discount().discount(t.maturity);
-  basic_path_job<Real> job{};
+  std::vector<basic_path_step<Real>> steps;
   double t_prev = 0.0;
   for (std::size_t i = 0; i < g.times.size(); ++i) {
     double const ti = g.times[i];
@@ -230,16 +228,28 @@ basic_path_job<Real> make_path_job(const trade& t, const asset& a, const market_
     s.vol = static_cast<Real>(std::sqrt(std::max(0.0, dw)));
     s.hit_value = static_cast<Real>(market.discount().discount(ti) / df_T);
     s.fixing = g.marks[i];
-    job.steps.push_back(s);
+    steps.push_back(s);
     t_prev = ti;
   }
+  return steps;
+}
+template std::vector<path_step> gbm_path_steps<float>(const market_data&, const asset&, const path_grid&, double);
+template std::vector<path_step_f64> gbm_path_steps<double>(const market_data&, const asset&, const path_grid&, double);
+
+template <typename Real>
+basic_path_job<Real> make_path_job(const trade& t, const asset& a, const market_data& market, const engine_options& opt)
+{
+  path_grid const g = make_path_grid(t, opt, false);
+  double const df_T = market.discount().discount(t.maturity);
+  basic_path_job<Real> job{};
+  job.steps = gbm_path_steps<Real>(market, a, g, df_T);
   job.kernel = make_path_record<Real>(t, a, g, opt, job.paths);
   job.scale = df_T * t.notional;
   if (opt.greeks) job.greek_steps = make_greek_steps(a, g.times, -std::log(df_T) / t.maturity);
   bool const jumps = jump_intensity(a) > 0.0;
   if (jumps) {
     // The jump rows (path_gbm.hpp): step k's mean jump count; the Greek grid stays parallel.
-    t_prev = 0.0;
+    double t_prev = 0.0;
     for (double ti : g.times) {
       basic_path_step<Real> row{};
       row.drift = static_cast<Real>(a.jumps->intensity * (ti - t_prev));
@@ -275,7 +285,7 @@ basic_heston_job<Real> make_heston_job(const trade& t, const asset& a, const mar
   for (std::size_t i = 0; i < g.times.size(); ++i) {
     double const ti = g.times[i];
     job.steps.push_back(make_heston_step<Real>(ti - t_prev, log_forward(ti) - log_forward(t_prev),
-                                               market.discount().discount(ti) / df_T, g.is_fixing[i], a.heston.kappa,
+                                               market.discount().discount(ti) / df_T, g.is_fixing(i), a.heston.kappa,
                                                a.heston.theta, a.heston.xi, a.heston.rho));
     t_prev = ti;
   }
@@ -289,7 +299,7 @@ basic_heston_job<Real> make_heston_job(const trade& t, const asset& a, const mar
     double const eps = heston_roll(static_cast<float>(t1));
     for (double const dt : {t1 - eps, t1 + eps}) {
       job.steps.push_back(make_heston_step<Real>(dt, log_forward(t1) * dt / t1, market.discount().discount(t1) / df_T,
-                                                 g.is_fixing.front(), a.heston.kappa, a.heston.theta, a.heston.xi,
+                                                 g.is_fixing(0), a.heston.kappa, a.heston.theta, a.heston.xi,
                                                  a.heston.rho));
     }
   }

@@ -45,8 +45,9 @@ struct path_grid {
   std::vector<double> fixings;  // as the trade defines them, a leading 0 included
   bool spot_fixing{false};
   std::vector<double> times;
-  std::vector<bool> is_fixing;
   std::vector<std::uint8_t> marks;  // per time: fixing_mark, knock_in_mark (path_gbm.hpp)
+
+  [[nodiscard]] bool is_fixing(std::size_t i) const { return (marks[i] & fixing_mark) != 0; }
 };
 
 // Each step's fixing byte from the grid's marks (the first times.size() steps).
@@ -91,6 +92,11 @@ void append_observation_rows(const trade& t, std::vector<Step>& steps, Record& k
 }
 
 path_grid make_path_grid(const trade& t, const engine_options& opt, bool uniform_steps);
+// A GBM asset's exact log-normal step to each of the grid's times (drift to the forward less the
+// jumps' compensator, vol from the total variance, the payment ratio and the step's marks).
+template <typename Real>
+std::vector<basic_path_step<Real>> gbm_path_steps(const market_data& market, const asset& a, const path_grid& g,
+                                                  double df_T);
 template <typename Real>
 basic_path_gbm_trade<Real> make_path_record(const trade& t, const asset& a, const path_grid& g,
                                             const engine_options& opt, std::int64_t& paths);

@@ -13,25 +13,17 @@
 namespace mcprice::detail {
 namespace {
 
-// Rows k x n + i: asset i's exact log-normal step from t_{k-1} to t_k.
+// Rows k x n + i: asset i's exact log-normal step from t_{k-1} to t_k (the single-asset paths'
+// steps, interleaved).
 template <typename Real>
 std::vector<basic_path_step<Real>> worst_of_steps(const market_data& market, const std::vector<const asset*>& assets,
                                                   const path_grid& g, double df_T)
 {
+  std::vector<std::vector<basic_path_step<Real>>> per_asset;
+  for (const asset* a : assets) per_asset.push_back(gbm_path_steps<Real>(market, *a, g, df_T));
   std::vector<basic_path_step<Real>> rows;
-  double t_prev = 0.0;
   for (std::size_t k = 0; k < g.times.size(); ++k) {
-    double const tk = g.times[k];
-    for (const asset* a : assets) {
-      double const dw = a->vol.total_variance(tk) - a->vol.total_variance(t_prev);
-      basic_path_step<Real> s{};
-      s.drift = static_cast<Real>(market.log_forward(*a, tk) - market.log_forward(*a, t_prev) - 0.5 * dw);
-      s.vol = static_cast<Real>(std::sqrt(std::max(0.0, dw)));
-      s.hit_value = static_cast<Real>(market.discount().discount(tk) / df_T);
-      s.fixing = g.marks[k];
-      rows.push_back(s);
-    }
-    t_prev = tk;
+    for (auto const& steps : per_asset) rows.push_back(steps[k]);
   }
   return rows;
 }
