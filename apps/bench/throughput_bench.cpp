@@ -258,7 +258,8 @@ void jump_bench(bool cpu)
 // What an autocallable's early stop saves (issue 35): a 5-year note observed quarterly with a daily
 // continuous knock-in (1,260 steps), on one GBM asset and as a worst-of of three, priced as
 // written and with its autocall barriers out of reach (every path walks every step: the most
-// work). The wall-time ratio is the share of path-steps the callable note still walks. Median
+// work). The wall-time ratio is the share of path-steps the callable note still walks; beside it,
+// the share its paths need (expected life / maturity, from the redemption probabilities). Median
 // of 5 calls each; not in `all`.
 void autocall_bench(bool cpu)
 {
@@ -287,6 +288,7 @@ void autocall_bench(bool cpu)
     std::vector<std::string> const assets =
         worst_of ? std::vector<std::string>{"A", "B", "C"} : std::vector<std::string>{"A"};
     double walls[2] = {0.0, 0.0};
+    double needed = 1.0;  // the callable note's share of path-steps its paths need, from its redemptions
     for (int full = 0; full < 2; ++full) {
       trade const t = make(std::string(worst_of ? "worst-of-3" : "single") + (full ? "-never-called" : "-autocallable"),
                            assets, full ? 100.0 : 1.0);
@@ -305,9 +307,12 @@ void autocall_bench(bool cpu)
           "\"std_error\":%.6f%s}\n",
           t.id.c_str(), static_cast<long long>(r.paths), walls[full], r.price, r.std_error,
           r.status == trade_status::ok ? "" : ",\"failed\":true");
+      // The steps are uniform in time: a path redeemed at t needs t / T of them.
+      if (full == 0 && r.redemption) needed = r.redemption->expected_life / t.maturity;
     }
-    std::printf("{\"bench\":\"%s-work-share\",\"callable_over_full_wall\":%.4f}\n", worst_of ? "worst-of-3" : "single",
-                walls[0] / walls[1]);
+    std::printf(
+        "{\"bench\":\"%s-work-share\",\"callable_over_full_wall\":%.4f,\"path_steps_needed_share\":%.4f}\n",
+        worst_of ? "worst-of-3" : "single", walls[0] / walls[1], needed);
     std::fflush(stdout);
   }
   // Plain paths (no antithetic pairs), as the torch.compile peer draws them.

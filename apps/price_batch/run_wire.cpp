@@ -70,6 +70,38 @@ trade_greeks greeks_from(const json& j)
   return g;
 }
 
+json bits_to(const std::vector<double>& v)
+{
+  json out = json::array();
+  for (double x : v) out.push_back(bits_of(x));
+  return out;
+}
+
+std::vector<double> bits_from(const json& j)
+{
+  std::vector<double> out;
+  for (auto const& x : j) out.push_back(double_of(x.get<std::uint64_t>()));
+  return out;
+}
+
+json redemption_to(const redemption_statistics& s)
+{
+  return {{"times", bits_to(s.times)},
+          {"probabilities", bits_to(s.probabilities)},
+          {"expected_life", bits_of(s.expected_life)},
+          {"knock_in_probability", bits_of(s.knock_in_probability)}};
+}
+
+redemption_statistics redemption_from(const json& j)
+{
+  redemption_statistics s;
+  s.times = bits_from(j.at("times"));
+  s.probabilities = bits_from(j.at("probabilities"));
+  s.expected_life = double_of(j.at("expected_life").get<std::uint64_t>());
+  s.knock_in_probability = double_of(j.at("knock_in_probability").get<std::uint64_t>());
+  return s;
+}
+
 json result_to(const trade_result& r)
 {
   json out = {{"id", r.id},
@@ -81,6 +113,7 @@ json result_to(const trade_result& r)
               {"paths", r.paths},
               {"message", r.message}};
   if (r.greeks) out["greeks"] = greeks_to(*r.greeks);
+  if (r.redemption) out["redemption"] = redemption_to(*r.redemption);
   return out;
 }
 
@@ -96,6 +129,7 @@ trade_result result_from(const json& j)
   r.paths = j.at("paths").get<std::int64_t>();
   r.message = j.at("message").get<std::string>();
   if (j.contains("greeks")) r.greeks = greeks_from(j.at("greeks"));
+  if (j.contains("redemption")) r.redemption = redemption_from(j.at("redemption"));
   return r;
 }
 

@@ -140,6 +140,7 @@ void write_results(const call_state& call, const family_task& task, const family
           return;
         }
         r = make_result(id, o.sums, task.rows->samples[k], task.rows->paths[k], task.rows->scales[k]);
+        if (!o.tally.empty()) r.redemption = redemption_of(o.tally, call.book.trades[row].observation_times);
         task.finish(k, outcome, r);
       },
       call.results_per_thread);

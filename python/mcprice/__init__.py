@@ -112,8 +112,10 @@ def _book_text(trades):
 
 
 def _results_frame(results):
-    """The engine's results as a DataFrame: columns as they come (a run without Greeks), or the
-    contract's JSON rows (with Greeks: per-asset lists and cross gammas)."""
+    """The engine's results as a DataFrame: columns as they come (a run without Greeks or
+    autocallables), or the contract's JSON rows (with Greeks: per-asset lists and cross gammas;
+    autocallables: redemption_times, redemption_probabilities, expected_life and
+    knock_in_probability, missing (NaN) on the other rows)."""
     import pandas as pd
 
     if isinstance(results, dict):

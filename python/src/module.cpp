@@ -12,6 +12,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -101,7 +102,7 @@ class python_engine {
   }
 
   // Prices a book (a file, or CSV text named `source`) and returns the results: columns
-  // (result_columns), or with Greeks the contract's JSON text.
+  // (result_columns), or with Greeks or autocallables the contract's JSON text.
   // progress(done, total) is called with the GIL held; it returns False to cancel the trades
   // not yet started. Ctrl-C (a KeyboardInterrupt pending) cancels the same way, as SIGINT does
   // in price-batch: the results come back, with those trades' status cancelled.
@@ -121,12 +122,15 @@ class python_engine {
     };
     std::optional<mcprice::pricing_run> run;
     std::ostringstream out;
+    bool json = false;  // rows with Greeks or an autocallable's redemption statistics: the JSON rows
     {
       py::gil_scoped_release released;
       run = engine_.price(book, on_progress, &cancel);
-      if (run->summary.greeks) mcprice::write_results_json(out, *run);
+      json = run->summary.greeks || std::any_of(run->results.begin(), run->results.end(),
+                                                [](const auto& r) { return r.redemption.has_value(); });
+      if (json) mcprice::write_results_json(out, *run);
     }
-    if (!run->summary.greeks) return result_columns(*run);
+    if (!json) return result_columns(*run);
     return py::str(out.str());
   }
 

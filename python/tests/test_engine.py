@@ -208,3 +208,18 @@ def test_the_gpu_path_prices_the_book_and_reports_memory():
     report = eng.memory()
     assert report["held_bytes"] >= 0 and report["allocator"] == "bucketed"
     assert_frames_identical(eng.price(pd.read_csv(BOOK, comment="#")), got)
+
+
+def test_an_autocallable_row_carries_its_redemption_statistics(engine):
+    note = {"id": "NOTE", "product": "autocallable", "underlying": "ABC", "maturity": 2,
+            "observation_times": "0.5;1;1.5;2", "autocall_barrier": "1.0;0.95;0.9;0.9", "coupon": 0.03,
+            "ki_barrier": 0.6, "ki_monitoring": "continuous", "paths": 4096}
+    got = engine.price(vanilla_book(1, paths=2048) + [note])
+    assert got["status"].tolist() == ["ok", "ok"]
+    row = got.iloc[1]
+    assert row["redemption_times"] == [0.5, 1, 1.5, 2]
+    assert abs(sum(row["redemption_probabilities"]) - 1) < 1e-12
+    assert 0.5 <= row["expected_life"] <= 2
+    assert 0 < row["knock_in_probability"] < 1
+    # The vanilla's row has none.
+    assert not isinstance(got.iloc[0]["redemption_probabilities"], list)

@@ -138,6 +138,14 @@ void check_agree(const pricing_run& gpu, const pricing_run& cpu)
     REQUIRE(c.status == trade_status::ok);
     // A path within float rounding of a barrier or strike may land on its other side.
     CHECK(std::abs(g.price - c.price) <= 0.2 * c.std_error + 2e-5 * std::abs(c.price) + 1e-6);
+    // Autocallables' outcomes on the same paths: a path within rounding of a barrier may move.
+    REQUIRE(g.redemption.has_value() == c.redemption.has_value());
+    if (c.redemption) {
+      REQUIRE(g.redemption->probabilities.size() == c.redemption->probabilities.size());
+      for (std::size_t j = 0; j < c.redemption->probabilities.size(); ++j)
+        CHECK(std::abs(g.redemption->probabilities[j] - c.redemption->probabilities[j]) <= 1e-3);
+      CHECK(std::abs(g.redemption->knock_in_probability - c.redemption->knock_in_probability) <= 1e-3);
+    }
     if (c.greeks) {
       REQUIRE(g.greeks);
       CHECK(std::abs(g.greeks->delta.value - c.greeks->delta.value) <= 0.3 * c.greeks->delta.std_error + 1e-5);

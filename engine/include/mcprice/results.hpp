@@ -90,6 +90,19 @@ class boxed {
   std::unique_ptr<T> p_;
 };
 
+// An autocallable's outcomes over the paths of its price. probabilities[j]: that it is
+// redeemed at observation j (times[j], observation_times' order), the last entry at maturity
+// holding every path not called before; they sum to 1. expected_life: sum of probability x time,
+// in years from today. knock_in_probability: that the knock-in event happens while the note is
+// alive, estimated as the price sees it (continuous monitoring: each path's Brownian-bridge
+// crossing probability, so the estimate is conditional Monte Carlo, not a count of touches).
+struct redemption_statistics {
+  std::vector<double> times;
+  std::vector<double> probabilities;
+  double expected_life{0.0};
+  double knock_in_probability{0.0};
+};
+
 struct trade_result {
   std::string id;
   trade_status status{trade_status::error};
@@ -102,6 +115,7 @@ struct trade_result {
   // With engine_options::greeks, for the products that have them (docs/greeks.md); empty for
   // the others and for failed trades.
   boxed<trade_greeks> greeks;
+  boxed<redemption_statistics> redemption;  // autocallables priced ok
 };
 
 // One interval of a call traced with engine_options::timeline, in seconds from the call's start.

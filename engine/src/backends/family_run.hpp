@@ -51,6 +51,7 @@ struct trade_outcome {
   moments sums;
   std::unique_ptr<outcome_greeks> extra;  // runs with Greeks
   double continuation_today{0.0};         // early exercise: the calibration paths' mean cash flow
+  std::vector<unsigned long long> tally;  // autocallables: how the paths ended (products/outcome_tally.hpp)
   std::string error;      // non-empty: this trade could not be priced (e.g. its chunk exceeds the job cap)
   bool cancelled{false};  // the run was cancelled before all of this trade's work ran
 
@@ -86,6 +87,7 @@ struct family_run {
   std::vector<trade_outcome> outcomes;      // per trade, in the order given
   std::vector<trade_outcome> combinations;  // early exercise: per Greek combination
   std::size_t jobs{0};                      // GPU jobs the work was cut into
+  std::vector<unsigned long long> tally;    // the GPU's outcome counters of the whole request
 };
 
 }  // namespace mcprice::detail

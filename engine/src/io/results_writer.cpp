@@ -147,6 +147,12 @@ void write_results_json(std::ostream& out, const pricing_run& run)
         row["correlation_vega_std_error"] = r.greeks->correlation_vega.std_error;
       }
     }
+    if (r.redemption) {
+      row["redemption_times"] = r.redemption->times;
+      row["redemption_probabilities"] = r.redemption->probabilities;
+      row["expected_life"] = r.redemption->expected_life;
+      row["knock_in_probability"] = r.redemption->knock_in_probability;
+    }
     row["message"] = r.message;
     rows.push_back(std::move(row));
   }

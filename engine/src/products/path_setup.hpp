@@ -78,6 +78,7 @@ void append_observation_rows(const trade& t, std::vector<Step>& steps, Record& k
   using real = decltype(k.spot);
   k.observation_row = static_cast<std::int32_t>(steps.size());
   std::size_t const n = t.observation_times.size();
+  k.tally_slots = tally_slots_of(static_cast<int>(n));
   auto const level = [](const std::vector<double>& v, std::size_t j, double otherwise) {
     return v.empty() ? otherwise : v[v.size() == 1 ? 0 : j];
   };

@@ -63,6 +63,23 @@ trade_greeks fold_greeks(const std::vector<const trade_result*>& rows)
   return g;
 }
 
+// The replicates' redemption statistics, each the mean of theirs: every replicate has the same paths.
+redemption_statistics fold_redemption(const std::vector<const trade_result*>& rows)
+{
+  redemption_statistics out;
+  out.times = rows.front()->redemption->times;
+  out.probabilities.assign(rows.front()->redemption->probabilities.size(), 0.0);
+  auto const n = static_cast<double>(rows.size());
+  for (const trade_result* r : rows) {
+    const redemption_statistics& s = *r->redemption;
+    for (std::size_t j = 0; j < out.probabilities.size() && j < s.probabilities.size(); ++j)
+      out.probabilities[j] += s.probabilities[j] / n;
+    out.expected_life += s.expected_life / n;
+    out.knock_in_probability += s.knock_in_probability / n;
+  }
+  return out;
+}
+
 trade_result fold_trade(std::vector<trade_result>& results, std::size_t first, int replicates)
 {
   std::vector<const trade_result*> rows;
@@ -84,6 +101,7 @@ trade_result fold_trade(std::vector<trade_result>& results, std::size_t first, i
   for (const trade_result* r : rows) out.paths += r->paths;
   bool const greeks = std::all_of(rows.begin(), rows.end(), [](const trade_result* r) { return r->greeks.has_value(); });
   if (greeks) out.greeks = fold_greeks(rows);
+  if (rows.front()->redemption) out.redemption = fold_redemption(rows);
   return out;
 }
 

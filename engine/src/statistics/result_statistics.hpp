@@ -4,6 +4,7 @@
 #include "mcprice/results.hpp"
 
 #include <string>
+#include <vector>
 
 namespace mcprice::detail {
 
@@ -11,5 +12,9 @@ namespace mcprice::detail {
 // converts their mean into a price (discount x notional x payout).
 trade_result make_result(const std::string& id, const moments& m, std::int64_t samples, std::int64_t paths,
                          double scale);
+
+// An autocallable's redemption statistics from its outcome counters (kernels/products/
+// outcome_tally.hpp) and its observation times; the counters must be tally_slots_of(times).
+redemption_statistics redemption_of(const std::vector<unsigned long long>& tally, const std::vector<double>& times);
 
 }  // namespace mcprice::detail

@@ -84,7 +84,7 @@ __device__ __forceinline__ Real replay_side(const basic_worst_of_trade<Real>& t,
         base, Real(0), paths[row_index(j, rows, first_row + 2 * k, lane)],
         paths[row_index(j, rows, first_row + 2 * k + 1, lane)], s.fixing, s.hit_value, Real(0), levels);
   }
-  return state.template payoff<path_product::autocallable>(base);
+  return state.template settle<path_product::autocallable>(base);
 }
 
 template <typename Real>

@@ -1,4 +1,5 @@
 #include "backends/cpu/cpu_calibration.hpp"
+#include "backends/outcome_tallies.hpp"
 #include "backends/pricing_backend.hpp"
 #include "mcprice/kernels/rng/host_normal_stream.hpp"
 #include "mcprice/kernels/rng/host_sobol_stream.hpp"
@@ -102,19 +103,32 @@ class cpu_backend final : public pricing_backend {
   family_run run_family(const family_batch<Family>& b, bool greeks, const run_control& control) const
   {
     auto const tables = b.tables.place([](const auto& v) { return v.data(); });
-    if constexpr (has_greeks<Family>) {
-      if (greeks) {
-        return run_blocks(b.records, b.blocks, control, [&](std::size_t i, std::int64_t block) {
-          return over_lanes([&](int lane) {
-            return Family::template greek_lane<Stream>(b.records[i], tables, block, lane);
-          });
-        });
-      }
+    // Autocallables' records point at their counters: a copy of the records then.
+    tally_layout const tallies(b.records);
+    std::vector<unsigned long long> counts(tallies.slots(), 0);
+    std::vector<typename Family::record> counted;
+    if (tallies.slots() > 0) {
+      counted = b.records;
+      tallies.bind(counted.data(), counts.data());
     }
-    return run_blocks(b.records, b.blocks, control, [&](std::size_t i, std::int64_t block) {
-      return over_lanes(
-          [&](int lane) { return Family::template price_lane<Stream>(b.records[i], tables, block, lane); });
-    });
+    const auto& records = tallies.slots() > 0 ? counted : b.records;
+    family_run run = [&] {
+      if constexpr (has_greeks<Family>) {
+        if (greeks) {
+          return run_blocks(records, b.blocks, control, [&](std::size_t i, std::int64_t block) {
+            return over_lanes([&](int lane) {
+              return Family::template greek_lane<Stream>(records[i], tables, block, lane);
+            });
+          });
+        }
+      }
+      return run_blocks(records, b.blocks, control, [&](std::size_t i, std::int64_t block) {
+        return over_lanes(
+            [&](int lane) { return Family::template price_lane<Stream>(records[i], tables, block, lane); });
+      });
+    }();
+    tallies.keep(counts.data(), run);
+    return run;
   }
 
   // block_moments(trade index, block within the trade) -> the sums of that canonical block.

@@ -2,6 +2,7 @@
 #include "backends/gpu/gpu_context.hpp"
 #include "backends/gpu/job_runner.hpp"
 #include "backends/gpu/nvtx_range.hpp"
+#include "backends/outcome_tallies.hpp"
 #include "backends/pricing_backend.hpp"
 #include "mcprice/input_error.hpp"
 #include "mcprice/kernels/launch/exercise.hpp"
@@ -139,7 +140,16 @@ class gpu_backend final : public pricing_backend {
     if constexpr (has_greeks<Family>) {
       if (with_greeks) u.greeks = greek_reduction_of<typename Family::greek_sums>();
     }
-    return runner_.run(u, control, launch);
+    tally_layout const tallies(b.records);
+    u.tally_slots = tallies.slots();
+    if (u.tally_slots > 0) {
+      u.bind_tally = [&tallies](void* records, unsigned long long* counters) {
+        tallies.bind(static_cast<typename Family::record*>(records), counters);
+      };
+    }
+    family_run run = runner_.run(u, control, launch);
+    if (!run.tally.empty()) tallies.keep(run.tally.data(), run);
+    return run;
   }
 
   family_run price_exercise_paths(const exercise_family& trades, const std::vector<float>& coefficients,

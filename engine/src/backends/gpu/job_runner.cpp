@@ -127,6 +127,7 @@ struct job_runner::request_state {
   moments* h_sums{nullptr};
   const greek_reduction* greeks{nullptr};  // requests with Greeks: what their sums are
   unsigned char* h_greeks{nullptr};        // and their segment sums
+  unsigned long long* h_tally{nullptr};    // the outcome counters' copy back
   order_token uploaded{0};
   std::vector<job_trace>* traces{nullptr};  // traced calls only
 };
@@ -152,10 +153,12 @@ family_run job_runner::run(const request_upload& u, const run_control& control, 
   std::size_t const n_seg = r.plan.segments.size();
   std::size_t const extra_bytes = u.table_bytes + u.tail_bytes;
   std::size_t const offset_bytes = sizeof(std::int64_t) * (n_seg + 1);
-  auto device_data = ctx_.request_buffers().acquire(arena_view::footprint({u.record_bytes, extra_bytes, offset_bytes}));
+  std::size_t const tally_bytes = sizeof(unsigned long long) * u.tally_slots;
+  auto device_data =
+      ctx_.request_buffers().acquire(arena_view::footprint({u.record_bytes, extra_bytes, offset_bytes, tally_bytes}));
   std::size_t const greek_bytes = u.greeks != nullptr ? u.greeks->bytes * n_seg : 0;
-  auto staging =
-      ctx_.staging().acquire(u.record_bytes + extra_bytes + offset_bytes + sizeof(moments) * n_seg + greek_bytes);
+  auto staging = ctx_.staging().acquire(u.record_bytes + extra_bytes + offset_bytes + sizeof(moments) * n_seg +
+                                        greek_bytes + tally_bytes);
   turn.take();
   upload(u, r, device_data.get(), staging.get());
   if (control.timeline != nullptr) {
@@ -165,10 +168,19 @@ family_run job_runner::run(const request_upload& u, const run_control& control, 
     r.greeks = u.greeks;
     r.h_greeks = reinterpret_cast<unsigned char*>(r.h_sums + n_seg);
   }
+  if (u.tally_slots > 0) r.h_tally = reinterpret_cast<unsigned long long*>(
+                             reinterpret_cast<unsigned char*>(r.h_sums + n_seg) + greek_bytes);
   std::vector<stream_view> const streams = queue_jobs(r, control, kernels, run);
   turn.give_up();
   double const collect_from = control.timeline != nullptr ? control.timeline->now() : 0.0;
   collect(streams, control.spin_wait);
+  if (u.tally_slots > 0 && !streams.empty()) {
+    // Every job's atomics have landed once all its streams are collected: one copy back then.
+    MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.h_tally, r.device.tally, tally_bytes, cudaMemcpyDeviceToHost,
+                                     streams.front().value()));
+    collect({streams.front()}, control.spin_wait);
+    run.tally.assign(r.h_tally, r.h_tally + u.tally_slots);
+  }
   ctx_.events().release(r.uploaded);
   if (clock) trace_request(*control.timeline, *clock, control.chunk, submitted_from, collect_from, traces);
 
@@ -304,8 +316,13 @@ void job_runner::upload(const request_upload& u, request_state& r, device_buffer
   void* const d_records = arena.allocate(u.record_bytes);
   void* const d_extra = extra_bytes > 0 ? arena.allocate(extra_bytes) : nullptr;
   auto* const d_offsets = arena.allocate_n<std::int64_t>(n_seg + 1);
+  unsigned long long* const d_tally = u.tally_slots > 0 ? arena.allocate_n<unsigned long long>(u.tally_slots) : nullptr;
+  if (d_tally != nullptr) u.bind_tally(host, d_tally);
   stream_view const s = ctx_.upload_stream();
   ctx_.wait_for_market(s);
+  if (d_tally != nullptr) {
+    MCPRICE_CUDA_TRY(cudaMemsetAsync(d_tally, 0, sizeof(unsigned long long) * u.tally_slots, s.value()));
+  }
   MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_records, host, u.record_bytes, cudaMemcpyHostToDevice, s.value()));
   if (extra_bytes > 0) {
     MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_extra, host + u.record_bytes, extra_bytes, cudaMemcpyHostToDevice, s.value()));
@@ -314,6 +331,7 @@ void job_runner::upload(const request_upload& u, request_state& r, device_buffer
   r.uploaded = ctx_.events().record(s);
   r.device.records = d_records;
   r.device.tables = d_extra;
+  r.device.tally = d_tally;
   r.d_offsets = d_offsets;
 }
 
@@ -353,8 +371,18 @@ void job_runner::run_job(const job_range& job, const request_state& r, stream_vi
   auto* const d_sums = lease.allocate_n<moments>(static_cast<std::size_t>(segs));
   std::size_t temp_bytes = cub_temp_bytes(static_cast<std::size_t>(segs));
   void* const temp = lease.allocate(temp_bytes);
+  // All of the job's scratch is taken before its first kernel is queued: a job refused scratch
+  // is retried whole, and kernels already queued would count autocallables' outcomes twice.
   void* d_greek_blocks = nullptr;
-  if (r.greeks != nullptr) d_greek_blocks = lease.allocate(r.greeks->bytes * n_blocks * layout::partials_per_block);
+  void* d_greek_sums = nullptr;
+  void* greek_temp = nullptr;
+  std::size_t greek_temp_bytes = 0;
+  if (r.greeks != nullptr) {
+    d_greek_blocks = lease.allocate(r.greeks->bytes * n_blocks * layout::partials_per_block);
+    d_greek_sums = lease.allocate(r.greeks->bytes * static_cast<std::size_t>(segs));
+    greek_temp_bytes = r.greeks->temp_bytes(static_cast<std::size_t>(segs));
+    greek_temp = lease.allocate(greek_temp_bytes);
+  }
   std::optional<job_trace> trace;  // kept only once its job is wholly queued (it may yet be retried)
   if (r.traces != nullptr) {
     trace.emplace();
@@ -372,9 +400,6 @@ void job_runner::run_job(const job_range& job, const request_state& r, stream_vi
                                    s.value()));
   if (d_greek_blocks != nullptr) {
     auto const seg_bytes = r.greeks->bytes * static_cast<std::size_t>(segs);
-    void* const d_greek_sums = lease.allocate(seg_bytes);
-    std::size_t greek_temp_bytes = r.greeks->temp_bytes(static_cast<std::size_t>(segs));
-    void* const greek_temp = lease.allocate(greek_temp_bytes);
     r.greeks->sum(greek_temp, greek_temp_bytes, d_greek_blocks, segments, d_greek_sums, s.value());
     MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.h_greeks + r.greeks->bytes * job.first_segment, d_greek_sums, seg_bytes,
                                      cudaMemcpyDeviceToHost, s.value()));

@@ -27,6 +27,7 @@ struct request_on_device {
   const void* records{nullptr};
   const void* tables{nullptr};
   int num_records{0};
+  unsigned long long* tally{nullptr};  // the outcome counters, request_upload::tally_slots of them
 };
 
 // Where a job's kernels write: each canonical block's partials of the price, and with Greeks of
@@ -71,6 +72,10 @@ struct request_upload {
   std::size_t scratch_per_block{0};  // the family's own scratch (two-phase route)
   std::size_t scratch_per_job{0};
   const greek_reduction* greeks{nullptr};  // requests with Greeks
+  // Autocallables' outcome counters (backends/outcome_tallies.hpp): how many, zeroed on the device
+  // with the upload, and how the host copy of the records is pointed at them before it goes up.
+  std::size_t tally_slots{0};
+  std::function<void(void* records, unsigned long long* counters)> bind_tally;
 };
 
 class job_runner {

@@ -193,7 +193,7 @@ MCPRICE_HD MCPRICE_INLINE float heston_scenario_sample(const heston_trade& h, co
   greek_values v{};
   float price = 0.0F;
   for (int side = 0; side < sides; ++side) {
-    float const p0 = base[side].template payoff<Product>(t);
+    float const p0 = base[side].template settle<Product>(t);
     float p[path_scenarios];
     p[0] = st[side][0].template payoff<Product>(spot_up);
     p[1] = st[side][1].template payoff<Product>(spot_down);

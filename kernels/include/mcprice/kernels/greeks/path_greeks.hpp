@@ -342,7 +342,7 @@ MCPRICE_HD MCPRICE_INLINE float scenario_sample(const path_gbm_trade& t, const p
     float p[path_scenarios];
     MCPRICE_UNROLL
     for (int i = 0; i < path_scenarios; ++i) p[i] = st[side][i].template payoff<Product>(trade_of(i));
-    float const p0 = base[side].template payoff<Product>(t);
+    float const p0 = base[side].template settle<Product>(t);
     add_scenario_differences(v, p0, p, scenario_spot_bump * t.spot, scenario_vol_bump, rate_up, time_factor, eps);
     price = side == 0 ? p0 : 0.5F * (price + p0);
   }

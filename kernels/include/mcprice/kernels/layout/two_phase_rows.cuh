@@ -105,9 +105,9 @@ __device__ __forceinline__ Real replay(const basic_path_gbm_trade<Real>& t, cons
                                   s.hit_value, u, levels);
     }
   }
-  Real const up = a.template payoff<Product>(t);
+  Real const up = a.template settle<Product>(t);
   if constexpr (!Antithetic) return up;
-  else return Real(0.5) * (up + b.template payoff<Product>(t));
+  else return Real(0.5) * (up + b.template settle<Product>(t));
 }
 
 // Phase 2 for path samples: each lane's value from its rows into payoff scratch.

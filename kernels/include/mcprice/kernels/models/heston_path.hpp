@@ -365,9 +365,9 @@ MCPRICE_HD MCPRICE_INLINE Real heston_sample(const basic_heston_trade<Real>& h, 
     }
   };
   for_heston_step_normals<Product>(t, rng, step, open_until_settled<Product, Antithetic>(a, b));
-  Real const up = a.template payoff<Product>(t);
+  Real const up = a.template settle<Product>(t);
   if constexpr (!Antithetic) return up;
-  else return Real(0.5) * (up + b.template payoff<Product>(t));
+  else return Real(0.5) * (up + b.template settle<Product>(t));
 }
 
 }  // namespace mcprice

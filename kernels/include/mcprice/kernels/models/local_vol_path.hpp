@@ -153,9 +153,9 @@ MCPRICE_HD MCPRICE_INLINE Real local_vol_sample(const basic_local_vol_trade<Real
       b.template move<Product>(t, t.log_barrier, dx_b, var, s.fixing, s.hit_value, u, levels);
     }
   }, open_until_settled<Product, Antithetic>(a, b));
-  Real const up = a.template payoff<Product>(t);
+  Real const up = a.template settle<Product>(t);
   if constexpr (!Antithetic) return up;
-  else return Real(0.5) * (up + b.template payoff<Product>(t));
+  else return Real(0.5) * (up + b.template settle<Product>(t));
 }
 
 template <typename NormalStream, typename Real>

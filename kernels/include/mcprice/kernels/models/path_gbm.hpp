@@ -13,6 +13,7 @@
 #include "mcprice/kernels/detail/real_math.hpp"
 #include "mcprice/kernels/detail/rounded_product.hpp"
 #include "mcprice/kernels/layout/sample_lanes.hpp"
+#include "mcprice/kernels/products/outcome_tally.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -152,6 +153,10 @@ struct basic_path_gbm_trade {
   std::int32_t observation_row;
   Real log_knock_in;
   std::uint8_t memory;  // missed coupons are paid with the next one paid
+  // Autocallables: the counters of how the price's paths ended (products/outcome_tally.hpp),
+  // tally_slots of them; null: not counted. The backend places them when it uploads the records.
+  unsigned long long* tally;
+  std::int32_t tally_slots;
   // Cliquet: each period's return is held within [local_floor, local_cap], their sum within
   // [global_floor, global_cap] (infinite: no bound).
   Real local_floor, local_cap, global_floor, global_cap;
@@ -303,6 +308,21 @@ struct basic_path_state {
       hit_paid += hit_value;
       called = true;
     }
+  }
+
+  // The payoff of a path whose walk has ended, with an autocallable's outcome counted in its
+  // trade's tally. The price's paths end here; the Greeks' bumped scenarios take payoff alone.
+  template <path_product Product>
+  [[nodiscard]] MCPRICE_HD MCPRICE_INLINE Real settle(const trade& t) const
+  {
+    if constexpr (Product == path_product::autocallable) {
+      if (t.tally != nullptr) {
+        tally_add(t.tally + tally_knock_in_slot, tally_units(Real(1) - survive));
+        // A call at row j has moved observation to j + 1; an uncalled path has passed every row.
+        tally_add(t.tally + tally_first_redemption_slot + (called ? observation - 1 : observation), 1ULL);
+      }
+    }
+    return payoff<Product>(t);
   }
 
   // The payoff in units paid at T.
@@ -491,9 +511,9 @@ MCPRICE_HD MCPRICE_INLINE Real path_sample(const basic_path_gbm_trade<Real>& t, 
     if constexpr (Antithetic)
       b.template advance<Product>(t, log_b, s, -z, u, gbm_step_jump(t, steps, k, jump.antithetic()), levels);
   }, open_until_settled<Product, Antithetic>(a, b));
-  Real const up = a.template payoff<Product>(t);
+  Real const up = a.template settle<Product>(t);
   if constexpr (!Antithetic) return up;
-  else return Real(0.5) * (up + b.template payoff<Product>(t));
+  else return Real(0.5) * (up + b.template settle<Product>(t));
 }
 
 template <typename NormalStream, path_product Product, bool Antithetic, typename Real>

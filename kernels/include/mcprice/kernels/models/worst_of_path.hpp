@@ -119,9 +119,9 @@ MCPRICE_HD MCPRICE_INLINE Real worst_of_sample(const basic_worst_of_trade<Real>&
           b.template observe<autocallable>(base, Real(0), wb.x, wb.var, s.fixing, s.hit_value, Real(0), levels);
       },
       [&] { return !(a.settled() && (!Antithetic || b.settled())); });
-  Real const up = a.template payoff<autocallable>(base);
+  Real const up = a.template settle<autocallable>(base);
   if constexpr (!Antithetic) return up;
-  else return Real(0.5) * (up + b.template payoff<autocallable>(base));
+  else return Real(0.5) * (up + b.template settle<autocallable>(base));
 }
 
 // A sample takes a subsequence of its own, as path trades do.
