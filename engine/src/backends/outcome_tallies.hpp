@@ -45,7 +45,7 @@ class tally_layout {
   // Each counted trade's counts into its outcome.
   void keep(const unsigned long long* counts, family_run& run) const
   {
-    for (std::size_t i = 0; i + 1 <= offsets_.size(); ++i) {
+    for (std::size_t i = 0; i < offsets_.size(); ++i) {
       std::size_t const end = i + 1 < offsets_.size() ? offsets_[i + 1] : slots_;
       if (end > offsets_[i]) run.outcomes[i].tally.assign(counts + offsets_[i], counts + end);
     }

@@ -127,7 +127,8 @@ struct job_runner::request_state {
   moments* h_sums{nullptr};
   const greek_reduction* greeks{nullptr};  // requests with Greeks: what their sums are
   unsigned char* h_greeks{nullptr};        // and their segment sums
-  unsigned long long* h_tally{nullptr};    // the outcome counters' copy back
+  unsigned long long* d_tally{nullptr};    // the outcome counters (request_upload::tally_slots)
+  unsigned long long* h_tally{nullptr};    // and their copy back
   order_token uploaded{0};
   std::vector<job_trace>* traces{nullptr};  // traced calls only
 };
@@ -176,7 +177,7 @@ family_run job_runner::run(const request_upload& u, const run_control& control, 
   collect(streams, control.spin_wait);
   if (u.tally_slots > 0 && !streams.empty()) {
     // Every job's atomics have landed once all its streams are collected: one copy back then.
-    MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.h_tally, r.device.tally, tally_bytes, cudaMemcpyDeviceToHost,
+    MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.h_tally, r.d_tally, tally_bytes, cudaMemcpyDeviceToHost,
                                      streams.front().value()));
     collect({streams.front()}, control.spin_wait);
     run.tally.assign(r.h_tally, r.h_tally + u.tally_slots);
@@ -331,7 +332,7 @@ void job_runner::upload(const request_upload& u, request_state& r, device_buffer
   r.uploaded = ctx_.events().record(s);
   r.device.records = d_records;
   r.device.tables = d_extra;
-  r.device.tally = d_tally;
+  r.d_tally = d_tally;
   r.d_offsets = d_offsets;
 }
 

@@ -27,7 +27,6 @@ struct request_on_device {
   const void* records{nullptr};
   const void* tables{nullptr};
   int num_records{0};
-  unsigned long long* tally{nullptr};  // the outcome counters, request_upload::tally_slots of them
 };
 
 // Where a job's kernels write: each canonical block's partials of the price, and with Greeks of
