@@ -1,6 +1,7 @@
 // Jumps (Merton, Bates), local volatility and mixed-model baskets on the GPU backend: the CPU
 // backend's numbers (to float rounding) on every single-asset product, Philox and Sobol, with
-// Greeks where the model has them; the two routes' bits equal; and the Bates closed form.
+// Greeks where the model has them, and worst-ofs on GBM and on local vol beside GBM; the two
+// routes' bits equal; and the Bates closed form.
 #include "catch.hpp"
 #include "heston_reference.hpp"
 #include "mcprice/engine.hpp"
@@ -114,6 +115,12 @@ std::vector<trade> jump_book()
   worst.underlyings = {"G", "G2"};
   worst.initial_levels = {62, 78};
   book.push_back(worst);
+  // A worst-of on a local-vol asset beside a GBM one.
+  trade local_worst = autocallable_on("L");
+  local_worst.id = "L-G2-worst-of";
+  local_worst.underlyings = {"L", "G2"};
+  local_worst.initial_levels = {102, 78};
+  book.push_back(local_worst);
   return book;
 }
 

@@ -17,6 +17,8 @@ struct trade_route {
   // A multi-asset trade with a Heston or local-vol underlying (any of them): the early-exercise
   // walk prices it.
   bool walked_assets{false};
+  // A worst-of autocallable with a local-vol underlying: the local-vol worst-of prices it.
+  bool local_vol_worst_of{false};
 
   [[nodiscard]] bool european_exercise() const noexcept { return t.exercise == exercise_style::european; }
   // An autocallable on several underlyings (worst-of): it has a family of its own.

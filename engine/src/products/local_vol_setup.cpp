@@ -3,31 +3,35 @@
 #include "mcprice/kernels/greeks/local_vol_greeks.hpp"
 #include "products/path_setup.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
 namespace mcprice::detail {
-namespace {
-
-// The step from t0 to t1, its vol read at t0: its time rows and weight on the grid's time axis,
-// which every grid of the asset shares (local_vol_time_of, in double).
 template <typename Real>
 basic_local_vol_step<Real> make_local_vol_step(const asset& a, const market_data& market, double t0, double t1,
                                                double df_T, bool fixing)
 {
-  local_vol_time<double> const at = local_vol_time_of(axes_of<double>(a.local_vol), t0);
   basic_local_vol_step<Real> s{};
   s.log_forward = static_cast<Real>(market.log_forward(a, t1) - market.log_forward(a, t0));
   s.dt = static_cast<Real>(t1 - t0);
   s.root_dt = static_cast<Real>(std::sqrt(t1 - t0));
   s.hit_value = static_cast<Real>(market.discount().discount(t1) / df_T);
-  s.weight = static_cast<Real>(at.weight);
-  s.row = at.row;
+  if (a.model == model_kind::local_vol) {
+    local_vol_time<double> const at = local_vol_time_of(axes_of<double>(a.local_vol), t0);
+    s.weight = static_cast<Real>(at.weight);
+    s.row = at.row;
+  } else {
+    double const dw = a.vol.total_variance(t1) - a.vol.total_variance(t0);
+    s.vol = static_cast<Real>(std::sqrt(std::max(0.0, dw) / (t1 - t0)));
+  }
   s.fixing = fixing ? 1 : 0;
   return s;
 }
-
-}  // namespace
+template basic_local_vol_step<float> make_local_vol_step<float>(const asset&, const market_data&, double, double,
+                                                                double, bool);
+template basic_local_vol_step<double> make_local_vol_step<double>(const asset&, const market_data&, double, double,
+                                                                  double, bool);
 
 template <typename Real>
 basic_local_vol_job<Real> make_local_vol_job(const trade& t, const asset& a, const market_data& market,

@@ -60,6 +60,13 @@ basic_local_vol_axes<Real> axes_of(const local_vol_grid& g)
           static_cast<Real>(1.0 / g.x_step)};
 }
 
+// Asset a's step from t0 to t1: a local-vol asset's vol is read at t0 (its time rows and weight
+// on the grid's time axis, which every grid of the asset shares; local_vol_time_of in double), a
+// GBM asset's is its exact vol over the step, sqrt(dw / dt) (a worst-of's GBM assets).
+template <typename Real>
+basic_local_vol_step<Real> make_local_vol_step(const asset& a, const market_data& market, double t0, double t1,
+                                               double df_T, bool fixing);
+
 template <typename Real>
 basic_local_vol_job<Real> make_local_vol_job(const trade& t, const asset& a, const market_data& market,
                                              const engine_options& opt);

@@ -181,17 +181,15 @@ std::string single_asset_european_only(const std::string& name, const std::strin
                                  : "with exercise " + std::string(to_string(t.exercise)));
 }
 
-// Worst-of autocallables price on GBM assets without jumps so far.
-std::string worst_of_gbm_only(const trade& t, const market_data& market)
+// Worst-of autocallables price on GBM and local-vol assets without jumps so far.
+std::string worst_of_diffusions_only(const trade& t, const market_data& market)
 {
   for (auto const& name : t.underlyings) {
     const asset& a = market.assets()[*market.find(name)];
     bool const jumps = a.jumps && a.jumps->intensity > 0.0;
-    if (a.model != model_kind::gbm || jumps) {
-      return "asset " + name + ": worst-of autocallables (several underlyings) are priced on gbm assets without " +
-             "jumps only, not yet on " +
-             (jumps ? std::string("jumps")
-                    : "model " + std::string(a.model == model_kind::heston ? "heston" : "local_vol"));
+    if (a.model == model_kind::heston || jumps) {
+      return "asset " + name + ": worst-of autocallables (several underlyings) are priced on gbm and local_vol " +
+             "assets without jumps only, not yet on " + (jumps ? std::string("jumps") : std::string("model heston"));
     }
   }
   return {};
@@ -230,7 +228,7 @@ std::string unsupported_feature(const trade& t, const market_data& market)
     case product_kind::cliquet:
       break;
     case product_kind::autocallable:
-      if (t.underlyings.size() > 1) why = worst_of_gbm_only(t, market);
+      if (t.underlyings.size() > 1) why = worst_of_diffusions_only(t, market);
       break;
     default:
       why = "product " + std::string(to_string(t.product)) + " is not supported yet";

@@ -1,7 +1,9 @@
 #include "products/worst_of_setup.hpp"
 
 #include "mcprice/kernels/greeks/basket_greeks.hpp"
+#include "mcprice/kernels/greeks/local_vol_greeks.hpp"
 #include "products/basket_setup.hpp"
+#include "products/local_vol_setup.hpp"
 #include "products/path_setup.hpp"
 #include "products/stream_keys.hpp"
 
@@ -41,45 +43,118 @@ std::vector<path_greek_step> worst_of_greek_steps(const std::vector<const asset*
   return rows;
 }
 
-}  // namespace
+// A worst-of's underlyings: their places in the market and their assets.
+struct worst_of_assets {
+  std::vector<std::size_t> idx;
+  std::vector<const asset*> assets;
+};
 
-template <typename Real>
-basic_worst_of_job<Real> make_worst_of_job(const trade& t, const market_data& market, const engine_options& opt)
+worst_of_assets assets_of(const trade& t, const market_data& market, const engine_options& opt)
 {
   auto const n = static_cast<int>(t.underlyings.size());
   if (opt.rng == rng_kind::sobol && n > worst_of_sobol_assets) {
     throw trade_refused("trade " + t.id + ": --rng sobol prices worst-of autocallables of at most " +
                         std::to_string(worst_of_sobol_assets) + " underlyings, not " + std::to_string(n));
   }
-  std::vector<std::size_t> idx;
-  std::vector<const asset*> assets;
+  worst_of_assets u;
   for (auto const& name : t.underlyings) {
-    idx.push_back(*market.find(name));
-    assets.push_back(&market.assets()[idx.back()]);
+    u.idx.push_back(*market.find(name));
+    u.assets.push_back(&market.assets()[u.idx.back()]);
   }
-  path_grid const g = make_path_grid(t, opt, false);
-  double const df_T = market.discount().discount(t.maturity);
-  basic_worst_of_job<Real> job{};
-  job.steps = worst_of_steps<Real>(market, assets, g, df_T);
-  static_cast<basic_path_gbm_trade<Real>&>(job.kernel) = make_path_record<Real>(t, *assets.front(), g, opt, job.paths);
-  job.kernel.log_barrier = Real(0);  // the path state follows the worst log performance itself
+  return u;
+}
+
+// What every worst-of job holds beside its rows: the record's path fields (the path state follows
+// the worst log performance itself, so log_barrier is 0), the initial levels, spots, knock-in
+// level, correlation factor and scale. The rows (and the observation rows) are the caller's.
+template <typename Job>
+void fill_worst_of(Job& job, const trade& t, const market_data& market, const engine_options& opt,
+                   const worst_of_assets& u, const path_grid& g, bool greeks)
+{
+  using real = decltype(job.kernel.spot);
+  auto const n = static_cast<int>(u.assets.size());
+  static_cast<basic_path_gbm_trade<real>&>(job.kernel) = make_path_record<real>(t, *u.assets.front(), g, opt, job.paths);
+  job.kernel.log_barrier = real(0);
   job.kernel.assets = n;
   job.kernel.key = stream_key(t, opt, job.kernel.steps, n, 0);
-  bool const greeks = opt.greeks && std::is_same_v<Real, float> && n <= max_basket_greek_assets;
-  if (greeks) job.greek_steps = worst_of_greek_steps(assets, g, -std::log(df_T) / t.maturity);
-  append_observation_rows(t, job.steps, job.kernel);
-  if (greeks) job.greek_steps.resize(job.steps.size());
   job.kernel.greeks = greeks ? 1 : 0;
   double worst_today = 0.0;
   for (int i = 0; i < n; ++i) {
-    double const initial = t.initial_levels.empty() ? assets[i]->spot : t.initial_levels[static_cast<std::size_t>(i)];
-    job.log_initials.push_back(static_cast<Real>(std::log(initial / assets[i]->spot)));
-    job.spots.push_back(static_cast<Real>(assets[i]->spot));
-    worst_today = i == 0 ? assets[i]->spot / initial : std::min(worst_today, assets[i]->spot / initial);
+    const asset& a = *u.assets[static_cast<std::size_t>(i)];
+    double const initial = t.initial_levels.empty() ? a.spot : t.initial_levels[static_cast<std::size_t>(i)];
+    job.log_initials.push_back(static_cast<real>(std::log(initial / a.spot)));
+    job.spots.push_back(static_cast<real>(a.spot));
+    worst_today = i == 0 ? a.spot / initial : std::min(worst_today, a.spot / initial);
   }
-  job.kernel.log_knock_in = knock_in_log_level<Real>(t, worst_today);
-  job.factor = correlation_factor<Real>(market, idx, greeks);
-  job.scale = df_T * t.notional;
+  job.kernel.log_knock_in = knock_in_log_level<real>(t, worst_today);
+  job.factor = correlation_factor<real>(market, u.idx, greeks);
+  job.scale = market.discount().discount(t.maturity) * t.notional;
+}
+
+}  // namespace
+
+template <typename Real>
+basic_worst_of_job<Real> make_worst_of_job(const trade& t, const market_data& market, const engine_options& opt)
+{
+  worst_of_assets const u = assets_of(t, market, opt);
+  path_grid const g = make_path_grid(t, opt, false);
+  double const df_T = market.discount().discount(t.maturity);
+  bool const greeks = opt.greeks && std::is_same_v<Real, float> && u.assets.size() <= max_basket_greek_assets;
+  basic_worst_of_job<Real> job{};
+  job.steps = worst_of_steps<Real>(market, u.assets, g, df_T);
+  fill_worst_of(job, t, market, opt, u, g, greeks);
+  if (greeks) job.greek_steps = worst_of_greek_steps(u.assets, g, -std::log(df_T) / t.maturity);
+  append_observation_rows(t, job.steps, job.kernel);
+  if (greeks) job.greek_steps.resize(job.steps.size());
+  return job;
+}
+
+local_vol_worst_of_job make_local_vol_worst_of_job(const trade& t, const market_data& market,
+                                                   const engine_options& opt)
+{
+  worst_of_assets const u = assets_of(t, market, opt);
+  // Equal steps to maturity beside the fixings, as for single-asset local vol.
+  path_grid const g = make_path_grid(t, opt, true);
+  double const df_T = market.discount().discount(t.maturity);
+  bool greeks = opt.greeks && u.assets.size() <= max_basket_greek_assets;
+  for (const asset* a : u.assets) greeks = greeks && (a->model != model_kind::local_vol || !a->local_vol_bumped.empty());
+  local_vol_worst_of_job job{};
+  double t_prev = 0.0;
+  for (std::size_t k = 0; k < g.times.size(); ++k) {
+    for (const asset* a : u.assets) {
+      job.steps.push_back(make_local_vol_step<float>(*a, market, t_prev, g.times[k], df_T, false));
+      job.steps.back().fixing = g.marks[k];
+    }
+    t_prev = g.times[k];
+  }
+  if (greeks) {
+    // Theta's rows: every asset's first step shortened, then lengthened, by the kernel's roll,
+    // their payment ratio held (local_vol_worst_of_greeks.hpp).
+    double const t1 = g.times.front();
+    double const eps = local_vol_roll(static_cast<float>(t1));
+    for (double const end : {t1 - eps, t1 + eps}) {
+      for (std::size_t i = 0; i < u.assets.size(); ++i) {
+        basic_local_vol_step<float> s = make_local_vol_step<float>(*u.assets[i], market, 0.0, end, df_T, false);
+        s.hit_value = job.steps[i].hit_value;
+        s.fixing = job.steps[i].fixing;
+        job.steps.push_back(s);
+      }
+    }
+  }
+  fill_worst_of(job, t, market, opt, u, g, greeks);
+  for (const asset* a : u.assets) {
+    bool const local = a->model == model_kind::local_vol;
+    job.grids.push_back(local ? axes_of<float>(a->local_vol) : basic_local_vol_axes<float>{});
+    job.grid_sources.push_back(local ? &a->local_vol : nullptr);
+    for (int b = 0; b < local_vol_bumped_grids; ++b) {
+      bool const bumped = local && greeks;
+      job.grids.push_back(bumped ? axes_of<float>(a->local_vol_bumped[b]) : basic_local_vol_axes<float>{});
+      job.grid_sources.push_back(bumped ? &a->local_vol_bumped[b] : nullptr);
+    }
+  }
+  job.kernel.maturity = static_cast<float>(t.maturity);
+  job.kernel.rate = static_cast<float>(-std::log(df_T) / t.maturity);
+  append_observation_rows(t, job.steps, job.kernel);
   return job;
 }
 

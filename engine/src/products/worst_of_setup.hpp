@@ -1,8 +1,10 @@
 #pragma once
-// From a validated autocallable on several GBM underlyings (a worst-of) to its kernel record,
-// its step rows (every asset's exact step between the grid's times, then the observation rows),
-// its assets' initial levels and its correlation factor.
+// From a validated autocallable on several underlyings (a worst-of) to its kernel record, its
+// step rows (every asset's step between the grid's times, then the observation rows), its
+// assets' initial levels and its correlation factor. GBM assets step exactly; with a local-vol
+// asset among them the trade goes to the local-vol worst-of, whose rows are local-vol steps.
 #include "mcprice/kernels/greeks/path_greeks.hpp"
+#include "mcprice/kernels/models/local_vol_worst_of_path.hpp"
 #include "mcprice/kernels/models/worst_of_path.hpp"
 #include "mcprice/market.hpp"
 #include "mcprice/portfolio.hpp"
@@ -28,5 +30,22 @@ struct basic_worst_of_job {
 
 template <typename Real>
 basic_worst_of_job<Real> make_worst_of_job(const trade& t, const market_data& market, const engine_options& opt);
+
+struct local_vol_worst_of_job {
+  local_vol_worst_of_trade kernel;  // first_block, first_step, first_asset, first_factor, first_grid: the batcher's
+  std::vector<basic_local_vol_step<float>> steps;
+  // worst_of_asset_grids axes per asset (a GBM asset's have no times; the bumped ones are set with
+  // Greeks), and the grids they read (null where none), whose place the batcher sets in `first`.
+  std::vector<basic_local_vol_axes<float>> grids;
+  std::vector<const local_vol_grid*> grid_sources;
+  std::vector<float> log_initials;
+  std::vector<float> spots;
+  std::vector<float> factor;
+  double scale;
+  std::int64_t paths;
+};
+
+local_vol_worst_of_job make_local_vol_worst_of_job(const trade& t, const market_data& market,
+                                                   const engine_options& opt);
 
 }  // namespace mcprice::detail

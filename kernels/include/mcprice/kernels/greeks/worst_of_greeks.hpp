@@ -90,9 +90,24 @@ MCPRICE_HD MCPRICE_INLINE float worst_of_scenario_value(const worst_of_trade& t,
   else return 0.5F * (up + b.payoff<path_product::autocallable>(base));
 }
 
-// Adds one sample's Greek channels to g (basket_channels' layout); spots: S_i(0).
+// What theta and rho read beside the scenarios' values: the trade's maturity, its first step's
+// roll and the zero rate to maturity.
+struct worst_of_clock {
+  float maturity;
+  float eps;
+  float rate;
+};
+
+MCPRICE_HD MCPRICE_INLINE worst_of_clock clock_of(const worst_of_trade& t, const worst_of_greek_view& v)
+{
+  float const maturity = v.greeks[static_cast<std::int64_t>(t.steps - 1) * t.assets].time;
+  return {maturity, fminf(1.0F / 365.0F, 0.5F * v.greeks[0].time), v.greeks[0].rate};
+}
+
+// Adds one sample's Greek channels to g (basket_channels' layout); spots: S_i(0); value(sc): the
+// sample's value in scenario sc.
 template <typename Value>
-MCPRICE_HD MCPRICE_INLINE void add_worst_of_greeks(const worst_of_trade& t, const worst_of_greek_view& v,
+MCPRICE_HD MCPRICE_INLINE void add_worst_of_greeks(const worst_of_trade& t, const worst_of_clock& clock,
                                                    const float* spots, Value&& value, float* g)
 {
   int const n = t.assets;
@@ -135,21 +150,18 @@ MCPRICE_HD MCPRICE_INLINE void add_worst_of_greeks(const worst_of_trade& t, cons
   float const corr_up = value(correlated);
   correlated.factor = 2;
   g[ch.correlation_vega()] = (corr_up - value(correlated)) / (2.0F * basket_correlation_bump);
-  float const maturity = v.greeks[static_cast<std::int64_t>(t.steps - 1) * n].time;
-  float const eps = fminf(1.0F / 365.0F, 0.5F * v.greeks[0].time);
-  float const rate_up = expf(-scenario_rate_bump * maturity);
-  float const time_factor = expf(v.greeks[0].rate * eps);
+  float const rate_up = expf(-scenario_rate_bump * clock.maturity);
+  float const time_factor = expf(clock.rate * clock.eps);
   g[ch.rho()] = (modelled(4, -1) * rate_up - modelled(5, -1) / rate_up) / (2.0F * scenario_rate_bump);
-  g[ch.theta()] = (modelled(6, -1) * time_factor - modelled(7, -1) / time_factor) / (2.0F * eps);
+  g[ch.theta()] = (modelled(6, -1) * time_factor - modelled(7, -1) / time_factor) / (2.0F * clock.eps);
 }
 
-// A lane of worst-of trades with Greeks: the price with worst_of_lane's bits, and the channels of
-// trades with t.greeks (the others' stay zero).
-template <typename NormalStream>
-MCPRICE_HD MCPRICE_INLINE priced_basket_greeks worst_of_greek_lane(const worst_of_trade& t, const path_step* grid,
-                                                                   const path_greek_step* greek_grid,
-                                                                   const float* log_initials, const float* spots,
-                                                                   const float* factors, std::int64_t block, int lane)
+// A lane of worst-of trades with Greeks, whatever the model: price(subsequence) is a sample's
+// price, add_greeks(subsequence, v) its Greek channels (trades with t.greeks; the others' stay
+// zero).
+template <typename Price, typename AddGreeks>
+MCPRICE_HD MCPRICE_INLINE priced_basket_greeks worst_of_greek_lane_of(const worst_of_trade& t, std::int64_t block,
+                                                                      int lane, Price&& price, AddGreeks&& add_greeks)
 {
   constexpr int d = own_subsequence_normals;
   priced_basket_greeks m{};
@@ -158,23 +170,37 @@ MCPRICE_HD MCPRICE_INLINE priced_basket_greeks worst_of_greek_lane(const worst_o
     std::int64_t const group = layout::group_index(block, g, lane, d);
     if (group >= t.samples) break;
     auto const subsequence = static_cast<std::uint64_t>(group);
-    float const price = t.antithetic
-                            ? worst_of_sample<NormalStream, true>(t, grid, log_initials, factors, subsequence)
-                            : worst_of_sample<NormalStream, false>(t, grid, log_initials, factors, subsequence);
-    m.price.add_group(price, 0.0F, 1);
+    m.price.add_group(price(subsequence), 0.0F, 1);
     if (!t.greeks) continue;
+    float v[basket_greek_channels] = {};
+    add_greeks(subsequence, v);
+    for (int c = 0; c < channels; ++c) m.greeks.m[c].add_group(v[c], 0.0F, 1);
+  }
+  return m;
+}
+
+// A lane of GBM worst-of trades with Greeks: the price with worst_of_lane's bits.
+template <typename NormalStream>
+MCPRICE_HD MCPRICE_INLINE priced_basket_greeks worst_of_greek_lane(const worst_of_trade& t, const path_step* grid,
+                                                                   const path_greek_step* greek_grid,
+                                                                   const float* log_initials, const float* spots,
+                                                                   const float* factors, std::int64_t block, int lane)
+{
+  auto const price = [&](std::uint64_t subsequence) {
+    return t.antithetic ? worst_of_sample<NormalStream, true>(t, grid, log_initials, factors, subsequence)
+                        : worst_of_sample<NormalStream, false>(t, grid, log_initials, factors, subsequence);
+  };
+  auto const add_greeks = [&](std::uint64_t subsequence, float* v) {
     // Formed here: a request whose trades have no Greek rows has no Greek grid to offset.
     worst_of_greek_view const view{grid + t.first_step, greek_grid + t.first_step, log_initials + t.first_asset,
                                    factors + t.first_factor};
-    float v[basket_greek_channels] = {};
     auto const value = [&](const worst_of_scenario& sc) {
       return t.antithetic ? worst_of_scenario_value<NormalStream, true>(t, view, sc, subsequence)
                           : worst_of_scenario_value<NormalStream, false>(t, view, sc, subsequence);
     };
-    add_worst_of_greeks(t, view, spots + t.first_asset, value, v);
-    for (int c = 0; c < channels; ++c) m.greeks.m[c].add_group(v[c], 0.0F, 1);
-  }
-  return m;
+    add_worst_of_greeks(t, clock_of(t, view), spots + t.first_asset, value, v);
+  };
+  return worst_of_greek_lane_of(t, block, lane, price, add_greeks);
 }
 
 }  // namespace mcprice

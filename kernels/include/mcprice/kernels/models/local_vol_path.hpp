@@ -41,6 +41,10 @@ struct alignas(16) basic_local_vol_step {
   Real root_dt;
   Real hit_value;    // P(0,t_i)/P(0,T)
   Real weight;       // of the later time row
+  // A GBM asset of a worst-of beside local-vol ones: its exact step's vol, sqrt(dw / dt), read
+  // where its axes have no times (local_vol_worst_of_path.hpp). In the padding: the row stays
+  // 32 bytes in float.
+  Real vol;
   std::int32_t row;  // the earlier time row's first pair, relative to the grid's
   std::uint8_t fixing;
 };

@@ -69,26 +69,45 @@ MCPRICE_HD MCPRICE_INLINE void worst_of_normals(int n, const Real* factor, Feede
   }
 }
 
-// Calls observe(k, worst step of side a, of side b) after each step, while `open()`.
-template <typename NormalStream, bool Antithetic, typename Real, typename Observe, typename Open>
-MCPRICE_HD MCPRICE_INLINE void walk_worst_of(const basic_worst_of_trade<Real>& t, const basic_path_step<Real>* steps,
-                                             const Real* log_initial, const Real* factor, std::uint64_t group,
-                                             Observe&& observe, Open&& open)
+// Draws each step's correlated normals y while `open()` and calls observe(k, worst step of side
+// a, of side b); step_side(k, y, sign, x) moves one side's log spots x by step k (sign -1: the
+// antithetic side) and returns its worst. Every worst-of model walks through here.
+template <typename NormalStream, bool Antithetic, typename Real, typename StepSide, typename Observe, typename Open>
+MCPRICE_HD MCPRICE_INLINE void walk_worst_of_sides(const basic_worst_of_trade<Real>& t, const Real* factor,
+                                                   std::uint64_t group, StepSide&& step_side, Observe&& observe,
+                                                   Open&& open)
 {
   NormalStream rng(t.key, group);
   normal_feeder<NormalStream, Real> normals{rng};
   Real xa[max_basket_assets] = {};
   Real xb[max_basket_assets] = {};
-  int const n = t.assets;
   for (int k = 0; k < t.steps && open(); ++k) {
     Real y[max_basket_assets];
-    worst_of_normals(n, factor, normals, y);
-    const basic_path_step<Real>* rows = steps + static_cast<std::int64_t>(k) * n;
-    worst_of_step<Real> const a = step_worst_of(n, rows, log_initial, y, Real(1), xa);
+    worst_of_normals(t.assets, factor, normals, y);
+    worst_of_step<Real> const a = step_side(k, y, Real(1), xa);
     worst_of_step<Real> b = a;
-    if constexpr (Antithetic) b = step_worst_of(n, rows, log_initial, y, Real(-1), xb);
-    observe(k, rows[0], a, b);
+    if constexpr (Antithetic) b = step_side(k, y, Real(-1), xb);
+    observe(k, a, b);
   }
+}
+
+// Calls observe(k, step k's first row, worst step of side a, of side b) after each step, while
+// `open()`.
+template <typename NormalStream, bool Antithetic, typename Real, typename Observe, typename Open>
+MCPRICE_HD MCPRICE_INLINE void walk_worst_of(const basic_worst_of_trade<Real>& t, const basic_path_step<Real>* steps,
+                                             const Real* log_initial, const Real* factor, std::uint64_t group,
+                                             Observe&& observe, Open&& open)
+{
+  int const n = t.assets;
+  walk_worst_of_sides<NormalStream, Antithetic>(
+      t, factor, group,
+      [&](int k, const Real* y, Real sign, Real* x) {
+        return step_worst_of(n, steps + static_cast<std::int64_t>(k) * n, log_initial, y, sign, x);
+      },
+      [&](int k, const worst_of_step<Real>& a, const worst_of_step<Real>& b) {
+        observe(k, steps[static_cast<std::int64_t>(k) * n], a, b);
+      },
+      open);
 }
 
 // The path state today: the worst of the assets' performances S_i(0) / L_i, in log.
@@ -101,27 +120,37 @@ MCPRICE_HD MCPRICE_INLINE basic_path_state<Real> worst_of_start(const basic_wors
   return s;
 }
 
+// A sample's value (the mean of its sides) from a worst-of walk: walk(observe, open) walks its
+// paths as walk_worst_of does; steps: the trade's rows (each step's first row carries its marks
+// and payment ratio, the observation rows follow).
+template <bool Antithetic, typename Real, typename Step, typename Walk>
+MCPRICE_HD MCPRICE_INLINE Real worst_of_value(const basic_worst_of_trade<Real>& t, const Step* steps,
+                                              const Real* log_initial, Walk&& walk)
+{
+  constexpr path_product autocallable = path_product::autocallable;
+  const basic_path_gbm_trade<Real>& base = t;
+  auto const levels = observation_rows_of(steps, t);
+  auto a = worst_of_start(t, log_initial);
+  auto b = a;
+  walk([&](int, const Step& s, const worst_of_step<Real>& wa, const worst_of_step<Real>& wb) {
+    a.template observe<autocallable>(base, Real(0), wa.x, wa.var, s.fixing, s.hit_value, Real(0), levels);
+    if constexpr (Antithetic)
+      b.template observe<autocallable>(base, Real(0), wb.x, wb.var, s.fixing, s.hit_value, Real(0), levels);
+  }, [&] { return !(a.settled() && (!Antithetic || b.settled())); });
+  Real const up = a.template settle<autocallable>(base);
+  if constexpr (!Antithetic) return up;
+  else return Real(0.5) * (up + b.template settle<autocallable>(base));
+}
+
 template <typename NormalStream, bool Antithetic, typename Real>
 MCPRICE_HD MCPRICE_INLINE Real worst_of_sample(const basic_worst_of_trade<Real>& t, const basic_path_step<Real>* grid,
                                                const Real* log_initials, const Real* factors, std::uint64_t group)
 {
-  constexpr path_product autocallable = path_product::autocallable;
-  const basic_path_gbm_trade<Real>& base = t;
   const basic_path_step<Real>* steps = grid + t.first_step;
-  auto const levels = observation_rows_of(steps, t);
-  auto a = worst_of_start(t, log_initials + t.first_asset);
-  auto b = a;
-  walk_worst_of<NormalStream, Antithetic>(
-      t, steps, log_initials + t.first_asset, factors + t.first_factor, group,
-      [&](int, const basic_path_step<Real>& s, const worst_of_step<Real>& wa, const worst_of_step<Real>& wb) {
-        a.template observe<autocallable>(base, Real(0), wa.x, wa.var, s.fixing, s.hit_value, Real(0), levels);
-        if constexpr (Antithetic)
-          b.template observe<autocallable>(base, Real(0), wb.x, wb.var, s.fixing, s.hit_value, Real(0), levels);
-      },
-      [&] { return !(a.settled() && (!Antithetic || b.settled())); });
-  Real const up = a.template settle<autocallable>(base);
-  if constexpr (!Antithetic) return up;
-  else return Real(0.5) * (up + b.template settle<autocallable>(base));
+  const Real* log_initial = log_initials + t.first_asset;
+  return worst_of_value<Antithetic>(t, steps, log_initial, [&](auto&& observe, auto&& open) {
+    walk_worst_of<NormalStream, Antithetic>(t, steps, log_initial, factors + t.first_factor, group, observe, open);
+  });
 }
 
 // A sample takes a subsequence of its own, as path trades do.

@@ -1,0 +1,112 @@
+#pragma once
+// Worst-of autocallables with a local-vol asset among their underlyings (GBM ones may sit
+// beside it), float paths: each trade's local-vol step rows in one table, its assets' grid axes
+// in another, every grid once in a surface table, and the GBM worst-of's initial levels, spots
+// and correlation factors. Greeks (up to max_basket_greek_assets assets): scenario walks on the
+// price's normals, each reading its sticky-strike grids (local_vol_worst_of_greeks.hpp), in the
+// baskets' channels.
+#include "backends/family_run.hpp"
+#include "families/family_batch.hpp"
+#include "families/trade_route.hpp"
+#include "mcprice/kernels/launch/local_vol_worst_of.hpp"
+#include "mcprice/kernels/launch/worst_of.hpp"
+#include "products/local_vol_setup.hpp"
+#include "products/worst_of_setup.hpp"
+#include "statistics/greek_statistics.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace mcprice::detail {
+
+struct local_vol_worst_of_family {
+  using record = local_vol_worst_of_trade;
+  using job = local_vol_worst_of_job;
+  using result_input = no_result_input;
+  using greek_sums = basket_greek_moments;
+  using real = float;
+  using device_ref = kernels::local_vol_worst_of_ref;
+  static constexpr int normals_per_sample = path_normals_per_sample;
+  static constexpr bool boxed_job = true;  // its vectors would widen every job slot of a chunk
+  // Bridged normals a step of a Sobol stream: one an asset, as the GBM worst-of.
+  static constexpr int sobol_factors = worst_of_sobol_assets;
+
+  struct tables {
+    std::vector<local_vol_step> steps;
+    std::vector<basic_local_vol_axes<float>> grids;
+    vol_pair_table<float> surface;
+    std::vector<float> log_initials;
+    std::vector<float> spots;
+    std::vector<float> factors;
+
+    template <typename At>
+    [[nodiscard]] local_vol_worst_of_tables place(At&& at) const
+    {
+      return {at(steps), at(grids), at(surface.pairs), at(log_initials), at(spots), at(factors)};
+    }
+  };
+
+  static bool takes(const trade_route& r) { return !r.in_double && r.local_vol_worst_of; }
+  static job make_job(const trade_route& r, const market_data& market, const engine_options& options)
+  {
+    return make_local_vol_worst_of_job(r.t, market, options);
+  }
+  static void append_tables(tables& t, job& j)
+  {
+    j.kernel.first_step = static_cast<std::int32_t>(t.steps.size());
+    j.kernel.first_grid = static_cast<std::int32_t>(t.grids.size());
+    j.kernel.first_asset = static_cast<std::int32_t>(t.log_initials.size());
+    j.kernel.first_factor = static_cast<std::int32_t>(t.factors.size());
+    for (std::size_t g = 0; g < j.grids.size(); ++g) {
+      if (j.grid_sources[g] != nullptr) j.grids[g].first = t.surface.place(*j.grid_sources[g]);
+    }
+    t.steps.insert(t.steps.end(), j.steps.begin(), j.steps.end());
+    t.grids.insert(t.grids.end(), j.grids.begin(), j.grids.end());
+    t.log_initials.insert(t.log_initials.end(), j.log_initials.begin(), j.log_initials.end());
+    t.spots.insert(t.spots.end(), j.spots.begin(), j.spots.end());
+    t.factors.insert(t.factors.end(), j.factor.begin(), j.factor.end());
+  }
+
+  template <typename Rng>
+  static moments price_lane(const record& t, const local_vol_worst_of_tables& tab, std::int64_t block, int lane)
+  {
+    return local_vol_worst_of_lane<Rng>(t, tab, block, lane);
+  }
+  static void launch(const device_ref& f, kernels::block_range b, moments* partials, kernels::launch_target at)
+  {
+    kernels::launch_local_vol_worst_of_blocks(f, b, partials, at);
+  }
+  static two_phase_layout two_phase(const std::vector<record>& records)
+  {
+    int rows = 0;
+    for (auto const& t : records) rows = std::max(rows, kernels::worst_of_rows_per_sample(t));
+    return {kernels::path_samples_per_block * rows, kernels::path_samples_per_block, rows};
+  }
+  static void launch_two_phase(const device_ref& f, kernels::block_range b, const kernels::two_phase_scratch<float>& s,
+                               moments* partials, kernels::launch_target at)
+  {
+    kernels::launch_local_vol_worst_of_two_phase(f, b, s, partials, at);
+  }
+
+  static std::optional<trade_greeks> greeks_of(const family_batch<local_vol_worst_of_family>& b, std::size_t k,
+                                               const trade_outcome& o)
+  {
+    if (!b.records[k].greeks) return std::nullopt;
+    return make_basket_greeks(o.greek_sums().basket_greeks, b.records[k].assets, b.samples[k], b.scales[k]);
+  }
+  template <typename Rng>
+  static priced_basket_greeks greek_lane(const record& t, const local_vol_worst_of_tables& tab, std::int64_t block,
+                                         int lane)
+  {
+    return local_vol_worst_of_greek_lane<Rng>(t, tab, block, lane);
+  }
+  static void launch_greeks(const device_ref& f, kernels::block_range b, moments* partials, greek_sums* greek_partials,
+                            kernels::launch_target at)
+  {
+    kernels::launch_local_vol_worst_of_greek_blocks(f, b, partials, greek_partials, at);
+  }
+};
+
+}  // namespace mcprice::detail
