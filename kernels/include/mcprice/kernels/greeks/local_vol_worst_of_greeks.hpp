@@ -13,6 +13,12 @@
 
 #include <cstdint>
 
+#if defined(__CUDACC__)
+#define MCPRICE_CALLED __noinline__
+#else
+#define MCPRICE_CALLED inline
+#endif
+
 namespace mcprice {
 
 using local_vol_worst_of_tables = basic_local_vol_worst_of_tables<float>;
@@ -30,16 +36,18 @@ MCPRICE_HD MCPRICE_INLINE int scenario_grid(const worst_of_scenario& sc, int i)
 }
 
 // One side's value (sign -1: the antithetic path) in scenario `sc`, from subsequence `group`.
-template <typename NormalStream, bool Antithetic>
-MCPRICE_HD MCPRICE_INLINE float local_vol_worst_of_scenario_value(const local_vol_worst_of_trade& t,
+// Called, not inlined, on the GPU: a sample walks 1 + 4n + 2n(n-1) + 6 scenarios from a dozen
+// call sites. Assets: the trade's asset count where a kernel sizes it (worst_of_room), or 0.
+template <typename NormalStream, bool Antithetic, int Assets>
+MCPRICE_HD MCPRICE_CALLED float local_vol_worst_of_scenario_value(const local_vol_worst_of_trade& t,
                                                                   const local_vol_worst_of_tables& tab,
                                                                   const worst_of_scenario& sc, std::uint64_t group)
 {
-  int const n = t.assets;
+  int const n = Assets > 0 ? Assets : t.assets;
   const local_vol_step* steps = tab.steps + t.first_step;
   const local_vol_axes* grids = tab.grids + t.first_grid;
-  float offset[max_basket_assets];
-  int grid[max_basket_assets];
+  float offset[worst_of_room<Assets>];
+  int grid[worst_of_room<Assets>];
   for (int i = 0; i < n; ++i) {
     offset[i] = tab.log_initials[t.first_asset + i];
     for (int s = 0; s < 2; ++s) offset[i] -= sc.shifted[s] == i ? sc.shift[s] : 0.0F;
@@ -54,7 +62,7 @@ MCPRICE_HD MCPRICE_INLINE float local_vol_worst_of_scenario_value(const local_vo
   auto a = worst_of_start(t, offset);
   auto b = a;
   float elapsed = 0.0F;
-  walk_worst_of_sides<NormalStream, Antithetic>(
+  walk_worst_of_sides<NormalStream, Antithetic, Assets>(
       t, tab.factors + t.first_factor + sc.factor * n * n, group,
       [&](int k, const float* y, float sign, float* x) {
         const local_vol_step* rows = k == 0 ? first : steps + static_cast<std::int64_t>(k) * n;
@@ -73,13 +81,14 @@ MCPRICE_HD MCPRICE_INLINE float local_vol_worst_of_scenario_value(const local_vo
         local_vol_step const s = steps[static_cast<std::int64_t>(k) * n];
         elapsed += s.dt;
         float const hit = dr == 0.0F ? s.hit_value : s.hit_value * fmaf(dr, t.maturity - elapsed, 1.0F);
-        a.observe<path_product::autocallable>(base, 0.0F, wa.x, wa.var, s.fixing, hit, 0.0F, levels);
-        if constexpr (Antithetic) b.observe<path_product::autocallable>(base, 0.0F, wb.x, wb.var, s.fixing, hit, 0.0F, levels);
+        a.template observe<path_product::autocallable>(base, 0.0F, wa.x, wa.var, s.fixing, hit, 0.0F, levels);
+        if constexpr (Antithetic)
+          b.template observe<path_product::autocallable>(base, 0.0F, wb.x, wb.var, s.fixing, hit, 0.0F, levels);
       },
       [&] { return !(a.settled() && (!Antithetic || b.settled())); });
-  float const up = a.payoff<path_product::autocallable>(base);
+  float const up = a.template payoff<path_product::autocallable>(base);
   if constexpr (!Antithetic) return up;
-  else return 0.5F * (up + b.payoff<path_product::autocallable>(base));
+  else return 0.5F * (up + b.template payoff<path_product::autocallable>(base));
 }
 
 // A lane of local-vol worst-of trades with Greeks: the price with local_vol_worst_of_lane's bits.
@@ -88,14 +97,16 @@ MCPRICE_HD MCPRICE_INLINE priced_basket_greeks local_vol_worst_of_greek_lane(con
                                                                              const local_vol_worst_of_tables& tab,
                                                                              std::int64_t block, int lane)
 {
-  auto const price = [&](std::uint64_t subsequence) {
-    return t.antithetic ? local_vol_worst_of_sample<NormalStream, true>(t, tab, subsequence)
-                        : local_vol_worst_of_sample<NormalStream, false>(t, tab, subsequence);
-  };
+  auto const price = [&](std::uint64_t subsequence) { return local_vol_worst_of_price<NormalStream>(t, tab, subsequence); };
   auto const add_greeks = [&](std::uint64_t subsequence, float* v) {
+    // Three assets (the desks' worst-of-3) walk with their values in registers.
     auto const value = [&](const worst_of_scenario& sc) {
-      return t.antithetic ? local_vol_worst_of_scenario_value<NormalStream, true>(t, tab, sc, subsequence)
-                          : local_vol_worst_of_scenario_value<NormalStream, false>(t, tab, sc, subsequence);
+      if (t.assets == 3) {
+        return t.antithetic ? local_vol_worst_of_scenario_value<NormalStream, true, 3>(t, tab, sc, subsequence)
+                            : local_vol_worst_of_scenario_value<NormalStream, false, 3>(t, tab, sc, subsequence);
+      }
+      return t.antithetic ? local_vol_worst_of_scenario_value<NormalStream, true, 0>(t, tab, sc, subsequence)
+                          : local_vol_worst_of_scenario_value<NormalStream, false, 0>(t, tab, sc, subsequence);
     };
     worst_of_clock const clock{t.maturity, local_vol_roll(tab.steps[t.first_step].dt), t.rate};
     add_worst_of_greeks(t, clock, tab.spots + t.first_asset, value, v);

@@ -53,7 +53,8 @@ MCPRICE_HD MCPRICE_INLINE Real worst_of_asset_increment(const basic_local_vol_ax
 }
 
 // Moves one side's log spots x by step k (rows: the step's, an asset each) and returns its worst.
-template <typename Real>
+// Assets: the asset count where a kernel sizes it (worst_of_room), or 0.
+template <int Assets, typename Real>
 MCPRICE_HD MCPRICE_INLINE worst_of_step<Real> step_local_vol_worst_of(const basic_local_vol_worst_of_trade<Real>& t,
                                                                       const basic_local_vol_worst_of_tables<Real>& tab,
                                                                       const basic_local_vol_step<Real>* rows,
@@ -61,7 +62,8 @@ MCPRICE_HD MCPRICE_INLINE worst_of_step<Real> step_local_vol_worst_of(const basi
 {
   worst_of_step<Real> w{Real(0), Real(0)};
   const Real* log_initial = tab.log_initials + t.first_asset;
-  for (int i = 0; i < t.assets; ++i) {
+  int const n = Assets > 0 ? Assets : t.assets;
+  for (int i = 0; i < n; ++i) {
     Real var(0);
     x[i] += worst_of_asset_increment(tab.grids[t.first_grid + i * worst_of_asset_grids], tab.surface, rows[i], x[i],
                                      sign * y[i], Real(0), var);
@@ -73,17 +75,17 @@ MCPRICE_HD MCPRICE_INLINE worst_of_step<Real> step_local_vol_worst_of(const basi
 
 // Calls observe(k, step k's first row, worst step of side a, of side b) after each step, while
 // `open()`.
-template <typename NormalStream, bool Antithetic, typename Real, typename Observe, typename Open>
+template <typename NormalStream, bool Antithetic, int Assets = 0, typename Real, typename Observe, typename Open>
 MCPRICE_HD MCPRICE_INLINE void walk_local_vol_worst_of(const basic_local_vol_worst_of_trade<Real>& t,
                                                        const basic_local_vol_worst_of_tables<Real>& tab,
                                                        std::uint64_t group, Observe&& observe, Open&& open)
 {
-  int const n = t.assets;
+  int const n = Assets > 0 ? Assets : t.assets;
   const basic_local_vol_step<Real>* steps = tab.steps + t.first_step;
-  walk_worst_of_sides<NormalStream, Antithetic>(
+  walk_worst_of_sides<NormalStream, Antithetic, Assets>(
       t, tab.factors + t.first_factor, group,
       [&](int k, const Real* y, Real sign, Real* x) {
-        return step_local_vol_worst_of(t, tab, steps + static_cast<std::int64_t>(k) * n, y, sign, x);
+        return step_local_vol_worst_of<Assets>(t, tab, steps + static_cast<std::int64_t>(k) * n, y, sign, x);
       },
       [&](int k, const worst_of_step<Real>& a, const worst_of_step<Real>& b) {
         observe(k, steps[static_cast<std::int64_t>(k) * n], a, b);
@@ -91,15 +93,31 @@ MCPRICE_HD MCPRICE_INLINE void walk_local_vol_worst_of(const basic_local_vol_wor
       open);
 }
 
-template <typename NormalStream, bool Antithetic, typename Real>
+template <typename NormalStream, bool Antithetic, int Assets = 0, typename Real>
 MCPRICE_HD MCPRICE_INLINE Real local_vol_worst_of_sample(const basic_local_vol_worst_of_trade<Real>& t,
                                                          const basic_local_vol_worst_of_tables<Real>& tab,
                                                          std::uint64_t group)
 {
   return worst_of_value<Antithetic>(t, tab.steps + t.first_step, tab.log_initials + t.first_asset,
                                     [&](auto&& observe, auto&& open) {
-                                      walk_local_vol_worst_of<NormalStream, Antithetic>(t, tab, group, observe, open);
+                                      walk_local_vol_worst_of<NormalStream, Antithetic, Assets>(t, tab, group, observe,
+                                                                                                open);
                                     });
+}
+
+// A sample's price: three assets (the desks' worst-of-3) walk with their values in registers,
+// other counts with room for max_basket_assets. Both do the same arithmetic.
+template <typename NormalStream, typename Real>
+MCPRICE_HD MCPRICE_INLINE Real local_vol_worst_of_price(const basic_local_vol_worst_of_trade<Real>& t,
+                                                        const basic_local_vol_worst_of_tables<Real>& tab,
+                                                        std::uint64_t group)
+{
+  if (t.assets == 3) {
+    return t.antithetic ? local_vol_worst_of_sample<NormalStream, true, 3>(t, tab, group)
+                        : local_vol_worst_of_sample<NormalStream, false, 3>(t, tab, group);
+  }
+  return t.antithetic ? local_vol_worst_of_sample<NormalStream, true>(t, tab, group)
+                      : local_vol_worst_of_sample<NormalStream, false>(t, tab, group);
 }
 
 template <typename NormalStream, typename Real>
@@ -108,8 +126,7 @@ MCPRICE_HD MCPRICE_INLINE moments local_vol_worst_of_lane(const basic_local_vol_
                                                           std::int64_t block, int lane)
 {
   return own_subsequence_lane(t.samples, block, lane, [&](std::uint64_t subsequence) {
-    return t.antithetic ? local_vol_worst_of_sample<NormalStream, true>(t, tab, subsequence)
-                        : local_vol_worst_of_sample<NormalStream, false>(t, tab, subsequence);
+    return local_vol_worst_of_price<NormalStream>(t, tab, subsequence);
   });
 }
 

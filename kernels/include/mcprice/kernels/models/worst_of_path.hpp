@@ -69,21 +69,28 @@ MCPRICE_HD MCPRICE_INLINE void worst_of_normals(int n, const Real* factor, Feede
   }
 }
 
+// Room for a walk's per-asset values: Assets, the trade's asset count where it is a compile-time
+// constant (the values then live in registers), or 0 (any count: max_basket_assets).
+template <int Assets>
+inline constexpr int worst_of_room = Assets > 0 ? Assets : max_basket_assets;
+
 // Draws each step's correlated normals y while `open()` and calls observe(k, worst step of side
 // a, of side b); step_side(k, y, sign, x) moves one side's log spots x by step k (sign -1: the
 // antithetic side) and returns its worst. Every worst-of model walks through here.
-template <typename NormalStream, bool Antithetic, typename Real, typename StepSide, typename Observe, typename Open>
+template <typename NormalStream, bool Antithetic, int Assets = 0, typename Real, typename StepSide, typename Observe,
+          typename Open>
 MCPRICE_HD MCPRICE_INLINE void walk_worst_of_sides(const basic_worst_of_trade<Real>& t, const Real* factor,
                                                    std::uint64_t group, StepSide&& step_side, Observe&& observe,
                                                    Open&& open)
 {
   NormalStream rng(t.key, group);
   normal_feeder<NormalStream, Real> normals{rng};
-  Real xa[max_basket_assets] = {};
-  Real xb[max_basket_assets] = {};
+  Real xa[worst_of_room<Assets>] = {};
+  Real xb[worst_of_room<Assets>] = {};
+  int const n = Assets > 0 ? Assets : t.assets;
   for (int k = 0; k < t.steps && open(); ++k) {
-    Real y[max_basket_assets];
-    worst_of_normals(t.assets, factor, normals, y);
+    Real y[worst_of_room<Assets>];
+    worst_of_normals(n, factor, normals, y);
     worst_of_step<Real> const a = step_side(k, y, Real(1), xa);
     worst_of_step<Real> b = a;
     if constexpr (Antithetic) b = step_side(k, y, Real(-1), xb);
