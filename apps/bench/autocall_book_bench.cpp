@@ -5,9 +5,10 @@
 // gammas, vegas, the cross gammas, correlation vega, theta, rho) and reports the wall times and
 // the share of path-steps the paths need (expected life / maturity, from the redemption
 // probabilities: the work the early stop can save). A benchmark app, not a test.
-// Usage: mcprice-autocall-book [TRADES (1000)] [PATHS (100000)] [plain] [no-greeks] [cpu]
+// Usage: mcprice-autocall-book [TRADES (1000)] [PATHS (100000)] [plain] [no-greeks] [gbm] [cpu]
 //   plain: no antithetic pairs (as the torch.compile peer draws its paths);
-//   no-greeks: the book without Greeks only.
+//   no-greeks: the book without Greeks only;
+//   gbm: the assets are GBM at their at-the-money vols (the GBM worst-of's kernels).
 #include "mcprice/engine.hpp"
 #include "mcprice/market_reader.hpp"
 #include "mcprice/memory/device_info.hpp"
@@ -46,16 +47,20 @@ std::string surface_json(double spot, double atm)
   return s + "]}";
 }
 
-market_data book_market()
+// An asset's model: local vol from its surface, or GBM at the surface's at-the-money vol.
+std::string model_json(double spot, double atm, bool gbm)
 {
-  std::string const json = std::string(R"({"discount_curve": {"times": [1, 2, 5], "zero_rates": [0.03, 0.031, 0.033]},
-    "assets": {
-      "A": {"spot": 100, "dividend_yield": 0.02, "model": "local_vol", "vol_surface": )") +
-                           surface_json(100.0, 0.25) + R"(},
-      "B": {"spot": 80, "dividend_yield": 0.01, "model": "local_vol", "vol_surface": )" +
-                           surface_json(80.0, 0.3) + R"(},
-      "C": {"spot": 120, "dividend_yield": 0.0, "model": "local_vol", "vol_surface": )" +
-                           surface_json(120.0, 0.2) + R"(}},
+  if (gbm) return "\"vol\": " + std::to_string(atm);
+  return "\"model\": \"local_vol\", \"vol_surface\": " + surface_json(spot, atm);
+}
+
+market_data book_market(bool gbm)
+{
+  std::string const json =
+      R"({"discount_curve": {"times": [1, 2, 5], "zero_rates": [0.03, 0.031, 0.033]}, "assets": {
+      "A": {"spot": 100, "dividend_yield": 0.02, )" +
+      model_json(100.0, 0.25, gbm) + R"(}, "B": {"spot": 80, "dividend_yield": 0.01, )" + model_json(80.0, 0.3, gbm) +
+      R"(}, "C": {"spot": 120, "dividend_yield": 0.0, )" + model_json(120.0, 0.2, gbm) + R"(}},
     "correlation": {"A,B": 0.6, "A,C": 0.5, "B,C": 0.55}})";
   return parse_market(json, "autocall-book");
 }
@@ -119,7 +124,9 @@ int main(int argc, char** argv)
   bool plain = false;
   bool cpu = false;
   bool no_greeks = false;
+  bool gbm = false;
   for (int a = 3; a < argc; ++a) {
+    gbm = gbm || std::string(argv[a]) == "gbm";
     plain = plain || std::string(argv[a]) == "plain";
     cpu = cpu || std::string(argv[a]) == "cpu";
     no_greeks = no_greeks || std::string(argv[a]) == "no-greeks";
@@ -128,7 +135,7 @@ int main(int argc, char** argv)
     std::fprintf(stderr, "mcprice-autocall-book: no GPU; add 'cpu' to measure the CPU backend\n");
     return 1;
   }
-  market_data const market = book_market();
+  market_data const market = book_market(gbm);
   portfolio book;
   for (int i = 0; i < trades; ++i) book.trades.push_back(book_trade(i));
   for (bool const greeks : {false, true}) {
@@ -145,10 +152,10 @@ int main(int argc, char** argv)
     double const wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     book_stats const s = stats_of(run);
     std::printf(
-        "{\"bench\":\"worst-of-3-local-vol-book%s\",\"trades\":%d,\"paths\":%lld,\"steps\":1260,\"antithetic\":%s,"
+        "{\"bench\":\"worst-of-3-%s-book%s\",\"trades\":%d,\"paths\":%lld,\"steps\":1260,\"antithetic\":%s,"
         "\"wall_s\":%.4f,\"price_s\":%.4f,\"path_steps_per_s\":%.4g,\"path_steps_needed_share\":%.4f,"
         "\"mean_price\":%.6f,\"mean_std_error\":%.6f,\"failed\":%d}\n",
-        greeks ? "-greeks" : "", trades, static_cast<long long>(paths), plain ? "false" : "true", wall,
+        gbm ? "gbm" : "local-vol", greeks ? "-greeks" : "", trades, static_cast<long long>(paths), plain ? "false" : "true", wall,
         run.summary.price_seconds, static_cast<double>(trades) * static_cast<double>(paths) * 1260.0 / wall,
         s.needed_share, s.mean_price, s.mean_std_error, s.failed);
     std::fflush(stdout);

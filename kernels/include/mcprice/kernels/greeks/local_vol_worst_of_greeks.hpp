@@ -13,12 +13,6 @@
 
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define MCPRICE_CALLED __noinline__
-#else
-#define MCPRICE_CALLED inline
-#endif
-
 namespace mcprice {
 
 using local_vol_worst_of_tables = basic_local_vol_worst_of_tables<float>;
@@ -36,8 +30,8 @@ MCPRICE_HD MCPRICE_INLINE int scenario_grid(const worst_of_scenario& sc, int i)
 }
 
 // One side's value (sign -1: the antithetic path) in scenario `sc`, from subsequence `group`.
-// Called, not inlined, on the GPU: a sample walks 1 + 4n + 2n(n-1) + 6 scenarios from a dozen
-// call sites. Assets: the trade's asset count where a kernel sizes it (worst_of_room), or 0.
+// Called, not inlined, on the GPU (MCPRICE_CALLED). Assets: the trade's asset count where a
+// kernel sizes it (worst_of_room), or 0.
 template <typename NormalStream, bool Antithetic, int Assets>
 MCPRICE_HD MCPRICE_CALLED float local_vol_worst_of_scenario_value(const local_vol_worst_of_trade& t,
                                                                   const local_vol_worst_of_tables& tab,
@@ -99,14 +93,12 @@ MCPRICE_HD MCPRICE_INLINE priced_basket_greeks local_vol_worst_of_greek_lane(con
 {
   auto const price = [&](std::uint64_t subsequence) { return local_vol_worst_of_price<NormalStream>(t, tab, subsequence); };
   auto const add_greeks = [&](std::uint64_t subsequence, float* v) {
-    // Three assets (the desks' worst-of-3) walk with their values in registers.
     auto const value = [&](const worst_of_scenario& sc) {
-      if (t.assets == 3) {
-        return t.antithetic ? local_vol_worst_of_scenario_value<NormalStream, true, 3>(t, tab, sc, subsequence)
-                            : local_vol_worst_of_scenario_value<NormalStream, false, 3>(t, tab, sc, subsequence);
-      }
-      return t.antithetic ? local_vol_worst_of_scenario_value<NormalStream, true, 0>(t, tab, sc, subsequence)
-                          : local_vol_worst_of_scenario_value<NormalStream, false, 0>(t, tab, sc, subsequence);
+      return with_worst_of_room(t.assets, [&](auto room) {
+        constexpr int a = decltype(room)::value;
+        return t.antithetic ? local_vol_worst_of_scenario_value<NormalStream, true, a>(t, tab, sc, subsequence)
+                            : local_vol_worst_of_scenario_value<NormalStream, false, a>(t, tab, sc, subsequence);
+      });
     };
     worst_of_clock const clock{t.maturity, local_vol_roll(tab.steps[t.first_step].dt), t.rate};
     add_worst_of_greeks(t, clock, tab.spots + t.first_asset, value, v);

@@ -18,6 +18,14 @@
 #include <cmath>
 #include <cstdint>
 
+// A scenario walk is called, not inlined, on the GPU: a sample walks 1 + 4n + 2n(n-1) + 6 of them
+// from a dozen call sites, which inlined kept a dozen frames of path arrays.
+#if defined(__CUDACC__)
+#define MCPRICE_CALLED __noinline__
+#else
+#define MCPRICE_CALLED inline
+#endif
+
 namespace mcprice {
 
 // What a scenario moves. model: the single-asset scenario (scenario_step_of's index: 2/3 vol,
@@ -40,17 +48,18 @@ struct worst_of_greek_view {
 };
 
 // One side's value (sign -1: the antithetic path) in scenario `sc`, from subsequence `group`.
-template <typename NormalStream, bool Antithetic>
-MCPRICE_HD MCPRICE_INLINE float worst_of_scenario_value(const worst_of_trade& t, const worst_of_greek_view& v,
+// Assets: the trade's asset count where a kernel sizes it (worst_of_room), or 0.
+template <typename NormalStream, bool Antithetic, int Assets>
+MCPRICE_HD MCPRICE_CALLED float worst_of_scenario_value(const worst_of_trade& t, const worst_of_greek_view& v,
                                                         const worst_of_scenario& sc, std::uint64_t group)
 {
-  int const n = t.assets;
+  int const n = Assets > 0 ? Assets : t.assets;
   float const maturity = v.greeks[static_cast<std::int64_t>(t.steps - 1) * n].time;
   float const eps = fminf(1.0F / 365.0F, 0.5F * v.greeks[0].time);
   const float* factor = v.factors + sc.factor * n * n;
   const path_gbm_trade& base = t;
   auto const levels = observation_rows_of(v.steps, t);
-  float offset[max_basket_assets];
+  float offset[worst_of_room<Assets>];
   for (int i = 0; i < n; ++i) {
     offset[i] = v.log_initials[i];
     for (int s = 0; s < 2; ++s) offset[i] -= sc.shifted[s] == i ? sc.shift[s] : 0.0F;
@@ -59,10 +68,10 @@ MCPRICE_HD MCPRICE_INLINE float worst_of_scenario_value(const worst_of_trade& t,
   auto b = a;
   NormalStream rng(t.key, group);
   normal_feeder<NormalStream, float> normals{rng};
-  float xa[max_basket_assets] = {};
-  float xb[max_basket_assets] = {};
+  float xa[worst_of_room<Assets>] = {};
+  float xb[worst_of_room<Assets>] = {};
   for (int k = 0; k < t.steps && !(a.settled() && (!Antithetic || b.settled())); ++k) {
-    float y[max_basket_assets];
+    float y[worst_of_room<Assets>];
     worst_of_normals(n, factor, normals, y);
     worst_of_step<float> wa{0.0F, 0.0F};
     worst_of_step<float> wb{0.0F, 0.0F};
@@ -82,12 +91,13 @@ MCPRICE_HD MCPRICE_INLINE float worst_of_scenario_value(const worst_of_trade& t,
       if (i == 0 || pb < wb.x) wb = {pb, c.vol * c.vol};
     }
     std::uint8_t const marks = v.steps[static_cast<std::int64_t>(k) * n].fixing;
-    a.observe<path_product::autocallable>(base, 0.0F, wa.x, wa.var, marks, hit, 0.0F, levels);
-    if constexpr (Antithetic) b.observe<path_product::autocallable>(base, 0.0F, wb.x, wb.var, marks, hit, 0.0F, levels);
+    a.template observe<path_product::autocallable>(base, 0.0F, wa.x, wa.var, marks, hit, 0.0F, levels);
+    if constexpr (Antithetic)
+      b.template observe<path_product::autocallable>(base, 0.0F, wb.x, wb.var, marks, hit, 0.0F, levels);
   }
-  float const up = a.payoff<path_product::autocallable>(base);
+  float const up = a.template payoff<path_product::autocallable>(base);
   if constexpr (!Antithetic) return up;
-  else return 0.5F * (up + b.payoff<path_product::autocallable>(base));
+  else return 0.5F * (up + b.template payoff<path_product::autocallable>(base));
 }
 
 // What theta and rho read beside the scenarios' values: the trade's maturity, its first step's
@@ -187,16 +197,18 @@ MCPRICE_HD MCPRICE_INLINE priced_basket_greeks worst_of_greek_lane(const worst_o
                                                                    const float* factors, std::int64_t block, int lane)
 {
   auto const price = [&](std::uint64_t subsequence) {
-    return t.antithetic ? worst_of_sample<NormalStream, true>(t, grid, log_initials, factors, subsequence)
-                        : worst_of_sample<NormalStream, false>(t, grid, log_initials, factors, subsequence);
+    return worst_of_price<NormalStream>(t, grid, log_initials, factors, subsequence);
   };
   auto const add_greeks = [&](std::uint64_t subsequence, float* v) {
     // Formed here: a request whose trades have no Greek rows has no Greek grid to offset.
     worst_of_greek_view const view{grid + t.first_step, greek_grid + t.first_step, log_initials + t.first_asset,
                                    factors + t.first_factor};
     auto const value = [&](const worst_of_scenario& sc) {
-      return t.antithetic ? worst_of_scenario_value<NormalStream, true>(t, view, sc, subsequence)
-                          : worst_of_scenario_value<NormalStream, false>(t, view, sc, subsequence);
+      return with_worst_of_room(t.assets, [&](auto room) {
+        constexpr int a = decltype(room)::value;
+        return t.antithetic ? worst_of_scenario_value<NormalStream, true, a>(t, view, sc, subsequence)
+                            : worst_of_scenario_value<NormalStream, false, a>(t, view, sc, subsequence);
+      });
     };
     add_worst_of_greeks(t, clock_of(t, view), spots + t.first_asset, value, v);
   };

@@ -105,19 +105,17 @@ MCPRICE_HD MCPRICE_INLINE Real local_vol_worst_of_sample(const basic_local_vol_w
                                     });
 }
 
-// A sample's price: three assets (the desks' worst-of-3) walk with their values in registers,
-// other counts with room for max_basket_assets. Both do the same arithmetic.
+// A sample's price (with_worst_of_room: sized or not, the same arithmetic).
 template <typename NormalStream, typename Real>
 MCPRICE_HD MCPRICE_INLINE Real local_vol_worst_of_price(const basic_local_vol_worst_of_trade<Real>& t,
                                                         const basic_local_vol_worst_of_tables<Real>& tab,
                                                         std::uint64_t group)
 {
-  if (t.assets == 3) {
-    return t.antithetic ? local_vol_worst_of_sample<NormalStream, true, 3>(t, tab, group)
-                        : local_vol_worst_of_sample<NormalStream, false, 3>(t, tab, group);
-  }
-  return t.antithetic ? local_vol_worst_of_sample<NormalStream, true>(t, tab, group)
-                      : local_vol_worst_of_sample<NormalStream, false>(t, tab, group);
+  return with_worst_of_room(t.assets, [&](auto room) {
+    constexpr int a = decltype(room)::value;
+    return t.antithetic ? local_vol_worst_of_sample<NormalStream, true, a>(t, tab, group)
+                        : local_vol_worst_of_sample<NormalStream, false, a>(t, tab, group);
+  });
 }
 
 template <typename NormalStream, typename Real>

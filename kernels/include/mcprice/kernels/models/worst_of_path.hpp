@@ -11,6 +11,7 @@
 #include "mcprice/kernels/models/path_gbm.hpp"
 
 #include <cstdint>
+#include <type_traits>
 
 namespace mcprice {
 
@@ -74,6 +75,15 @@ MCPRICE_HD MCPRICE_INLINE void worst_of_normals(int n, const Real* factor, Feede
 template <int Assets>
 inline constexpr int worst_of_room = Assets > 0 ? Assets : max_basket_assets;
 
+// f(std::integral_constant<int, 3>{}) for three assets (the desks' worst-of-3, sized at compile
+// time), else f(std::integral_constant<int, 0>{}): the kernels' one sized count.
+template <typename F>
+MCPRICE_HD MCPRICE_INLINE decltype(auto) with_worst_of_room(int assets, F&& f)
+{
+  if (assets == 3) return f(std::integral_constant<int, 3>{});
+  return f(std::integral_constant<int, 0>{});
+}
+
 // Draws each step's correlated normals y while `open()` and calls observe(k, worst step of side
 // a, of side b); step_side(k, y, sign, x) moves one side's log spots x by step k (sign -1: the
 // antithetic side) and returns its worst. Every worst-of model walks through here.
@@ -99,14 +109,14 @@ MCPRICE_HD MCPRICE_INLINE void walk_worst_of_sides(const basic_worst_of_trade<Re
 }
 
 // Calls observe(k, step k's first row, worst step of side a, of side b) after each step, while
-// `open()`.
-template <typename NormalStream, bool Antithetic, typename Real, typename Observe, typename Open>
+// `open()`. Assets: as walk_worst_of_sides.
+template <typename NormalStream, bool Antithetic, int Assets = 0, typename Real, typename Observe, typename Open>
 MCPRICE_HD MCPRICE_INLINE void walk_worst_of(const basic_worst_of_trade<Real>& t, const basic_path_step<Real>* steps,
                                              const Real* log_initial, const Real* factor, std::uint64_t group,
                                              Observe&& observe, Open&& open)
 {
-  int const n = t.assets;
-  walk_worst_of_sides<NormalStream, Antithetic>(
+  int const n = Assets > 0 ? Assets : t.assets;
+  walk_worst_of_sides<NormalStream, Antithetic, Assets>(
       t, factor, group,
       [&](int k, const Real* y, Real sign, Real* x) {
         return step_worst_of(n, steps + static_cast<std::int64_t>(k) * n, log_initial, y, sign, x);
@@ -149,14 +159,27 @@ MCPRICE_HD MCPRICE_INLINE Real worst_of_value(const basic_worst_of_trade<Real>& 
   else return Real(0.5) * (up + b.template settle<autocallable>(base));
 }
 
-template <typename NormalStream, bool Antithetic, typename Real>
+template <typename NormalStream, bool Antithetic, int Assets = 0, typename Real>
 MCPRICE_HD MCPRICE_INLINE Real worst_of_sample(const basic_worst_of_trade<Real>& t, const basic_path_step<Real>* grid,
                                                const Real* log_initials, const Real* factors, std::uint64_t group)
 {
   const basic_path_step<Real>* steps = grid + t.first_step;
   const Real* log_initial = log_initials + t.first_asset;
   return worst_of_value<Antithetic>(t, steps, log_initial, [&](auto&& observe, auto&& open) {
-    walk_worst_of<NormalStream, Antithetic>(t, steps, log_initial, factors + t.first_factor, group, observe, open);
+    walk_worst_of<NormalStream, Antithetic, Assets>(t, steps, log_initial, factors + t.first_factor, group, observe,
+                                                    open);
+  });
+}
+
+// A sample's price (with_worst_of_room: sized or not, the same arithmetic).
+template <typename NormalStream, typename Real>
+MCPRICE_HD MCPRICE_INLINE Real worst_of_price(const basic_worst_of_trade<Real>& t, const basic_path_step<Real>* grid,
+                                              const Real* log_initials, const Real* factors, std::uint64_t group)
+{
+  return with_worst_of_room(t.assets, [&](auto room) {
+    constexpr int a = decltype(room)::value;
+    return t.antithetic ? worst_of_sample<NormalStream, true, a>(t, grid, log_initials, factors, group)
+                        : worst_of_sample<NormalStream, false, a>(t, grid, log_initials, factors, group);
   });
 }
 
@@ -167,8 +190,7 @@ MCPRICE_HD MCPRICE_INLINE moments worst_of_lane(const basic_worst_of_trade<Real>
                                                 int lane)
 {
   return own_subsequence_lane(t.samples, block, lane, [&](std::uint64_t subsequence) {
-    return t.antithetic ? worst_of_sample<NormalStream, true>(t, grid, log_initials, factors, subsequence)
-                        : worst_of_sample<NormalStream, false>(t, grid, log_initials, factors, subsequence);
+    return worst_of_price<NormalStream>(t, grid, log_initials, factors, subsequence);
   });
 }
 
