@@ -18,14 +18,6 @@
 #include <cmath>
 #include <cstdint>
 
-// A scenario walk is called, not inlined, on the GPU: a sample walks 1 + 4n + 2n(n-1) + 6 of them
-// from a dozen call sites, which inlined kept a dozen frames of path arrays.
-#if defined(__CUDACC__)
-#define MCPRICE_CALLED __noinline__
-#else
-#define MCPRICE_CALLED inline
-#endif
-
 namespace mcprice {
 
 // What a scenario moves. model: the single-asset scenario (scenario_step_of's index: 2/3 vol,
@@ -48,7 +40,9 @@ struct worst_of_greek_view {
 };
 
 // One side's value (sign -1: the antithetic path) in scenario `sc`, from subsequence `group`.
-// Assets: the trade's asset count where a kernel sizes it (worst_of_room), or 0.
+// Called, not inlined, on the GPU (MCPRICE_CALLED): a sample walks 1 + 4n + 2n(n-1) + 6 of them
+// from a dozen call sites. Assets: the trade's asset count where a kernel sizes it
+// (worst_of_room), or 0.
 template <typename NormalStream, bool Antithetic, int Assets>
 MCPRICE_HD MCPRICE_CALLED float worst_of_scenario_value(const worst_of_trade& t, const worst_of_greek_view& v,
                                                         const worst_of_scenario& sc, std::uint64_t group)
