@@ -70,18 +70,24 @@ device-bundle: device-build
 	@ls -la .devcarry/bundle.tgz
 
 # The host suite under AddressSanitizer + UndefinedBehaviorSanitizer, and the CPU backend's
-# concurrency under ThreadSanitizer: one command each (docs/reliability.md). Their kernels are
-# built as PTX only (90-virtual): the host suites launch no kernel, and ptxas is most of the
-# kernels' build time.
-sanitize-host:
+# concurrency under ThreadSanitizer: one command each (docs/reliability.md). Each builds only the
+# host suite, and links the kernel objects of the ordinary build ($(BUILD)) rather than compiling
+# them again: nvcc instruments neither, and they are most of a build's time.
+# SANITIZE_TESTS picks the cases: all but the [heavy] accuracy runs, which spend their time in
+# per-path maths that lighter cases also run (docs/reliability.md says which).
+SANITIZE_TESTS ?= ~[heavy]
+SANITIZE_CMAKE = -DMCPRICE_KERNEL_OBJECTS_FROM=$(abspath $(BUILD)) -DMCPRICE_BUILD_APPS=ON -DMCPRICE_BUILD_PYTHON=OFF
+sanitize-host: build
 	@$(MAKE) --no-print-directory BUILD=build-asan BUILD_TYPE=RelWithDebInfo \
-	  CMAKE_ARGS="-DMCPRICE_SANITIZE=address,undefined -DMCPRICE_BUILD_APPS=ON -DCMAKE_CUDA_ARCHITECTURES=90-virtual" build
+	  CMAKE_ARGS="-DMCPRICE_SANITIZE=address,undefined $(SANITIZE_CMAKE)" configure
+	cmake --build build-asan -j $(JOBS) --target mcprice_host_tests
 	cd build-asan && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
-	  ./tests/mcprice_host_tests
+	  ./tests/mcprice_host_tests $(if $(SANITIZE_TESTS),"$(SANITIZE_TESTS)")
 
-sanitize-thread:
+sanitize-thread: build
 	@$(MAKE) --no-print-directory BUILD=build-tsan BUILD_TYPE=RelWithDebInfo \
-	  CMAKE_ARGS="-DMCPRICE_SANITIZE=thread -DCMAKE_CUDA_ARCHITECTURES=90-virtual" build
+	  CMAKE_ARGS="-DMCPRICE_SANITIZE=thread $(SANITIZE_CMAKE)" configure
+	cmake --build build-tsan -j $(JOBS) --target mcprice_host_tests
 	cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ./tests/mcprice_host_tests "[concurrency]"
 
 # libFuzzer targets for the portfolio and market parsers under ASan + UBSan (clang), seeded from

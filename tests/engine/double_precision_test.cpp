@@ -79,7 +79,7 @@ TEST_CASE("double paths price GBM vanillas and digitals (one exact step) to the 
   }
 }
 
-TEST_CASE("double paths match the closed forms of barriers, touches, Asians and lookbacks")
+TEST_CASE("double paths match the closed forms of barriers, touches, Asians and lookbacks", "[heavy]")
 {
   auto const m = flat_x_market();
   auto const book = path_book(m);

@@ -42,7 +42,7 @@ pricing_run price_cpu(const market_data& m, std::vector<trade> trades, std::int6
 }  // namespace
 
 TEST_CASE(
-    "American puts match Longstaff and Schwartz's Table 1 within 4 std errors and the discrete-exercise allowance")
+    "American puts match Longstaff and Schwartz's Table 1 within 4 std errors and the discrete-exercise allowance", "[heavy]")
 {
   for (auto const& c : longstaff_schwartz_table1()) {
     auto const m = flat_market(c.spot, c.vol, 0.06, 0.0);
@@ -562,7 +562,7 @@ TEST_CASE("multi-asset Bermudan Greeks: every estimate present, and exchangeable
   CHECK(g.cross_gammas[0].value < 0.0);
 }
 
-TEST_CASE("multi-asset trades on Heston assets: Stulz's closed form without vol of vol, the vanilla as a basket of one")
+TEST_CASE("multi-asset trades on Heston assets: Stulz's closed form without vol of vol, the vanilla as a basket of one", "[heavy]")
 {
   // xi = 0 and v0 = theta: each variance stays at theta, a GBM with vol sqrt(theta).
   auto const m = parse_market(R"({"rate": 0.03, "assets": {

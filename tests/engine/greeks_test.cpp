@@ -402,7 +402,7 @@ TEST_CASE("asking for Greeks leaves Asian and other path prices' bits unchanged"
   CHECK(with.summary.without_greeks == 0);
 }
 
-TEST_CASE("CPU barrier, touch and lookback Greeks agree with finite differences of the engine's own prices")
+TEST_CASE("CPU barrier, touch and lookback Greeks agree with finite differences of the engine's own prices", "[heavy]")
 {
   // The scenario lanes are central differences with common random numbers inside the pass;
   // repricing bumped markets with the same seed must give the same numbers up to the
@@ -583,7 +583,7 @@ TEST_CASE("CPU multi-asset Greeks agree with repricing bumped markets with the s
 
 // ---- Heston --------------------------------------------------------------------------------
 
-TEST_CASE("CPU Heston Greeks agree with derivatives of the semi-analytic price")
+TEST_CASE("CPU Heston Greeks agree with derivatives of the semi-analytic price", "[heavy]")
 {
   // Scenario lanes (spot +-1%, vol level +-0.01, rate +-1e-3, time +-1 day) against central
   // differences of Heston's semi-analytic call in double. Allowance: 4 std errors plus 1% for

@@ -53,7 +53,7 @@ TEST_CASE("the semi-analytic Heston reference reproduces the published benchmark
   CHECK(std::abs(heston_call(c) - 5.785155450) < 1e-7);
 }
 
-TEST_CASE("Heston QE prices match the semi-analytic value within 4 std errors plus the QE allowance")
+TEST_CASE("Heston QE prices match the semi-analytic value within 4 std errors plus the QE allowance", "[heavy]")
 {
   heston_case const cases[] = {{100, 100, 1, 0, 0, 0.0175, 1.5768, 0.0398, 0.5751, -0.5711},
                                {100, 110, 2, 0.04, 0.01, 0.09, 0.8, 0.06, 1.0, -0.8},
@@ -135,7 +135,7 @@ std::pair<double, double> full_truncation_euler(const heston_case& c, int steps,
 
 }  // namespace
 
-TEST_CASE("at 50 steps the QE bias is well below full-truncation Euler's on a high vol-of-vol case")
+TEST_CASE("at 50 steps the QE bias is well below full-truncation Euler's on a high vol-of-vol case", "[heavy]")
 {
   heston_case const c{100, 100, 1, 0, 0, 0.04, 0.5, 0.04, 1.0, -0.9};
   double const ref = heston_call(c);
@@ -150,7 +150,7 @@ TEST_CASE("at 50 steps the QE bias is well below full-truncation Euler's on a hi
   CHECK(qe_bias <= 4.0 * qe.results[0].std_error + 0.25 * euler_bias);  // QE's is far smaller
 }
 
-TEST_CASE("Heston QE at the parameter edges matches the semi-analytic value")
+TEST_CASE("Heston QE at the parameter edges matches the semi-analytic value", "[heavy]")
 {
   for (auto const& c : heston_edge_cases()) {
     auto const run = price(heston_market(c),

@@ -178,7 +178,7 @@ TEST_CASE("jumps of intensity zero change no bits")
   }
 }
 
-TEST_CASE("Bates Europeans match the semi-analytic price within 4 standard errors plus the QE allowance")
+TEST_CASE("Bates Europeans match the semi-analytic price within 4 standard errors plus the QE allowance", "[heavy]")
 {
   heston_case const cases[] = {
       {100, 100, 1, 0.05, 0.0, 0.04, 2.0, 0.04, 0.3, -0.7, 0.5, -0.1, 0.1},

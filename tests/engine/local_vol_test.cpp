@@ -140,7 +140,7 @@ TEST_CASE("a flat surface prices every product as GBM does")
         4 * quasi.results[0].std_error + 1e-3);
 }
 
-TEST_CASE("a surface made from Heston prices reprices Europeans between its grid points")
+TEST_CASE("a surface made from Heston prices reprices Europeans between its grid points", "[heavy]")
 {
   heston_case base{100, 0, 0, 0.02, 0.0, 0.04, 1.5, 0.04, 0.5, -0.7};
   std::vector<std::vector<double>> vols;
@@ -264,7 +264,7 @@ void check_greek(const char* name, const greek_estimate& g, double reference, do
   CHECK(std::abs(g.value - reference) <= 4 * g.std_error + allowance);
 }
 
-TEST_CASE("a European's sticky-strike Greeks under local vol are Black-Scholes' at its implied vol")
+TEST_CASE("a European's sticky-strike Greeks under local vol are Black-Scholes' at its implied vol", "[heavy]")
 {
   // A steep skew with a term structure: sticky strike and a local vol held fixed in spot differ
   // by about vega x skew / S0 in delta (~0.04 here), well beyond the allowance.

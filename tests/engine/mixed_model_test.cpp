@@ -58,7 +58,7 @@ trade spread_on(std::string id, std::vector<std::string> legs, option_type type,
 
 }  // namespace
 
-TEST_CASE("a Heston/GBM spread under zero correlation matches the conditional integral")
+TEST_CASE("a Heston/GBM spread under zero correlation matches the conditional integral", "[heavy]")
 {
   heston_case const c{100, 0, 1, 0.03, 0.0, 0.04, 1.5, 0.05, 0.5, -0.7};
   engine_options o;

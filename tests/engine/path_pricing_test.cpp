@@ -155,7 +155,7 @@ TEST_CASE("a knock-out rebate is paid at the hit; knock-in plus knock-out is the
               knock_out_by_reflection(flat, 100.0, 85.0, true) + 3.0 * one_touch_at_hit(flat, 85.0, true));
 }
 
-TEST_CASE("touch options match their closed forms; one-touch plus no-touch pays for sure")
+TEST_CASE("touch options match their closed forms; one-touch plus no-touch pays for sure", "[heavy]")
 {
   auto const m = flat_market();
   trade hit = path_trade("touch", product_kind::touch, option_type::one_touch, "X", 1.0);
@@ -207,7 +207,7 @@ TEST_CASE("path products reject barriers on the wrong side of spot and keep repr
   CHECK(std::memcmp(&one.results[0].price, &three.results[0].price, sizeof(double)) == 0);
 }
 
-TEST_CASE("continuous lookbacks match Goldman-Sosin-Gatto and Conze-Viswanathan, fresh and seasoned")
+TEST_CASE("continuous lookbacks match Goldman-Sosin-Gatto and Conze-Viswanathan, fresh and seasoned", "[heavy]")
 {
   auto const m = flat_market();
   struct lookback_case {
