@@ -28,7 +28,7 @@ market_data jump_market()
       "J": {"spot": 100, "vol": 0.2, "dividend_yield": 0.01, "jumps": {"intensity": 1.5, "mean": -0.12, "vol": 0.2}},
       "H": {"spot": 100, "model": "heston", "heston": {"v0": 0.04, "kappa": 1.5, "theta": 0.05, "xi": 0.5, "rho": -0.7},
             "jumps": {"intensity": 0.8, "mean": -0.08, "vol": 0.12}}},
-      "correlation": {"G,G2": 0.5}})",
+      "correlation": {"G,G2": 0.5, "K,G2": 0.4}})",
                       "jumps");
 }
 
@@ -121,6 +121,12 @@ std::vector<trade> jump_book()
   local_worst.underlyings = {"L", "G2"};
   local_worst.initial_levels = {102, 78};
   book.push_back(local_worst);
+  // A worst-of on a Heston asset beside a GBM one.
+  trade heston_worst = autocallable_on("K");
+  heston_worst.id = "K-G2-worst-of";
+  heston_worst.underlyings = {"K", "G2"};
+  heston_worst.initial_levels = {98, 80};
+  book.push_back(heston_worst);
   return book;
 }
 

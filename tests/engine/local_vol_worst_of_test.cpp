@@ -199,7 +199,7 @@ TEST_CASE("local-vol worst-ofs keep their bits across threads, price on Sobol po
   }
 }
 
-TEST_CASE("worst-ofs on Heston assets and local-vol worst-ofs in double precision are refused by name",
+TEST_CASE("worst-ofs mixing Heston and local-vol assets, and local-vol worst-ofs in double, are refused by name",
           "[structured][local_vol]")
 {
   engine_options o = cpu_options(1000, false);

@@ -483,13 +483,13 @@ TEST_CASE("an autocallable's and a cliquet's bad fields are per-trade errors tha
   c.global_floor = 0.3;
   c.global_cap = 0.2;
   add(c, "global-bounds");
-  trade on_heston = a;
-  on_heston.underlyings = {"G", "H"};
-  add(on_heston, "worst-of-heston");
+  trade with_jumps = a;
+  with_jumps.underlyings = {"G", "M"};
+  add(with_jumps, "worst-of-jumps");
   auto const run = price(m, bad, 1000, 8);
   std::vector<std::string> const names = {"observation_times", "observation_times", "autocall_barrier",
                                           "initial_levels",    "initial_levels",    "coupon",
-                                          "local_floor",       "global_floor",      "asset H"};
+                                          "local_floor",       "global_floor",      "asset M"};
   for (std::size_t i = 0; i < bad.size(); ++i) {
     INFO(bad[i].id << ": " << run.results[i].message);
     CHECK(run.results[i].status == trade_status::error);

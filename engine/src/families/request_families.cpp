@@ -69,7 +69,7 @@ std::string refused_in_double(const trade_route& r)
     return "trade " + r.t.id + ": --precision double prices European exercise only; " +
            std::string(to_string(r.t.exercise)) + " exercise (least squares) is in float";
   }
-  if (r.walked_assets || r.local_vol_worst_of) {
+  if (r.walked_assets || r.local_vol_worst_of || r.heston_worst_of) {
     return "trade " + r.t.id +
            ": --precision double prices multi-asset products on GBM assets only; on Heston or local-vol assets "
            "they are in float";
@@ -94,13 +94,19 @@ std::optional<trade_job> build_checked(const trade& t, std::string& message, con
       multi_asset(t.product) && std::any_of(t.underlyings.begin(), t.underlyings.end(), [&](const std::string& name) {
         return market.assets()[*market.find(name)].model != model_kind::gbm;
       });
-  bool const local_vol_worst_of =
-      t.product == product_kind::autocallable && t.underlyings.size() > 1 &&
-      std::any_of(t.underlyings.begin(), t.underlyings.end(), [&](const std::string& name) {
-        return market.assets()[*market.find(name)].model == model_kind::local_vol;
-      });
-  trade_route const r{t,      market.assets()[first_underlying], options.precision == path_precision::float64,
-                      options.greeks, walked_assets, local_vol_worst_of};
+  // A worst-of on Heston assets or on local-vol ones (validation refuses both at once).
+  auto const worst_of_on = [&](model_kind m) {
+    return t.product == product_kind::autocallable && t.underlyings.size() > 1 &&
+           std::any_of(t.underlyings.begin(), t.underlyings.end(),
+                       [&](const std::string& name) { return market.assets()[*market.find(name)].model == m; });
+  };
+  trade_route const r{t,
+                      market.assets()[first_underlying],
+                      options.precision == path_precision::float64,
+                      options.greeks,
+                      walked_assets,
+                      worst_of_on(model_kind::local_vol),
+                      worst_of_on(model_kind::heston)};
   if (r.in_double) {
     message = refused_in_double(r);
     if (!message.empty()) return std::nullopt;

@@ -47,7 +47,8 @@ struct basic_worst_of_family {
 
   static bool takes(const trade_route& r)
   {
-    return r.in_double == std::is_same_v<Real, double> && r.worst_of_autocallable() && !r.local_vol_worst_of;
+    return r.in_double == std::is_same_v<Real, double> && r.worst_of_autocallable() && !r.local_vol_worst_of &&
+           !r.heston_worst_of;
   }
   static job make_job(const trade_route& r, const market_data& market, const engine_options& options)
   {

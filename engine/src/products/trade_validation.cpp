@@ -184,13 +184,20 @@ std::string single_asset_european_only(const std::string& name, const std::strin
 // Worst-of autocallables price on GBM and local-vol assets without jumps so far.
 std::string worst_of_diffusions_only(const trade& t, const market_data& market)
 {
+  const std::string* heston = nullptr;
+  const std::string* local_vol = nullptr;
   for (auto const& name : t.underlyings) {
     const asset& a = market.assets()[*market.find(name)];
-    bool const jumps = a.jumps && a.jumps->intensity > 0.0;
-    if (a.model == model_kind::heston || jumps) {
-      return "asset " + name + ": worst-of autocallables (several underlyings) are priced on gbm and local_vol " +
-             "assets without jumps only, not yet on " + (jumps ? std::string("jumps") : std::string("model heston"));
+    if (a.jumps && a.jumps->intensity > 0.0) {
+      return "asset " + name + ": worst-of autocallables (several underlyings) are priced on gbm, heston and " +
+             "local_vol assets without jumps only, not yet with jumps";
     }
+    if (a.model == model_kind::heston && heston == nullptr) heston = &name;
+    if (a.model == model_kind::local_vol && local_vol == nullptr) local_vol = &name;
+  }
+  if (heston != nullptr && local_vol != nullptr) {
+    return "asset " + *heston + ": a worst-of autocallable prices heston or local_vol underlyings (gbm ones beside " +
+           "either), not yet both: " + *local_vol + " is local_vol";
   }
   return {};
 }

@@ -158,6 +158,56 @@ local_vol_worst_of_job make_local_vol_worst_of_job(const trade& t, const market_
   return job;
 }
 
+namespace {
+
+// A Heston asset's QE step from a to b; a GBM asset's is a Heston step without vol of vol or mean
+// reversion, of unit variance, whose length is its total Black variance over the step: QE's
+// log-normal branch then takes its exact step (as the multi-asset exercise walks do).
+heston_step worst_of_heston_step(const asset& u, const market_data& market, double a, double b, double hit_value)
+{
+  double const log_forward = market.log_forward(u, b) - market.log_forward(u, a);
+  if (u.model != model_kind::heston) {
+    double const dw = std::max(0.0, u.vol.total_variance(b) - u.vol.total_variance(a));
+    return make_heston_step(dw, log_forward, hit_value, false, 0.0, 1.0, 0.0, 0.0);
+  }
+  const heston_params& h = u.heston;
+  return make_heston_step(b - a, log_forward, hit_value, false, h.kappa, h.theta, h.xi, h.rho);
+}
+
+}  // namespace
+
+heston_worst_of_job make_heston_worst_of_job(const trade& t, const market_data& market, const engine_options& opt)
+{
+  worst_of_assets const u = assets_of(t, market, opt);
+  auto const n = static_cast<int>(u.assets.size());
+  constexpr int most = worst_of_sobol_assets / heston_worst_of_normals_per_asset;
+  if (opt.rng == rng_kind::sobol && n > most) {
+    throw trade_refused("trade " + t.id + ": --rng sobol prices worst-of autocallables on Heston assets of at most " +
+                        std::to_string(most) + " underlyings (two normals an asset a step), not " + std::to_string(n));
+  }
+  path_grid const g = make_path_grid(t, opt, true);
+  double const df_T = market.discount().discount(t.maturity);
+  heston_worst_of_job job{};
+  double t_prev = 0.0;
+  for (std::size_t k = 0; k < g.times.size(); ++k) {
+    double const hit_value = market.discount().discount(g.times[k]) / df_T;
+    for (const asset* a : u.assets) {
+      job.steps.push_back(worst_of_heston_step(*a, market, t_prev, g.times[k], hit_value));
+      job.steps.back().fixing = g.marks[k];
+    }
+    t_prev = g.times[k];
+  }
+  for (const asset* a : u.assets) {
+    bool const heston = a->model == model_kind::heston;
+    job.assets.push_back({heston ? static_cast<float>(a->heston.v0) : 1.0F,
+                          heston ? static_cast<float>(a->heston.xi) : 0.0F});
+  }
+  fill_worst_of(job, t, market, opt, u, g, false);
+  job.kernel.key = stream_key(t, opt, job.kernel.steps, heston_worst_of_normals_per_asset * n, 0);
+  append_observation_rows(t, job.steps, job.kernel);
+  return job;
+}
+
 template basic_worst_of_job<float> make_worst_of_job<float>(const trade&, const market_data&, const engine_options&);
 template basic_worst_of_job<double> make_worst_of_job<double>(const trade&, const market_data&, const engine_options&);
 

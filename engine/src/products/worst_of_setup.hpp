@@ -2,8 +2,10 @@
 // From a validated autocallable on several underlyings (a worst-of) to its kernel record, its
 // step rows (every asset's step between the grid's times, then the observation rows), its
 // assets' initial levels and its correlation factor. GBM assets step exactly; with a local-vol
-// asset among them the trade goes to the local-vol worst-of, whose rows are local-vol steps.
+// asset among them the trade goes to the local-vol worst-of, whose rows are local-vol steps, and
+// with a Heston asset to the Heston worst-of, whose rows are Heston steps.
 #include "mcprice/kernels/greeks/path_greeks.hpp"
+#include "mcprice/kernels/models/heston_worst_of_path.hpp"
 #include "mcprice/kernels/models/local_vol_worst_of_path.hpp"
 #include "mcprice/kernels/models/worst_of_path.hpp"
 #include "mcprice/market.hpp"
@@ -47,5 +49,20 @@ struct local_vol_worst_of_job {
 
 local_vol_worst_of_job make_local_vol_worst_of_job(const trade& t, const market_data& market,
                                                    const engine_options& opt);
+
+struct heston_worst_of_job {
+  heston_worst_of_trade kernel;  // first_block, first_step, first_asset, first_factor: set by the batcher
+  std::vector<heston_step> steps;
+  std::vector<heston_worst_of_asset> assets;  // v0 and vol of vol (a GBM asset: 1 and 0)
+  std::vector<float> log_initials;
+  std::vector<float> spots;
+  std::vector<float> factor;
+  double scale;
+  std::int64_t paths;
+};
+
+// Equal steps to maturity beside the fixings, as single-asset Heston paths take. --rng sobol:
+// at most worst_of_sobol_assets / 2 underlyings (two normals an asset a step).
+heston_worst_of_job make_heston_worst_of_job(const trade& t, const market_data& market, const engine_options& opt);
 
 }  // namespace mcprice::detail

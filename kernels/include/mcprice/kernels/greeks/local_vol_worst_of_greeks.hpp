@@ -57,7 +57,7 @@ MCPRICE_HD MCPRICE_CALLED float local_vol_worst_of_scenario_value(const local_vo
   auto b = a;
   float elapsed = 0.0F;
   walk_worst_of_sides<NormalStream, Antithetic, Assets>(
-      t, tab.factors + t.first_factor + sc.factor * n * n, group,
+      t, tab.factors + t.first_factor + sc.factor * n * n, group, no_worst_of_draws{},
       [&](int k, const float* y, float sign, float* x) {
         const local_vol_step* rows = k == 0 ? first : steps + static_cast<std::int64_t>(k) * n;
         worst_of_step<float> w{0.0F, 0.0F};

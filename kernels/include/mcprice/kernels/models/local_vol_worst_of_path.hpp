@@ -83,7 +83,7 @@ MCPRICE_HD MCPRICE_INLINE void walk_local_vol_worst_of(const basic_local_vol_wor
   int const n = Assets > 0 ? Assets : t.assets;
   const basic_local_vol_step<Real>* steps = tab.steps + t.first_step;
   walk_worst_of_sides<NormalStream, Antithetic, Assets>(
-      t, tab.factors + t.first_factor, group,
+      t, tab.factors + t.first_factor, group, no_worst_of_draws{},
       [&](int k, const Real* y, Real sign, Real* x) {
         return step_local_vol_worst_of<Assets>(t, tab, steps + static_cast<std::int64_t>(k) * n, y, sign, x);
       },

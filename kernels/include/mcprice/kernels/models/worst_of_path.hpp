@@ -70,6 +70,14 @@ MCPRICE_HD MCPRICE_INLINE void worst_of_normals(int n, const Real* factor, Feede
   }
 }
 
+// The draw of walk_worst_of_sides for models whose steps take the correlated normals alone.
+struct no_worst_of_draws {
+  template <typename Feeder>
+  MCPRICE_HD MCPRICE_INLINE void operator()(Feeder&) const
+  {
+  }
+};
+
 // Room for a walk's per-asset values: Assets, the trade's asset count where it is a compile-time
 // constant (the values then live in registers), or 0 (any count: max_basket_assets).
 template <int Assets>
@@ -84,14 +92,15 @@ MCPRICE_HD MCPRICE_INLINE decltype(auto) with_worst_of_room(int assets, F&& f)
   return f(std::integral_constant<int, 0>{});
 }
 
-// Draws each step's correlated normals y while `open()` and calls observe(k, worst step of side
-// a, of side b); step_side(k, y, sign, x) moves one side's log spots x by step k (sign -1: the
+// Draws each step's correlated normals y while `open()`, then draw(normals) the step's other
+// normals (a model's own: Heston's variances), and calls observe(k, worst step of side a, of
+// side b); step_side(k, y, sign, x) moves one side's log spots x by step k (sign -1: the
 // antithetic side) and returns its worst. Every worst-of model walks through here.
-template <typename NormalStream, bool Antithetic, int Assets = 0, typename Real, typename StepSide, typename Observe,
-          typename Open>
+template <typename NormalStream, bool Antithetic, int Assets = 0, typename Real, typename Draw, typename StepSide,
+          typename Observe, typename Open>
 MCPRICE_HD MCPRICE_INLINE void walk_worst_of_sides(const basic_worst_of_trade<Real>& t, const Real* factor,
-                                                   std::uint64_t group, StepSide&& step_side, Observe&& observe,
-                                                   Open&& open)
+                                                   std::uint64_t group, Draw&& draw, StepSide&& step_side,
+                                                   Observe&& observe, Open&& open)
 {
   NormalStream rng(t.key, group);
   normal_feeder<NormalStream, Real> normals{rng};
@@ -101,6 +110,7 @@ MCPRICE_HD MCPRICE_INLINE void walk_worst_of_sides(const basic_worst_of_trade<Re
   for (int k = 0; k < t.steps && open(); ++k) {
     Real y[worst_of_room<Assets>];
     worst_of_normals(n, factor, normals, y);
+    draw(normals);
     worst_of_step<Real> const a = step_side(k, y, Real(1), xa);
     worst_of_step<Real> b = a;
     if constexpr (Antithetic) b = step_side(k, y, Real(-1), xb);
@@ -117,7 +127,7 @@ MCPRICE_HD MCPRICE_INLINE void walk_worst_of(const basic_worst_of_trade<Real>& t
 {
   int const n = Assets > 0 ? Assets : t.assets;
   walk_worst_of_sides<NormalStream, Antithetic, Assets>(
-      t, factor, group,
+      t, factor, group, no_worst_of_draws{},
       [&](int k, const Real* y, Real sign, Real* x) {
         return step_worst_of(n, steps + static_cast<std::int64_t>(k) * n, log_initial, y, sign, x);
       },

@@ -1,0 +1,82 @@
+#pragma once
+// Worst-of autocallables with a Heston asset among their underlyings (GBM ones may sit beside
+// it), float paths: each trade's Heston step rows in one table, its assets' v0 and vol of vol,
+// and the GBM worst-of's initial levels and correlation factors. No Greeks yet: with --greeks
+// these trades are priced without them (docs/greeks.md).
+#include "backends/family_run.hpp"
+#include "families/family_batch.hpp"
+#include "families/trade_route.hpp"
+#include "mcprice/kernels/launch/heston_worst_of.hpp"
+#include "mcprice/kernels/launch/worst_of.hpp"
+#include "products/worst_of_setup.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace mcprice::detail {
+
+struct heston_worst_of_family {
+  using record = heston_worst_of_trade;
+  using job = heston_worst_of_job;
+  using result_input = no_result_input;
+  using greek_sums = void;
+  using real = float;
+  using device_ref = kernels::heston_worst_of_ref;
+  static constexpr int normals_per_sample = path_normals_per_sample;
+  static constexpr bool boxed_job = true;  // its vectors would widen every job slot of a chunk
+  // Bridged normals a step of a Sobol stream: two an asset (make_heston_worst_of_job refuses more).
+  static constexpr int sobol_factors = worst_of_sobol_assets;
+
+  struct tables {
+    std::vector<heston_step> steps;
+    std::vector<heston_worst_of_asset> assets;
+    std::vector<float> log_initials;
+    std::vector<float> factors;
+
+    template <typename At>
+    [[nodiscard]] heston_worst_of_tables place(At&& at) const
+    {
+      return {at(steps), at(assets), at(log_initials), at(factors)};
+    }
+  };
+
+  static bool takes(const trade_route& r) { return !r.in_double && r.heston_worst_of; }
+  static job make_job(const trade_route& r, const market_data& market, const engine_options& options)
+  {
+    return make_heston_worst_of_job(r.t, market, options);
+  }
+  static void append_tables(tables& t, job& j)
+  {
+    j.kernel.first_step = static_cast<std::int32_t>(t.steps.size());
+    j.kernel.first_asset = static_cast<std::int32_t>(t.log_initials.size());
+    j.kernel.first_factor = static_cast<std::int32_t>(t.factors.size());
+    t.steps.insert(t.steps.end(), j.steps.begin(), j.steps.end());
+    t.assets.insert(t.assets.end(), j.assets.begin(), j.assets.end());
+    t.log_initials.insert(t.log_initials.end(), j.log_initials.begin(), j.log_initials.end());
+    t.factors.insert(t.factors.end(), j.factor.begin(), j.factor.end());
+  }
+
+  template <typename Rng>
+  static moments price_lane(const record& t, const heston_worst_of_tables& tab, std::int64_t block, int lane)
+  {
+    return heston_worst_of_lane<Rng>(t, tab, block, lane);
+  }
+  static void launch(const device_ref& f, kernels::block_range b, moments* partials, kernels::launch_target at)
+  {
+    kernels::launch_heston_worst_of_blocks(f, b, partials, at);
+  }
+  static two_phase_layout two_phase(const std::vector<record>& records)
+  {
+    int rows = 0;
+    for (auto const& t : records) rows = std::max(rows, kernels::worst_of_rows_per_sample(t));
+    return {kernels::path_samples_per_block * rows, kernels::path_samples_per_block, rows};
+  }
+  static void launch_two_phase(const device_ref& f, kernels::block_range b, const kernels::two_phase_scratch<float>& s,
+                               moments* partials, kernels::launch_target at)
+  {
+    kernels::launch_heston_worst_of_two_phase(f, b, s, partials, at);
+  }
+};
+
+}  // namespace mcprice::detail

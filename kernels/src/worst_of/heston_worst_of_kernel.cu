@@ -1,0 +1,51 @@
+#include "mcprice/kernels/launch/heston_worst_of.hpp"
+#include "worst_of_routes.cuh"
+
+namespace mcprice::kernels {
+namespace {
+
+// Heston worst-ofs as worst_of_routes walks them: each asset's QE step.
+struct heston_worst_of {
+  using real = float;
+  using trade = heston_worst_of_trade;
+  using tables = heston_worst_of_tables;
+  static constexpr const char* blocks_name = "heston_worst_of_blocks_kernel";
+  static constexpr const char* observations_name = "heston_worst_of_observations_kernel";
+  static constexpr const char* payoffs_name = "heston_worst_of_payoffs_kernel";
+
+  template <typename Stream>
+  __device__ __forceinline__ static moments lane(const trade& t, const tables& tab, std::int64_t block, int lane)
+  {
+    return heston_worst_of_lane<Stream>(t, tab, block, lane);
+  }
+  template <typename Stream, bool Antithetic, typename Observe, typename Open>
+  __device__ __forceinline__ static void walk(const trade& t, const tables& tab, std::uint64_t seed, Observe&& observe,
+                                              Open&& open)
+  {
+    walk_heston_worst_of<Stream, Antithetic>(t, tab, seed, observe, open);
+  }
+  __device__ __forceinline__ static const heston_step* steps(const trade& t, const tables& tab)
+  {
+    return tab.steps + t.first_step;
+  }
+  __device__ __forceinline__ static const float* log_initials(const trade& t, const tables& tab)
+  {
+    return tab.log_initials + t.first_asset;
+  }
+};
+
+}  // namespace
+
+void launch_heston_worst_of_blocks(const heston_worst_of_ref& f, block_range blocks, moments* partials,
+                                   launch_target at)
+{
+  worst_of_routes::launch_blocks<heston_worst_of>(f, blocks, partials, at);
+}
+
+void launch_heston_worst_of_two_phase(const heston_worst_of_ref& f, block_range blocks,
+                                      const two_phase_scratch<float>& s, moments* partials, launch_target at)
+{
+  worst_of_routes::launch_two_phase<heston_worst_of>(f, blocks, s, partials, at);
+}
+
+}  // namespace mcprice::kernels
