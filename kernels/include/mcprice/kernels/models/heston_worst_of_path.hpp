@@ -2,8 +2,8 @@
 // Worst-of autocallables on correlated Heston assets (GBM ones may sit beside them). Each step
 // draws the correlated log-spot normals y = A z as the GBM worst-of does, then one independent
 // normal per asset for its variance, and moves every asset by Andersen's QE step
-// (heston_path.hpp), as the multi-asset Heston exercise walks do: the correlation is the log
-// spots' (their Brownian drivers'), each asset's own rho ties its variance to its spot. A GBM
+// (heston_path.hpp), as the multi-asset Heston exercise walks do: the market's correlation is
+// that of the log-spot drivers independent of each variance (docs/design.md). A GBM
 // asset is a Heston asset with no vol of vol, a unit variance and steps whose length is its
 // total Black variance over the step: QE's log-normal branch is then its exact step. The
 // continuous knock-in takes the worst asset's bridge on that asset's integrated variance over
