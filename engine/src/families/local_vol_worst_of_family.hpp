@@ -8,13 +8,13 @@
 #include "backends/family_run.hpp"
 #include "families/family_batch.hpp"
 #include "families/trade_route.hpp"
+#include "families/worst_of_layout.hpp"
 #include "mcprice/kernels/launch/local_vol_worst_of.hpp"
 #include "mcprice/kernels/launch/worst_of.hpp"
 #include "products/local_vol_setup.hpp"
 #include "products/worst_of_setup.hpp"
 #include "statistics/greek_statistics.hpp"
 
-#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -78,12 +78,7 @@ struct local_vol_worst_of_family {
   {
     kernels::launch_local_vol_worst_of_blocks(f, b, partials, at);
   }
-  static two_phase_layout two_phase(const std::vector<record>& records)
-  {
-    int rows = 0;
-    for (auto const& t : records) rows = std::max(rows, kernels::worst_of_rows_per_sample(t));
-    return {kernels::path_samples_per_block * rows, kernels::path_samples_per_block, rows};
-  }
+  static two_phase_layout two_phase(const std::vector<record>& records) { return worst_of_two_phase_layout(records); }
   static void launch_two_phase(const device_ref& f, kernels::block_range b, const kernels::two_phase_scratch<float>& s,
                                moments* partials, kernels::launch_target at)
   {

@@ -66,17 +66,18 @@ worst_of_assets assets_of(const trade& t, const market_data& market, const engin
 
 // What every worst-of job holds beside its rows: the record's path fields (the path state follows
 // the worst log performance itself, so log_barrier is 0), the initial levels, spots, knock-in
-// level, correlation factor and scale. The rows (and the observation rows) are the caller's.
+// level, correlation factor and scale (the stream key: normals_per_asset normals an asset a
+// step). The rows (and the observation rows) are the caller's.
 template <typename Job>
 void fill_worst_of(Job& job, const trade& t, const market_data& market, const engine_options& opt,
-                   const worst_of_assets& u, const path_grid& g, bool greeks)
+                   const worst_of_assets& u, const path_grid& g, bool greeks, int normals_per_asset = 1)
 {
   using real = decltype(job.kernel.spot);
   auto const n = static_cast<int>(u.assets.size());
   static_cast<basic_path_gbm_trade<real>&>(job.kernel) = make_path_record<real>(t, *u.assets.front(), g, opt, job.paths);
   job.kernel.log_barrier = real(0);
   job.kernel.assets = n;
-  job.kernel.key = stream_key(t, opt, job.kernel.steps, n, 0);
+  job.kernel.key = stream_key(t, opt, job.kernel.steps, normals_per_asset * n, 0);
   job.kernel.greeks = greeks ? 1 : 0;
   double worst_today = 0.0;
   for (int i = 0; i < n; ++i) {
@@ -202,8 +203,7 @@ heston_worst_of_job make_heston_worst_of_job(const trade& t, const market_data& 
     job.assets.push_back({heston ? static_cast<float>(a->heston.v0) : 1.0F,
                           heston ? static_cast<float>(a->heston.xi) : 0.0F});
   }
-  fill_worst_of(job, t, market, opt, u, g, false);
-  job.kernel.key = stream_key(t, opt, job.kernel.steps, heston_worst_of_normals_per_asset * n, 0);
+  fill_worst_of(job, t, market, opt, u, g, false, heston_worst_of_normals_per_asset);
   append_observation_rows(t, job.steps, job.kernel);
   return job;
 }
