@@ -8,6 +8,7 @@
 #include "mcprice/memory/cuda_error.hpp"
 #include "mcprice/memory/cuda_resources.hpp"
 #include "mcprice/memory/device_buffer.hpp"
+#include "mcprice/memory/mapped_page_resource.hpp"
 #include "mcprice/memory/stream.hpp"
 
 #include <algorithm>
@@ -106,16 +107,20 @@ int main()
   device_buffer sink(sizeof(float));
   device_buffer hoisted(largest);
 
-  // The bucketed pool as the engine builds it (gpu_context.cpp): over a driver pool that keeps
-  // nothing it is given back, so that the bucketed pool's cache is the only one.
+  // The bucketed pool as the engine builds it (gpu_context.cpp): over pages it maps itself.
+  cuda_event_ordering events;
+  bucketed_pool_options bo;
+  bo.untied_bytes = std::size_t{32} << 20;
+  auto const driver = make_cuda_page_driver(0);
+  mapped_page_resource pages(*driver, events, {});
+  bucketed_pool_resource bucketed(pages, events, over_mapped_pages(bo));
+  // And as it was built before, and still is where pages cannot be mapped: over a driver pool
+  // that keeps nothing it is given back.
   explicit_pool_options below;
   below.release_threshold = 0;
   below.opportunistic_reuse = true;
   explicit_pool_resource upstream(below);
-  cuda_event_ordering events;
-  bucketed_pool_options bo;
-  bo.untied_bytes = std::size_t{32} << 20;
-  bucketed_pool_resource bucketed(upstream, events, bo);
+  bucketed_pool_resource bucketed_old(upstream, events, bo);
   explicit_pool_resource raw_pool(explicit_pool_options{});
 
   std::uint64_t original_threshold = 0;
@@ -145,6 +150,9 @@ int main()
        [&](void* p, std::size_t b, cudaStream_t st) { raw_pool.deallocate(p, b, stream_view{st}); }},
       {"bucketed pool (mcprice)", [&](std::size_t b, cudaStream_t st) { return bucketed.allocate(b, stream_view{st}); },
        [&](void* p, std::size_t b, cudaStream_t st) { bucketed.deallocate(p, b, stream_view{st}); }},
+      {"bucketed over a driver pool",
+       [&](std::size_t b, cudaStream_t st) { return bucketed_old.allocate(b, stream_view{st}); },
+       [&](void* p, std::size_t b, cudaStream_t st) { bucketed_old.deallocate(p, b, stream_view{st}); }},
   };
 
   constexpr int rounds = 7;
@@ -180,13 +188,16 @@ int main()
       static_cast<unsigned long long>(stats.allocations - stats.upstream_grows),
       static_cast<unsigned long long>(stats.allocations));
   // What each pool held from the driver at its peak: the one footprint (memory_report::held_peak).
-  auto const held = upstream.driver_usage();
+  auto const held = pages.usage();
+  auto const old_held = upstream.driver_usage();
   auto const raw = raw_pool.driver_usage();
-  std::printf("held from the driver at peak: bucketed %.1f MiB (%.2fx its requested peak), explicit pool %.1f MiB "
-              "(%.2fx the same peak)\n",
-              static_cast<double>(held.reserved_high) / 1048576.0,
-              static_cast<double>(held.reserved_high) / static_cast<double>(stats.requested_peak),
-              static_cast<double>(raw.reserved_high) / 1048576.0,
-              static_cast<double>(raw.reserved_high) / static_cast<double>(stats.requested_peak));
+  auto const peak = static_cast<double>(stats.requested_peak);
+  std::printf("held from the driver at peak: bucketed %.1f MiB (%.2fx its requested peak), bucketed over a driver "
+              "pool %.1f MiB (%.2fx), explicit pool %.1f MiB (%.2fx); pages created %llu, mapped %llu times\n",
+              static_cast<double>(held.held_peak) / 1048576.0, static_cast<double>(held.held_peak) / peak,
+              static_cast<double>(old_held.reserved_high) / 1048576.0,
+              static_cast<double>(old_held.reserved_high) / peak, static_cast<double>(raw.reserved_high) / 1048576.0,
+              static_cast<double>(raw.reserved_high) / peak, static_cast<unsigned long long>(held.pages_created),
+              static_cast<unsigned long long>(held.maps));
   return 0;
 }

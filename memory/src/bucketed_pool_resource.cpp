@@ -14,6 +14,7 @@ bucketed_pool_resource::bucketed_pool_resource(memory_resource& upstream, stream
       classes_(options.classes),
       limit_(options.limit_bytes),
       reach_(options.limit_bytes != 0 ? 0 : options.reuse_reach),
+      larger_(options.limit_bytes == 0 && options.larger_before_growth),
       headroom_(options.headroom),
       untied_bytes_(options.limit_bytes != 0 ? 0 : options.untied_bytes),
       cached_(static_cast<std::size_t>(classes_.count()))
@@ -218,7 +219,7 @@ void* bucketed_pool_resource::allocate_slow(std::size_t bytes, int cls, stream_v
 // only its own class: the gate admitted it for that class's size.
 void* bucketed_pool_resource::take_larger(int cls, std::size_t bytes, stream_view s)
 {
-  if (limit_ != 0) return nullptr;
+  if (!larger_) return nullptr;
   std::lock_guard<std::mutex> lock(mutex_);
   for (int c = cls + reach_ + 1; c < classes_.count(); ++c) {
     if (void* p = take_free(c, s)) {
@@ -364,7 +365,7 @@ void bucketed_pool_resource::give_back(std::vector<returned_block>& blocks, stre
                                        bool settle) noexcept
 {
   if (blocks.empty()) return;
-  stream_view const on = settle ? stream_view{cudaStreamPerThread} : s;
+  stream_view const idle{cudaStreamPerThread};
   for (auto const& b : blocks) {
     try {
       if (settle && b.has_mark && !b.passed) ordering_.synchronize(b.mark);
@@ -372,12 +373,15 @@ void bucketed_pool_resource::give_back(std::vector<returned_block>& blocks, stre
     } catch (...) {
       // A failed wait leaves nothing better to do than free: the device is in error anyway.
     }
-    upstream_.deallocate(b.ptr, b.size, on);
+    // A block no queued work uses goes back on the thread's own stream, which has nothing
+    // queued: the upstream can then reuse it at once, for any stream, where a free queued
+    // behind s's jobs would hold its memory until they end.
+    upstream_.deallocate(b.ptr, b.size, settle || b.passed ? idle : s);
     if (b.has_mark) ordering_.release(b.mark);
   }
   blocks.clear();
   try {
-    order_token const freed = ordering_.record(on);
+    order_token const freed = ordering_.record(settle ? idle : s);
     if (settle) {
       ordering_.synchronize(freed);
       ordering_.release(freed);
@@ -431,14 +435,16 @@ void bucketed_pool_resource::trim_locked(std::size_t goal) noexcept
 }
 
 // Takes cached blocks out of the cache until at most `goal` bytes are held or none is cached,
-// for give_back in the order of stream s: blocks s freed (stream order alone), then blocks the
-// device is known to have passed, then the rest (behind an event wait). The upstream can then
-// hand the same memory to s with no host wait anywhere.
+// for give_back: blocks the device is known to have passed, then blocks s freed (stream order
+// alone), then the rest (behind an event wait of s). The upstream can then hand the same memory
+// to s with no host wait anywhere.
 void bucketed_pool_resource::collect_room(std::size_t goal, stream_view s, std::vector<returned_block>& out)
 {
   ++stats_.trims;
   // The smallest classes go first: a larger block serves smaller requests (take_larger), so the
-  // large blocks are the ones worth keeping.
+  // large blocks are the ones worth keeping. Blocks the device has passed go before those this
+  // stream freed: the upstream can reuse their memory at once, where s's own frees wait behind
+  // its queued jobs (a driver pool reuses them in stream order; mapped pages cannot).
   for (int pass = 0; pass < 3; ++pass) {
     for (std::size_t cls = 0; cls < cached_.size() && stats_.reserved > goal; ++cls) {
       auto& list = cached_[cls];
@@ -446,8 +452,8 @@ void bucketed_pool_resource::collect_room(std::size_t goal, stream_view s, std::
       for (std::size_t i = list.size(); i-- > 0 && stats_.reserved > goal;) {
         cached_block const& b = list[i];
         bool const own = b.freed_on.value() == s.value();
-        if (pass == 0 && !own) continue;
-        if (pass == 1 && (own || !b.passed)) continue;
+        if (pass == 0 && !b.passed) continue;
+        if (pass == 1 && (b.passed || !own)) continue;
         bool const wait = pass == 2 && !own && !b.passed;
         out.push_back({b.ptr, size, b.mark, wait, true, b.passed});
         if (wait) ++stats_.event_waits;

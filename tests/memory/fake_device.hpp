@@ -1,17 +1,21 @@
 #pragma once
 // A host stand-in for the device so the pool's bookkeeping is tested without a GPU: an upstream
-// that hands out distinct fake addresses (and can be told to fail), and an ordering that logs
-// which stream waited on which free.
+// that hands out distinct fake addresses (and can be told to fail), an ordering that logs which
+// stream waited on which free, and virtual memory management with pages and address ranges.
+#include "catch.hpp"
 #include "mcprice/memory/memory_errors.hpp"
 #include "mcprice/memory/memory_resource.hpp"
+#include "mcprice/memory/page_driver.hpp"
 #include "mcprice/memory/stream_ordering.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -115,6 +119,49 @@ class fake_ordering final : public stream_ordering {
 
  private:
   std::mutex mutex_;
+};
+
+// Virtual memory management on a fake device: pages of page_size bytes (at most `capacity` of
+// them), ranges of addresses, and a map of which page sits where, checked for double mappings.
+class fake_page_driver final : public page_driver {
+ public:
+  std::size_t page{std::size_t{2} << 20};
+  std::size_t capacity{~std::size_t{0}};  // pages the device has
+  std::size_t fail_map_after{~std::size_t{0}};  // maps that succeed before one fails
+  std::size_t created{0};
+  std::size_t released{0};
+  std::size_t maps{0};
+  std::size_t reserved_ranges{0};
+  std::map<device_address, page_handle> mapped;
+
+  [[nodiscard]] std::size_t page_size() const noexcept override { return page; }
+  device_address reserve(std::size_t bytes) override
+  {
+    REQUIRE(bytes % page == 0);
+    device_address const base = next_;
+    next_ += bytes + page;  // a gap, so that ranges never touch
+    ++reserved_ranges;
+    return base;
+  }
+  void unreserve(device_address, std::size_t) noexcept override { --reserved_ranges; }
+  page_handle create_page() override
+  {
+    if (created - released >= capacity) throw out_of_memory("fake pages", page, (created - released) * page, 0);
+    return ++created;
+  }
+  void release_page(page_handle) noexcept override { ++released; }
+  void map(device_address at, page_handle h) override
+  {
+    REQUIRE(at % page == 0);
+    if (maps == fail_map_after) throw std::runtime_error("fake map failure");
+    REQUIRE(mapped.emplace(at, h).second);
+    ++maps;
+  }
+  void unmap(device_address at) noexcept override { mapped.erase(at); }
+  [[nodiscard]] std::size_t held_pages() const { return created - released; }
+
+ private:
+  device_address next_{std::uint64_t{1} << 40};
 };
 
 inline stream_view fake_stream(int i)

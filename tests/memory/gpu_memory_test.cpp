@@ -1,16 +1,19 @@
-// The memory layer on a real GPU: cross-stream reuse without races, caps, trims, and the
-// GPUDirect attribute checks.
+// The memory layer on a real GPU: cross-stream reuse without races (over a driver pool and over
+// mapped pages), what mapped pages hold, caps, trims, and the GPUDirect attribute checks.
 #include "catch.hpp"
 #include "mcprice/memory/bucketed_pool_resource.hpp"
 #include "mcprice/memory/cuda_error.hpp"
 #include "mcprice/memory/cuda_resources.hpp"
 #include "mcprice/memory/device_buffer.hpp"
 #include "mcprice/memory/gpudirect_buffer.hpp"
+#include "mcprice/memory/mapped_page_resource.hpp"
 #include "mcprice/memory/memory_errors.hpp"
 #include "mcprice/memory/scratch_lease.hpp"
 #include "pattern_kernels.hpp"
 
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 using namespace mcprice;
 using namespace mcprice::testing;
@@ -29,9 +32,9 @@ class no_ordering final : public stream_ordering {
 
 // Two streams hand one block back and forth; each stream writes its tag and then checks it
 // slowly. A block reused without the event wait is overwritten while still being checked.
-unsigned long long ping_pong(stream_ordering& ordering, int rounds, std::uint64_t* cross_stream_reuses)
+unsigned long long ping_pong(memory_resource& upstream, stream_ordering& ordering, int rounds,
+                             std::uint64_t* cross_stream_reuses)
 {
-  explicit_pool_resource upstream(explicit_pool_options{});
   bucketed_pool_resource pool(upstream, ordering);
   stream a;
   stream b;
@@ -57,17 +60,95 @@ unsigned long long ping_pong(stream_ordering& ordering, int rounds, std::uint64_
 
 TEST_CASE("cross-stream reuse never hands out a block another stream's kernel still touches", "[gpu]")
 {
+  explicit_pool_resource upstream(explicit_pool_options{});
   cuda_event_ordering events;
   std::uint64_t reuses = 0;
-  CHECK(ping_pong(events, 40, &reuses) == 0);
+  CHECK(ping_pong(upstream, events, 40, &reuses) == 0);
   CHECK(reuses >= 39);
+}
+
+TEST_CASE("the same ping-pong over mapped pages never races", "[gpu]")
+{
+  cuda_event_ordering events;
+  auto const driver = make_cuda_page_driver(0);
+  mapped_page_resource pages(*driver, events);
+  std::uint64_t reuses = 0;
+  CHECK(ping_pong(pages, events, 40, &reuses) == 0);
+  CHECK(reuses >= 39);
+}
+
+// A block freed on one stream stays mapped, and out of reach of other streams, until the device
+// passes the free: a block taken at once on another stream lies elsewhere, and a slow check of
+// the first never sees the second's writes.
+TEST_CASE("mapped pages unmap and reuse a freed block only after its stream passes the free", "[gpu]")
+{
+  cuda_event_ordering events;
+  auto const driver = make_cuda_page_driver(0);
+  mapped_page_resource pages(*driver, events);
+  stream a;
+  stream b;
+  device_buffer counter(sizeof(unsigned long long));
+  MCPRICE_CUDA_TRY(cudaMemset(counter.data(), 0, counter.size()));
+  std::size_t const words = (std::size_t{5} << 20) / 4;  // 5 MiB: three pages
+  std::vector<void*> seen;
+  for (int r = 0; r < 24; ++r) {
+    stream_view const s = (r % 2 == 0) ? a.view() : b.view();
+    auto* p = static_cast<std::uint32_t*>(pages.allocate(words * 4, s));
+    auto const tag = 0x85EBCA6BU * static_cast<std::uint32_t>(r + 1);
+    write_pattern(p, words, tag, s.value());
+    check_pattern(p, words, tag, 2, counter.as<unsigned long long>(), s.value());
+    pages.deallocate(p, words * 4, s);
+    seen.push_back(p);
+  }
+  MCPRICE_CUDA_TRY(cudaDeviceSynchronize());
+  unsigned long long bad = 0;
+  MCPRICE_CUDA_TRY(cudaMemcpy(&bad, counter.data(), sizeof bad, cudaMemcpyDeviceToHost));
+  CHECK(bad == 0);
+  CHECK(seen[1] != seen[0]);  // the first block's free was still queued behind its check
+  pages.release_unused(0);
+  CHECK(pages.usage().held == 0);
+}
+
+// What the pages report is what the device lost: its free memory falls by the pages held, and
+// comes back when they are released.
+TEST_CASE("mapped pages hold from the device exactly what they count", "[gpu]")
+{
+  cuda_event_ordering events;
+  auto const driver = make_cuda_page_driver(0);
+  mapped_page_resource pages(*driver, events);
+  stream s;
+  MCPRICE_CUDA_TRY(cudaDeviceSynchronize());
+  std::size_t free_before = 0;
+  std::size_t total = 0;
+  MCPRICE_CUDA_TRY(cudaMemGetInfo(&free_before, &total));
+  std::vector<std::pair<void*, std::size_t>> blocks;
+  for (int i = 0; i < 60; ++i) {
+    std::size_t const bytes = (std::size_t{1} << 16) * static_cast<std::size_t>(1 + (i * 37) % 97);  // 64 KiB..6 MiB
+    blocks.emplace_back(pages.allocate(bytes, s.view()), bytes);
+  }
+  std::size_t free_during = 0;
+  MCPRICE_CUDA_TRY(cudaMemGetInfo(&free_during, &total));
+  auto const u = pages.usage();
+  INFO("held " << u.held << " B for " << u.live_bytes << " B of blocks; the device lost " << free_before - free_during);
+  std::size_t const page = u.page_size;
+  CHECK(free_before - free_during <= u.held + 2 * page);  // the driver's own bookkeeping may take a page or two
+  CHECK(free_before - free_during + 2 * page >= u.held);
+  CHECK(u.held <= u.live_bytes + u.live_bytes / 4 + 4 * page);
+  for (auto const& [p, bytes] : blocks) pages.deallocate(p, bytes, s.view());
+  s.synchronize();
+  pages.release_unused(0);
+  std::size_t free_after = 0;
+  MCPRICE_CUDA_TRY(cudaMemGetInfo(&free_after, &total));
+  CHECK(pages.usage().held == 0);
+  CHECK(free_after + 2 * page >= free_before);
 }
 
 TEST_CASE("control: without the event wait the same ping-pong is caught racing", "[gpu]")
 {
+  explicit_pool_resource upstream(explicit_pool_options{});
   no_ordering none;
   std::uint64_t reuses = 0;
-  CHECK(ping_pong(none, 40, &reuses) > 0);
+  CHECK(ping_pong(upstream, none, 40, &reuses) > 0);
 }
 
 TEST_CASE("a lease's cap is enforced on the device pool", "[gpu]")

@@ -15,15 +15,17 @@ struct memory_report {
   std::string allocator;                        // malloc | async-default | pool | bucketed
   std::optional<pool_statistics> scratch;       // bucketed pool only
   std::optional<resource_statistics> requests;  // malloc, async-default and pool: what was asked of them
-  std::optional<driver_pool_usage> driver;      // pool and bucketed (the explicit pool beneath)
+  // pool and bucketed: the explicit pool beneath, or beneath the bucketed pool the mapped pages
+  // (reserved: pages held, mapped or spare; used: pages mapped)
+  std::optional<driver_pool_usage> driver;
+  std::optional<mapped_page_usage> pages;  // bucketed, over pages it maps itself
   std::optional<gate_statistics> gate;          // admission under --pool-limit
   std::uint64_t job_retries{0};                 // jobs refused by the gate that came again
   int streams_busy{-1};                         // the engine's streams with work queued now (-1: unknown)
-  // Every byte the engine's scratch holds from the CUDA driver, now and at its peak: the driver
-  // pool's reservation beneath the bucketed and pool allocators (beneath the bucketed pool the
-  // driver pool keeps nothing it was given back, so the bucketed pool's cache is the only cache),
-  // the default pool's for async-default (which other users of that pool share), and the
-  // cudaMalloc'd bytes for malloc.
+  // Every byte the engine's scratch holds from the CUDA driver, now and at its peak: the pages
+  // beneath the bucketed pool (or, where the device cannot map pages, the driver pool's
+  // reservation), the explicit pool's for pool, the default pool's for async-default (which
+  // other users of that pool share), and the cudaMalloc'd bytes for malloc.
   std::size_t held_bytes{0};
   std::size_t held_peak{0};
   std::size_t market_bytes{0};

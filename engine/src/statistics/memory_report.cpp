@@ -7,7 +7,13 @@ void print_report(std::ostream& out, const memory_report& r)
   out << "memory: allocator " << r.allocator << ", market data " << r.market_bytes << " bytes ("
       << (r.market_rdma_capable ? "GPUDirect RDMA capable" : "not RDMA capable: " + r.market_note) << ")\n";
   out << "  held from the driver: " << r.held_bytes << " B (peak " << r.held_peak << ")\n";
-  if (r.driver) {
+  if (r.pages) {
+    out << "  mapped pages (" << r.pages->page_size << " B each): held " << r.pages->held << " B (peak "
+        << r.pages->held_peak << "), mapped " << r.pages->mapped << " B (peak " << r.pages->mapped_peak << "), spare "
+        << r.pages->spare << " B, blocks " << r.pages->live_bytes << " B live, " << r.pages->pending_frees
+        << " frees pending, " << r.pages->free_extents << " gaps; pages created " << r.pages->pages_created
+        << ", released " << r.pages->pages_released << ", mappings " << r.pages->maps << "\n";
+  } else if (r.driver) {
     out << "  driver pool: reserved " << r.driver->reserved_current << " B (high " << r.driver->reserved_high
         << "), used " << r.driver->used_current << " B (high " << r.driver->used_high << ")\n";
   }

@@ -2,6 +2,7 @@
 
 #include "market/market_snapshot.hpp"
 #include "mcprice/kernels/rng/host_sobol_stream.hpp"
+#include "mcprice/memory/page_driver.hpp"
 #include "mcprice/memory/cuda_error.hpp"
 
 #include <cstring>
@@ -31,36 +32,18 @@ gpu_context::gpu_context(const engine_options& o, const market_data& market, std
       counted_ = std::make_unique<statistics_resource>(*simple_);
       scratch_ = counted_.get();
       break;
-    case allocator_kind::pool:
-    case allocator_kind::bucketed: {
+    case allocator_kind::pool: {
       explicit_pool_options po;
       po.device = o.device;
-      // The plain pool's own maximum is the limit. Beneath the bucketed pool (which enforces the
-      // limit itself, trimming and retrying in stream order) it is not: the driver would refuse
-      // memory whose frees are still queued on another stream, and jobs would fail instead of
-      // waiting.
-      po.max_size = o.allocator == allocator_kind::pool ? o.pool_limit_bytes : 0;
-      po.opportunistic_reuse = o.allocator == allocator_kind::bucketed;
-      // Beneath the bucketed pool the driver pool keeps nothing the bucketed pool gave back (it
-      // releases it at once, and at every synchronisation): the bucketed pool's cache is the
-      // only cache, and what it reports is what the engine holds.
-      if (o.allocator == allocator_kind::bucketed) po.release_threshold = 0;
+      po.max_size = o.pool_limit_bytes;  // the plain pool's own maximum is the limit
       pool_ = std::make_unique<explicit_pool_resource>(po);
-      if (o.allocator == allocator_kind::pool) {
-        counted_ = std::make_unique<statistics_resource>(*pool_);
-        scratch_ = counted_.get();
-      }
-      if (o.allocator == allocator_kind::bucketed) {
-        ordering_ = std::make_unique<cuda_event_ordering>();
-        bucketed_pool_options bo;
-        bo.limit_bytes = o.pool_limit_bytes;
-        // A pipelined book's jobs (a few MiB of sums each) stay independent across streams.
-        bo.untied_bytes = std::size_t{32} << 20;
-        bucketed_ = std::make_unique<bucketed_pool_resource>(*pool_, *ordering_, bo);
-        scratch_ = bucketed_.get();
-      }
+      counted_ = std::make_unique<statistics_resource>(*pool_);
+      scratch_ = counted_.get();
       break;
     }
+    case allocator_kind::bucketed:
+      make_bucketed(o, notices);
+      break;
   }
   allocator_name_ = scratch_->name();
 
@@ -95,6 +78,46 @@ gpu_context::gpu_context(const engine_options& o, const market_data& market, std
   market_ready_.synchronize();  // the staging buffer goes out of scope next
 }
 
+// The bucketed pool over pages it maps itself, where the device has virtual memory management:
+// what it holds from the driver is then exactly its pages. Elsewhere it sits over an explicit
+// driver pool, which maps 32 MiB chunks and keeps them while any block in them is live.
+void gpu_context::make_bucketed(const engine_options& o, std::vector<std::string>& notices)
+{
+  ordering_ = std::make_unique<cuda_event_ordering>();
+  bucketed_pool_options bo;
+  bo.limit_bytes = o.pool_limit_bytes;
+  // A pipelined book's jobs (a few MiB of sums each) stay independent across streams.
+  bo.untied_bytes = std::size_t{32} << 20;
+  memory_resource* upstream = nullptr;
+  try {
+    page_driver_ = make_cuda_page_driver(o.device);
+    std::size_t free_bytes = 0;
+    std::size_t total_bytes = 0;
+    MCPRICE_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
+    mapped_page_options mo;
+    mo.limit_bytes = o.pool_limit_bytes;
+    mo.range_bytes = 2 * total_bytes;  // each zone (small blocks, whole pages) as large as the device
+    pages_ = std::make_unique<mapped_page_resource>(*page_driver_, *ordering_, mo);
+    upstream = pages_.get();
+    bo = over_mapped_pages(bo);
+  } catch (const std::exception& e) {
+    notices.push_back(std::string("scratch sits over a driver pool (no mapped pages here): ") + e.what());
+    explicit_pool_options po;
+    po.device = o.device;
+    // Not the limit: the bucketed pool enforces it itself, trimming and retrying in stream order;
+    // the driver would refuse memory whose frees are still queued on another stream.
+    po.max_size = 0;
+    // Opportunistic reuse: memory given back on one stream serves the next growth on another.
+    po.opportunistic_reuse = true;
+    // The driver pool keeps nothing the bucketed pool gave back: one cache.
+    po.release_threshold = 0;
+    pool_ = std::make_unique<explicit_pool_resource>(po);
+    upstream = pool_.get();
+  }
+  bucketed_ = std::make_unique<bucketed_pool_resource>(*upstream, *ordering_, bo);
+  scratch_ = bucketed_.get();
+}
+
 gpu_context::~gpu_context()
 {
   // Every request has finished (they wait for their results); drain the streams so the pool's
@@ -112,6 +135,7 @@ void gpu_context::trim()
   if (bucketed_) bucketed_->trim();  // frees on the default stream
   MCPRICE_CUDA_TRY(cudaStreamSynchronize(nullptr));
   if (pool_) pool_->trim_to(0);
+  if (pages_) pages_->release_unused(0);
 }
 
 memory_report gpu_context::report() const
@@ -120,6 +144,11 @@ memory_report gpu_context::report() const
   r.allocator = allocator_name_;
   if (bucketed_) r.scratch = bucketed_->statistics();
   if (pool_) r.driver = pool_->driver_usage();
+  if (pages_) {
+    r.pages = pages_->usage();
+    // The load test's driver columns read the pages: held as reserved, mapped as used.
+    r.driver = driver_pool_usage{r.pages->held, r.pages->held_peak, r.pages->mapped, r.pages->mapped_peak};
+  }
   if (auto const* simple = dynamic_cast<const default_pool_resource*>(simple_.get())) r.driver = simple->driver_usage();
   if (counted_) r.requests = counted_->statistics();
   if (r.driver) {

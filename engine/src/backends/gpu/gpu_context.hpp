@@ -1,7 +1,7 @@
 #pragma once
 // Everything the GPU backend holds for the engine's lifetime: the device, its streams, the
-// scratch memory resource chosen by the options (with the explicit pool and event ordering
-// beneath the bucketed pool), caches for request-lifetime buffers, and the market data in
+// scratch memory resource chosen by the options (with mapped pages, or an explicit driver pool,
+// and event ordering beneath the bucketed pool), caches for request-lifetime buffers, and the market data in
 // GPUDirect-safe buffers, uploaded once on its own stream.
 #include "mcprice/market.hpp"
 #include "mcprice/memory/bucketed_pool_resource.hpp"
@@ -9,6 +9,7 @@
 #include "mcprice/memory/cuda_resources.hpp"
 #include "mcprice/memory/event.hpp"
 #include "mcprice/memory/gpudirect_buffer.hpp"
+#include "mcprice/memory/mapped_page_resource.hpp"
 #include "mcprice/memory/pinned_buffer.hpp"
 #include "mcprice/memory/scratch_gate.hpp"
 #include "mcprice/memory/statistics_resource.hpp"
@@ -55,6 +56,8 @@ class gpu_context {
   void trim();
 
  private:
+  void make_bucketed(const engine_options& o, std::vector<std::string>& notices);
+
   int device_;
   stream_pool streams_;
   stream uploads_;
@@ -62,6 +65,8 @@ class gpu_context {
   std::string allocator_name_;
   std::unique_ptr<explicit_pool_resource> pool_;
   std::unique_ptr<cuda_event_ordering> ordering_;
+  std::unique_ptr<page_driver> page_driver_;
+  std::unique_ptr<mapped_page_resource> pages_;  // beneath the bucketed pool, or pool_ where unsupported
   std::unique_ptr<bucketed_pool_resource> bucketed_;
   std::unique_ptr<memory_resource> simple_;       // malloc or async-default
   std::unique_ptr<statistics_resource> counted_;  // over simple_ or the plain pool: requested bytes, latency

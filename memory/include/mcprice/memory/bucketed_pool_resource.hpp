@@ -27,6 +27,10 @@ struct bucketed_pool_options {
   // then share blocks instead of each class caching its own. Under a limit it is 0: a job then
   // holds exactly the class sizes the scratch gate admitted it for (granted_size).
   int reuse_reach{2};
+  // Without a limit, before growing, a request may take a cached block of any larger class (see
+  // take_larger). Worth it where growth is dear and coarse (a driver pool maps 32 MiB chunks);
+  // over mapped pages, which grow by the page, it only swells the footprint.
+  bool larger_before_growth{true};
   // Before growing, the pool gives cached blocks back until what it holds is at most (1 +
   // headroom) x the most ever requested live at once; negative: cache without bound. Blocks of
   // sizes no longer asked for then go back instead of piling up as fragmentation. (It bounds
@@ -41,6 +45,17 @@ struct bucketed_pool_options {
   // limit the pool always waits rather than fail.
   std::size_t untied_bytes{0};
 };
+
+// The pool's settings over mapped pages (mapped_page_resource), as the engine and the
+// allocation benchmark run it: growth maps pages (spares first) with no chunk beneath to round
+// to, so the cache is kept within 5% of the most jobs asked for at once, and a request never
+// takes a block more than reuse_reach classes larger.
+[[nodiscard]] inline bucketed_pool_options over_mapped_pages(bucketed_pool_options o)
+{
+  o.headroom = 0.05;
+  o.larger_before_growth = false;
+  return o;
+}
 
 class bucketed_pool_resource final : public memory_resource {
  public:
@@ -107,6 +122,7 @@ class bucketed_pool_resource final : public memory_resource {
   size_classes classes_;
   std::size_t limit_;
   int reach_;
+  bool larger_;
   double headroom_;
   std::size_t untied_bytes_;  // 0 under a limit
 

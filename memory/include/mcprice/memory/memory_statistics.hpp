@@ -56,6 +56,22 @@ struct driver_pool_usage {
   std::size_t used_high{0};
 };
 
+// The pages the engine maps itself beneath the bucketed pool (mapped_page_resource).
+struct mapped_page_usage {
+  std::size_t page_size{0};
+  std::size_t held{0};  // every page created and not yet released: mapped, pending or spare
+  std::size_t held_peak{0};
+  std::size_t mapped{0};  // pages behind live blocks and frees the device has not yet passed
+  std::size_t mapped_peak{0};
+  std::size_t spare{0};          // unmapped pages kept for the next mapping
+  std::size_t pending_frees{0};  // blocks freed on a stream the device has not yet passed
+  std::size_t live_bytes{0};     // bytes of the live blocks themselves
+  std::size_t free_extents{0};   // gaps between blocks in the range of addresses
+  std::uint64_t pages_created{0};
+  std::uint64_t pages_released{0};
+  std::uint64_t maps{0};
+};
+
 // Bytes asked of a resource through statistics_resource.
 struct resource_statistics {
   std::size_t requested{0};       // bytes asked for by live allocations

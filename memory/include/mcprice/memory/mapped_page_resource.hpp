@@ -1,0 +1,91 @@
+#pragma once
+// Scratch memory the engine maps itself, page by page, so that what it holds from the driver is
+// exactly what it counts. Blocks are placed in one large range of addresses, each at the lowest
+// free place that fits (detail::address_arena), and the physical pages beneath (2 MiB on the
+// H200) are mapped while any block touching them is live. Blocks share pages with their
+// neighbours, so live blocks cost their bytes plus the partial pages between them, where a
+// driver pool maps 32 MiB chunks and gives one back only once no block in it is live.
+//
+// A free is stream-ordered: the block is unmapped only once the device has passed a mark
+// recorded on the freeing stream. Unmapped pages wait as spares for the next mapping of any
+// size, until release_unused gives them back to the device. The limit bounds the pages held,
+// mapped and spare together.
+#include "mcprice/memory/memory_resource.hpp"
+#include "mcprice/memory/memory_statistics.hpp"
+#include "mcprice/memory/page_driver.hpp"
+#include "mcprice/memory/stream_ordering.hpp"
+
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace mcprice {
+namespace detail {
+class address_arena;
+}
+
+struct mapped_page_options {
+  std::size_t limit_bytes{0};  // most bytes of pages held, mapped or spare; 0 = no limit
+  // The range of addresses blocks are placed in: the most bytes live at once, with the gaps
+  // between them (twice the device's memory, say: addresses are plentiful, pages are not).
+  std::size_t range_bytes{std::size_t{1} << 38};
+};
+
+class mapped_page_resource final : public memory_resource {
+ public:
+  mapped_page_resource(page_driver& driver, stream_ordering& ordering, mapped_page_options options = {});
+  ~mapped_page_resource() override;  // waits for pending frees, then gives every page back
+
+  [[nodiscard]] mapped_page_usage usage() const;
+
+ private:
+  struct page_entry {
+    page_handle page;
+    std::size_t refs;  // live or pending blocks that touch the page
+  };
+  struct pending_free {
+    device_address at;
+    std::size_t size;
+    order_token mark;
+  };
+
+  void* do_allocate(std::size_t bytes, stream_view s) override;
+  void do_deallocate(void* p, std::size_t bytes, stream_view s) noexcept override;
+  [[nodiscard]] std::string do_name() const override { return "pages"; }
+  [[nodiscard]] std::size_t do_granted_size(std::size_t bytes) const override;
+  void do_release_unused(std::size_t keep) noexcept override;
+
+  void reserve_range();
+  [[nodiscard]] std::size_t placed_size(std::size_t size) const noexcept;  // what the block takes of its arena
+  [[nodiscard]] detail::address_arena& arena_for(std::size_t size) noexcept;
+  void map_block(std::size_t offset, std::size_t size);
+  void unref_pages(std::size_t first, std::size_t end) noexcept;  // pages [first, end)
+  page_handle next_page();  // a spare, or a new one within the limit
+  void release_block(device_address at, std::size_t size) noexcept;
+  void reap() noexcept;             // releases blocks whose frees the device has passed
+  bool settle_pending() noexcept;   // the host waits for every pending free; true if there were any
+  void release_spares(std::size_t keep) noexcept;
+  [[nodiscard]] std::size_t held() const noexcept { return (mapped_ + spare_.size()) * page_; }
+  void note_held() noexcept;
+
+  page_driver& driver_;
+  stream_ordering& ordering_;
+  std::size_t limit_;
+  std::size_t range_bytes_;
+  std::size_t page_;
+
+  mutable std::mutex mutex_;
+  device_address base_{0};  // the range, reserved at the first allocation
+  std::unique_ptr<detail::address_arena> arena_;  // blocks smaller than a page
+  std::unique_ptr<detail::address_arena> large_;  // the rest, in whole pages
+  std::unordered_map<std::size_t, page_entry> pages_;  // by page index in the range
+  std::unordered_map<device_address, std::size_t> live_;  // block address -> its size
+  std::vector<pending_free> pending_;
+  std::vector<page_handle> spare_;
+  std::size_t mapped_{0};  // pages
+  mapped_page_usage counts_;
+};
+
+}  // namespace mcprice

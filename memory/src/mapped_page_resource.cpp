@@ -1,0 +1,253 @@
+#include "mcprice/memory/mapped_page_resource.hpp"
+
+#include "address_arena.hpp"
+#include "mcprice/memory/memory_errors.hpp"
+
+#include <algorithm>
+
+namespace mcprice {
+namespace {
+
+// Blocks keep the 256-byte alignment cudaMalloc gives.
+constexpr std::size_t block_granule = 256;
+
+std::size_t round_up(std::size_t bytes, std::size_t to) { return (bytes + to - 1) / to * to; }
+
+}  // namespace
+
+mapped_page_resource::mapped_page_resource(page_driver& driver, stream_ordering& ordering, mapped_page_options o)
+    : driver_(driver),
+      ordering_(ordering),
+      limit_(o.limit_bytes),
+      range_bytes_(round_up(o.range_bytes, driver.page_size())),
+      page_(driver.page_size())
+{
+  counts_.page_size = page_;
+}
+
+mapped_page_resource::~mapped_page_resource()
+{
+  std::lock_guard<std::mutex> lock(mutex_);
+  settle_pending();
+  // Blocks still live belong to owners that outlived the engine's scratch: their pages go back
+  // all the same, so that nothing stays held from the driver.
+  for (auto const& [index, entry] : pages_) {
+    driver_.unmap(base_ + index * page_);
+    driver_.release_page(entry.page);
+  }
+  for (page_handle const p : spare_) driver_.release_page(p);
+  if (arena_) driver_.unreserve(base_, range_bytes_);
+}
+
+std::size_t mapped_page_resource::do_granted_size(std::size_t bytes) const { return round_up(bytes, block_granule); }
+
+// The lowest free place that fits, its pages mapped where no other block holds them. Driver
+// calls run under the lock: this resource serves the bucketed pool's slow path, never its hot one.
+void* mapped_page_resource::do_allocate(std::size_t bytes, stream_view)
+{
+  std::size_t const size = round_up(std::max<std::size_t>(bytes, 1), block_granule);
+  std::lock_guard<std::mutex> lock(mutex_);
+  reap();
+  // At the limit the host waits for the pending frees first, so that the block can take their
+  // places and pages.
+  if (limit_ != 0 && !pending_.empty() && held() + round_up(size, page_) > limit_) settle_pending();
+  if (!arena_) reserve_range();
+  std::size_t const place = placed_size(size);
+  auto const offset = arena_for(size).take(place);
+  if (!offset) throw out_of_memory("pages (addresses)", bytes, held(), limit_);
+  try {
+    map_block(*offset, size);
+  } catch (...) {
+    arena_for(size).give(*offset, place);
+    throw;
+  }
+  device_address const at = base_ + *offset;
+  live_.emplace(at, size);
+  counts_.live_bytes += size;
+  return reinterpret_cast<void*>(static_cast<std::uintptr_t>(at));
+}
+
+// Blocks of a page or more start on a page and are placed in whole pages, in the upper half of
+// the range: the gaps between them are whole pages, which cost nothing once unmapped. Smaller
+// blocks pack together in the lower half, where a gap costs at most the pages it shares.
+void mapped_page_resource::reserve_range()
+{
+  base_ = driver_.reserve(range_bytes_);
+  std::size_t const half = range_bytes_ / 2 / page_ * page_;
+  arena_ = std::make_unique<detail::address_arena>(half);
+  large_ = std::make_unique<detail::address_arena>(range_bytes_ - half, half);
+}
+
+std::size_t mapped_page_resource::placed_size(std::size_t size) const noexcept
+{
+  return size < page_ ? size : round_up(size, page_);
+}
+
+detail::address_arena& mapped_page_resource::arena_for(std::size_t size) noexcept
+{
+  return size < page_ ? *arena_ : *large_;
+}
+
+void mapped_page_resource::map_block(std::size_t offset, std::size_t size)
+{
+  std::size_t const first = offset / page_;
+  std::size_t const end = (offset + size + page_ - 1) / page_;
+  for (std::size_t p = first; p < end; ++p) {
+    auto const found = pages_.find(p);
+    if (found != pages_.end()) {
+      ++found->second.refs;
+      continue;
+    }
+    try {
+      page_handle const page = next_page();
+      try {
+        driver_.map(base_ + p * page_, page);
+      } catch (...) {
+        spare_.push_back(page);
+        throw;
+      }
+      pages_.emplace(p, page_entry{page, 1});
+      ++mapped_;
+      ++counts_.maps;
+      note_held();
+    } catch (...) {
+      unref_pages(first, p);
+      throw;
+    }
+  }
+}
+
+// A spare page, else a new one. At the limit the host first waits for the pending frees (their
+// pages become spares); only then is the request out of memory.
+page_handle mapped_page_resource::next_page()
+{
+  if (spare_.empty() && limit_ != 0 && held() + page_ > limit_) settle_pending();
+  if (!spare_.empty()) {
+    page_handle const p = spare_.back();
+    spare_.pop_back();
+    return p;
+  }
+  if (limit_ != 0 && held() + page_ > limit_) throw out_of_memory("pages", page_, held(), limit_);
+  page_handle const p = driver_.create_page();
+  ++counts_.pages_created;
+  return p;
+}
+
+void mapped_page_resource::unref_pages(std::size_t first, std::size_t end) noexcept
+{
+  for (std::size_t p = first; p < end; ++p) {
+    auto const it = pages_.find(p);
+    if (it == pages_.end() || --it->second.refs != 0) continue;
+    driver_.unmap(base_ + p * page_);
+    spare_.push_back(it->second.page);
+    pages_.erase(it);
+    --mapped_;
+  }
+}
+
+void mapped_page_resource::do_deallocate(void* p, std::size_t, stream_view s) noexcept
+{
+  auto const at = static_cast<device_address>(reinterpret_cast<std::uintptr_t>(p));
+  order_token mark = 0;
+  bool marked = false;
+  try {
+    mark = ordering_.record(s);
+    marked = true;
+  } catch (...) {
+    // The device is in error: nothing it queued will run, so the block is unmapped at once.
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto const it = live_.find(at);
+  if (it == live_.end()) {
+    if (marked) ordering_.release(mark);
+    return;  // not ours: nothing safe to do in a noexcept path
+  }
+  std::size_t const size = it->second;
+  live_.erase(it);
+  counts_.live_bytes -= size;
+  if (marked) {
+    pending_.push_back({at, size, mark});
+  } else {
+    release_block(at, size);
+  }
+}
+
+void mapped_page_resource::release_block(device_address at, std::size_t size) noexcept
+{
+  std::size_t const offset = at - base_;
+  unref_pages(offset / page_, (offset + size + page_ - 1) / page_);
+  try {
+    arena_for(size).give(offset, placed_size(size));
+  } catch (...) {
+    // Out of host memory for the extent: the place is lost, its pages are not.
+  }
+}
+
+void mapped_page_resource::reap() noexcept
+{
+  auto const keep = std::remove_if(pending_.begin(), pending_.end(), [&](const pending_free& f) {
+    bool passed = true;
+    try {
+      passed = ordering_.passed(f.mark);
+    } catch (...) {
+      // A failed poll: the device is in error and will run nothing more.
+    }
+    if (!passed) return false;
+    release_block(f.at, f.size);
+    ordering_.release(f.mark);
+    return true;
+  });
+  pending_.erase(keep, pending_.end());
+}
+
+bool mapped_page_resource::settle_pending() noexcept
+{
+  if (pending_.empty()) return false;
+  for (auto const& f : pending_) {
+    try {
+      ordering_.synchronize(f.mark);  // the host waits for this free only, never the device
+    } catch (...) {
+      // The device is in error: nothing queued will run.
+    }
+    release_block(f.at, f.size);
+    ordering_.release(f.mark);
+  }
+  pending_.clear();
+  return true;
+}
+
+void mapped_page_resource::do_release_unused(std::size_t keep) noexcept
+{
+  std::lock_guard<std::mutex> lock(mutex_);
+  reap();
+  release_spares(keep);
+}
+
+void mapped_page_resource::release_spares(std::size_t keep) noexcept
+{
+  while (!spare_.empty() && held() > keep) {
+    driver_.release_page(spare_.back());
+    spare_.pop_back();
+    ++counts_.pages_released;
+  }
+}
+
+void mapped_page_resource::note_held() noexcept
+{
+  counts_.held_peak = std::max(counts_.held_peak, held());
+  counts_.mapped_peak = std::max(counts_.mapped_peak, mapped_ * page_);
+}
+
+mapped_page_usage mapped_page_resource::usage() const
+{
+  std::lock_guard<std::mutex> lock(mutex_);
+  mapped_page_usage u = counts_;
+  u.held = held();
+  u.mapped = mapped_ * page_;
+  u.spare = spare_.size() * page_;
+  u.pending_frees = pending_.size();
+  u.free_extents = arena_ ? arena_->extents() + large_->extents() : 0;
+  return u;
+}
+
+}  // namespace mcprice

@@ -1,0 +1,174 @@
+// The mapped pages beneath the bucketed pool, on a fake device: blocks share pages, frees are
+// stream-ordered, the limit bounds every page held, failures leave nothing behind, and the
+// bucketed pool over them holds from the driver little more than its jobs ask for.
+#include "catch.hpp"
+#include "fake_device.hpp"
+#include "mcprice/memory/bucketed_pool_resource.hpp"
+#include "mcprice/memory/mapped_page_resource.hpp"
+
+#include <random>
+
+using namespace mcprice;
+using namespace mcprice::testing;
+
+namespace {
+constexpr std::size_t mib = std::size_t{1} << 20;
+}
+
+TEST_CASE("blocks smaller than a page share its pages")
+{
+  fake_page_driver driver;
+  fake_ordering ord;
+  mapped_page_resource pages(driver, ord, {0, 64 * mib});
+  std::vector<void*> blocks;
+  for (int i = 0; i < 8; ++i) blocks.push_back(pages.allocate(256 * 1024, fake_stream(1)));
+  CHECK(pages.usage().held == 2 * mib);  // eight 256 KiB blocks: one 2 MiB page
+  blocks.push_back(pages.allocate(256 * 1024, fake_stream(1)));
+  CHECK(pages.usage().held == 4 * mib);
+  CHECK(driver.mapped.size() == 2);
+  // Blocks sit side by side, in the order they came.
+  CHECK(static_cast<char*>(blocks[1]) - static_cast<char*>(blocks[0]) == 256 * 1024);
+  // Blocks of a page or more start on a page of their own zone and take whole pages there: the
+  // 3 MiB blocks lie 4 MiB apart, and their gap (half a page) is never mapped.
+  void* a = pages.allocate(3 * mib, fake_stream(1));
+  void* b = pages.allocate(3 * mib, fake_stream(1));
+  CHECK(reinterpret_cast<std::uintptr_t>(a) % (2 * mib) == 0);
+  CHECK(static_cast<char*>(b) - static_cast<char*>(a) == static_cast<std::ptrdiff_t>(4 * mib));
+  CHECK(pages.usage().mapped == 6 * 2 * mib);  // 2 pages of small blocks, 2 beneath each 3 MiB block
+  // A freed place is taken again by the next block that fits, the lowest first.
+  pages.deallocate(blocks[3], 256 * 1024, fake_stream(1));
+  pages.deallocate(blocks[4], 256 * 1024, fake_stream(1));
+  ord.passed_marks = {ord.last - 1, ord.last};
+  void* c = pages.allocate(400 * 1024, fake_stream(2));
+  CHECK(c == blocks[3]);
+  CHECK(pages.usage().free_extents == 3);  // the rest of the gap, and each zone beyond its blocks
+}
+
+TEST_CASE("a freed block stays mapped until the device passes its free")
+{
+  fake_page_driver driver;
+  fake_ordering ord;
+  mapped_page_resource pages(driver, ord, {0, 64 * mib});
+  void* a = pages.allocate(4 * mib, fake_stream(1));
+  pages.deallocate(a, 4 * mib, fake_stream(1));
+  CHECK(pages.usage().pending_frees == 1);
+  CHECK(driver.mapped.size() == 2);
+  pages.release_unused(0);  // not passed: nothing can go
+  CHECK(driver.mapped.size() == 2);
+  CHECK(pages.usage().held == 4 * mib);
+  ord.passed_marks.push_back(ord.last);
+  pages.release_unused(2 * mib);  // passed: unmapped, one page kept as a spare
+  CHECK(driver.mapped.empty());
+  CHECK(pages.usage().held == 2 * mib);
+  CHECK(pages.usage().spare == 2 * mib);
+  // The spare serves the next mapping of any size before a page is created.
+  void* b = pages.allocate(512 * 1024, fake_stream(2));
+  CHECK(driver.created == 2);
+  CHECK(pages.usage().spare == 0);
+  pages.deallocate(b, 512 * 1024, fake_stream(2));
+  ord.passed_marks.push_back(ord.last);
+  pages.release_unused(0);
+  CHECK(pages.usage().held == 0);
+  CHECK(driver.held_pages() == 0);
+}
+
+TEST_CASE("the limit bounds every page held; the host waits for pending frees before failing")
+{
+  fake_page_driver driver;
+  fake_ordering ord;
+  mapped_page_resource pages(driver, ord, {4 * mib, 64 * mib});
+  void* a = pages.allocate(3 * mib, fake_stream(1));
+  CHECK_THROWS_AS(pages.allocate(3 * mib, fake_stream(2)), out_of_memory);  // a second would need 4 pages
+  CHECK(pages.usage().held <= 4 * mib);
+  pages.deallocate(a, 3 * mib, fake_stream(1));
+  // The free is pending: at the limit the host waits for that free alone, then maps its pages again.
+  void* b = pages.allocate(3 * mib, fake_stream(2));
+  CHECK(ord.synchronized == 1);
+  CHECK(b == a);  // the lowest place again
+  CHECK(pages.usage().held_peak <= 4 * mib);
+  CHECK(driver.created == 2);
+}
+
+TEST_CASE("a failed mapping leaves no page mapped and no block taken")
+{
+  fake_page_driver driver;
+  fake_ordering ord;
+  mapped_page_resource pages(driver, ord, {0, 64 * mib});
+  void* a = pages.allocate(2 * mib, fake_stream(1));
+  driver.fail_map_after = driver.maps + 1;  // the second page of the next block fails
+  CHECK_THROWS(pages.allocate(4 * mib + 4096, fake_stream(1)));
+  CHECK(driver.mapped.size() == 1);
+  // The page mapped first, and the one whose mapping failed, wait as spares.
+  CHECK(pages.usage().spare == 4 * mib);
+  driver.fail_map_after = ~std::size_t{0};
+  driver.capacity = 3;
+  CHECK_THROWS_AS(pages.allocate(6 * mib, fake_stream(1)), out_of_memory);  // needs a fourth page
+  CHECK(driver.mapped.size() == 1);
+  CHECK(pages.usage().held == 6 * mib);
+  void* b = pages.allocate(3 * mib, fake_stream(1));  // after a: its page and the two spares
+  CHECK(driver.created == 3);
+  pages.deallocate(a, 2 * mib, fake_stream(1));
+  pages.deallocate(b, 3 * mib, fake_stream(1));
+}
+
+TEST_CASE("destroying the pages gives every page and range back, pending frees first")
+{
+  fake_page_driver driver;
+  fake_ordering ord;
+  {
+    mapped_page_resource pages(driver, ord, {0, 64 * mib});
+    void* a = pages.allocate(5 * mib, fake_stream(1));
+    (void)pages.allocate(100 * 1024, fake_stream(1));  // left live: its page goes back all the same
+    pages.deallocate(a, 5 * mib, fake_stream(1));
+  }
+  CHECK(ord.synchronized == 1);
+  CHECK(driver.mapped.empty());
+  CHECK(driver.held_pages() == 0);
+  CHECK(driver.reserved_ranges == 0);
+}
+
+// The footprint target of issue 31: what the engine holds from the driver, at its peak, within
+// 1.25x of the most its jobs asked for at once, on a mixed load of jobs that each take a few
+// blocks of 64 KiB to 24 MiB and give them back in stream order.
+TEST_CASE("the bucketed pool over mapped pages holds within 1.25x of its peak request")
+{
+  fake_page_driver driver;
+  fake_ordering ord;
+  // The device passes each mark once eight more have been recorded after it.
+  ord.on_poll = [&](order_token t) -> std::optional<bool> { return t + 4 <= ord.recorded; };
+  mapped_page_resource pages(driver, ord, {0, std::size_t{1} << 36});
+  bucketed_pool_options o;
+  o.untied_bytes = 32 * mib;  // as the engine runs it (gpu_context)
+  o = over_mapped_pages(o);
+  bucketed_pool_resource pool(pages, ord, o);
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> log_size(std::log(64.0 * 1024), std::log(24.0 * mib));
+  struct live {
+    void* p;
+    std::size_t bytes;
+    stream_view s;
+  };
+  std::vector<live> jobs;
+  std::vector<std::size_t> sizes;  // a book's jobs ask for a handful of sizes again and again
+  for (int i = 0; i < 12; ++i) sizes.push_back(static_cast<std::size_t>(std::exp(log_size(rng))));
+  for (int step = 0; step < 4000; ++step) {
+    stream_view const s = fake_stream(1 + step % 4);
+    auto const bytes = sizes[rng() % sizes.size()];
+    jobs.push_back({pool.allocate(bytes, s), bytes, s});
+    if (jobs.size() > 40 || (step % 97) > 80) {
+      std::size_t const i = rng() % jobs.size();
+      pool.deallocate(jobs[i].p, jobs[i].bytes, jobs[i].s);
+      jobs.erase(jobs.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+  }
+  auto const requested_peak = static_cast<double>(pool.statistics().requested_peak);
+  auto const held_peak = static_cast<double>(pages.usage().held_peak);
+  auto const st = pool.statistics();
+  auto const u = pages.usage();
+  INFO("held peak " << held_peak / mib << " MiB for a requested peak of " << requested_peak / mib << " MiB; pool reserved peak "
+                    << st.reserved_peak / mib << " allocated peak " << st.allocated_peak / mib << " mapped peak " << u.mapped_peak / mib
+                    << " grows " << st.upstream_grows << " releases " << st.upstream_releases << " created " << u.pages_created);
+  CHECK(held_peak <= 1.25 * requested_peak);
+  CHECK(driver.held_pages() * driver.page == pages.usage().held);
+  for (auto const& j : jobs) pool.deallocate(j.p, j.bytes, j.s);
+}
