@@ -305,15 +305,10 @@ void* bucketed_pool_resource::grow(std::size_t size, std::size_t requested, stre
 
 void bucketed_pool_resource::do_deallocate(void* p, std::size_t, stream_view s) noexcept
 {
-  // The free's mark is recorded before the lock is taken (a driver call).
-  order_token mark = 0;
-  bool marked = false;
-  try {
-    mark = ordering_.record(s);
-    marked = true;
-  } catch (...) {
-    // Could not mark the free (a CUDA failure): the block goes back to the upstream below.
-  }
+  // The free's mark is recorded before the lock is taken (a driver call). Without one the block
+  // goes back to the upstream below.
+  std::optional<order_token> const marked = try_record(ordering_, s);
+  order_token const mark = marked.value_or(0);
   std::vector<returned_block> back;
   std::size_t keep = 0;
   {

@@ -148,25 +148,18 @@ void mapped_page_resource::unref_pages(std::size_t first, std::size_t end) noexc
 void mapped_page_resource::do_deallocate(void* p, std::size_t, stream_view s) noexcept
 {
   auto const at = static_cast<device_address>(reinterpret_cast<std::uintptr_t>(p));
-  order_token mark = 0;
-  bool marked = false;
-  try {
-    mark = ordering_.record(s);
-    marked = true;
-  } catch (...) {
-    // The device is in error: nothing it queued will run, so the block is unmapped at once.
-  }
+  std::optional<order_token> const mark = try_record(ordering_, s);  // else unmapped at once
   std::lock_guard<std::mutex> lock(mutex_);
   auto const it = live_.find(at);
   if (it == live_.end()) {
-    if (marked) ordering_.release(mark);
+    if (mark) ordering_.release(*mark);
     return;  // not ours: nothing safe to do in a noexcept path
   }
   std::size_t const size = it->second;
   live_.erase(it);
   counts_.live_bytes -= size;
-  if (marked) {
-    pending_.push_back({at, size, mark});
+  if (mark) {
+    pending_.push_back({at, size, *mark});
   } else {
     release_block(at, size);
   }

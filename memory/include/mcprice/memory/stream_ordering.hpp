@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 namespace mcprice {
@@ -26,6 +27,17 @@ class stream_ordering {
   // behind a passed mark can go to any stream with no wait at all.
   virtual bool passed(order_token t) = 0;
 };
+
+// A mark for a free, from a noexcept path: none when it cannot be recorded (a CUDA failure: the
+// device is in error, nothing it queued will run, and the caller releases the memory at once).
+[[nodiscard]] inline std::optional<order_token> try_record(stream_ordering& ordering, stream_view s) noexcept
+{
+  try {
+    return ordering.record(s);
+  } catch (...) {
+    return std::nullopt;
+  }
+}
 
 class cuda_event_ordering final : public stream_ordering {
  public:
