@@ -114,6 +114,12 @@ int main()
   auto const driver = make_cuda_page_driver(0);
   mapped_page_resource pages(*driver, events, {});
   bucketed_pool_resource bucketed(pages, events, over_mapped_pages(bo));
+  // The same over pages of their own, but taking a cached larger block before growing, as over
+  // a driver pool: the design choice over_mapped_pages makes, measured.
+  mapped_page_resource pages_larger(*driver, events, {});
+  bucketed_pool_options larger = over_mapped_pages(bo);
+  larger.larger_before_growth = true;
+  bucketed_pool_resource bucketed_larger(pages_larger, events, larger);
   // And as it was built before, and still is where pages cannot be mapped: over a driver pool
   // that keeps nothing it is given back.
   explicit_pool_options below;
@@ -150,6 +156,9 @@ int main()
        [&](void* p, std::size_t b, cudaStream_t st) { raw_pool.deallocate(p, b, stream_view{st}); }},
       {"bucketed pool (mcprice)", [&](std::size_t b, cudaStream_t st) { return bucketed.allocate(b, stream_view{st}); },
        [&](void* p, std::size_t b, cudaStream_t st) { bucketed.deallocate(p, b, stream_view{st}); }},
+      {"bucketed, larger blocks first",
+       [&](std::size_t b, cudaStream_t st) { return bucketed_larger.allocate(b, stream_view{st}); },
+       [&](void* p, std::size_t b, cudaStream_t st) { bucketed_larger.deallocate(p, b, stream_view{st}); }},
       {"bucketed over a driver pool",
        [&](std::size_t b, cudaStream_t st) { return bucketed_old.allocate(b, stream_view{st}); },
        [&](void* p, std::size_t b, cudaStream_t st) { bucketed_old.deallocate(p, b, stream_view{st}); }},
@@ -189,6 +198,11 @@ int main()
       static_cast<unsigned long long>(stats.allocations));
   // What each pool held from the driver at its peak: the one footprint (memory_report::held_peak).
   auto const held = pages.usage();
+  auto const held_larger = pages_larger.usage();
+  std::printf("larger blocks first: held %.1f MiB at peak (%.2fx), %llu growths\n",
+              static_cast<double>(held_larger.held_peak) / 1048576.0,
+              static_cast<double>(held_larger.held_peak) / static_cast<double>(bucketed_larger.statistics().requested_peak),
+              static_cast<unsigned long long>(bucketed_larger.statistics().upstream_grows));
   auto const old_held = upstream.driver_usage();
   auto const raw = raw_pool.driver_usage();
   auto const peak = static_cast<double>(stats.requested_peak);

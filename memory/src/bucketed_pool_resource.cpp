@@ -44,7 +44,9 @@ void* bucketed_pool_resource::do_allocate(std::size_t bytes, stream_view s)
   int const want = classes_.class_of(bytes);
   if (want >= 0) {
     std::lock_guard<std::mutex> lock(mutex_);
-    int const last = std::min(classes_.count() - 1, want + reach_);
+    // Larger blocks this stream may take at once are looked for here too, where the options
+    // allow them before growth: the slow path's polls would only add blocks of other streams.
+    int const last = larger_ ? classes_.count() - 1 : std::min(classes_.count() - 1, want + reach_);
     for (int c = want; c <= last; ++c) {
       if (void* p = take_free(c, s)) {
         note_live(p, bytes, c);
@@ -62,6 +64,7 @@ void* bucketed_pool_resource::do_allocate(std::size_t bytes, stream_view s)
 void* bucketed_pool_resource::take_free(int cls, stream_view s)
 {
   auto& list = cached_[static_cast<std::size_t>(cls)];
+  if (list.empty()) return nullptr;
   // A block this stream freed (stream order alone makes its reuse safe), the newest first; else
   // one whose free the device is known to have passed.
   auto it =
