@@ -15,6 +15,7 @@ bucketed_pool_resource::bucketed_pool_resource(memory_resource& upstream, stream
       limit_(options.limit_bytes),
       reach_(options.limit_bytes != 0 ? 0 : options.reuse_reach),
       larger_(options.limit_bytes == 0 && options.larger_before_growth),
+      larger_at_bound_(options.larger_only_at_bound),
       headroom_(options.headroom),
       untied_bytes_(options.limit_bytes != 0 ? 0 : options.untied_bytes),
       cached_(static_cast<std::size_t>(classes_.count()))
@@ -46,7 +47,7 @@ void* bucketed_pool_resource::do_allocate(std::size_t bytes, stream_view s)
     std::lock_guard<std::mutex> lock(mutex_);
     // Larger blocks this stream may take at once are looked for here too, where the options
     // allow them before growth: the slow path's polls would only add blocks of other streams.
-    int const last = larger_ ? classes_.count() - 1 : std::min(classes_.count() - 1, want + reach_);
+    int const last = larger_allowed(want, bytes) ? classes_.count() - 1 : std::min(classes_.count() - 1, want + reach_);
     for (int c = want; c <= last; ++c) {
       if (void* p = take_free(c, s)) {
         note_live(p, bytes, c);
@@ -195,10 +196,9 @@ void* bucketed_pool_resource::allocate_slow(std::size_t bytes, int cls, stream_v
     }
     // Headroom: the cache may hold only a little more than the most ever live at once, so that
     // blocks of sizes no longer asked for go back instead of piling up.
-    if (headroom_ >= 0.0 && stats_.reserved + size > untied_bytes_) {
-      auto const live_peak = static_cast<double>(std::max(stats_.requested_peak, stats_.requested + bytes));
-      auto const target = static_cast<std::size_t>((1.0 + headroom_) * live_peak);
-      if (stats_.reserved + size > target) collect_room(target > size ? target - size : 0, s, back);
+    if (growth_needs_room(size, bytes)) {
+      std::size_t const target = headroom_target(bytes);
+      collect_room(target > size ? target - size : 0, s, back);
     }
     stats_.reserved += size;  // held for this growth from here on, so that no other can overshoot the limit
     stats_.reserved_peak = std::max(stats_.reserved_peak, stats_.reserved);
@@ -222,8 +222,8 @@ void* bucketed_pool_resource::allocate_slow(std::size_t bytes, int cls, stream_v
 // only its own class: the gate admitted it for that class's size.
 void* bucketed_pool_resource::take_larger(int cls, std::size_t bytes, stream_view s)
 {
-  if (!larger_) return nullptr;
   std::lock_guard<std::mutex> lock(mutex_);
+  if (!larger_allowed(cls, bytes)) return nullptr;
   for (int c = cls + reach_ + 1; c < classes_.count(); ++c) {
     if (void* p = take_free(c, s)) {
       note_live(p, bytes, c);
@@ -279,6 +279,24 @@ void* bucketed_pool_resource::take_passed_or_pending(int cls, std::size_t bytes,
   if (tie) ordering_.wait(s, block.mark);  // enqueues a wait on the device: the host does not wait
   ordering_.release(block.mark);
   return block.ptr;
+}
+
+std::size_t bucketed_pool_resource::headroom_target(std::size_t bytes) const noexcept
+{
+  auto const live_peak = static_cast<double>(std::max(stats_.requested_peak, stats_.requested + bytes));
+  return static_cast<std::size_t>((1.0 + headroom_) * live_peak);
+}
+
+bool bucketed_pool_resource::growth_needs_room(std::size_t size, std::size_t bytes) const noexcept
+{
+  return headroom_ >= 0.0 && stats_.reserved + size > untied_bytes_ && stats_.reserved + size > headroom_target(bytes);
+}
+
+// A request may take a cached block of any larger class where the options allow it and, with
+// larger_only_at_bound, only where growing would first give cached blocks back.
+bool bucketed_pool_resource::larger_allowed(int cls, std::size_t bytes) const noexcept
+{
+  return larger_ && (!larger_at_bound_ || growth_needs_room(classes_.size_of(cls), bytes));
 }
 
 void* bucketed_pool_resource::grow(std::size_t size, std::size_t requested, stream_view s)

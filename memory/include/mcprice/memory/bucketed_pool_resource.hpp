@@ -31,6 +31,9 @@ struct bucketed_pool_options {
   // take_larger). Worth it where growth is dear and coarse (a driver pool maps 32 MiB chunks);
   // over mapped pages, which grow by the page, it only swells the footprint.
   bool larger_before_growth{true};
+  // ... and then only when the pool is at its headroom bound, where growing would first give
+  // cached blocks back: below it a request grows its own class.
+  bool larger_only_at_bound{false};
   // Before growing, the pool gives cached blocks back until what it holds is at most (1 +
   // headroom) x the most ever requested live at once; negative: cache without bound. Blocks of
   // sizes no longer asked for then go back instead of piling up as fragmentation. (It bounds
@@ -47,13 +50,15 @@ struct bucketed_pool_options {
 };
 
 // The pool's settings over mapped pages (mapped_page_resource), as the engine and the
-// allocation benchmark run it: growth maps pages (spares first) with no chunk beneath to round
-// to, so the cache is kept within 5% of the most jobs asked for at once, and a request never
-// takes a block more than reuse_reach classes larger.
+// allocation benchmark run it. Growth maps pages (spares first) with no chunk beneath to round
+// to, so the cache is kept within 5% of the most jobs asked for at once; a request takes a
+// larger cached block only where growing would first give blocks back (at the bound), since a
+// growth maps pages at tens of microseconds each (docs/memory.md).
 [[nodiscard]] inline bucketed_pool_options over_mapped_pages(bucketed_pool_options o)
 {
   o.headroom = 0.05;
-  o.larger_before_growth = false;
+  o.larger_before_growth = true;
+  o.larger_only_at_bound = true;
   return o;
 }
 
@@ -105,6 +110,12 @@ class bucketed_pool_resource final : public memory_resource {
   void* take_larger(int cls, std::size_t bytes, stream_view s);
   void* take_passed_or_pending(int cls, std::size_t bytes, stream_view s);
   void* grow(std::size_t size, std::size_t requested, stream_view s);
+  // With the lock held: the headroom's bound on what the pool holds, for a request of `bytes`;
+  // whether growing by `size` would first give cached blocks back; whether a request of class
+  // cls may take a larger block.
+  [[nodiscard]] std::size_t headroom_target(std::size_t bytes) const noexcept;
+  [[nodiscard]] bool growth_needs_room(std::size_t size, std::size_t bytes) const noexcept;
+  [[nodiscard]] bool larger_allowed(int cls, std::size_t bytes) const noexcept;
   // Return cached blocks to the upstream until at most `goal` bytes are held or none is cached:
   // trim_locked waits on the host and frees on the default stream; collect_room takes them out
   // for give_back, which frees them in the order of stream s (about to allocate) with no host
@@ -123,6 +134,7 @@ class bucketed_pool_resource final : public memory_resource {
   std::size_t limit_;
   int reach_;
   bool larger_;
+  bool larger_at_bound_;
   double headroom_;
   std::size_t untied_bytes_;  // 0 under a limit
 
