@@ -99,14 +99,11 @@ class cuda_page_driver final : public page_driver {
 
   void release_page(page_handle page) noexcept override { report(calls_.release(page), "cuMemRelease"); }
 
-  void map(device_address at, page_handle page) override
+  void map(device_address at, page_handle page) override { check(calls_.map(at, page_, 0, page, 0), "cuMemMap"); }
+
+  void allow_access(device_address at, std::size_t bytes) override
   {
-    check(calls_.map(at, page_, 0, page, 0), "cuMemMap");
-    CUresult const r = calls_.set_access(at, page_, &access_, 1);
-    if (r != CUDA_SUCCESS) {
-      report(calls_.unmap(at, page_), "cuMemUnmap");
-      check(r, "cuMemSetAccess");
-    }
+    check(calls_.set_access(at, bytes, &access_, 1), "cuMemSetAccess");
   }
 
   void unmap(device_address at) noexcept override { report(calls_.unmap(at, page_), "cuMemUnmap"); }

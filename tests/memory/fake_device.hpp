@@ -130,7 +130,9 @@ class fake_page_driver final : public page_driver {
   std::size_t fail_map_after{~std::size_t{0}};  // maps that succeed before one fails
   std::size_t created{0};
   std::size_t released{0};
+  bool fail_access{false};
   std::size_t maps{0};
+  std::size_t access_grants{0};  // runs of pages the device was let at
   std::size_t reserved_ranges{0};
   std::map<device_address, page_handle> mapped;
 
@@ -156,6 +158,14 @@ class fake_page_driver final : public page_driver {
     if (maps == fail_map_after) throw std::runtime_error("fake map failure");
     REQUIRE(mapped.emplace(at, h).second);
     ++maps;
+  }
+  void allow_access(device_address at, std::size_t bytes) override
+  {
+    if (fail_access) throw std::runtime_error("fake access failure");
+    REQUIRE(at % page == 0);
+    REQUIRE(bytes % page == 0);
+    for (device_address a = at; a < at + bytes; a += page) REQUIRE(mapped.count(a) == 1);
+    ++access_grants;
   }
   void unmap(device_address at) noexcept override { mapped.erase(at); }
   [[nodiscard]] std::size_t held_pages() const { return created - released; }

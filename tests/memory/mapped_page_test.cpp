@@ -107,6 +107,17 @@ TEST_CASE("a failed mapping leaves no page mapped and no block taken")
   CHECK(pages.usage().held == 6 * mib);
   void* b = pages.allocate(3 * mib, fake_stream(1));  // after a: its page and the two spares
   CHECK(driver.created == 3);
+  // Access is granted once for each run of pages a block maps: a failure there unmaps them too.
+  std::size_t const grants = driver.access_grants;
+  driver.fail_access = true;
+  driver.capacity = 4;
+  CHECK_THROWS(pages.allocate(mib, fake_stream(1)));
+  CHECK(driver.mapped.size() == 3);
+  driver.fail_access = false;
+  driver.capacity = 8;
+  void* c = pages.allocate(5 * mib, fake_stream(1));  // three new pages: one grant
+  CHECK(driver.access_grants == grants + 1);
+  pages.deallocate(c, 5 * mib, fake_stream(1));
   pages.deallocate(a, 2 * mib, fake_stream(1));
   pages.deallocate(b, 3 * mib, fake_stream(1));
 }

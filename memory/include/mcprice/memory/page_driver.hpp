@@ -23,9 +23,11 @@ class page_driver {
   // One page of device memory; throws out_of_memory when the device has none.
   virtual page_handle create_page() = 0;
   virtual void release_page(page_handle page) noexcept = 0;
-  // Maps the page at `at` (page-aligned, inside a reserved range) and lets the device read and
-  // write it. The host does not wait on any stream.
+  // Maps the page at `at` (page-aligned, inside a reserved range). The host does not wait on
+  // any stream.
   virtual void map(device_address at, page_handle page) = 0;
+  // Lets the device read and write `bytes` of mapped pages from `at`: one call for a run of them.
+  virtual void allow_access(device_address at, std::size_t bytes) = 0;
   virtual void unmap(device_address at) noexcept = 0;
 };
 
