@@ -113,11 +113,13 @@ int main()
   bo.untied_bytes = std::size_t{32} << 20;
   auto const driver = make_cuda_page_driver(0);
   mapped_page_resource pages(*driver, events, {});
-  bucketed_pool_resource bucketed(pages, events, over_mapped_pages(bo));
+  bucketed_pool_options on_pages = over_mapped_pages(bo);
+  on_pages.classes.page_bytes = driver->page_size();
+  bucketed_pool_resource bucketed(pages, events, on_pages);
   // The same over pages of their own, but taking a cached larger block before growing, as over
   // a driver pool: the design choice over_mapped_pages makes, measured.
   mapped_page_resource pages_larger(*driver, events, {});
-  bucketed_pool_options larger = over_mapped_pages(bo);
+  bucketed_pool_options larger = on_pages;
   larger.larger_before_growth = true;
   bucketed_pool_resource bucketed_larger(pages_larger, events, larger);
   // And as it was built before, and still is where pages cannot be mapped: over a driver pool

@@ -88,8 +88,9 @@ detail::address_arena& mapped_page_resource::arena_for(std::size_t size) noexcep
   return size < page_ ? *arena_ : *large_;
 }
 
-// Maps the pages the block touches that no other block holds, then lets the device at each run
-// of them with one call (granting access costs more than mapping; a 64 MiB block is one run).
+// Maps the pages the block touches that no other block holds (an idle page, still mapped, is
+// taken back with no driver call), then lets the device at each run of new ones with one call
+// (granting access costs more than mapping; a 64 MiB block is one run).
 void mapped_page_resource::map_block(std::size_t offset, std::size_t size)
 {
   std::size_t const first = offset / page_;
@@ -100,10 +101,10 @@ void mapped_page_resource::map_block(std::size_t offset, std::size_t size)
     for (; p < end; ++p) {
       auto const found = pages_.find(p);
       if (found != pages_.end()) {
-        ++found->second.refs;
+        if (found->second.refs++ == 0) idle_.erase(p);
         continue;
       }
-      page_handle const page = next_page();
+      page_handle const page = next_page(p);
       try {
         driver_.map(base_ + p * page_, page);
       } catch (...) {
@@ -111,7 +112,6 @@ void mapped_page_resource::map_block(std::size_t offset, std::size_t size)
         throw;
       }
       pages_.emplace(p, page_entry{page, 1});
-      ++mapped_;
       ++counts_.maps;
       note_held();
       if (!fresh.empty() && fresh.back().second == p) ++fresh.back().second;
@@ -119,16 +119,25 @@ void mapped_page_resource::map_block(std::size_t offset, std::size_t size)
     }
     for (auto const& [from, to] : fresh) driver_.allow_access(base_ + from * page_, (to - from) * page_);
   } catch (...) {
+    // Pages mapped here may lack access: they go back unmapped, never idle.
+    for (auto const& [from, to] : fresh) {
+      for (std::size_t q = from; q < to; ++q) evict(q);
+    }
     unref_pages(first, p);
     throw;
   }
 }
 
 // A spare page, else a new one. At the limit the host first waits for the pending frees (their
-// pages become spares); only then is the request out of memory.
-page_handle mapped_page_resource::next_page()
+// pages become idle), and an idle page elsewhere is unmapped for this place; only then is the
+// request out of memory.
+page_handle mapped_page_resource::next_page(std::size_t for_page)
 {
-  if (spare_.empty() && limit_ != 0 && held() + page_ > limit_) settle_pending();
+  if (spare_.empty() && limit_ != 0 && held() + page_ > limit_) {
+    settle_pending();
+    auto const other = std::find_if(idle_.rbegin(), idle_.rend(), [&](std::size_t q) { return q != for_page; });
+    if (other != idle_.rend()) evict(*other);
+  }
   if (!spare_.empty()) {
     page_handle const p = spare_.back();
     spare_.pop_back();
@@ -140,15 +149,30 @@ page_handle mapped_page_resource::next_page()
   return p;
 }
 
+// Unmaps page q (idle, or mapped just now) and keeps it as a spare.
+void mapped_page_resource::evict(std::size_t q) noexcept
+{
+  auto const it = pages_.find(q);
+  if (it == pages_.end()) return;
+  driver_.unmap(base_ + q * page_);
+  spare_.push_back(it->second.page);
+  pages_.erase(it);
+  idle_.erase(q);
+}
+
+// A page no block touches any more stays mapped, idle, for the next block placed there: the
+// lowest places are taken first, so most growths find their pages mapped. Idle pages count as
+// held; release_unused unmaps them.
 void mapped_page_resource::unref_pages(std::size_t first, std::size_t end) noexcept
 {
   for (std::size_t p = first; p < end; ++p) {
     auto const it = pages_.find(p);
     if (it == pages_.end() || --it->second.refs != 0) continue;
-    driver_.unmap(base_ + p * page_);
-    spare_.push_back(it->second.page);
-    pages_.erase(it);
-    --mapped_;
+    try {
+      idle_.insert(p);
+    } catch (...) {
+      evict(p);  // out of host memory for the set: unmapped at once instead
+    }
   }
 }
 
@@ -223,9 +247,12 @@ void mapped_page_resource::do_release_unused(std::size_t keep) noexcept
   release_spares(keep);
 }
 
+// Spares go back first, then idle pages from the top of the range down (the lowest are the
+// likeliest to be taken again).
 void mapped_page_resource::release_spares(std::size_t keep) noexcept
 {
-  while (!spare_.empty() && held() > keep) {
+  while (held() > keep && (!spare_.empty() || !idle_.empty())) {
+    if (spare_.empty()) evict(*idle_.rbegin());
     driver_.release_page(spare_.back());
     spare_.pop_back();
     ++counts_.pages_released;
@@ -235,7 +262,7 @@ void mapped_page_resource::release_spares(std::size_t keep) noexcept
 void mapped_page_resource::note_held() noexcept
 {
   counts_.held_peak = std::max(counts_.held_peak, held());
-  counts_.mapped_peak = std::max(counts_.mapped_peak, mapped_ * page_);
+  counts_.mapped_peak = std::max(counts_.mapped_peak, pages_.size() * page_);
 }
 
 mapped_page_usage mapped_page_resource::usage() const
@@ -243,7 +270,8 @@ mapped_page_usage mapped_page_resource::usage() const
   std::lock_guard<std::mutex> lock(mutex_);
   mapped_page_usage u = counts_;
   u.held = held();
-  u.mapped = mapped_ * page_;
+  u.mapped = pages_.size() * page_;
+  u.idle = idle_.size() * page_;
   u.spare = spare_.size() * page_;
   u.pending_frees = pending_.size();
   u.free_extents = arena_ ? arena_->extents() + large_->extents() : 0;

@@ -15,6 +15,7 @@ size_classes::size_classes(const size_class_options& o)
   for (int i = 0;; ++i) {
     double const exact = static_cast<double>(o.min_bytes) * std::pow(2.0, static_cast<double>(i) / o.per_doubling);
     std::size_t size = (static_cast<std::size_t>(std::ceil(exact)) + granule - 1) / granule * granule;
+    if (o.page_bytes != 0 && size >= o.page_bytes) size = (size + o.page_bytes - 1) / o.page_bytes * o.page_bytes;
     if (!sizes_.empty() && size <= sizes_.back()) continue;  // tiny sizes can round to the same granule
     if (size >= o.max_bytes) {
       sizes_.push_back((o.max_bytes + granule - 1) / granule * granule);

@@ -37,6 +37,14 @@ TEST_CASE("size classes are geometric, 256-byte multiples, and bound the roundin
   CHECK(c.class_of(1) == 0);
   CHECK(c.class_of((std::size_t{1} << 20) + 1) == 1);
   CHECK(c.class_of((std::size_t{1} << 30) + 1) == -1);
+  // Over 2 MiB pages, classes of a page or more are whole pages: 2, 4, 6, 8, 10, ... MiB.
+  size_classes const paged({std::size_t{1} << 20, std::size_t{1} << 30, 4, std::size_t{2} << 20});
+  CHECK(paged.size_of(paged.class_of(std::size_t{3} << 20)) == std::size_t{4} << 20);
+  CHECK(paged.size_of(paged.class_of((std::size_t{4} << 20) + 1)) == std::size_t{6} << 20);
+  CHECK(paged.size_of(paged.class_of(std::size_t{1500} << 10)) < std::size_t{2} << 20);  // below a page: as before
+  for (int i = 0; i < paged.count(); ++i) {
+    if (paged.size_of(i) >= std::size_t{2} << 20) CHECK(paged.size_of(i) % (std::size_t{2} << 20) == 0);
+  }
 }
 
 TEST_CASE("a block freed on a stream is reused on it at once, with no wait")

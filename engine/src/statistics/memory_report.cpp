@@ -9,7 +9,8 @@ void print_report(std::ostream& out, const memory_report& r)
   out << "  held from the driver: " << r.held_bytes << " B (peak " << r.held_peak << ")\n";
   if (r.pages) {
     out << "  mapped pages (" << r.pages->page_size << " B each): held " << r.pages->held << " B (peak "
-        << r.pages->held_peak << "), mapped " << r.pages->mapped << " B (peak " << r.pages->mapped_peak << "), spare "
+        << r.pages->held_peak << "), mapped " << r.pages->mapped << " B (peak " << r.pages->mapped_peak << ", idle now "
+        << r.pages->idle << " B), spare "
         << r.pages->spare << " B, blocks " << r.pages->live_bytes << " B live, " << r.pages->pending_frees
         << " frees pending, " << r.pages->free_extents << " gaps; pages created " << r.pages->pages_created
         << ", released " << r.pages->pages_released << ", mappings " << r.pages->maps << "\n";

@@ -2,9 +2,10 @@
 
 #include "market/market_snapshot.hpp"
 #include "mcprice/kernels/rng/host_sobol_stream.hpp"
-#include "mcprice/memory/page_driver.hpp"
 #include "mcprice/memory/cuda_error.hpp"
+#include "mcprice/memory/page_driver.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace mcprice::detail {
@@ -95,11 +96,13 @@ void gpu_context::make_bucketed(const engine_options& o, std::vector<std::string
     std::size_t total_bytes = 0;
     MCPRICE_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
     mapped_page_options mo;
-    mo.limit_bytes = o.pool_limit_bytes;
+    // Device memory comes a page at a time: a limit below one page holds one page.
+    mo.limit_bytes = o.pool_limit_bytes == 0 ? 0 : std::max(o.pool_limit_bytes, page_driver_->page_size());
     mo.range_bytes = 2 * total_bytes;  // each zone (small blocks, whole pages) as large as the device
     pages_ = std::make_unique<mapped_page_resource>(*page_driver_, *ordering_, mo);
     upstream = pages_.get();
     bo = over_mapped_pages(bo);
+    bo.classes.page_bytes = page_driver_->page_size();
   } catch (const std::exception& e) {
     notices.push_back(std::string("scratch sits over a driver pool (no mapped pages here): ") + e.what());
     explicit_pool_options po;

@@ -6,10 +6,10 @@
 // neighbours, so live blocks cost their bytes plus the partial pages between them, where a
 // driver pool maps 32 MiB chunks and gives one back only once no block in it is live.
 //
-// A free is stream-ordered: the block is unmapped only once the device has passed a mark
-// recorded on the freeing stream. Unmapped pages wait as spares for the next mapping of any
-// size, until release_unused gives them back to the device. The limit bounds the pages held,
-// mapped and spare together.
+// A free is stream-ordered: the block's place and pages are released only once the device has
+// passed a mark recorded on the freeing stream. A page no block touches stays mapped, idle, for
+// the next block placed there; release_unused unmaps idle pages and gives them and the spares
+// back to the device. The limit bounds the pages held, mapped (live or idle) and spare together.
 #include "mcprice/memory/memory_resource.hpp"
 #include "mcprice/memory/memory_statistics.hpp"
 #include "mcprice/memory/page_driver.hpp"
@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <unordered_map>
 #include <vector>
 
@@ -62,12 +63,13 @@ class mapped_page_resource final : public memory_resource {
   [[nodiscard]] detail::address_arena& arena_for(std::size_t size) noexcept;
   void map_block(std::size_t offset, std::size_t size);
   void unref_pages(std::size_t first, std::size_t end) noexcept;  // pages [first, end)
-  page_handle next_page();  // a spare, or a new one within the limit
+  page_handle next_page(std::size_t for_page);  // a spare, or a new one within the limit
+  void evict(std::size_t page) noexcept;
   void release_block(device_address at, std::size_t size) noexcept;
   void reap() noexcept;             // releases blocks whose frees the device has passed
   bool settle_pending() noexcept;   // the host waits for every pending free; true if there were any
   void release_spares(std::size_t keep) noexcept;
-  [[nodiscard]] std::size_t held() const noexcept { return (mapped_ + spare_.size()) * page_; }
+  [[nodiscard]] std::size_t held() const noexcept { return (pages_.size() + spare_.size()) * page_; }
   void note_held() noexcept;
 
   page_driver& driver_;
@@ -84,7 +86,7 @@ class mapped_page_resource final : public memory_resource {
   std::unordered_map<device_address, std::size_t> live_;  // block address -> its size
   std::vector<pending_free> pending_;
   std::vector<page_handle> spare_;
-  std::size_t mapped_{0};  // pages
+  std::set<std::size_t> idle_;  // mapped pages no block touches, by index
   mapped_page_usage counts_;
 };
 

@@ -61,7 +61,8 @@ struct mapped_page_usage {
   std::size_t page_size{0};
   std::size_t held{0};  // every page created and not yet released: mapped, pending or spare
   std::size_t held_peak{0};
-  std::size_t mapped{0};  // pages behind live blocks and frees the device has not yet passed
+  std::size_t mapped{0};  // pages mapped: behind live blocks, frees not yet passed, or idle
+  std::size_t idle{0};    // mapped pages no block touches, kept for the next block placed there
   std::size_t mapped_peak{0};
   std::size_t spare{0};          // unmapped pages kept for the next mapping
   std::size_t pending_frees{0};  // blocks freed on a stream the device has not yet passed

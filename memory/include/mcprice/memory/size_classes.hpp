@@ -12,6 +12,9 @@ struct size_class_options {
   std::size_t min_bytes{std::size_t{1} << 16};  // 64 KiB
   std::size_t max_bytes{std::size_t{1} << 30};  // 1 GiB; larger requests bypass the classes
   int per_doubling{4};
+  // Classes of at least this many bytes are whole multiples of it (0: none): over mapped pages a
+  // block of a page or more takes whole pages, and the pool then counts what it holds.
+  std::size_t page_bytes{0};
 };
 
 class size_classes {
