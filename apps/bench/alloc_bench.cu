@@ -116,11 +116,11 @@ int main()
   bucketed_pool_options on_pages = over_mapped_pages(bo);
   on_pages.classes.page_bytes = driver->page_size();
   bucketed_pool_resource bucketed(pages, events, on_pages);
-  // The same over pages of their own, but taking a cached larger block before growing, as over
-  // a driver pool: the design choice over_mapped_pages makes, measured.
+  // The same over pages of their own, but never taking a cached larger block before growing:
+  // the design choice over_mapped_pages makes, measured.
   mapped_page_resource pages_larger(*driver, events, {});
   bucketed_pool_options larger = on_pages;
-  larger.larger_before_growth = true;
+  larger.larger_before_growth = false;
   bucketed_pool_resource bucketed_larger(pages_larger, events, larger);
   // And as it was built before, and still is where pages cannot be mapped: over a driver pool
   // that keeps nothing it is given back.
@@ -158,7 +158,7 @@ int main()
        [&](void* p, std::size_t b, cudaStream_t st) { raw_pool.deallocate(p, b, stream_view{st}); }},
       {"bucketed pool (mcprice)", [&](std::size_t b, cudaStream_t st) { return bucketed.allocate(b, stream_view{st}); },
        [&](void* p, std::size_t b, cudaStream_t st) { bucketed.deallocate(p, b, stream_view{st}); }},
-      {"bucketed, larger blocks first",
+      {"bucketed, never larger blocks",
        [&](std::size_t b, cudaStream_t st) { return bucketed_larger.allocate(b, stream_view{st}); },
        [&](void* p, std::size_t b, cudaStream_t st) { bucketed_larger.deallocate(p, b, stream_view{st}); }},
       {"bucketed over a driver pool",
@@ -201,7 +201,7 @@ int main()
   // What each pool held from the driver at its peak: the one footprint (memory_report::held_peak).
   auto const held = pages.usage();
   auto const held_larger = pages_larger.usage();
-  std::printf("larger blocks first: held %.1f MiB at peak (%.2fx), %llu growths\n",
+  std::printf("never larger blocks: held %.1f MiB at peak (%.2fx), %llu growths\n",
               static_cast<double>(held_larger.held_peak) / 1048576.0,
               static_cast<double>(held_larger.held_peak) / static_cast<double>(bucketed_larger.statistics().requested_peak),
               static_cast<unsigned long long>(bucketed_larger.statistics().upstream_grows));
