@@ -39,7 +39,11 @@ mapped_page_resource::~mapped_page_resource()
   if (arena_) driver_.unreserve(base_, range_bytes_);
 }
 
-std::size_t mapped_page_resource::do_granted_size(std::size_t bytes) const { return round_up(bytes, block_granule); }
+// What a block takes of the range: whole pages from a page up.
+std::size_t mapped_page_resource::do_granted_size(std::size_t bytes) const
+{
+  return placed_size(round_up(bytes, block_granule));
+}
 
 // The lowest free place that fits, its pages mapped where no other block holds them. Driver
 // calls run under the lock: this resource serves the bucketed pool's slow path, never its hot one.

@@ -57,6 +57,8 @@ TEST_CASE("blocks smaller than a page share its pages", "[memory][pages]")
   CHECK(reinterpret_cast<std::uintptr_t>(a) % (2 * mib) == 0);
   CHECK(static_cast<char*>(b) - static_cast<char*>(a) == static_cast<std::ptrdiff_t>(4 * mib));
   CHECK(pages.usage().mapped == 6 * 2 * mib);  // 2 pages of small blocks, 2 beneath each 3 MiB block
+  CHECK(pages.granted_size(3 * mib) == 4 * mib);
+  CHECK(pages.granted_size(100'000) == 100'096);  // below a page: 256-byte steps
   // A freed place is taken again by the next block that fits, the lowest first.
   pages.deallocate(blocks[3], 256 * 1024, fake_stream(1));
   pages.deallocate(blocks[4], 256 * 1024, fake_stream(1));
