@@ -1,5 +1,6 @@
 # Two commands for a new user: `make run` and `make test`. Both install what is missing first.
 BUILD      ?= build
+CUDA_HOME  ?= /usr/local/cuda
 BUILD_TYPE ?= Release
 JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
@@ -97,18 +98,29 @@ FUZZ_SECONDS ?= 60
 FUZZ_CXX ?= $(shell command -v clang++-14 || command -v clang++)
 FUZZ_SOURCES := engine/src/io/portfolio_reader.cpp engine/src/io/csv_reader.cpp engine/src/io/text_values.cpp \
   engine/src/io/input_error.cpp engine/src/io/enum_names.cpp engine/src/io/file_text.cpp engine/src/io/json_positions.cpp \
-  engine/src/io/market_reader.cpp engine/src/market/market.cpp engine/src/market/term_structure.cpp
+  engine/src/io/market_reader.cpp engine/src/market/market.cpp engine/src/market/term_structure.cpp \
+  engine/src/market/local_vol_surface.cpp engine/src/market/surface_arbitrage.cpp engine/src/market/black_scholes.cpp
+# The run-manifest reader (`--rerun`) also needs the manifest's own sources, the device query
+# (CUDA runtime, no device needed) and the configured build's version header.
+FUZZ_MANIFEST_SOURCES := apps/price_batch/run_manifest.cpp apps/price_batch/sha256.cpp memory/src/device_info.cpp \
+  memory/src/cuda_error.cpp
 FUZZ_FLAGS := -std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
   -Iengine/include -Iengine/src -Ikernels/include -Imemory/include -I/usr/include/eigen3
-fuzz: deps
+fuzz: configure
 	@test -n "$(FUZZ_CXX)" || { echo "make fuzz needs clang++ (libFuzzer)"; exit 1; }
-	mkdir -p build-fuzz/portfolio/corpus build-fuzz/market/corpus
+	mkdir -p build-fuzz/portfolio/corpus build-fuzz/market/corpus build-fuzz/manifest/corpus
 	cp data/*.csv data/golden/portfolio.csv tests/apps/bad_inputs/*.csv tests/apps/cases/*.csv build-fuzz/portfolio/corpus/
 	cp data/*.json data/golden/market.json tests/apps/bad_inputs/*.json build-fuzz/market/corpus/
 	$(FUZZ_CXX) $(FUZZ_FLAGS) tests/fuzz/portfolio_fuzzer.cpp $(FUZZ_SOURCES) -o build-fuzz/portfolio_fuzzer
 	$(FUZZ_CXX) $(FUZZ_FLAGS) tests/fuzz/market_fuzzer.cpp $(FUZZ_SOURCES) -o build-fuzz/market_fuzzer
+	$(FUZZ_CXX) $(FUZZ_FLAGS) -Iapps/price_batch -I$(BUILD)/generated/include -isystem $(CUDA_HOME)/include \
+	  tests/fuzz/manifest_fuzzer.cpp $(FUZZ_MANIFEST_SOURCES) $(FUZZ_SOURCES) -L$(CUDA_HOME)/lib64 -lcudart -lcrypto \
+	  -o build-fuzz/manifest_fuzzer
+	cp tests/fuzz/manifest_seed.json build-fuzz/manifest/corpus/
 	cd build-fuzz/portfolio && ../portfolio_fuzzer -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 corpus
 	cd build-fuzz/market && ../market_fuzzer -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 corpus
+	cd build-fuzz/manifest && LD_LIBRARY_PATH=$(CUDA_HOME)/lib64 ../manifest_fuzzer -max_total_time=$(FUZZ_SECONDS) \
+	  -print_final_stats=1 corpus
 
 clean:
 	rm -rf $(BUILD) build-device build-asan build-tsan build-fuzz
