@@ -9,7 +9,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
+#include <type_traits>
 #include <unistd.h>
 
 namespace mcprice::cli {
@@ -73,6 +75,16 @@ class field_reader {
   {
     auto const& v = at(obj, key, where);
     if (!v.is_number()) fail(where + "/" + key + " must be a number");
+    if constexpr (std::is_integral_v<T>) {
+      // A whole number the field can hold: converting 1e75 to int is undefined (found by fuzzing).
+      bool const fits = v.is_number_unsigned()  ? v.get<std::uint64_t>() <= std::uint64_t{std::numeric_limits<T>::max()}
+                        : v.is_number_integer() ? v.get<std::int64_t>() >= std::int64_t{std::numeric_limits<T>::min()} &&
+                                                      (v.get<std::int64_t>() < 0 ||
+                                                       static_cast<std::uint64_t>(v.get<std::int64_t>()) <=
+                                                           std::uint64_t{std::numeric_limits<T>::max()})
+                                                : false;
+      if (!fits) fail(where + "/" + key + " must be a whole number within range");
+    }
     return v.get<T>();
   }
   bool flag(const nlohmann::json& obj, const char* key, const std::string& where) const

@@ -159,6 +159,11 @@ TEST_CASE("a malformed manifest is refused with the field it lacks")
   CHECK_THROWS_WITH(manifest_from_json(j, "m.json"), "manifest m.json: /settings/seed is missing");
   CHECK_THROWS_WITH(manifest_from_json(nlohmann::json::object(), "m.json"),
                     "manifest m.json: not an mcprice run manifest");
+  // Found by the manifest fuzzer: a number no int holds was converted (undefined behaviour).
+  auto k = to_json(manifest_of(p, golden_options()));
+  k["environment"]["runtime_version"] = 2.88e75;
+  CHECK_THROWS_WITH(manifest_from_json(k, "m.json"),
+                    "manifest m.json: /environment/runtime_version must be a whole number within range");
 }
 
 TEST_CASE("a rerun with Greeks compares every Greek's bits and names the one that moved")
