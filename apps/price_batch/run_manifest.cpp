@@ -71,19 +71,23 @@ class field_reader {
     return v.get<std::string>();
   }
   template <typename T>
+  static bool fits_integer(const nlohmann::json& v)
+  {
+    auto const most = static_cast<std::uint64_t>(std::numeric_limits<T>::max());
+    if (v.is_number_unsigned()) return v.get<std::uint64_t>() <= most;
+    if (!v.is_number_integer()) return false;
+    auto const i = v.get<std::int64_t>();
+    if (i < 0) return i >= static_cast<std::int64_t>(std::numeric_limits<T>::min());
+    return static_cast<std::uint64_t>(i) <= most;
+  }
+  template <typename T>
   T num(const nlohmann::json& obj, const char* key, const std::string& where) const
   {
     auto const& v = at(obj, key, where);
     if (!v.is_number()) fail(where + "/" + key + " must be a number");
+    // A whole number the field can hold: converting 1e75 to int is undefined (found by fuzzing).
     if constexpr (std::is_integral_v<T>) {
-      // A whole number the field can hold: converting 1e75 to int is undefined (found by fuzzing).
-      bool const fits = v.is_number_unsigned()  ? v.get<std::uint64_t>() <= std::uint64_t{std::numeric_limits<T>::max()}
-                        : v.is_number_integer() ? v.get<std::int64_t>() >= std::int64_t{std::numeric_limits<T>::min()} &&
-                                                      (v.get<std::int64_t>() < 0 ||
-                                                       static_cast<std::uint64_t>(v.get<std::int64_t>()) <=
-                                                           std::uint64_t{std::numeric_limits<T>::max()})
-                                                : false;
-      if (!fits) fail(where + "/" + key + " must be a whole number within range");
+      if (!fits_integer<T>(v)) fail(where + "/" + key + " must be a whole number within range");
     }
     return v.get<T>();
   }
