@@ -85,9 +85,10 @@ def test_dataframe_cells_keep_their_text_quotes_and_whole_numbers(engine):
     got = engine.price(rows)
     assert got["id"].tolist() == ['A,"1"', "B"]
     assert got["status"].tolist() == ["ok", "ok"]
-    text = 'id,product,type,underlying,strike,maturity,averaging,fixings\n"A,""1""",asian,call,ABC,100.5,1,arithmetic,12\n' \
-           "B,vanilla,put,ABC,95,0.5,,\n"
-    assert mcprice._book_text(rows) == text
+    assert mcprice._table_cells(rows) == [
+        ["id", "product", "type", "underlying", "strike", "maturity", "averaging", "fixings"],
+        ['A,"1"', "asian", "call", "ABC", "100.5", "1", "arithmetic", "12"],
+        ["B", "vanilla", "put", "ABC", "95", "0.5", "", ""]]
 
 
 def test_nullable_dtypes_write_missing_cells_empty():
@@ -95,7 +96,51 @@ def test_nullable_dtypes_write_missing_cells_empty():
                           "fixings": pd.array([12, None], dtype="Int64"),
                           "strike": pd.array([100.5, None], dtype="Float64"),
                           "digital_kind": pd.array([None, "cash"], dtype="string")})
-    assert mcprice._book_text(frame) == "id,fixings,strike,digital_kind\nA,12,100.5,\nB,,,cash\n"
+    assert mcprice._table_cells(frame) == [["id", "fixings", "strike", "digital_kind"],
+                                           ["A", "12", "100.5", ""], ["B", "", "", "cash"]]
+
+
+def test_numpy_cells_keep_their_values_and_bad_rows_their_positions(engine):
+    import numpy as np
+
+    frame = pd.DataFrame({"id": ["A", "B", "C"], "strike": np.array([0.1 + 0.2, 1e22, -0.0]),
+                          "fixings": np.array([3, 4, 5], dtype=np.uint16), "flag": [True, np.int64(7), np.nan]})
+    assert mcprice._table_cells(frame)[1:] == [["A", repr(0.1 + 0.2), "3", "True"],
+                                               ["B", "10000000000000000000000", "4", "7"], ["C", "0", "5", ""]]
+    bad = pd.DataFrame({"id": ["X", "Y"], "product": ["vanilla", "vanila"], "type": ["call", "call"],
+                        "underlying": ["ABC", "ABC"], "strike": [100.0, 100.0], "maturity": [1.0, 1.0]})
+    got = engine.price(bad)
+    assert got["status"].tolist() == ["ok", "error"]
+    assert got["message"].iloc[0] == ""
+    assert got["message"].iloc[1].startswith("<DataFrame>:3:2: product 'vanila'"), got["message"].iloc[1]
+    with pytest.raises(mcprice.InputError) as unknown:
+        engine.price(pd.DataFrame({"id": ["X"], "colour": ["red"]}))
+    assert (unknown.value.line, unknown.value.column) == (1, 2)
+
+
+@pytest.mark.parametrize("dtype", ["string[pyarrow]", "large_string[pyarrow]"])
+def test_arrow_text_columns_give_the_cells_of_the_same_text(dtype):
+    pa = pytest.importorskip("pyarrow")
+    texts = ["A", None, "", "é,\"x\"", "long text " * 20, "Z"]
+    if dtype.startswith("large"):
+        column = pd.Series(pd.arrays.ArrowExtensionArray(pa.array(texts, type=pa.large_string())))
+    else:
+        column = pd.Series(texts, dtype=dtype)
+    frame = pd.DataFrame({"id": column, "n": range(len(texts))})
+    assert mcprice._column_buffer(frame["id"]).__class__ is tuple
+    want = [["" if t is None else t, str(i)] for i, t in enumerate(texts)]
+    assert mcprice._table_cells(frame)[1:] == want
+    assert mcprice._table_cells(frame.iloc[2:])[1:] == want[2:]  # a slice: its arrow offset
+
+
+def test_results_as_arrow_text_equal_results_as_lists(engine, from_file, monkeypatch):
+    pytest.importorskip("pyarrow")
+    monkeypatch.setattr(mcprice, "_ARROW_TEXT", True)
+    got = engine.price(BOOK)
+    assert str(got["id"].dtype) == "str" or got["id"].dtype == object
+    assert_frames_identical(got, from_file)
+    assert got.loc[got.status == "error", "message"].str.len().gt(0).all()
+    assert (got.loc[got.status == "ok", "message"] == "").all()
 
 
 def test_a_market_dict_gives_the_market_file_bits(from_file):

@@ -108,3 +108,45 @@ TEST_CASE("the header alone gives an empty portfolio")
 {
   CHECK(parse_portfolio("id,product\n", "p.csv").trades.empty());
 }
+
+TEST_CASE("a table of cells reads as the CSV with the same cells, positions by index")
+{
+  portfolio_table table;
+  table.columns = {"id", "product", "type", "underlying", "strike", "maturity", "fixings"};
+  table.rows = {{"A,\"1\"", "asian", "call", "ABC;DEF", "100.5", "1", "12"},
+                {"B", "vanilla", "put", "ABC", "-5x", "0.5", ""},
+                {"A,\"1\"", "vanilla", "put", "ABC", "95", "0.5", ""}};
+  auto const p = read_portfolio_table(table, "<DataFrame>");
+  auto const csv = parse_portfolio(
+      "id,product,type,underlying,strike,maturity,fixings\n\"A,\"\"1\"\"\",asian,call,ABC;DEF,100.5,1,12\n", "p.csv");
+  REQUIRE(p.trades.size() == 3);
+  const trade& a = p.trades[0];
+  const trade& c = csv.trades[0];
+  CHECK(a.id == c.id);
+  CHECK(a.row_error.empty());
+  CHECK(a.product == c.product);
+  CHECK(a.underlyings == c.underlyings);
+  CHECK(a.strike == c.strike);
+  CHECK(*a.fixings == 12);
+  CHECK(a.line == 2);
+  CHECK(p.trades[1].row_error == "<DataFrame>:3:5: strike '-5x' is not a finite number");
+  CHECK(p.trades[2].row_error == "<DataFrame>:4:1: duplicate id 'A,\"1\"' (first on line 2)");
+
+  portfolio_table ragged;
+  ragged.columns = {"id", "product"};
+  ragged.rows = {{"X"}};
+  try {
+    (void)read_portfolio_table(ragged, "<DataFrame>");
+    FAIL("a row shorter than the header was read");
+  } catch (const input_error& e) {
+    CHECK(e.where().line == 2);
+  }
+  portfolio_table unknown;
+  unknown.columns = {"id", "colour"};
+  try {
+    (void)read_portfolio_table(unknown, "<DataFrame>");
+    FAIL("an unknown column was read");
+  } catch (const input_error& e) {
+    CHECK(e.where().column == 2);
+  }
+}

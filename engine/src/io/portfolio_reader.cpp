@@ -197,11 +197,8 @@ trade read_row(const detail::csv_record& rec, const header& h, const std::string
   return t;
 }
 
-}  // namespace
-
-portfolio parse_portfolio(std::string_view text, const std::string& source_name)
+portfolio read_records(const std::vector<detail::csv_record>& records, const std::string& source_name)
 {
-  auto const records = detail::read_csv(text, source_name);
   if (records.empty()) throw input_error({source_name, 0, 0}, "no header row (the file is empty)");
   header const h = read_header(records.front(), source_name);
 
@@ -220,6 +217,32 @@ portfolio parse_portfolio(std::string_view text, const std::string& source_name)
     p.trades.push_back(std::move(t));
   }
   return p;
+}
+
+// A row of cells as the CSV reader's record; the texts move.
+detail::csv_record record_of(std::vector<std::string>& cells, int line)
+{
+  detail::csv_record rec;
+  rec.line = line;
+  rec.fields.reserve(cells.size());
+  for (std::size_t c = 0; c < cells.size(); ++c) rec.fields.push_back({std::move(cells[c]), static_cast<int>(c) + 1});
+  return rec;
+}
+
+}  // namespace
+
+portfolio parse_portfolio(std::string_view text, const std::string& source_name)
+{
+  return read_records(detail::read_csv(text, source_name), source_name);
+}
+
+portfolio read_portfolio_table(portfolio_table table, const std::string& source_name)
+{
+  std::vector<detail::csv_record> records;
+  records.reserve(table.rows.size() + 1);
+  records.push_back(record_of(table.columns, 1));
+  for (std::size_t r = 0; r < table.rows.size(); ++r) records.push_back(record_of(table.rows[r], static_cast<int>(r) + 2));
+  return read_records(records, source_name);
 }
 
 portfolio read_portfolio_file(const std::string& path)
