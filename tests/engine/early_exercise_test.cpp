@@ -167,7 +167,8 @@ TEST_CASE("capped calibration jobs replay the same decisions: coefficients bit-i
   detail::run_control const control{};
   auto const resident_plan = detail::plan_calibration(f.trades, f.calibration_blocks, 0);
   REQUIRE(resident_plan.resident);
-  auto const base = detail::calibrate(f, resident_plan, *detail::make_cpu_calibration(f, l, resident_plan), control);
+  auto const base =
+      detail::calibrate(f, resident_plan, *detail::make_cpu_calibration(f, l, resident_plan, control), control);
   for (std::int64_t blocks : {1, 2, 5}) {
     std::int64_t per_block = 0;
     for (auto const& t : f.trades) per_block = std::max<std::int64_t>(per_block, 256 * calibration_rows(t));
@@ -175,7 +176,7 @@ TEST_CASE("capped calibration jobs replay the same decisions: coefficients bit-i
         detail::plan_calibration(f.trades, f.calibration_blocks, detail::calibration_bytes(blocks, blocks * per_block));
     REQUIRE_FALSE(plan.resident);
     REQUIRE(plan.trades_too_large.empty());
-    auto const split = detail::calibrate(f, plan, *detail::make_cpu_calibration(f, l, plan), control);
+    auto const split = detail::calibrate(f, plan, *detail::make_cpu_calibration(f, l, plan, control), control);
     INFO("jobs of up to " << blocks << " blocks: " << plan.jobs.size() << " jobs");
     CHECK(std::memcmp(split.coefficients.data(), base.coefficients.data(), sizeof(float) * base.coefficients.size()) ==
           0);
@@ -250,10 +251,10 @@ TEST_CASE("a cancelled calibration stops before its next step and says so")
   std::atomic<bool> cancel{true};
   detail::run_control control;
   control.cancel = &cancel;
-  auto const c = detail::calibrate(f, plan, *detail::make_cpu_calibration(f, l, plan), control);
+  auto const c = detail::calibrate(f, plan, *detail::make_cpu_calibration(f, l, plan, control), control);
   CHECK(c.cancelled);
   cancel = false;
-  CHECK_FALSE(detail::calibrate(f, plan, *detail::make_cpu_calibration(f, l, plan), control).cancelled);
+  CHECK_FALSE(detail::calibrate(f, plan, *detail::make_cpu_calibration(f, l, plan, control), control).cancelled);
 }
 
 TEST_CASE("calibration plans keep jobs within the cap, cover every block once and name trades too large")

@@ -69,7 +69,8 @@ struct calibrated {
   {
     auto const l = detail::layout_of(f);
     auto const plan = detail::plan_calibration(f.trades, f.calibration_blocks, 0);
-    auto const c = detail::calibrate(f, plan, *detail::make_cpu_calibration(f, l, plan), detail::run_control{});
+    detail::run_control const control;
+    auto const c = detail::calibrate(f, plan, *detail::make_cpu_calibration(f, l, plan, control), control);
     packed = detail::pack_tables(f, c.coefficients, l);
     tables = detail::tables_at(packed.data(), l);
   }

@@ -55,7 +55,7 @@ class cpu_backend final : public pricing_backend {
                                 const run_control& control) const override
   {
     calibration_plan const plan = plan_calibration(trades.trades, trades.calibration_blocks, 0);
-    calibration const c = calibrate(trades, plan, *make_cpu_calibration(trades, layout_of(trades), plan), control);
+    calibration const c = calibrate(trades, plan, *make_cpu_calibration(trades, layout_of(trades), plan, control), control);
     const packed_exercise_family* const greeks = with_greeks();
     const exercise_family& f = greeks != nullptr ? greeks->f : trades;
     auto const l = layout_of(f);
@@ -144,12 +144,16 @@ class cpu_backend final : public pricing_backend {
     std::atomic<std::int64_t> done{0};
     auto worker = [&] {
       for (std::size_t s = next.fetch_add(1); s < plan.segments.size(); s = next.fetch_add(1)) {
-        if (control.cancelled()) return;
         const segment& seg = plan.segments[s];
         std::int64_t const first = trades[seg.trade].first_block;
         sums_type m{};
-        for (std::int64_t b = seg.first_block; b < seg.first_block + seg.blocks; ++b)
+        // Cancellation is looked at before every block, so a stop takes a block's time; a
+        // segment left part-way is not summed and its trade comes back cancelled, never
+        // half-priced.
+        for (std::int64_t b = seg.first_block; b < seg.first_block + seg.blocks; ++b) {
+          if (control.cancelled()) return;
           m = m + block_moments(seg.trade, b - first);
+        }
         sums[s] = m;
         summed[s] = 1;
         done.fetch_add(seg.blocks);

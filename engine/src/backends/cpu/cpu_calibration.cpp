@@ -1,27 +1,33 @@
 #include "backends/cpu/cpu_calibration.hpp"
 
+#include "backends/family_run.hpp"
+
 #include "mcprice/kernels/rng/host_normal_stream.hpp"
 #include "mcprice/kernels/exercise/regression_solve.hpp"
 #include "runtime/parallel_for.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <memory>
 
 namespace mcprice::detail {
 namespace {
 
 class cpu_calibration final : public calibration_executor {
  public:
-  cpu_calibration(const exercise_family& f, const exercise_table_layout& l, const calibration_plan& plan)
+  cpu_calibration(const exercise_family& f, const exercise_table_layout& l, const calibration_plan& plan,
+                  const run_control& control)
       : f_(f),
         layout_(l),
+        cancel_(control.cancel),
         tables_(pack_tables(f, {}, l)),
         block_sums_(static_cast<std::size_t>(f.calibration_blocks)),
         continuation_(f.trades.size(), 0.0)
   {
     std::size_t need = 0;
     for (auto const& job : plan.jobs) need = std::max(need, calibration_floats(job));
-    paths_.resize(need);
+    clear_paths(need);
     for (auto const& t : f.trades) starts_.push_back(t.first_calibration_block);
   }
 
@@ -80,14 +86,34 @@ class cpu_calibration final : public calibration_executor {
   calibration_view view(const calibration_job& job)
   {
     auto const path_floats = static_cast<std::size_t>(job.end_float - job.first_float);
-    return {paths_.data(), paths_.data() + path_floats, job.first_block, job.first_float};
+    return {paths_.get(), paths_.get() + path_floats, job.first_block, job.first_float};
   }
 
+  [[nodiscard]] bool cancelled() const noexcept { return cancel_ != nullptr && cancel_->load(std::memory_order_relaxed); }
   [[nodiscard]] exercise_tables tables() const { return tables_at(tables_.data(), layout_); }
   // The table's coefficient rows (256-byte aligned within the table).
   float* coefficients() { return reinterpret_cast<float*>(tables_.data() + layout_.coefficients); }
 
-  // f(trade, family block) for the job's blocks, over a few threads.
+  // The paths' buffer, zeroed in pieces over a few threads: a large book's is gigabytes, whose
+  // first touch alone took tens of seconds on a small machine, so a stop is looked at between
+  // pieces (calibrate then returns cancelled before simulating).
+  void clear_paths(std::size_t floats)
+  {
+    paths_.reset(new float[floats]);
+    std::size_t constexpr piece = std::size_t{1} << 22;  // 16 MiB
+    parallel_for(
+        (floats + piece - 1) / piece,
+        [&](std::size_t k) {
+          if (cancelled()) return;
+          std::size_t const first = k * piece;
+          std::fill(paths_.get() + first, paths_.get() + std::min(floats, first + piece), 0.0F);
+        },
+        1);
+  }
+
+  // f(trade, family block) for the job's blocks, over a few threads. Once the run is cancelled
+  // the blocks left are skipped: calibrate sees the flag after the call and the family's trades
+  // come back cancelled, so what the skipped blocks leave is never used.
   template <typename F>
   void for_blocks(const calibration_job& job, F&& f) const
   {
@@ -95,6 +121,7 @@ class cpu_calibration final : public calibration_executor {
     parallel_for(
         n,
         [&](std::size_t k) {
+          if (cancelled()) return;
           std::int64_t const b = job.first_block + static_cast<std::int64_t>(k);
           auto const it = std::upper_bound(starts_.begin(), starts_.end(), b);
           f(f_.trades[static_cast<std::size_t>(it - starts_.begin() - 1)], b);
@@ -104,9 +131,10 @@ class cpu_calibration final : public calibration_executor {
 
   const exercise_family& f_;
   exercise_table_layout layout_;
+  const std::atomic<bool>* cancel_;  // the run's stop flag (run_control::cancel), or null
   std::vector<unsigned char> tables_;
   std::vector<regression_sums> block_sums_;
-  std::vector<float> paths_;  // the job's paths, then its cash flows
+  std::unique_ptr<float[]> paths_;  // the job's paths, then its cash flows
   std::vector<std::int64_t> starts_;
   std::vector<double> continuation_;
 };
@@ -114,9 +142,9 @@ class cpu_calibration final : public calibration_executor {
 }  // namespace
 
 std::unique_ptr<calibration_executor> make_cpu_calibration(const exercise_family& f, const exercise_table_layout& l,
-                                                           const calibration_plan& plan)
+                                                           const calibration_plan& plan, const run_control& control)
 {
-  return std::make_unique<cpu_calibration>(f, l, plan);
+  return std::make_unique<cpu_calibration>(f, l, plan, control);
 }
 
 }  // namespace mcprice::detail

@@ -1,6 +1,6 @@
 #pragma once
 // The CPU backend's calibration executor: the plan's paths in host memory, blocks spread over
-// threads, each block's lanes summed in order.
+// threads, each block's lanes summed in order. A cancelled run skips the blocks left.
 #include "families/exercise_family.hpp"
 
 #include <memory>
@@ -8,6 +8,6 @@
 namespace mcprice::detail {
 
 std::unique_ptr<calibration_executor> make_cpu_calibration(const exercise_family& f, const exercise_table_layout& l,
-                                                           const calibration_plan& plan);
+                                                           const calibration_plan& plan, const run_control& control);
 
 }  // namespace mcprice::detail
