@@ -4,6 +4,8 @@ CUDA_HOME  ?= /usr/local/cuda
 BUILD_TYPE ?= Release
 JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
+# ON in CI (.ci/run): compiler warnings are errors there, never in a user's build.
+WERROR     ?= OFF
 DEB_PACKAGES := cmake g++ make catch2 nlohmann-json3-dev libboost-program-options-dev libeigen3-dev libssl-dev libstb-dev chromium-headless-shell \
                 libopenmpi-dev openmpi-bin pybind11-dev python3-dev python3-pandas python3-pytest
 
@@ -29,7 +31,8 @@ deps:
 
 $(BUILD)/CMakeCache.txt:
 	@$(MAKE) --no-print-directory deps
-	PATH="$$PATH:/usr/local/cuda/bin" cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_ARGS)
+	PATH="$$PATH:/usr/local/cuda/bin" cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
+	  -DMCPRICE_WARNINGS_AS_ERRORS=$(WERROR) $(CMAKE_ARGS)
 
 configure: $(BUILD)/CMakeCache.txt
 
