@@ -13,7 +13,7 @@ import json
 import os
 
 from ._errors import InputError
-from ._mcprice import _Engine, _statuses as _STATUSES
+from ._mcprice import _Engine
 
 __all__ = ["Engine", "InputError"]
 
@@ -166,19 +166,16 @@ def _results_frame(results):
     """The engine's results as a DataFrame: columns as they come (a run without Greeks or
     autocallables), or the contract's JSON rows (with Greeks: per-asset lists and cross gammas;
     autocallables: redemption_times, redemption_probabilities, expected_life and
-    knock_in_probability, missing (NaN) on the other rows). `status` is a categorical of the
-    contract's statuses."""
+    knock_in_probability, missing (NaN) on the other rows)."""
     import numpy as np
     import pandas as pd
 
     if not isinstance(results, dict):
-        frame = pd.DataFrame(json.loads(results)["results"])
-        frame["status"] = pd.Categorical(frame["status"], categories=_STATUSES)
-        return frame
-    n = len(results["status"])
+        return pd.DataFrame(json.loads(results)["results"])
+    n = results["rows"]
     numbers = np.frombuffer(results["numbers"], dtype=np.float64).reshape(4, n)
-    status = pd.Categorical.from_codes(np.frombuffer(results["status"], dtype=np.int8), categories=_STATUSES)
-    return pd.DataFrame({"id": _text_series(results["id"], n), "status": status, "price": numbers[0],
+    return pd.DataFrame({"id": _text_series(results["id"], n), "status": _text_series(results["status"], n),
+                         "price": numbers[0],
                          "std_error": numbers[1], "ci_low": numbers[2], "ci_high": numbers[3],
                          "paths": np.frombuffer(results["paths"], dtype=results["paths_dtype"]),
                          "message": _text_series(results["message"], n)}, copy=False)

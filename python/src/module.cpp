@@ -226,9 +226,8 @@ py::object text_column(const std::vector<mcprice::trade_result>& results, bool a
                         py::bytes(data));
 }
 
-// A run without Greeks as the contract's result columns: ids and messages as text_column, the
-// statuses as one byte a row (trade_status's value: a categorical in mcprice/__init__.py), the
-// numbers as the doubles' bytes (read by numpy.frombuffer: no numpy C API here, so the module
+// A run without Greeks as the contract's result columns: ids, statuses and messages as
+// text_column, the numbers as the doubles' bytes (read by numpy.frombuffer: no numpy C API here, so the module
 // works with numpy 1 and 2 alike). No text between: 10,000 rows through JSON cost 50 ms
 // (docs/benchmarks.md). An error row's numbers are NaN, and `paths` is then float, as pandas
 // makes of the JSON's nulls.
@@ -237,7 +236,6 @@ py::dict result_columns(const mcprice::pricing_run& run, bool arrow_text)
   std::size_t const n = run.results.size();
   bool all_ok = true;
   for (auto const& r : run.results) all_ok = all_ok && r.status == mcprice::trade_status::ok;
-  std::string status(n, '\0');
   std::vector<double> numbers(4 * n);  // price, std_error, ci_low, ci_high: a column after another
   std::vector<std::int64_t> whole_paths(all_ok ? n : 0);
   std::vector<double> float_paths(all_ok ? 0 : n);
@@ -245,7 +243,6 @@ py::dict result_columns(const mcprice::pricing_run& run, bool arrow_text)
   for (std::size_t i = 0; i < n; ++i) {
     auto const& r = run.results[i];
     bool const ok = r.status == mcprice::trade_status::ok;
-    status[i] = static_cast<char>(r.status);
     double const values[] = {r.price, r.std_error, r.ci_low, r.ci_high};
     for (std::size_t k = 0; k < 4; ++k) numbers[k * n + i] = ok ? values[k] : nan;
     if (all_ok) whole_paths[i] = r.paths;
@@ -256,22 +253,15 @@ py::dict result_columns(const mcprice::pricing_run& run, bool arrow_text)
   };
   py::dict columns;
   columns["id"] = text_column(run.results, arrow_text, [](const mcprice::trade_result& r) -> const std::string& { return r.id; });
-  columns["status"] = py::bytes(status);
+  columns["rows"] = n;
+  columns["status"] =
+      text_column(run.results, arrow_text, [](const mcprice::trade_result& r) { return mcprice::status_name(r.status); });
   columns["numbers"] = numbers.empty() ? py::bytes() : bytes_of(numbers);
   columns["paths"] = n == 0 ? py::bytes() : all_ok ? bytes_of(whole_paths) : bytes_of(float_paths);
   columns["paths_dtype"] = all_ok ? "int64" : "float64";
   columns["message"] =
       text_column(run.results, arrow_text, [](const mcprice::trade_result& r) -> const std::string& { return r.message; });
   return columns;
-}
-
-// The statuses in trade_status's order, for the status column's categories.
-std::vector<std::string> status_names()
-{
-  using mcprice::trade_status;
-  std::vector<std::string> names;
-  for (auto s : {trade_status::ok, trade_status::error, trade_status::cancelled}) names.emplace_back(mcprice::status_name(s));
-  return names;
 }
 
 constexpr std::chrono::steady_clock::rep every_20ms()
@@ -417,7 +407,6 @@ mcprice::engine_options options_from(const py::dict& o)
 PYBIND11_MODULE(_mcprice, m)
 {
   m.doc() = "mcprice's engine (use the mcprice package: mcprice.Engine)";
-  m.attr("_statuses") = status_names();
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
