@@ -94,9 +94,9 @@ sanitize-thread: build
 	cmake --build build-tsan -j $(JOBS) --target mcprice_host_tests
 	cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ./tests/mcprice_host_tests "[concurrency]"
 
-# libFuzzer targets for the portfolio and market parsers under ASan + UBSan (clang), seeded from
-# data/ and the bad-input corpus; each runs FUZZ_SECONDS (docs/reliability.md). Findings are
-# written to build-fuzz/<target>/ as crash-* files.
+# libFuzzer targets for the portfolio, market and manifest readers and the command line under
+# ASan + UBSan (clang), seeded from data/, the bad-input corpus and tests/fuzz/; each runs
+# FUZZ_SECONDS (docs/reliability.md). Findings are written to build-fuzz/<target>/ as crash-*.
 FUZZ_SECONDS ?= 60
 FUZZ_CXX ?= $(shell command -v clang++-14 || command -v clang++)
 FUZZ_SOURCES := engine/src/io/portfolio_reader.cpp engine/src/io/csv_reader.cpp engine/src/io/text_values.cpp \
@@ -107,11 +107,13 @@ FUZZ_SOURCES := engine/src/io/portfolio_reader.cpp engine/src/io/csv_reader.cpp 
 # (CUDA runtime, no device needed) and the configured build's version header.
 FUZZ_MANIFEST_SOURCES := apps/price_batch/run_manifest.cpp apps/price_batch/sha256.cpp memory/src/device_info.cpp \
   memory/src/cuda_error.cpp
+# The command line (the load test's options above all) needs price-batch's parsing sources.
+FUZZ_CLI_SOURCES := apps/price_batch/command_line.cpp apps/price_batch/quantity.cpp apps/price_batch/load_stream.cpp
 FUZZ_FLAGS := -std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
   -Iengine/include -Iengine/src -Ikernels/include -Imemory/include -I/usr/include/eigen3
 fuzz: configure
 	@test -n "$(FUZZ_CXX)" || { echo "make fuzz needs clang++ (libFuzzer)"; exit 1; }
-	mkdir -p build-fuzz/portfolio/corpus build-fuzz/market/corpus build-fuzz/manifest/corpus
+	mkdir -p build-fuzz/portfolio/corpus build-fuzz/market/corpus build-fuzz/manifest/corpus build-fuzz/command_line/corpus
 	cp data/*.csv data/golden/portfolio.csv tests/apps/bad_inputs/*.csv tests/apps/cases/*.csv build-fuzz/portfolio/corpus/
 	cp data/*.json data/golden/market.json tests/apps/bad_inputs/*.json build-fuzz/market/corpus/
 	$(FUZZ_CXX) $(FUZZ_FLAGS) tests/fuzz/portfolio_fuzzer.cpp $(FUZZ_SOURCES) -o build-fuzz/portfolio_fuzzer
@@ -120,10 +122,15 @@ fuzz: configure
 	  tests/fuzz/manifest_fuzzer.cpp $(FUZZ_MANIFEST_SOURCES) $(FUZZ_SOURCES) -L$(CUDA_HOME)/lib64 -lcudart -lcrypto \
 	  -o build-fuzz/manifest_fuzzer
 	cp tests/fuzz/manifest_seed.json build-fuzz/manifest/corpus/
+	$(FUZZ_CXX) $(FUZZ_FLAGS) -Iapps/price_batch -I$(BUILD)/generated/include -DMCPRICE_SOURCE_DATA_DIR='"data"' \
+	  -DMCPRICE_INSTALL_DATA_DIR='"/usr/share/mcprice"' tests/fuzz/command_line_fuzzer.cpp $(FUZZ_CLI_SOURCES) \
+	  engine/src/io/input_error.cpp -lboost_program_options -o build-fuzz/command_line_fuzzer
+	cp tests/fuzz/command_line_seeds/* tests/fuzz/command_line_crash_*.txt build-fuzz/command_line/corpus/
 	cd build-fuzz/portfolio && ../portfolio_fuzzer -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 corpus
 	cd build-fuzz/market && ../market_fuzzer -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 corpus
 	cd build-fuzz/manifest && LD_LIBRARY_PATH=$(CUDA_HOME)/lib64 ../manifest_fuzzer -max_total_time=$(FUZZ_SECONDS) \
 	  -print_final_stats=1 corpus
+	cd build-fuzz/command_line && ../command_line_fuzzer -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 corpus
 
 clean:
 	rm -rf $(BUILD) build-device build-asan build-tsan build-fuzz

@@ -3,6 +3,7 @@
 #include "mcprice/kernels/rng/trade_key.hpp"
 
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -141,11 +142,28 @@ std::vector<size_class> parse_mix(const std::string& text)
         !std::getline(fields, paths, ':') || name.empty()) {
       throw std::invalid_argument("size class '" + item + "': expected name:weight:trades:paths");
     }
-    try {
-      mix.push_back({name, std::stod(weight), std::stoi(trades), static_cast<std::int64_t>(std::stod(paths))});
-    } catch (const std::logic_error&) {
-      throw std::invalid_argument("size class '" + item + "': expected name:weight:trades:paths with numbers");
-    }
+    // Whole numbers are checked against their types before the conversion (a paths of 1e300
+    // converted to int64 is undefined: a fuzz find); the mix's own rules (weight >= 0, trades
+    // >= 1, paths >= 2) are checked where the stream is made.
+    auto const number = [&](const std::string& field, double most) {
+      std::size_t used = 0;
+      double v = std::numeric_limits<double>::quiet_NaN();
+      try {
+        v = std::stod(field, &used);
+      } catch (const std::logic_error&) {
+        used = 0;
+      }
+      bool const whole = std::floor(v) == v && std::fabs(v) <= most;
+      if (used == 0 || used != field.size() || !std::isfinite(v) || (most > 0.0 && !whole)) {
+        throw std::invalid_argument("size class '" + item + "': expected name:weight:trades:paths with " +
+                                    (most > 0.0 ? "whole numbers of trades and paths" : "a finite weight"));
+      }
+      return v;
+    };
+    double const w = number(weight, 0.0);
+    auto const t = static_cast<int>(number(trades, std::numeric_limits<int>::max()));
+    auto const n = static_cast<std::int64_t>(number(paths, 9007199254740992.0));  // 2^53
+    mix.push_back({name, w, t, n});
   }
   if (mix.empty()) throw std::invalid_argument("the size mix is empty");
   return mix;

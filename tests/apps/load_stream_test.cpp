@@ -111,7 +111,20 @@ TEST_CASE("load stream options are checked with messages that name the problem")
   CHECK(mix[1].paths == 1000000);
   CHECK_THROWS_WITH(load::parse_mix("s:0.9:2"), "size class 's:0.9:2': expected name:weight:trades:paths");
   CHECK_THROWS_WITH(load::parse_mix("s:x:2:10"),
-                    "size class 's:x:2:10': expected name:weight:trades:paths with numbers");
+                    "size class 's:x:2:10': expected name:weight:trades:paths with a finite weight");
+  // Numbers their types cannot hold are refused before any conversion (the first was a fuzz
+  // find: converting 1e300 to int64 is undefined; tests/fuzz/command_line_crash_mix_paths.txt).
+  for (char const* bad :
+       {"s:1:2:1e300", "s:1:2:1e18", "s:1:99999999999:100", "s:1:2.5:100", "s:1:2:100x", "s:1:-2.5:1e4"}) {
+    INFO(bad);
+    CHECK_THROWS_WITH(load::parse_mix(bad), std::string("size class '") + bad +
+                                                "': expected name:weight:trades:paths with whole numbers of trades and paths");
+  }
+  for (char const* bad : {"s:nan:2:100", "s:inf:2:100", "s:1e999:2:100"}) {
+    INFO(bad);
+    CHECK_THROWS_WITH(load::parse_mix(bad),
+                      std::string("size class '") + bad + "': expected name:weight:trades:paths with a finite weight");
+  }
   load::stream_options o;
   o.mix = {{"none", 0.0, 1, 100}};
   CHECK_THROWS_WITH(load::make_stream(o, load_market()), "the size mix has no positive weight");
