@@ -259,7 +259,7 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
 
 exercise_job with_spots(const exercise_job& base, const trade& t, const std::vector<double>& spots)
 {
-  exercise_job job{base.kernel, base.assets, {}, {}, {}, {}, base.scale, base.paths, -1.0, true};
+  exercise_job job{base.kernel, base.assets, {}, {}, {}, {}, base.scale, base.paths, -1.0, true, {}};
   for (std::size_t i = 0; i < job.assets.size(); ++i) job.assets[i].spot = static_cast<float>(spots[i]);
   job.kernel.norm = basis_norm(t, job.assets);
   job.exercise_today = exercise_today(t, job);
