@@ -20,9 +20,9 @@ cols = _book_columns(df)
 from mcprice._mcprice import _table_cells
 for name, f in [("cpp call", lambda: eng._engine._cpp_call_seconds(BOOK)), ("book_columns", lambda: _book_columns(df)),
                 ("table_cells (+lists)", lambda: _table_cells(*cols)),
-                ("price(path) raw", lambda: eng._engine.price("", BOOK, True, None)),
+                ("price(path) raw", lambda: eng._engine.price(BOOK)),
                 ("price_table raw", lambda: eng._engine.price_table(*cols, "<x>", None))]:
     ms, r = t(f)
     print(f"{name:22s} {ms:8.3f} ms" + (f"  (inside: {r*1e3:.3f} ms)" if isinstance(r, float) else ""))
-res = eng._engine.price("", BOOK, True, None)
+res = eng._engine.price(BOOK)
 print(f"{'results_frame':22s} {t(lambda: _results_frame(res))[0]:8.3f} ms")

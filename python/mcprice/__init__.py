@@ -223,7 +223,7 @@ class Engine:
         callback = _progress_callback(progress)
         try:
             if isinstance(trades, (str, os.PathLike)):
-                results = self._engine.price("", os.fspath(trades), True, callback, _arrow_text_wanted())
+                results = self._engine.price(os.fspath(trades), callback, _arrow_text_wanted())
             else:
                 names, columns, rows = _book_columns(trades)
                 results = self._engine.price_table(names, columns, rows, "<DataFrame>", callback, _arrow_text_wanted())

@@ -1,8 +1,9 @@
 // mcprice._mcprice: the engine behind the Python package. It reads markets and books with the
-// engine's own readers (files or text), prices with the GIL released, and hands results back as
-// columns (the doubles themselves) or, with Greeks, as the contract's JSON (the writer's
-// shortest round-trip doubles, so Python gets the same bits either way). Options, DataFrames and
-// the public names live in the pure-Python layer (mcprice/__init__.py).
+// engine's own readers (book files, or a DataFrame's columns as cells), prices with the GIL
+// released, and hands results back as columns (the doubles themselves) or, with Greeks, as the
+// contract's JSON (the writer's shortest round-trip doubles, so Python gets the same bits either
+// way). Options, DataFrames and the public names live in the pure-Python layer
+// (mcprice/__init__.py).
 #include "mcprice/engine.hpp"
 #include "mcprice/input_error.hpp"
 #include "mcprice/market_reader.hpp"
@@ -115,11 +116,9 @@ struct arrow_cells {
     std::memcpy(&v, offsets + i * 8, 8);
     return static_cast<std::size_t>(v);
   }
-  [[nodiscard]] std::string cell(std::size_t r) const
+  [[nodiscard]] bool valid(std::size_t i) const
   {
-    std::size_t const i = first + r;
-    if (validity != nullptr && ((validity[i / 8] >> (i % 8)) & 1U) == 0) return {};
-    return std::string(data + at(i), at(i + 1) - at(i));
+    return validity == nullptr || ((validity[i / 8] >> (i % 8)) & 1U) != 0;
   }
 };
 
@@ -152,9 +151,13 @@ void read_arrow_column(const py::tuple& column, std::size_t c, mcprice::portfoli
   std::size_t const end = n == 0 ? 0 : text.at(text.first + n);
   text.data = static_cast<const char*>(bytes_of(column[5], end, keep));
   if (text.data == nullptr && end != 0) throw std::invalid_argument("an arrow text column has no data");
+  std::size_t begin = text.at(text.first);
   for (std::size_t r = 0; r < n; ++r) {
-    if (text.at(text.first + r + 1) < text.at(text.first + r)) throw std::invalid_argument("arrow offsets go backwards");
-    table.rows[r][c] = text.cell(r);
+    std::size_t const i = text.first + r;
+    std::size_t const end_of_cell = text.at(i + 1);
+    if (end_of_cell < begin) throw std::invalid_argument("arrow offsets go backwards");
+    if (text.valid(i)) table.rows[r][c].assign(text.data + begin, end_of_cell - begin);
+    begin = end_of_cell;
   }
 }
 
@@ -167,23 +170,24 @@ void read_column(const py::buffer& column, std::size_t c, mcprice::portfolio_tab
     throw std::invalid_argument("a book column must be one contiguous row of cells a trade");
   }
   char const kind = info.format.empty() ? '?' : info.format.back();
+  bool const known = (kind == 'd' && info.itemsize == 8) || ((kind == 'q' || kind == 'l') && info.itemsize == 8) ||
+                     (kind == 'O' && info.itemsize == sizeof(PyObject*));
+  if (!known) throw std::invalid_argument("a book column's cells must be int64, float64 or objects, not '" + info.format + "'");
   for (std::size_t r = 0; r < n; ++r) {
     const char* const at = static_cast<const char*>(info.ptr) + r * static_cast<std::size_t>(info.itemsize);
     auto& cell = table.rows[r][c];
-    if (kind == 'd' && info.itemsize == 8) {
+    if (kind == 'd') {
       double v;
       std::memcpy(&v, at, sizeof v);
       cell = number_text(v);
-    } else if ((kind == 'q' || kind == 'l') && info.itemsize == 8) {
-      std::int64_t v;
-      std::memcpy(&v, at, sizeof v);
-      cell = std::to_string(v);
-    } else if (kind == 'O' && info.itemsize == sizeof(PyObject*)) {
+    } else if (kind == 'O') {
       PyObject* v;
       std::memcpy(&v, at, sizeof v);
       cell = object_text(v, plain);
     } else {
-      throw std::invalid_argument("a book column's cells must be int64, float64 or objects, not '" + info.format + "'");
+      std::int64_t v;
+      std::memcpy(&v, at, sizeof v);
+      cell = std::to_string(v);
     }
   }
 }
@@ -276,14 +280,11 @@ class python_engine {
   {
   }
 
-  // Prices a book (a file, or CSV text named `source`) and returns the results: columns
-  // (result_columns), or with Greeks or autocallables the contract's JSON text.
-  py::object price(const std::string& text, const std::string& source, bool is_path, const py::object& progress,
-                   bool arrow_text)
+  // Prices a book file and returns the results: columns (result_columns), or with Greeks or
+  // autocallables the contract's JSON text.
+  py::object price(const std::string& path, const py::object& progress, bool arrow_text)
   {
-    return price_book(
-        read_or_raise([&] { return is_path ? mcprice::read_portfolio_file(source) : mcprice::parse_portfolio(text, source); }),
-        progress, arrow_text);
+    return price_book(read_or_raise([&] { return mcprice::read_portfolio_file(path); }), progress, arrow_text);
   }
 
   // Prices a book given as columns (names, and a buffer of rows cells each), as price does.
@@ -426,8 +427,8 @@ PYBIND11_MODULE(_mcprice, m)
              return std::make_unique<python_engine>(std::move(market), o);
            }),
            py::arg("market_text"), py::arg("market_source"), py::arg("market_is_path"), py::arg("options"))
-      .def("price", &python_engine::price, py::arg("text"), py::arg("source"), py::arg("is_path"),
-           py::arg("progress") = py::none(), py::arg("arrow_text") = false)
+      .def("price", &python_engine::price, py::arg("path"), py::arg("progress") = py::none(),
+           py::arg("arrow_text") = false)
       .def("price_table", &python_engine::price_table, py::arg("names"), py::arg("columns"), py::arg("rows"),
            py::arg("source"), py::arg("progress") = py::none(), py::arg("arrow_text") = false)
       .def("memory", &python_engine::memory)
