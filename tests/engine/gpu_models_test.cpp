@@ -87,8 +87,8 @@ std::vector<trade> book_on(const std::string& asset)
           cliquet_on(asset)};
 }
 
-// Jumps and Bates on every single-asset product, local vol on every one (an American and a
-// mixed basket too), and a Heston/GBM spread.
+// Jumps and Bates on every single-asset product and on the exercise walk, local vol on every one
+// (an American and a mixed basket too), and a Heston/GBM spread.
 std::vector<trade> jump_book()
 {
   auto book = book_on("J");
@@ -108,6 +108,22 @@ std::vector<trade> jump_book()
   basket.underlyings = {"L", "G", "K"};
   basket.weights = {0.4, 0.3, 0.3};
   book.push_back(basket);
+  // Jumps on the exercise walk: a Merton American, a Bates Bermudan, a basket of a Merton and a
+  // GBM asset, and a spread of a Bates and a Heston one.
+  trade merton_american = on("J", "american", product_kind::vanilla, option_type::put, 100);
+  merton_american.exercise = exercise_style::american;
+  merton_american.exercise_dates = 16;
+  book.push_back(merton_american);
+  trade bates_bermudan = on("H", "bermudan", product_kind::vanilla, option_type::call, 100);
+  bates_bermudan.exercise = exercise_style::bermudan;
+  bates_bermudan.exercise_dates = 8;
+  book.push_back(bates_bermudan);
+  trade jump_basket = on("J", "basket", product_kind::basket, option_type::call, 90);
+  jump_basket.underlyings = {"J", "G2"};
+  book.push_back(jump_basket);
+  trade jump_spread = on("H", "spread", product_kind::spread, option_type::call, 0);
+  jump_spread.underlyings = {"H", "K"};
+  book.push_back(jump_spread);
   // Autocallables on GBM: one asset, and a worst-of of two.
   book.push_back(autocallable_on("G"));
   trade worst = autocallable_on("G");

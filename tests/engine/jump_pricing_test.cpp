@@ -1,6 +1,6 @@
 // Merton and Bates jumps on the CPU backend: Europeans against Merton's series and the Bates
 // characteristic function, path products against the same where a far barrier leaves the
-// European, Greeks, Sobol points, and the trades that are refused with the reason.
+// European, Greeks and Sobol points (early exercise and baskets: jump_exercise_test.cpp).
 #include "catch.hpp"
 #include "heston_reference.hpp"
 #include "mcprice/black_scholes.hpp"
@@ -197,25 +197,4 @@ TEST_CASE("Bates Europeans match the semi-analytic price within 4 standard error
     // The QE path with a jump step each step: the same European.
     check_near(run.results[2], call, 0.02);
   }
-}
-
-TEST_CASE("jumps on multi-asset or early-exercise trades fail alone, saying why")
-{
-  auto const m = parse_market(R"({"rate": 0.03, "assets": {
-      "J": {"spot": 100, "vol": 0.2, "jumps": {"intensity": 0.5, "mean": -0.1, "vol": 0.15}},
-      "G": {"spot": 100, "vol": 0.2}}})",
-                              "m.json");
-  trade american = trade_on("J", "american", product_kind::vanilla, option_type::put, 100, 1);
-  american.exercise = exercise_style::american;
-  trade basket = trade_on("J", "basket", product_kind::basket, option_type::call, 100, 1);
-  basket.underlyings = {"J", "G"};
-  basket.weights = {0.5, 0.5};
-  auto const run = price_with(m, {american, basket, trade_on("G", "plain", product_kind::vanilla, option_type::call, 100, 1)},
-                              with_paths(1000));
-  CHECK(run.results[0].status == trade_status::error);
-  CHECK_THAT(run.results[0].message, Catch::Contains("asset J: jumps are priced on single-asset products with "
-                                                     "European exercise only, not yet with exercise american"));
-  CHECK(run.results[1].status == trade_status::error);
-  CHECK_THAT(run.results[1].message, Catch::Contains("not yet in product basket"));
-  CHECK(run.results[2].status == trade_status::ok);
 }

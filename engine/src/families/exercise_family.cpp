@@ -36,6 +36,7 @@ exercise_table_layout layout_of(const exercise_family& f)
   l.gbm = place(sizeof(exercise_gbm_step) * f.gbm_steps.size());
   l.heston = place(sizeof(heston_step) * f.heston_steps.size());
   l.surfaces = place(sizeof(basic_vol_pair<float>) * f.surfaces.pairs.size());
+  l.jumps = place(sizeof(float) * f.jump_counts.size());
   l.discounts = place(sizeof(float) * f.discounts.size());
   l.scenarios = place(sizeof(exercise_trade) * f.scenarios.size());
   l.groups = place(sizeof(exercise_walk_group) * f.walk_groups.size());
@@ -53,6 +54,7 @@ std::vector<unsigned char> pack_tables(const exercise_family& f, const std::vect
   copy_part(out, l.gbm, f.gbm_steps);
   copy_part(out, l.heston, f.heston_steps);
   copy_part(out, l.surfaces, f.surfaces.pairs);
+  copy_part(out, l.jumps, f.jump_counts);
   copy_part(out, l.discounts, f.discounts);
   copy_part(out, l.scenarios, f.scenarios);
   copy_part(out, l.groups, f.walk_groups);
@@ -78,7 +80,8 @@ exercise_tables tables_at(const void* base, const exercise_table_layout& l)
           reinterpret_cast<const float*>(b + l.coefficients),
           reinterpret_cast<const exercise_trade*>(b + l.scenarios),
           reinterpret_cast<const exercise_walk_group*>(b + l.groups),
-          reinterpret_cast<const basic_vol_pair<float>*>(b + l.surfaces)};
+          reinterpret_cast<const basic_vol_pair<float>*>(b + l.surfaces),
+          reinterpret_cast<const float*>(b + l.jumps)};
 }
 
 namespace {
@@ -101,7 +104,7 @@ constexpr int same_walks = -1;
 int walk_difference(const exercise_family& f, const exercise_trade& a, const exercise_trade& b)
 {
   if (a.key != b.key || a.dates != b.dates || a.substeps != b.substeps || a.heston != b.heston ||
-      a.assets != b.assets ||
+      a.jumps != b.jumps || a.assets != b.assets ||
       !same_entries(f.factors, a.first_factor, b.first_factor, std::int64_t{a.assets} * a.assets)) {
     return walks_apart;
   }
@@ -111,12 +114,15 @@ int walk_difference(const exercise_family& f, const exercise_trade& a, const exe
   for (int i = 0; i < n; ++i) {
     exercise_asset const& x = f.assets[static_cast<std::size_t>(a.first_asset + i)];
     exercise_asset const& y = f.assets[static_cast<std::size_t>(b.first_asset + i)];
-    bool same = std::memcmp(&x.v0, &y.v0, sizeof(float)) == 0 && std::memcmp(&x.xi, &y.xi, sizeof(float)) == 0;
+    bool same = std::memcmp(&x.v0, &y.v0, sizeof(float)) == 0 && std::memcmp(&x.xi, &y.xi, sizeof(float)) == 0 &&
+                std::memcmp(&x.jumps, &y.jumps, sizeof(x.jumps)) == 0;
     // Steps are date-major (per_asset rows of n); one table shared is the same for every asset.
     for (std::int64_t k = 0; same && a.first_step != b.first_step && k < per_asset; ++k) {
       same = a.heston ? same_entries(f.heston_steps, a.first_step + k * n + i, b.first_step + k * n + i, 1)
                       : same_entries(f.gbm_steps, a.first_step + k * n + i, b.first_step + k * n + i, 1);
     }
+    for (std::int64_t k = 0; same && a.jumps && a.first_jump != b.first_jump && k < per_asset; ++k)
+      same = same_entries(f.jump_counts, a.first_jump + k * n + i, b.first_jump + k * n + i, 1);
     if (same) continue;
     if (found != same_walks) return walks_apart;
     found = i;

@@ -26,6 +26,7 @@ struct exercise_family {
   std::vector<exercise_gbm_step> gbm_steps;
   std::vector<heston_step> heston_steps;
   vol_pair_table<float> surfaces;                  // local-vol assets' grids, each once
+  std::vector<float> jump_counts;                  // jump trades' lambda dt per step and asset
   std::vector<float> discounts;                    // per trade (and scenario) date
   std::int32_t coefficient_dates{0};               // the trades' dates: max_exercise_basis coefficients each
   std::vector<exercise_trade> scenarios;           // Greeks: bumped copies of the trades
@@ -39,7 +40,7 @@ struct exercise_family {
 
 // The tables packed in one upload (256-byte aligned parts), coefficients last.
 struct exercise_table_layout {
-  std::size_t assets{0}, factors{0}, gbm{0}, heston{0}, surfaces{0}, discounts{0}, scenarios{0}, groups{0},
+  std::size_t assets{0}, factors{0}, gbm{0}, heston{0}, surfaces{0}, jumps{0}, discounts{0}, scenarios{0}, groups{0},
       coefficients{0}, bytes{0};
 };
 exercise_table_layout layout_of(const exercise_family& f);

@@ -42,7 +42,7 @@ void add_greeks(exercise_family& f, std::size_t trade, exercise_greek_plan& plan
   group_spot_walks(f, first, f.combinations.size(), walk_group_legs(f, first, f.combinations.size()));
   mark_variant_pairs(f, first, f.combinations.size());
   // The tables are in the family now; the plan keeps only what results need.
-  for (auto& s : plan.scenarios) s = {s.kernel, {}, {}, {}, {}, {}, s.scale, s.paths, s.exercise_today, false, {}};
+  for (auto& s : plan.scenarios) s = {s.kernel, {}, {}, {}, {}, {}, s.scale, s.paths, s.exercise_today, false, {}, {}};
 }
 
 }  // namespace

@@ -71,7 +71,7 @@ std::string refused_in_double(const trade_route& r)
   }
   if (r.walked_assets || r.local_vol_worst_of || r.heston_worst_of) {
     return "trade " + r.t.id +
-           ": --precision double prices multi-asset products on GBM assets only; on Heston or local-vol assets "
+           ": --precision double prices multi-asset products on GBM assets only; on Heston, local-vol or jump assets "
            "they are in float";
   }
   return {};
@@ -90,9 +90,11 @@ std::optional<trade_job> build_checked(const trade& t, std::string& message, con
   }
   if (message.empty()) message = unsupported_feature(t, market);
   if (!message.empty()) return std::nullopt;
+  // Jump assets too: the walk steps their jumps exactly between dates (the basket family does not).
   bool const walked_assets =
       multi_asset(t.product) && std::any_of(t.underlyings.begin(), t.underlyings.end(), [&](const std::string& name) {
-        return market.assets()[*market.find(name)].model != model_kind::gbm;
+        const asset& a = market.assets()[*market.find(name)];
+        return a.model != model_kind::gbm || (a.jumps && a.jumps->intensity > 0.0);
       });
   // A worst-of on Heston assets or on local-vol ones (validation refuses both at once).
   auto const worst_of_on = [&](model_kind m) {
@@ -111,7 +113,7 @@ std::optional<trade_job> build_checked(const trade& t, std::string& message, con
     message = refused_in_double(r);
     if (!message.empty()) return std::nullopt;
   } else if (!r.european_exercise() || r.walked_assets) {
-    // Early exercise, and baskets with Heston or local-vol assets (GBM ones beside them too):
+    // Early exercise, and baskets with Heston, local-vol or jump assets (GBM ones beside them too):
     // the early-exercise walk (a European as one date).
     return trade_job(std::in_place_index<exercise_slot>,
                      std::make_unique<exercise_job>(make_exercise_job(t, market, options)));

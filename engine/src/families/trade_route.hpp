@@ -14,8 +14,8 @@ struct trade_route {
   const asset& first;  // the trade's first underlying
   bool in_double;      // --precision double
   bool greeks;
-  // A multi-asset trade with a Heston or local-vol underlying (any of them): the early-exercise
-  // walk prices it.
+  // A multi-asset trade with a Heston, local-vol or jump underlying (any of them): the
+  // early-exercise walk prices it.
   bool walked_assets{false};
   // A worst-of autocallable with a local-vol underlying: the local-vol worst-of prices it.
   bool local_vol_worst_of{false};

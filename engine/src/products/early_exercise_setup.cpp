@@ -2,6 +2,7 @@
 
 #include "mcprice/kernels/rng/trade_key.hpp"
 #include "products/basket_setup.hpp"
+#include "products/jump_terms.hpp"
 #include "products/local_vol_setup.hpp"
 #include "products/stream_keys.hpp"
 
@@ -39,7 +40,8 @@ void add_gbm_steps(const asset& a, const market_data& market, const std::vector<
   double t_prev = 0.0;
   for (std::size_t d = 0; d < times.size(); ++d) {
     double const dw = std::max(0.0, a.vol.total_variance(times[d]) - a.vol.total_variance(t_prev));
-    double const drift = market.log_forward(a, times[d]) - market.log_forward(a, t_prev) - 0.5 * dw;
+    double const drift =
+        diffusion_log_forward(market, a, times[d]) - diffusion_log_forward(market, a, t_prev) - 0.5 * dw;
     out[d * stride + offset] = {static_cast<float>(drift), static_cast<float>(std::sqrt(dw))};
     t_prev = times[d];
   }
@@ -82,6 +84,7 @@ exercise_trade with_tables(exercise_family& f, const exercise_job& j)
   exercise_trade k = j.kernel;
   k.first_date = append(f.discounts, j.discounts);
   k.first_step = k.heston ? append(f.heston_steps, j.heston_steps) : append(f.gbm_steps, j.gbm_steps);
+  k.first_jump = append(f.jump_counts, j.jump_counts);
   k.first_asset = append(f.assets, j.assets);
   k.first_factor = append(f.factors, j.factor);
   for (std::size_t i = 0; i < j.grids.size(); ++i) {
@@ -110,6 +113,34 @@ heston_step log_normal_heston_step(const asset& u, double a, double b, double lo
   return make_heston_step(dw, log_forward, 1.0, false, 0.0, 1.0, 0.0, 0.0);
 }
 
+// Sets the jumping assets' laws and the job's mean jump counts, lambda dt per step (a date, or a
+// substep when the walk substeps) and asset, on the steps' own times; returns the jumping assets.
+int add_jumps(const market_data& market, const std::vector<std::size_t>& idx, const std::vector<double>& times,
+              int substeps, exercise_job& job)
+{
+  int jumping = 0;
+  for (std::size_t i = 0; i < idx.size(); ++i) {
+    const asset& u = market.assets()[idx[i]];
+    if (jump_intensity(u) <= 0.0) continue;
+    job.assets[i].jumps = {static_cast<float>(u.jumps->intensity), static_cast<float>(u.jumps->mean),
+                           static_cast<float>(u.jumps->vol)};
+    ++jumping;
+  }
+  if (jumping == 0) return 0;
+  double t_prev = 0.0;
+  for (double const ti : times) {
+    double const dt = (ti - t_prev) / substeps;
+    for (int s = 0; s < substeps; ++s) {
+      double const a = t_prev + dt * s;
+      double const b = s + 1 == substeps ? ti : t_prev + dt * (s + 1);
+      for (std::size_t i = 0; i < idx.size(); ++i)
+        job.jump_counts.push_back(static_cast<float>(jump_intensity(market.assets()[idx[i]]) * (b - a)));
+    }
+    t_prev = ti;
+  }
+  return jumping;
+}
+
 }  // namespace
 
 void add_to_family(exercise_family& f, const exercise_job& j)
@@ -134,6 +165,7 @@ std::int32_t add_scenario(exercise_family& f, const exercise_job& j, std::size_t
     const exercise_trade& own = f.trades[of];
     k.first_date = own.first_date;
     k.first_step = own.first_step;
+    k.first_jump = own.first_jump;
     k.first_factor = own.first_factor;
     k.first_asset = append(f.assets, j.assets);
   } else {
@@ -183,7 +215,7 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
                                                    : basket_payoff::basket;
   for (std::size_t i = 0; i < n; ++i) {
     float const w = n == 1 ? 1.0F : static_cast<float>(basket_weight(t, i, n));
-    job.assets.push_back({static_cast<float>(market.assets()[idx[i]].spot), w, 0.0F, 0.0F, {}});
+    job.assets.push_back({static_cast<float>(market.assets()[idx[i]].spot), w, 0.0F, 0.0F, {}, {}});
   }
   k.norm = basis_norm(t, job.assets);
   k.unit_weights =
@@ -204,7 +236,7 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
         double const b = s + 1 == k.substeps ? ti : t_prev + dt * (s + 1);
         for (std::size_t i = 0; i < n; ++i) {
           const asset& u = market.assets()[idx[i]];
-          double const log_forward = market.log_forward(u, b) - market.log_forward(u, a);
+          double const log_forward = diffusion_log_forward(market, u, b) - diffusion_log_forward(market, u, a);
           if (u.model == model_kind::local_vol) {
             // The walk reads dt and log_forward alone: the vol is the grid's.
             job.heston_steps.push_back(make_heston_step(b - a, log_forward, 1.0, false, 0.0, 1.0, 0.0, 0.0));
@@ -247,9 +279,14 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
     job.gbm_steps.resize(times.size() * n);
     for (std::size_t i = 0; i < n; ++i) add_gbm_steps(market.assets()[idx[i]], market, times, n, i, job.gbm_steps);
   }
+  int const jumping = add_jumps(market, idx, times, k.substeps, job);
+  k.jumps = jumping > 0 ? 1 : 0;
   // A date (GBM) or substep (Heston) draws a normal an asset, Heston first one an asset for the
-  // variances (walk_exercise_paths). The regression keeps Philox paths under --rng sobol.
-  k.key = stream_key(t, opt, k.dates * k.substeps, static_cast<int>(heston ? 2 * n : n));
+  // variances, then a jump trade two raw draws a jumping asset, two assets' a next_uint4
+  // (walk_exercise_paths). The regression keeps Philox paths under --rng sobol.
+  int const steps = k.dates * k.substeps;
+  int const uniforms = static_cast<int>(4 * ((std::int64_t{steps} * jumping + 1) / 2));
+  k.key = stream_key(t, opt, steps, static_cast<int>(heston ? 2 * n : n), uniforms);
   k.calibration_key = rng::mix64(k.key ^ 0x4C53'4D43'5245'4752ULL);  // "LSMCREGR": a stream of its own
   job.factor = n == 1 ? std::vector<float>{1.0F} : correlation_factor(market, idx);
   job.scale = t.notional;
@@ -259,7 +296,7 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
 
 exercise_job with_spots(const exercise_job& base, const trade& t, const std::vector<double>& spots)
 {
-  exercise_job job{base.kernel, base.assets, {}, {}, {}, {}, base.scale, base.paths, -1.0, true, {}};
+  exercise_job job{base.kernel, base.assets, {}, {}, {}, {}, base.scale, base.paths, -1.0, true, {}, {}};
   for (std::size_t i = 0; i < job.assets.size(); ++i) job.assets[i].spot = static_cast<float>(spots[i]);
   job.kernel.norm = basis_norm(t, job.assets);
   job.exercise_today = exercise_today(t, job);

@@ -32,6 +32,7 @@ struct exercise_job {
   // walks its trade's (x = ln(S/S0), the variances and the discounts do not depend on S0).
   bool trade_tables{false};
   std::vector<const local_vol_grid*> grids;  // per asset: a local-vol asset's grid (the market's), else null
+  std::vector<float> jump_counts;            // jump trades: lambda dt per step and asset (steps' order)
 };
 
 exercise_job make_exercise_job(const trade& t, const market_data& market, const engine_options& opt);

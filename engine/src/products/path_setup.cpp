@@ -2,6 +2,7 @@
 
 #include "mcprice/geometric_asian.hpp"
 #include "mcprice/kernels/greeks/heston_greeks.hpp"
+#include "products/jump_terms.hpp"
 #include "products/stream_keys.hpp"
 
 #include <algorithm>
@@ -60,18 +61,6 @@ std::vector<path_greek_step> make_greek_steps(const asset& a, const std::vector<
 }
 
 namespace {
-
-// Jumps a year on the asset (0: none).
-double jump_intensity(const asset& a) { return a.jumps ? a.jumps->intensity : 0.0; }
-
-// ln F(t) less the jumps' compensator lambda kappa t: the log forward the diffusion steps to, so
-// that with the jumps' mean added the forward is the curves' (models/jumps.hpp).
-double diffusion_log_forward(const market_data& market, const asset& a, double time)
-{
-  double const lambda = jump_intensity(a);
-  double const compensator = lambda > 0.0 ? lambda * jump_kappa(a.jumps->mean, a.jumps->vol) : 0.0;
-  return market.log_forward(a, time) - compensator * time;
-}
 
 // Raw draws a path's Sobol point takes after its bridged normals: next_uint4 blocks of four, a
 // Heston step's QE uniform four steps a block, a jump step's two draws two steps a block.

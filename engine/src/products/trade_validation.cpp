@@ -173,14 +173,6 @@ std::string check_fields(const trade& t, const market_data& market, std::size_t&
   return {};
 }
 
-// Local vol and jumps reach single-asset products with European exercise only so far.
-std::string single_asset_european_only(const std::string& name, const std::string& what, const trade& t)
-{
-  return "asset " + name + ": " + what + " priced on single-asset products with European exercise only, not yet " +
-         (multi_asset(t.product) ? "in product " + std::string(to_string(t.product))
-                                 : "with exercise " + std::string(to_string(t.exercise)));
-}
-
 // Worst-of autocallables price on GBM and local-vol assets without jumps so far.
 std::string worst_of_diffusions_only(const trade& t, const market_data& market)
 {
@@ -239,13 +231,6 @@ std::string unsupported_feature(const trade& t, const market_data& market)
       break;
     default:
       why = "product " + std::string(to_string(t.product)) + " is not supported yet";
-  }
-  for (auto const& name : t.underlyings) {
-    if (!why.empty()) break;
-    const asset& a = market.assets()[*market.find(name)];
-    bool const beyond_single = multi_asset(t.product) || t.exercise != exercise_style::european;
-    if (!beyond_single) continue;
-    if (a.jumps && a.jumps->intensity > 0.0) why = single_asset_european_only(name, "jumps are", t);
   }
   bool const early = t.exercise != exercise_style::european;
   if (why.empty() && early && t.product != product_kind::vanilla && !multi_asset(t.product)) {

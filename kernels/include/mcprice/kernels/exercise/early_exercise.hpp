@@ -17,6 +17,7 @@
 #include "mcprice/kernels/launch/tuning.hpp"
 #include "mcprice/kernels/models/basket_gbm.hpp"
 #include "mcprice/kernels/models/heston_path.hpp"
+#include "mcprice/kernels/models/jumps.hpp"
 #include "mcprice/kernels/models/local_vol_path.hpp"
 
 #include <cstdint>
@@ -41,6 +42,7 @@ struct exercise_trade {
   std::int32_t first_date;          // into the discount table (dates entries)
   std::int32_t first_coefficient;   // into the coefficient table, in dates (a Greek scenario reads its trade's)
   std::int32_t first_step;          // GBM: into the GBM step table (dates x assets); Heston: the Heston steps
+  std::int32_t first_jump;          // jumps: into the jump-count table (steps x assets, as the steps)
   std::int32_t first_asset;         // into the asset table
   std::int32_t first_factor;        // into the factor table (assets x assets, row-major)
   std::int32_t assets;
@@ -55,6 +57,7 @@ struct exercise_trade {
   std::uint8_t heston;
   std::uint8_t variance_basis;  // any Heston asset: the basis carries the variances (exercise_basis)
   std::uint8_t unit_weights;    // every asset's weight is 1 (best-of, worst-of, a vanilla): w S is S
+  std::uint8_t jumps;           // some asset jumps (exercise_asset::jumps): the walk draws for it
 };
 
 MCPRICE_HD MCPRICE_INLINE int asset_count(const exercise_trade& t) { return t.assets; }
@@ -142,6 +145,8 @@ struct exercise_asset {
   float xi;  // Heston
   // Local vol: its grid's place in the surface table and its axes; times 0 for other models.
   basic_local_vol_axes<float> surface;
+  // Merton / Bates jumps (intensity 0: none). A step's mean count is in the jump-count table.
+  basic_jump_law<float> jumps;
 };
 
 // GBM: the step table holds dates x assets entries; Heston: dates x substeps x assets.
@@ -164,6 +169,7 @@ struct exercise_tables {
   const exercise_trade* scenarios;        // Greeks: the trades' bumped copies (exercise_combination)
   const exercise_walk_group* groups;      // Greeks on the GPU: combinations walked together
   const basic_vol_pair<float>* surfaces;  // local-vol assets' grids (exercise_asset::surface)
+  const float* jump_counts;               // jump trades: lambda dt per step and asset (first_jump)
 };
 
 // The state of a path at a date.
@@ -194,9 +200,53 @@ struct asset_variant {
   float v;
 };
 
+// A walk's jump draws one at a time, two from each next_uint4 of the stream (under Sobol points,
+// the unbridged dimensions after the bridged normals: rng/sobol_stream.hpp).
+template <typename NormalStream>
+struct jump_feeder {
+  NormalStream& rng;
+  std::uint32_t z{0}, w{0};
+  bool held{false};
+
+  MCPRICE_HD MCPRICE_INLINE jump_draw next()
+  {
+    if (held) {
+      held = false;
+      return {z, w};
+    }
+    auto const bits = rng.next_uint4();
+    z = bits.z;
+    w = bits.w;
+    held = true;
+    return {bits.x, bits.y};
+  }
+};
+
+// Adds step `step`'s jumps to the log spots: one jump_draw for each jumping asset, in asset
+// order, after the step's diffusion (Merton's exact step: the count from its Poisson law, the
+// sizes' sum given it). The variant's asset takes the same draw with its scenario's counts.
+template <typename Feeder, typename Trade>
+MCPRICE_HD MCPRICE_INLINE void add_step_jumps(const Trade& t, const exercise_tables& tab, std::int64_t step,
+                                              Feeder& draws, exercise_state& s, asset_variant& variant)
+{
+  const exercise_asset* assets = tab.assets + t.first_asset;
+  const float* counts = tab.jump_counts + t.first_jump + step * asset_count(t);
+  for (int a = 0; a < asset_count(t); ++a) {
+    if (!(assets[a].jumps.intensity > 0.0F)) continue;
+    jump_draw const d = draws.next();
+    s.x[a] += log_jump(assets[a].jumps, counts[a], d);
+    if (variant.other != nullptr && variant.asset == a) {
+      const exercise_trade& o = *variant.other;
+      float const m = tab.jump_counts[o.first_jump + step * asset_count(t) + a];
+      variant.x += log_jump(tab.assets[o.first_asset + a].jumps, m, d);
+    }
+  }
+}
+
 // Walks a path over the trade's dates: visit(date, state, variant's state) after each, stopping
 // when it returns true. Normals are handed out one at a time: per date, GBM takes one per asset;
 // Heston, per substep, one per asset for the variances, then one per asset for the log spots.
+// A jump trade's steps then take a jump_draw per jumping asset (add_step_jumps).
 // The variant's state is the trade's with its asset's x and v replaced: each scenario's state is
 // the one its own walk would reach, bit for bit.
 template <typename NormalStream, typename Trade, typename Visit>
@@ -205,6 +255,7 @@ MCPRICE_HD MCPRICE_INLINE void walk_exercise_paths(const Trade& t, asset_variant
 {
   NormalStream rng(key, subsequence);
   normal_feeder<NormalStream> normals{rng};
+  jump_feeder<NormalStream> jump_draws{rng};
   exercise_state s{};
   exercise_state s2{};
   const exercise_asset* assets = tab.assets + t.first_asset;
@@ -256,6 +307,7 @@ MCPRICE_HD MCPRICE_INLINE void walk_exercise_paths(const Trade& t, asset_variant
                          dx, var_integral);
           variant.x += dx;
         }
+        if (t.jumps) add_step_jumps(t, tab, std::int64_t{d} * t.substeps + k, jump_draws, s, variant);
       }
     } else {
       correlated(y);
@@ -267,6 +319,7 @@ MCPRICE_HD MCPRICE_INLINE void walk_exercise_paths(const Trade& t, asset_variant
         exercise_gbm_step const g = tab.gbm[variant.other->first_step + d * asset_count(t) + variant.asset];
         variant.x += fmaf(g.vol, y[variant.asset], g.drift);
       }
+      if (t.jumps) add_step_jumps(t, tab, d, jump_draws, s, variant);
     }
     s.grow(asset_count(t));
     if (variant.other != nullptr) {

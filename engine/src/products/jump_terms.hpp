@@ -1,0 +1,21 @@
+#pragma once
+// What a jump asset's steps take from the market: its intensity, and the log forward its
+// diffusion steps to, less the jumps' compensator (models/jumps.hpp), so that with the jumps
+// the forward is the curves' own. Shared by the path families and the early-exercise walk.
+#include "mcprice/kernels/models/jumps.hpp"
+#include "mcprice/market.hpp"
+
+namespace mcprice::detail {
+
+// Jumps a year on the asset (0: none).
+inline double jump_intensity(const asset& a) { return a.jumps ? a.jumps->intensity : 0.0; }
+
+// ln F(t) less lambda kappa t.
+inline double diffusion_log_forward(const market_data& market, const asset& a, double time)
+{
+  double const lambda = jump_intensity(a);
+  double const compensator = lambda > 0.0 ? lambda * jump_kappa(a.jumps->mean, a.jumps->vol) : 0.0;
+  return market.log_forward(a, time) - compensator * time;
+}
+
+}  // namespace mcprice::detail
