@@ -39,7 +39,7 @@ namespace {
 std::unique_ptr<detail::pricing_backend> choose_backend(const engine_options& opt, const detail::engine_knobs& knobs,
                                                         const market_data& market, std::vector<std::string>& notices)
 {
-  if (opt.backend == backend_choice::cpu) return detail::make_cpu_backend(opt.threads, opt.rng);
+  if (opt.backend == backend_choice::cpu) return detail::make_cpu_backend(opt.threads, opt.rng, market);
   int const devices = usable_device_count();
   if (opt.device < 0 || opt.device >= devices) {
     std::string const why =
@@ -47,7 +47,7 @@ std::unique_ptr<detail::pricing_backend> choose_backend(const engine_options& op
                      : "GPU " + std::to_string(opt.device) + " does not exist (" + std::to_string(devices) + " usable)";
     if (opt.backend == backend_choice::gpu) throw configuration_error("--backend gpu: " + why);
     notices.push_back(why + "; pricing on the CPU backend");
-    return detail::make_cpu_backend(opt.threads, opt.rng);
+    return detail::make_cpu_backend(opt.threads, opt.rng, market);
   }
   return detail::make_gpu_backend(opt, knobs, market, notices);
 }

@@ -231,3 +231,28 @@ TEST_CASE("GPU Bates Europeans match the characteristic function", "[gpu]")
   REQUIRE(r.status == trade_status::ok);
   CHECK(std::abs(r.price - ref) <= 4 * r.std_error + 0.01);
 }
+
+TEST_CASE("GPU local-vol grids live in the market buffers, uploaded once with the market", "[gpu]")
+{
+  market_data const m = jump_market();
+  std::size_t points = 0;
+  for (auto const& a : m.assets()) {
+    if (a.model != model_kind::local_vol) continue;
+    points += a.local_vol.vols.size();
+    for (auto const& g : a.local_vol_bumped) points += g.vols.size();
+  }
+  REQUIRE(points > 0);
+  engine_options o;
+  o.backend = backend_choice::gpu;
+  o.paths = 1 << 12;
+  engine e(m, o);
+  auto const before = e.memory();
+  REQUIRE(before);
+  // Every point's float and double (value, slope) pair, beside the flat market.
+  CHECK(before->market_bytes >= points * 2 * (sizeof(float) + sizeof(double)));
+  portfolio book;
+  book.trades = jump_book();
+  auto const run = e.price(book);
+  for (auto const& r : run.results) CHECK(r.status == trade_status::ok);
+  CHECK(e.memory()->market_bytes == before->market_bytes);
+}

@@ -4,6 +4,7 @@
 #include "catch.hpp"
 #include "heston_reference.hpp"
 #include "market/local_vol_surface.hpp"
+#include "market/market_surfaces.hpp"
 #include "mcprice/black_scholes.hpp"
 #include "mcprice/engine.hpp"
 #include "mcprice/market_reader.hpp"
@@ -364,4 +365,55 @@ TEST_CASE("local-vol Greeks under Sobol replicates; the price is the price witho
   CHECK(run.summary.without_greeks == 0);
   CHECK(run.results[0].price == plain.results[0].price);
   CHECK(run.results[0].greeks->delta.value > 0.4);
+}
+
+TEST_CASE("the market's grids are placed once, in asset order, and the table holds their values")
+{
+  // Two local-vol assets: each one's grid, then its sticky-strike grids, back to back.
+  std::vector<std::vector<double>> const vols(expiries.size(), std::vector<double>(strikes.size(), 0.2));
+  market_data const one = lv_market(0.03, 0.01, vols, 0.2);
+  std::vector<asset> assets = one.assets();
+  asset second = assets[*one.find("L")];
+  second.name = "L2";
+  second.spot = 90;
+  second.local_vol = {};
+  second.local_vol_bumped.clear();
+  assets.push_back(second);
+  market_data const m(one.discount(), assets, {}, "two grids");
+  detail::market_surfaces const table(m);
+  std::int64_t next = 0;
+  std::size_t grids = 0;
+  for (auto const& a : m.assets()) {
+    if (a.model != model_kind::local_vol) continue;
+    std::vector<const local_vol_grid*> own = {&a.local_vol};
+    for (auto const& g : a.local_vol_bumped) own.push_back(&g);
+    for (const local_vol_grid* g : own) {
+      INFO(a.name << " grid " << grids);
+      REQUIRE(g->first_pair == next);
+      // The first row's values and slopes, where the grid says.
+      for (int j = 0; j + 1 < g->points; ++j) {
+        auto const& p = table.f64[static_cast<std::size_t>(g->first_pair + j)];
+        CHECK(p.value == g->vols[static_cast<std::size_t>(j)]);
+        CHECK(p.slope == g->vols[static_cast<std::size_t>(j) + 1] - g->vols[static_cast<std::size_t>(j)]);
+        CHECK(table.f32[static_cast<std::size_t>(g->first_pair + j)].value == static_cast<float>(p.value));
+      }
+      next += static_cast<std::int64_t>(g->times) * g->points;
+      ++grids;
+    }
+  }
+  CHECK(grids == 2 * (1 + local_vol_bumped_grids));
+  CHECK(table.f32.size() == static_cast<std::size_t>(next));
+  CHECK(table.f64.size() == static_cast<std::size_t>(next));
+  // Both assets price from the one table (the second's trades read past the first's grids).
+  auto const run = price(m,
+                         {trade_on("L", "L-call", product_kind::vanilla, option_type::call, 100, 1.0),
+                          trade_on("L2", "L2-call", product_kind::vanilla, option_type::call, 90, 1.0)},
+                         100000, 50);
+  for (auto const& r : run.results) {
+    REQUIRE(r.status == trade_status::ok);
+    double const s = r.id == "L2-call" ? 90.0 : 100.0;
+    double const bs = black_scholes::call({s * std::exp(0.02), s, 0.04, std::exp(-0.03)});
+    INFO(r.id << " " << r.price << " +- " << r.std_error << " vs " << bs);
+    CHECK(std::abs(r.price - bs) <= 4 * r.std_error + 0.02);
+  }
 }

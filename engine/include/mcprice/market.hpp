@@ -3,6 +3,7 @@
 // correlations. Immutable once built; the engine shares it between concurrent requests.
 #include "mcprice/term_structure.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -48,6 +49,9 @@ struct local_vol_grid {
   int times{0};
   int points{0};
   std::vector<double> vols;
+  // Where its values start in the market's table of grids, which an engine holds once (on a GPU,
+  // in the market buffers): set by market_data's constructor, -1 before.
+  std::int32_t first_pair{-1};
 };
 
 struct asset {

@@ -42,7 +42,7 @@ class pricing_backend {
   virtual void trim_memory() const {}
 };
 
-std::unique_ptr<pricing_backend> make_cpu_backend(unsigned threads, rng_kind rng);
+std::unique_ptr<pricing_backend> make_cpu_backend(unsigned threads, rng_kind rng, const market_data& market);
 std::unique_ptr<pricing_backend> make_gpu_backend(const engine_options& options, const engine_knobs& knobs,
                                                   const market_data& market, std::vector<std::string>& notices);
 

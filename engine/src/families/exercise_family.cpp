@@ -35,7 +35,6 @@ exercise_table_layout layout_of(const exercise_family& f)
   l.factors = place(sizeof(float) * f.factors.size());
   l.gbm = place(sizeof(exercise_gbm_step) * f.gbm_steps.size());
   l.heston = place(sizeof(heston_step) * f.heston_steps.size());
-  l.surfaces = place(sizeof(basic_vol_pair<float>) * f.surfaces.pairs.size());
   l.jumps = place(sizeof(float) * f.jump_counts.size());
   l.discounts = place(sizeof(float) * f.discounts.size());
   l.scenarios = place(sizeof(exercise_trade) * f.scenarios.size());
@@ -53,7 +52,6 @@ std::vector<unsigned char> pack_tables(const exercise_family& f, const std::vect
   copy_part(out, l.factors, f.factors);
   copy_part(out, l.gbm, f.gbm_steps);
   copy_part(out, l.heston, f.heston_steps);
-  copy_part(out, l.surfaces, f.surfaces.pairs);
   copy_part(out, l.jumps, f.jump_counts);
   copy_part(out, l.discounts, f.discounts);
   copy_part(out, l.scenarios, f.scenarios);
@@ -69,7 +67,7 @@ packed_exercise_family packed(exercise_family f)
   return {std::move(f), l, std::move(tables)};
 }
 
-exercise_tables tables_at(const void* base, const exercise_table_layout& l)
+exercise_tables tables_at(const void* base, const exercise_table_layout& l, const basic_vol_pair<float>* surfaces)
 {
   auto const* b = static_cast<const unsigned char*>(base);
   return {reinterpret_cast<const exercise_asset*>(b + l.assets),
@@ -80,7 +78,7 @@ exercise_tables tables_at(const void* base, const exercise_table_layout& l)
           reinterpret_cast<const float*>(b + l.coefficients),
           reinterpret_cast<const exercise_trade*>(b + l.scenarios),
           reinterpret_cast<const exercise_walk_group*>(b + l.groups),
-          reinterpret_cast<const basic_vol_pair<float>*>(b + l.surfaces),
+          surfaces,
           reinterpret_cast<const float*>(b + l.jumps)};
 }
 
@@ -103,8 +101,8 @@ constexpr int same_walks = -1;
 // its steps) differ; or walks_apart (other key, dates, correlation factor, or more assets).
 int walk_difference(const exercise_family& f, const exercise_trade& a, const exercise_trade& b)
 {
-  if (a.key != b.key || a.dates != b.dates || a.substeps != b.substeps || a.heston != b.heston ||
-      a.jumps != b.jumps || a.assets != b.assets ||
+  if (a.key != b.key || a.dates != b.dates || a.substeps != b.substeps || a.heston != b.heston || a.jumps != b.jumps ||
+      a.assets != b.assets ||
       !same_entries(f.factors, a.first_factor, b.first_factor, std::int64_t{a.assets} * a.assets)) {
     return walks_apart;
   }

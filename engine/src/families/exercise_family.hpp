@@ -25,7 +25,7 @@ struct exercise_family {
   std::vector<float> factors;
   std::vector<exercise_gbm_step> gbm_steps;
   std::vector<heston_step> heston_steps;
-  vol_pair_table<float> surfaces;                  // local-vol assets' grids, each once
+  vol_pair_table<float> surfaces;                  // local-vol assets' grids: the market's table
   std::vector<float> jump_counts;                  // jump trades' lambda dt per step and asset
   std::vector<float> discounts;                    // per trade (and scenario) date
   std::int32_t coefficient_dates{0};               // the trades' dates: max_exercise_basis coefficients each
@@ -40,13 +40,15 @@ struct exercise_family {
 
 // The tables packed in one upload (256-byte aligned parts), coefficients last.
 struct exercise_table_layout {
-  std::size_t assets{0}, factors{0}, gbm{0}, heston{0}, surfaces{0}, jumps{0}, discounts{0}, scenarios{0}, groups{0},
+  std::size_t assets{0}, factors{0}, gbm{0}, heston{0}, jumps{0}, discounts{0}, scenarios{0}, groups{0},
       coefficients{0}, bytes{0};
 };
 exercise_table_layout layout_of(const exercise_family& f);
 std::vector<unsigned char> pack_tables(const exercise_family& f, const std::vector<float>& coefficients,
                                        const exercise_table_layout& l);
-exercise_tables tables_at(const void* base, const exercise_table_layout& l);
+// The tables' views from an upload at `base`; local-vol grids from the backend's copy of the
+// market's table (`surfaces`).
+exercise_tables tables_at(const void* base, const exercise_table_layout& l, const basic_vol_pair<float>* surfaces);
 
 // A family with its tables packed ahead of the calibration: every part but the coefficients,
 // which go in at upload (the part from layout.coefficients on is left zero here).

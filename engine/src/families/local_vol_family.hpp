@@ -1,7 +1,7 @@
 #pragma once
 // Every single-asset product on a local_vol asset (Dupire, log Euler steps): each trade's steps
-// in one table, and each asset's local vol grid once in a surface table beside it (with Greeks,
-// its sticky-strike grids too). Greeks: central differences on scenario lanes (float only).
+// in one table; the grids (with Greeks, the sticky-strike ones too) are read from the market's
+// table, which the backend holds for the engine's lifetime (market/market_surfaces.hpp). Greeks: central differences on scenario lanes (float only).
 // --precision double has a family of its own, without Greeks.
 #include "backends/family_run.hpp"
 #include "families/family_batch.hpp"
@@ -33,12 +33,12 @@ struct basic_local_vol_family {
 
   struct tables {
     std::vector<basic_local_vol_step<Real>> steps;
-    vol_pair_table<Real> surface;  // an asset's grids, once
+    vol_pair_table<Real> surface;  // the market's grids (no copy)
 
     template <typename At>
     [[nodiscard]] kernels::local_vol_tables<Real> place(At&& at) const
     {
-      return {at(steps), at(surface.pairs)};
+      return {at(steps), at(surface)};
     }
   };
 

@@ -1,8 +1,8 @@
 #pragma once
 // Worst-of autocallables with a local-vol asset among their underlyings (GBM ones may sit
 // beside it), float paths: each trade's local-vol step rows in one table, its assets' grid axes
-// in another, every grid once in a surface table, and the GBM worst-of's initial levels, spots
-// and correlation factors. Greeks (up to max_basket_greek_assets assets): scenario walks on the
+// in another, the grids read from the market's table (market/market_surfaces.hpp), and the GBM
+// worst-of's initial levels, spots and correlation factors. Greeks (up to max_basket_greek_assets assets): scenario walks on the
 // price's normals, each reading its sticky-strike grids (local_vol_worst_of_greeks.hpp), in the
 // baskets' channels.
 #include "backends/family_run.hpp"
@@ -44,7 +44,7 @@ struct local_vol_worst_of_family {
     template <typename At>
     [[nodiscard]] local_vol_worst_of_tables place(At&& at) const
     {
-      return {at(steps), at(grids), at(surface.pairs), at(log_initials), at(spots), at(factors)};
+      return {at(steps), at(grids), at(surface), at(log_initials), at(spots), at(factors)};
     }
   };
 

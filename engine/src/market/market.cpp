@@ -1,6 +1,7 @@
 #include "mcprice/market.hpp"
 
 #include "market/local_vol_surface.hpp"
+#include "market/market_surfaces.hpp"
 
 #include <utility>
 
@@ -22,6 +23,7 @@ market_data::market_data(rate_curve discount, std::vector<asset> assets, std::ve
       a.local_vol_bumped = detail::make_bumped_local_vol_grids(a.surface, a.spot, forward);
     }
   }
+  detail::place_local_vol_grids(assets_);
 }
 
 std::optional<std::size_t> market_data::find(const std::string& name) const

@@ -9,7 +9,7 @@
 
 #include <array>
 #include <cstdint>
-#include <map>
+#include <stdexcept>
 #include <vector>
 
 namespace mcprice::detail {
@@ -25,28 +25,26 @@ struct basic_local_vol_job {
   std::int64_t paths;
 };
 
-// Local vol grids as a kernel reads them: each node's value and the slope to the next in x, 0 at
-// a row's last point (basic_vol_pair), every grid once, where its trades' axes point (`first`).
+// A family's view of the market's local-vol grids (market/market_surfaces.hpp): a trade's axes
+// point at its grid's place there, and the family's tables name the table without a copy of it
+// (each backend gives the address of its own: host memory, or the GPU's market buffers).
 template <typename Real>
 struct vol_pair_table {
-  std::vector<basic_vol_pair<Real>> pairs;
-  std::map<const local_vol_grid*, std::int32_t> placed;
+  using real = Real;
+  using value_type = basic_vol_pair<Real>;
 
-  // Where grid g starts in `pairs`, appending it on its first use.
-  std::int32_t place(const local_vol_grid& g)
+  // Where grid g starts in the market's table.
+  static std::int32_t place(const local_vol_grid& g)
   {
-    auto const [at, fresh] = placed.try_emplace(&g, static_cast<std::int32_t>(pairs.size()));
-    if (!fresh) return at->second;
-    for (int i = 0; i < g.times; ++i) {
-      const double* row = g.vols.data() + static_cast<std::size_t>(i) * g.points;
-      for (int j = 0; j < g.points; ++j) {
-        double const slope = j + 1 < g.points ? row[j + 1] - row[j] : 0.0;
-        pairs.push_back({static_cast<Real>(row[j]), static_cast<Real>(slope)});
-      }
-    }
-    return at->second;
+    if (g.first_pair < 0) throw std::logic_error("a local-vol grid outside its market's table of grids");
+    return g.first_pair;
   }
 };
+
+template <typename T>
+inline constexpr bool is_vol_pair_table = false;
+template <typename Real>
+inline constexpr bool is_vol_pair_table<vol_pair_table<Real>> = true;
 
 // A grid's axes; `first` is set when its values are placed in a surface table.
 template <typename Real>

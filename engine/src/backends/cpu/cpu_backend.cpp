@@ -1,6 +1,7 @@
 #include "backends/cpu/cpu_calibration.hpp"
 #include "backends/outcome_tallies.hpp"
 #include "backends/pricing_backend.hpp"
+#include "market/market_surfaces.hpp"
 #include "mcprice/kernels/rng/host_normal_stream.hpp"
 #include "mcprice/kernels/rng/host_sobol_stream.hpp"
 
@@ -29,8 +30,9 @@ auto over_lanes(LaneMoments lane_moments)
 // does not depend on which thread did what.
 class cpu_backend final : public pricing_backend {
  public:
-  cpu_backend(unsigned threads, rng_kind rng)
-      : quasi_(rng == rng_kind::sobol),
+  cpu_backend(unsigned threads, rng_kind rng, const market_data& market)
+      : surfaces_(market),
+        quasi_(rng == rng_kind::sobol),
         threads_(threads != 0 ? threads : std::max(1U, std::thread::hardware_concurrency())),
         name_("CPU, " + std::to_string(threads_) + " threads")
   {
@@ -55,12 +57,13 @@ class cpu_backend final : public pricing_backend {
                                 const run_control& control) const override
   {
     calibration_plan const plan = plan_calibration(trades.trades, trades.calibration_blocks, 0);
-    calibration const c = calibrate(trades, plan, *make_cpu_calibration(trades, layout_of(trades), plan, control), control);
+    calibration const c = calibrate(
+        trades, plan, *make_cpu_calibration(trades, layout_of(trades), plan, control, surfaces_.f32.data()), control);
     const packed_exercise_family* const greeks = with_greeks();
     const exercise_family& f = greeks != nullptr ? greeks->f : trades;
     auto const l = layout_of(f);
     auto const tables = pack_tables(f, c.coefficients, l);
-    exercise_tables const tab = tables_at(tables.data(), l);
+    exercise_tables const tab = tables_at(tables.data(), l, surfaces_.f32.data());
     family_run run = quasi_ ? price_exercise<exercise_sobol_stream>(f, tab, control)
                             : price_exercise<rng::host_normal_stream>(f, tab, control);
     for (std::size_t i = 0; i < f.trades.size(); ++i) {
@@ -92,9 +95,11 @@ class cpu_backend final : public pricing_backend {
   std::vector<trade_outcome> price_combinations(const exercise_family& f, const exercise_tables& tab,
                                                 const run_control& control) const
   {
-    return run_blocks(f.combinations, f.combination_blocks, control, [&](std::size_t i, std::int64_t block) {
-             return over_lanes([&](int lane) { return combination_lane<Stream>(f.combinations[i], tab, block, lane); });
-           })
+    return run_blocks(f.combinations, f.combination_blocks, control,
+                      [&](std::size_t i, std::int64_t block) {
+                        return over_lanes(
+                            [&](int lane) { return combination_lane<Stream>(f.combinations[i], tab, block, lane); });
+                      })
         .outcomes;
   }
 
@@ -102,7 +107,11 @@ class cpu_backend final : public pricing_backend {
   template <typename Stream, typename Family>
   family_run run_family(const family_batch<Family>& b, bool greeks, const run_control& control) const
   {
-    auto const tables = b.tables.place([](const auto& v) { return v.data(); });
+    auto const tables = b.tables.place([this](const auto& v) {
+      using table = std::decay_t<decltype(v)>;
+      if constexpr (is_vol_pair_table<table>) return surfaces_.of<typename table::real>().data();
+      else return v.data();
+    });
     // Autocallables' records point at their counters: a copy of the records then.
     tally_layout const tallies(b.records);
     std::vector<unsigned long long> counts(tallies.slots(), 0);
@@ -116,9 +125,8 @@ class cpu_backend final : public pricing_backend {
       if constexpr (has_greeks<Family>) {
         if (greeks) {
           return run_blocks(records, b.blocks, control, [&](std::size_t i, std::int64_t block) {
-            return over_lanes([&](int lane) {
-              return Family::template greek_lane<Stream>(records[i], tables, block, lane);
-            });
+            return over_lanes(
+                [&](int lane) { return Family::template greek_lane<Stream>(records[i], tables, block, lane); });
           });
         }
       }
@@ -181,6 +189,7 @@ class cpu_backend final : public pricing_backend {
     return run;
   }
 
+  market_surfaces surfaces_;  // the market's local-vol grids, for the engine's lifetime
   bool quasi_;
   unsigned threads_;
   std::string name_;
@@ -188,9 +197,9 @@ class cpu_backend final : public pricing_backend {
 
 }  // namespace
 
-std::unique_ptr<pricing_backend> make_cpu_backend(unsigned threads, rng_kind rng)
+std::unique_ptr<pricing_backend> make_cpu_backend(unsigned threads, rng_kind rng, const market_data& market)
 {
-  return std::make_unique<cpu_backend>(threads, rng);
+  return std::make_unique<cpu_backend>(threads, rng, market);
 }
 
 }  // namespace mcprice::detail

@@ -2,8 +2,8 @@
 
 #include "backends/family_run.hpp"
 
-#include "mcprice/kernels/rng/host_normal_stream.hpp"
 #include "mcprice/kernels/exercise/regression_solve.hpp"
+#include "mcprice/kernels/rng/host_normal_stream.hpp"
 #include "runtime/parallel_for.hpp"
 
 #include <algorithm>
@@ -17,9 +17,10 @@ namespace {
 class cpu_calibration final : public calibration_executor {
  public:
   cpu_calibration(const exercise_family& f, const exercise_table_layout& l, const calibration_plan& plan,
-                  const run_control& control)
+                  const run_control& control, const basic_vol_pair<float>* surfaces)
       : f_(f),
         layout_(l),
+        surfaces_(surfaces),
         cancel_(control.cancel),
         tables_(pack_tables(f, {}, l)),
         block_sums_(static_cast<std::size_t>(f.calibration_blocks)),
@@ -89,8 +90,11 @@ class cpu_calibration final : public calibration_executor {
     return {paths_.get(), paths_.get() + path_floats, job.first_block, job.first_float};
   }
 
-  [[nodiscard]] bool cancelled() const noexcept { return cancel_ != nullptr && cancel_->load(std::memory_order_relaxed); }
-  [[nodiscard]] exercise_tables tables() const { return tables_at(tables_.data(), layout_); }
+  [[nodiscard]] bool cancelled() const noexcept
+  {
+    return cancel_ != nullptr && cancel_->load(std::memory_order_relaxed);
+  }
+  [[nodiscard]] exercise_tables tables() const { return tables_at(tables_.data(), layout_, surfaces_); }
   // The table's coefficient rows (256-byte aligned within the table).
   float* coefficients() { return reinterpret_cast<float*>(tables_.data() + layout_.coefficients); }
 
@@ -101,14 +105,13 @@ class cpu_calibration final : public calibration_executor {
   {
     paths_.reset(new float[floats]);
     std::size_t constexpr piece = std::size_t{1} << 22;  // 16 MiB
-    parallel_for(
-        (floats + piece - 1) / piece,
-        [&](std::size_t k) {
-          if (cancelled()) return;
-          std::size_t const first = k * piece;
-          std::fill(paths_.get() + first, paths_.get() + std::min(floats, first + piece), 0.0F);
-        },
-        1);
+    parallel_for((floats + piece - 1) / piece,
+                 [&](std::size_t k) {
+                   if (cancelled()) return;
+                   std::size_t const first = k * piece;
+                   std::fill(paths_.get() + first, paths_.get() + std::min(floats, first + piece), 0.0F);
+                 },
+                 1);
   }
 
   // f(trade, family block) for the job's blocks, over a few threads. Once the run is cancelled
@@ -131,6 +134,7 @@ class cpu_calibration final : public calibration_executor {
 
   const exercise_family& f_;
   exercise_table_layout layout_;
+  const basic_vol_pair<float>* surfaces_;
   const std::atomic<bool>* cancel_;  // the run's stop flag (run_control::cancel), or null
   std::vector<unsigned char> tables_;
   std::vector<regression_sums> block_sums_;
@@ -142,9 +146,10 @@ class cpu_calibration final : public calibration_executor {
 }  // namespace
 
 std::unique_ptr<calibration_executor> make_cpu_calibration(const exercise_family& f, const exercise_table_layout& l,
-                                                           const calibration_plan& plan, const run_control& control)
+                                                           const calibration_plan& plan, const run_control& control,
+                                                           const basic_vol_pair<float>* surfaces)
 {
-  return std::make_unique<cpu_calibration>(f, l, plan, control);
+  return std::make_unique<cpu_calibration>(f, l, plan, control, surfaces);
 }
 
 }  // namespace mcprice::detail

@@ -22,7 +22,8 @@ namespace mcprice::detail {
 namespace {
 
 // A family's tables as one upload, each table from a 256-byte boundary in the order the family
-// places them (family traits: tables::place), and their views once uploaded.
+// places them (family traits: tables::place), and their views once uploaded. The market's
+// local-vol grids are not uploaded: their view is the market buffers' copy.
 class packed_tables {
  public:
   template <typename Tables>
@@ -30,22 +31,26 @@ class packed_tables {
   {
     (void)t.place([this](const auto& v) {
       using value = typename std::decay_t<decltype(v)>::value_type;
-      std::size_t const at = bytes_.empty() ? 0 : scratch_lease::charged(bytes_.size());
-      offsets_.push_back(at);
-      bytes_.resize(at + sizeof(value) * v.size());
-      if (!v.empty()) std::memcpy(bytes_.data() + at, v.data(), sizeof(value) * v.size());
+      if constexpr (!is_vol_pair_table<std::decay_t<decltype(v)>>) {
+        std::size_t const at = bytes_.empty() ? 0 : scratch_lease::charged(bytes_.size());
+        offsets_.push_back(at);
+        bytes_.resize(at + sizeof(value) * v.size());
+        if (!v.empty()) std::memcpy(bytes_.data() + at, v.data(), sizeof(value) * v.size());
+      }
       return static_cast<const value*>(nullptr);
     });
   }
 
   // The views of t's tables, uploaded at `base` (the family places its tables in one order).
   template <typename Tables>
-  [[nodiscard]] auto place(const Tables& t, const void* base) const
+  [[nodiscard]] auto place(const Tables& t, const void* base, const gpu_context& ctx) const
   {
     std::size_t k = 0;
     return t.place([&](const auto& v) {
-      using value = typename std::decay_t<decltype(v)>::value_type;
-      return reinterpret_cast<const value*>(static_cast<const unsigned char*>(base) + offsets_[k++]);
+      using table = std::decay_t<decltype(v)>;
+      using value = typename table::value_type;
+      if constexpr (is_vol_pair_table<table>) return ctx.surfaces<typename table::real>();
+      else return reinterpret_cast<const value*>(static_cast<const unsigned char*>(base) + offsets_[k++]);
     });
   }
 
@@ -113,7 +118,7 @@ class gpu_backend final : public pricing_backend {
     auto launch = [&](const request_on_device& r, kernels::block_range blocks, const job_outputs& out,
                       scratch_lease& lease, stream_view s) {
       typename Family::device_ref const f{static_cast<const typename Family::record*>(r.records), r.num_records,
-                                          tables.place(b.tables, r.tables)};
+                                          tables.place(b.tables, r.tables, ctx_)};
       kernels::launch_target const at{s.value(), grid_blocks_, ctx_.sobol_directions()};
       if constexpr (has_greeks<Family>) {
         if (with_greeks) {
@@ -236,7 +241,8 @@ family_run gpu_backend::price_exercise_paths(const exercise_family& trades, cons
   auto const tables = pack_tables(trades, coefficients, l);
   auto launch = [this, l](const request_on_device& r, kernels::block_range blocks, const job_outputs& out,
                           scratch_lease&, stream_view s) {
-    kernels::exercise_ref const f{static_cast<const exercise_trade*>(r.records), r.num_records, tables_at(r.tables, l)};
+    kernels::exercise_ref const f{static_cast<const exercise_trade*>(r.records), r.num_records,
+                                  tables_at(r.tables, l, ctx_.surfaces<float>())};
     kernels::launch_exercise_price_blocks(f, blocks, out.partials, {s.value(), grid_blocks_, ctx_.sobol_directions()});
   };
   request_upload u = upload_of(trades.trades, trades.blocks);
@@ -257,7 +263,7 @@ std::vector<trade_outcome> gpu_backend::price_combinations(const packed_exercise
   auto launch = [this, l, asset_counts](const request_on_device& r, kernels::block_range blocks, const job_outputs& out,
                                         scratch_lease& lease, stream_view s) {
     kernels::combination_ref const c{static_cast<const exercise_combination*>(r.records), r.num_records,
-                                     tables_at(r.tables, l)};
+                                     tables_at(r.tables, l, ctx_.surfaces<float>())};
     kernels::launch_exercise_combination_blocks(c, blocks, out.partials, asset_counts,
                                                 lease.allocate_n<unsigned long long>(kernels::combination_kernels),
                                                 {s.value(), grid_blocks_, ctx_.sobol_directions()});

@@ -141,7 +141,7 @@ class gpu_calibration final : public calibration_executor {
   }
 
  private:
-  [[nodiscard]] exercise_tables tables() const { return tables_at(d_tables_, layout_); }
+  [[nodiscard]] exercise_tables tables() const { return tables_at(d_tables_, layout_, ctx_.surfaces<float>()); }
   // The calibration's trades, tables and current job, as its kernels read them.
   [[nodiscard]] kernels::calibration_ref calibration() const { return {d_trades_, d_starts_, n_, tables(), view_}; }
   [[nodiscard]] kernels::launch_target target() const { return {stream_.value(), grid_}; }

@@ -1,6 +1,7 @@
 #include "backends/gpu/gpu_context.hpp"
 
 #include "market/market_snapshot.hpp"
+#include "market/market_surfaces.hpp"
 #include "mcprice/kernels/rng/host_sobol_stream.hpp"
 #include "mcprice/memory/cuda_error.hpp"
 #include "mcprice/memory/page_driver.hpp"
@@ -48,9 +49,14 @@ gpu_context::gpu_context(const engine_options& o, const market_data& market, std
   allocator_name_ = scratch_->name();
 
   // Market data enters through GPUDirect-safe buffers, uploaded once from pinned staging on a
-  // stream of its own; every request's stream waits on market_ready_.
+  // stream of its own; every request's stream waits on market_ready_. The local-vol grids go
+  // with it (float, then double: 256-byte aligned parts), so no request uploads a grid.
   std::vector<double> const flat = flatten_market(market);
-  market_bytes_ = flat.size() * sizeof(double);
+  market_surfaces const grids(market);
+  auto const aligned = [](std::size_t b) { return (b + 255) / 256 * 256; };
+  std::size_t const f32_at = aligned(flat.size() * sizeof(double));
+  std::size_t const f64_at = aligned(f32_at + sizeof(grids.f32[0]) * grids.f32.size());
+  market_bytes_ = f64_at + sizeof(grids.f64[0]) * grids.f64.size();
   void* target = nullptr;
   try {
     market_rdma_ = gpudirect_buffer(market_bytes_);
@@ -63,7 +69,14 @@ gpu_context::gpu_context(const engine_options& o, const market_data& market, std
   }
   stream const upload;
   pinned_buffer staging(market_bytes_);
-  std::memcpy(staging.as<double>(), flat.data(), market_bytes_);
+  auto* staged = static_cast<unsigned char*>(staging.data());
+  std::memcpy(staged, flat.data(), flat.size() * sizeof(double));
+  if (!grids.f32.empty()) {
+    std::memcpy(staged + f32_at, grids.f32.data(), sizeof(grids.f32[0]) * grids.f32.size());
+    std::memcpy(staged + f64_at, grids.f64.data(), sizeof(grids.f64[0]) * grids.f64.size());
+  }
+  surfaces_f32_ = static_cast<const unsigned char*>(target) + f32_at;
+  surfaces_f64_ = static_cast<const unsigned char*>(target) + f64_at;
   MCPRICE_CUDA_TRY(
       cudaMemcpyAsync(target, staging.as<double>(), market_bytes_, cudaMemcpyHostToDevice, upload.value()));
   if (o.rng == rng_kind::sobol) {
@@ -71,8 +84,8 @@ gpu_context::gpu_context(const engine_options& o, const market_data& market, std
     // Sobol stream.
     std::size_t const bytes = sizeof(std::uint32_t) * rng::sobol_dimensions * rng::sobol_nibble_words;
     sobol_table_ = device_buffer(bytes);
-    MCPRICE_CUDA_TRY(cudaMemcpyAsync(sobol_table_.data(), rng::sobol_nibble_table(), bytes, cudaMemcpyHostToDevice,
-                                     upload.value()));
+    MCPRICE_CUDA_TRY(
+        cudaMemcpyAsync(sobol_table_.data(), rng::sobol_nibble_table(), bytes, cudaMemcpyHostToDevice, upload.value()));
   }
   market_ready_.record(upload.view());
   market_ready_.synchronize();  // the staging buffer goes out of scope next

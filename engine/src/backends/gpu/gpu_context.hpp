@@ -3,6 +3,7 @@
 // scratch memory resource chosen by the options (with mapped pages, or an explicit driver pool,
 // and event ordering beneath the bucketed pool), caches for request-lifetime buffers, and the market data in
 // GPUDirect-safe buffers, uploaded once on its own stream.
+#include "mcprice/kernels/models/local_vol_path.hpp"
 #include "mcprice/market.hpp"
 #include "mcprice/memory/bucketed_pool_resource.hpp"
 #include "mcprice/memory/buffer_cache.hpp"
@@ -45,6 +46,12 @@ class gpu_context {
   void note_job_retry() noexcept { ++job_retries_; }
   void note_cap_rejection() noexcept;
   void wait_for_market(stream_view s) const { market_ready_.make_wait(s); }
+  // The market's local-vol grids (market/market_surfaces.hpp) in the market buffers.
+  template <typename Real>
+  [[nodiscard]] const basic_vol_pair<Real>* surfaces() const noexcept
+  {
+    return static_cast<const basic_vol_pair<Real>*>(sizeof(Real) == sizeof(float) ? surfaces_f32_ : surfaces_f64_);
+  }
   // --rng sobol: the direction table in device memory (uploaded with the market); else null.
   [[nodiscard]] const std::uint32_t* sobol_directions() const noexcept
   {
@@ -77,9 +84,11 @@ class gpu_context {
   buffer_cache<cuda_malloc_traits> device_cache_;
   buffer_cache<pinned_host_traits> pinned_cache_;
   gpudirect_buffer market_rdma_;
-  device_buffer market_plain_;  // only when the system refuses GPUDirect attributes
-  device_buffer sobol_table_;  // --rng sobol only
-  std::size_t market_bytes_{0};
+  device_buffer market_plain_;   // only when the system refuses GPUDirect attributes
+  device_buffer sobol_table_;    // --rng sobol only
+  std::size_t market_bytes_{0};  // the flat market and the local-vol grids
+  const void* surfaces_f32_{nullptr};
+  const void* surfaces_f64_{nullptr};
   std::string market_note_;
   event market_ready_;
 };
