@@ -10,6 +10,9 @@
 #include "trade_on.hpp"
 
 #include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
 
 using namespace mcprice;
 using namespace mcprice::testing;
@@ -87,6 +90,25 @@ std::vector<trade> book_on(const std::string& asset)
           cliquet_on(asset)};
 }
 
+// A vanilla struck at 100 with early exercise on `dates` dates.
+trade exercised(const std::string& asset, const std::string& id, option_type type, exercise_style style, int dates)
+{
+  trade t = on(asset, id, product_kind::vanilla, type, 100);
+  t.exercise = style;
+  t.exercise_dates = dates;
+  return t;
+}
+
+// A call on several assets (named after the first), with weights where given.
+trade on_several(std::vector<std::string> assets, const std::string& id, product_kind p, double strike,
+                 std::vector<double> weights = {})
+{
+  trade t = on(assets.front(), id, p, option_type::call, strike);
+  t.underlyings = std::move(assets);
+  t.weights = std::move(weights);
+  return t;
+}
+
 // Jumps and Bates on every single-asset product and on the exercise walk, local vol on every one
 // (an American and a mixed basket too), and a Heston/GBM spread.
 std::vector<trade> jump_book()
@@ -96,34 +118,16 @@ std::vector<trade> jump_book()
     auto const more = book_on(a);
     book.insert(book.end(), more.begin(), more.end());
   }
-  trade spread = on("K", "spread", product_kind::spread, option_type::call, 30);
-  spread.underlyings = {"K", "G"};
-  book.push_back(spread);
+  book.push_back(on_several({"K", "G"}, "spread", product_kind::spread, 30));
   // Local vol on the exercise walk: an American put, a basket beside GBM and Heston assets.
-  trade american = on("L", "american", product_kind::vanilla, option_type::put, 100);
-  american.exercise = exercise_style::american;
-  american.exercise_dates = 16;
-  book.push_back(american);
-  trade basket = on("L", "basket", product_kind::basket, option_type::call, 80);
-  basket.underlyings = {"L", "G", "K"};
-  basket.weights = {0.4, 0.3, 0.3};
-  book.push_back(basket);
+  book.push_back(exercised("L", "american", option_type::put, exercise_style::american, 16));
+  book.push_back(on_several({"L", "G", "K"}, "basket", product_kind::basket, 80, {0.4, 0.3, 0.3}));
   // Jumps on the exercise walk: a Merton American, a Bates Bermudan, a basket of a Merton and a
   // GBM asset, and a spread of a Bates and a Heston one.
-  trade merton_american = on("J", "american", product_kind::vanilla, option_type::put, 100);
-  merton_american.exercise = exercise_style::american;
-  merton_american.exercise_dates = 16;
-  book.push_back(merton_american);
-  trade bates_bermudan = on("H", "bermudan", product_kind::vanilla, option_type::call, 100);
-  bates_bermudan.exercise = exercise_style::bermudan;
-  bates_bermudan.exercise_dates = 8;
-  book.push_back(bates_bermudan);
-  trade jump_basket = on("J", "basket", product_kind::basket, option_type::call, 90);
-  jump_basket.underlyings = {"J", "G2"};
-  book.push_back(jump_basket);
-  trade jump_spread = on("H", "spread", product_kind::spread, option_type::call, 0);
-  jump_spread.underlyings = {"H", "K"};
-  book.push_back(jump_spread);
+  book.push_back(exercised("J", "american", option_type::put, exercise_style::american, 16));
+  book.push_back(exercised("H", "bermudan", option_type::call, exercise_style::bermudan, 8));
+  book.push_back(on_several({"J", "G2"}, "basket", product_kind::basket, 90));
+  book.push_back(on_several({"H", "K"}, "spread", product_kind::spread, 0));
   // Autocallables on GBM: one asset, and a worst-of of two.
   book.push_back(autocallable_on("G"));
   trade worst = autocallable_on("G");
