@@ -248,14 +248,16 @@ MCPRICE_HD MCPRICE_INLINE void add_step_jumps(const Trade& t, const exercise_tab
 // Heston, per substep, one per asset for the variances, then one per asset for the log spots.
 // A jump trade's steps then take a jump_draw per jumping asset (add_step_jumps).
 // The variant's state is the trade's with its asset's x and v replaced: each scenario's state is
-// the one its own walk would reach, bit for bit.
-template <typename NormalStream, typename Trade, typename Visit>
-MCPRICE_HD MCPRICE_INLINE void walk_exercise_paths(const Trade& t, asset_variant variant, const exercise_tables& tab,
+// the one its own walk would reach, bit for bit. Jumps: whether the trade jumps, at compile time,
+// so that a trade without jumps walks code with no trace of them (their draws and table reads
+// cost the STAC-A2-style workload 9.5% when they were a run-time test; docs/benchmarks.md).
+template <typename NormalStream, bool Jumps, typename Trade, typename Visit>
+MCPRICE_HD MCPRICE_INLINE void walk_exercise_steps(const Trade& t, asset_variant variant, const exercise_tables& tab,
                                                    std::uint64_t key, std::uint64_t subsequence, Visit&& visit)
 {
   NormalStream rng(key, subsequence);
   normal_feeder<NormalStream> normals{rng};
-  jump_feeder<NormalStream> jump_draws{rng};
+  [[maybe_unused]] jump_feeder<NormalStream> jump_draws{rng};
   exercise_state s{};
   exercise_state s2{};
   const exercise_asset* assets = tab.assets + t.first_asset;
@@ -307,7 +309,7 @@ MCPRICE_HD MCPRICE_INLINE void walk_exercise_paths(const Trade& t, asset_variant
                          dx, var_integral);
           variant.x += dx;
         }
-        if (t.jumps) add_step_jumps(t, tab, std::int64_t{d} * t.substeps + k, jump_draws, s, variant);
+        if constexpr (Jumps) add_step_jumps(t, tab, std::int64_t{d} * t.substeps + k, jump_draws, s, variant);
       }
     } else {
       correlated(y);
@@ -319,7 +321,7 @@ MCPRICE_HD MCPRICE_INLINE void walk_exercise_paths(const Trade& t, asset_variant
         exercise_gbm_step const g = tab.gbm[variant.other->first_step + d * asset_count(t) + variant.asset];
         variant.x += fmaf(g.vol, y[variant.asset], g.drift);
       }
-      if (t.jumps) add_step_jumps(t, tab, d, jump_draws, s, variant);
+      if constexpr (Jumps) add_step_jumps(t, tab, d, jump_draws, s, variant);
     }
     s.grow(asset_count(t));
     if (variant.other != nullptr) {
@@ -330,6 +332,14 @@ MCPRICE_HD MCPRICE_INLINE void walk_exercise_paths(const Trade& t, asset_variant
     }
     if (visit(d, s, s2)) return;
   }
+}
+
+template <typename NormalStream, typename Trade, typename Visit>
+MCPRICE_HD MCPRICE_INLINE void walk_exercise_paths(const Trade& t, asset_variant variant, const exercise_tables& tab,
+                                                   std::uint64_t key, std::uint64_t subsequence, Visit&& visit)
+{
+  if (t.jumps) walk_exercise_steps<NormalStream, true>(t, variant, tab, key, subsequence, visit);
+  else walk_exercise_steps<NormalStream, false>(t, variant, tab, key, subsequence, visit);
 }
 
 template <typename NormalStream, typename Trade, typename Visit>
