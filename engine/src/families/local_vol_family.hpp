@@ -1,7 +1,8 @@
 #pragma once
 // Every single-asset product on a local_vol asset (Dupire, log Euler steps): each trade's steps
 // in one table; the grids (with Greeks, the sticky-strike ones too) are read from the market's
-// table, which the backend holds for the engine's lifetime (market/market_surfaces.hpp). Greeks: central differences on scenario lanes (float only).
+// table, which the backend holds for the engine's lifetime (market/market_surfaces.hpp).
+// Greeks: central differences on scenario lanes (float only).
 // --precision double has a family of its own, without Greeks.
 #include "backends/family_run.hpp"
 #include "families/family_batch.hpp"

@@ -78,6 +78,19 @@ std::int32_t append(std::vector<T>& to, const std::vector<T>& from)
   return at;
 }
 
+// f(a, b) for each step of the walk, in order: `substeps` equal pieces of each date's interval
+// (the last one ending on the date exactly).
+template <typename F>
+void for_each_substep(const std::vector<double>& times, int substeps, F&& f)
+{
+  double t_prev = 0.0;
+  for (double const ti : times) {
+    double const dt = (ti - t_prev) / substeps;
+    for (int s = 0; s < substeps; ++s) f(t_prev + dt * s, s + 1 == substeps ? ti : t_prev + dt * (s + 1));
+    t_prev = ti;
+  }
+}
+
 // The job's record with its tables appended to the family's.
 exercise_trade with_tables(exercise_family& f, const exercise_job& j)
 {
@@ -127,17 +140,10 @@ int add_jumps(const market_data& market, const std::vector<std::size_t>& idx, co
     ++jumping;
   }
   if (jumping == 0) return 0;
-  double t_prev = 0.0;
-  for (double const ti : times) {
-    double const dt = (ti - t_prev) / substeps;
-    for (int s = 0; s < substeps; ++s) {
-      double const a = t_prev + dt * s;
-      double const b = s + 1 == substeps ? ti : t_prev + dt * (s + 1);
-      for (std::size_t i = 0; i < idx.size(); ++i)
-        job.jump_counts.push_back(static_cast<float>(jump_intensity(market.assets()[idx[i]]) * (b - a)));
-    }
-    t_prev = ti;
-  }
+  for_each_substep(times, substeps, [&](double a, double b) {
+    for (std::size_t i = 0; i < idx.size(); ++i)
+      job.jump_counts.push_back(static_cast<float>(jump_intensity(market.assets()[idx[i]]) * (b - a)));
+  });
   return jumping;
 }
 
@@ -228,32 +234,25 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
     k.substeps = static_cast<std::int32_t>(std::max<std::int64_t>(1, (steps + k.dates - 1) / k.dates));
     job.heston_steps.reserve(times.size() * static_cast<std::size_t>(k.substeps) * n);
     std::vector<decay_cache> decays(n);
-    double t_prev = 0.0;
-    for (double const ti : times) {
-      double const dt = (ti - t_prev) / k.substeps;
-      for (int s = 0; s < k.substeps; ++s) {
-        double const a = t_prev + dt * s;
-        double const b = s + 1 == k.substeps ? ti : t_prev + dt * (s + 1);
-        for (std::size_t i = 0; i < n; ++i) {
-          const asset& u = market.assets()[idx[i]];
-          double const log_forward = diffusion_log_forward(market, u, b) - diffusion_log_forward(market, u, a);
-          if (u.model == model_kind::local_vol) {
-            // The walk reads dt and log_forward alone: the vol is the grid's.
-            job.heston_steps.push_back(make_heston_step(b - a, log_forward, 1.0, false, 0.0, 1.0, 0.0, 0.0));
-            continue;
-          }
-          if (u.model != model_kind::heston) {
-            job.heston_steps.push_back(log_normal_heston_step(u, a, b, log_forward));
-            continue;
-          }
-          const heston_params& h = u.heston;
-          double const step = b - a;
-          job.heston_steps.push_back(make_heston_step(step, log_forward, 1.0, false, h.kappa, h.theta, h.xi, h.rho,
-                                                      decays[i].at(h.kappa * step)));
+    for_each_substep(times, k.substeps, [&](double a, double b) {
+      for (std::size_t i = 0; i < n; ++i) {
+        const asset& u = market.assets()[idx[i]];
+        double const log_forward = diffusion_log_forward(market, u, b) - diffusion_log_forward(market, u, a);
+        if (u.model == model_kind::local_vol) {
+          // The walk reads dt and log_forward alone: the vol is the grid's.
+          job.heston_steps.push_back(make_heston_step(b - a, log_forward, 1.0, false, 0.0, 1.0, 0.0, 0.0));
+          continue;
         }
+        if (u.model != model_kind::heston) {
+          job.heston_steps.push_back(log_normal_heston_step(u, a, b, log_forward));
+          continue;
+        }
+        const heston_params& h = u.heston;
+        double const step = b - a;
+        job.heston_steps.push_back(make_heston_step(step, log_forward, 1.0, false, h.kappa, h.theta, h.xi, h.rho,
+                                                    decays[i].at(h.kappa * step)));
       }
-      t_prev = ti;
-    }
+    });
     double v_norm = 1e-4;
     job.grids.assign(n, nullptr);
     for (std::size_t i = 0; i < n; ++i) {
