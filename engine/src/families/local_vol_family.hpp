@@ -35,11 +35,12 @@ struct basic_local_vol_family {
   struct tables {
     std::vector<basic_local_vol_step<Real>> steps;
     vol_pair_table<Real> surface;  // the market's grids (no copy)
+    bool structured{false};        // some trade is an autocallable or a cliquet (kernels' choice)
 
     template <typename At>
     [[nodiscard]] kernels::local_vol_tables<Real> place(At&& at) const
     {
-      return {at(steps), at(surface)};
+      return {at(steps), at(surface), structured};
     }
   };
 
@@ -56,6 +57,7 @@ struct basic_local_vol_family {
   {
     j.kernel.first_step = static_cast<std::int32_t>(t.steps.size());
     t.steps.insert(t.steps.end(), j.steps.begin(), j.steps.end());
+    t.structured = t.structured || structured_product(j.kernel.product);
     j.kernel.surface.first = t.surface.place(*j.grid);
     for (int i = 0; i < local_vol_bumped_grids; ++i) {
       if (j.bumped[i] != nullptr) j.kernel.bumped[i].first = t.surface.place(*j.bumped[i]);

@@ -17,6 +17,8 @@ template <typename Real>
 struct local_vol_tables {
   const basic_local_vol_step<Real>* steps{nullptr};
   const basic_vol_pair<Real>* surface{nullptr};
+  // Some trade is an autocallable or a cliquet; without one, a leaner fused kernel, the same bits.
+  bool structured{true};
 };
 
 template <typename Real>

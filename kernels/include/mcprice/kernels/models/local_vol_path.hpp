@@ -162,13 +162,14 @@ MCPRICE_HD MCPRICE_INLINE Real local_vol_sample(const basic_local_vol_trade<Real
   else return Real(0.5) * (up + b.template settle<Product>(t));
 }
 
-template <typename NormalStream, typename Real>
+// Structured = false: a lane of a request without autocallables or cliquets (with_path_product).
+template <typename NormalStream, bool Structured = true, typename Real>
 MCPRICE_HD MCPRICE_INLINE moments local_vol_lane(const basic_local_vol_trade<Real>& h,
                                                  const basic_local_vol_step<Real>* grid,
                                                  const basic_vol_pair<Real>* table, std::int64_t block, int lane)
 {
   return own_subsequence_lane(h.samples, block, lane, [&](std::uint64_t subsequence) {
-    return with_path_product(h.product, [&](auto product) {
+    return with_path_product<true, Structured>(h.product, [&](auto product) {
       constexpr path_product p = decltype(product)::value;
       return h.antithetic ? local_vol_sample<NormalStream, p, true>(h, grid, table, subsequence)
                           : local_vol_sample<NormalStream, p, false>(h, grid, table, subsequence);

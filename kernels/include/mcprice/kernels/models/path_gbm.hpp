@@ -89,11 +89,18 @@ using product_tag = std::integral_constant<path_product, P>;
 // Calls f(product_tag<P>{}) with the trade's product as a compile-time constant: kernels branch
 // once per lane, uniformly across a canonical block, and run the product's code straight-line.
 // Europeans occur only under Heston (GBM prices them exactly): GBM kernels leave them out.
-template <bool WithEuropean = true, typename F>
+// WithStructured = false leaves out the autocallable and the cliquet, for a kernel whose request
+// holds neither: their state sizes a kernel's registers (local_vol_kernel.cu); the caller
+// guarantees no trade of theirs reaches it.
+template <bool WithEuropean = true, bool WithStructured = true, typename F>
 MCPRICE_HD MCPRICE_INLINE decltype(auto) with_path_product(path_product p, F&& f)
 {
   if constexpr (WithEuropean) {
     if (p == path_product::european) return f(product_tag<path_product::european>{});
+  }
+  if constexpr (WithStructured) {
+    if (p == path_product::autocallable) return f(product_tag<path_product::autocallable>{});
+    if (p == path_product::cliquet) return f(product_tag<path_product::cliquet>{});
   }
   switch (p) {
     case path_product::barrier:
@@ -102,13 +109,15 @@ MCPRICE_HD MCPRICE_INLINE decltype(auto) with_path_product(path_product p, F&& f
       return f(product_tag<path_product::touch>{});
     case path_product::lookback:
       return f(product_tag<path_product::lookback>{});
-    case path_product::autocallable:
-      return f(product_tag<path_product::autocallable>{});
-    case path_product::cliquet:
-      return f(product_tag<path_product::cliquet>{});
     default:
       return f(product_tag<path_product::asian>{});
   }
+}
+
+// Whether a product is a structured one (with_path_product's WithStructured).
+MCPRICE_HD MCPRICE_INLINE constexpr bool structured_product(path_product p)
+{
+  return p == path_product::autocallable || p == path_product::cliquet;
 }
 
 // Trivially copyable: the device trade table holds these; steps live in a separate grid table.
