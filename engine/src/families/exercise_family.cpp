@@ -41,6 +41,7 @@ exercise_table_layout layout_of(const exercise_family& f)
   l.groups = place(sizeof(exercise_walk_group) * f.walk_groups.size());
   l.coefficients = place(sizeof(float) * static_cast<std::size_t>(f.coefficient_dates) * max_exercise_basis);
   l.bytes = at;
+  l.any_jumps = !f.jump_counts.empty();
   return l;
 }
 
@@ -79,7 +80,7 @@ exercise_tables tables_at(const void* base, const exercise_table_layout& l, cons
           reinterpret_cast<const exercise_trade*>(b + l.scenarios),
           reinterpret_cast<const exercise_walk_group*>(b + l.groups),
           surfaces,
-          reinterpret_cast<const float*>(b + l.jumps)};
+          l.any_jumps ? reinterpret_cast<const float*>(b + l.jumps) : nullptr};
 }
 
 namespace {

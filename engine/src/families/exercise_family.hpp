@@ -42,6 +42,7 @@ struct exercise_family {
 struct exercise_table_layout {
   std::size_t assets{0}, factors{0}, gbm{0}, heston{0}, jumps{0}, discounts{0}, scenarios{0}, groups{0},
       coefficients{0}, bytes{0};
+  bool any_jumps{false};  // some trade jumps: the tables' jump_counts are set (else null)
 };
 exercise_table_layout layout_of(const exercise_family& f);
 std::vector<unsigned char> pack_tables(const exercise_family& f, const std::vector<float>& coefficients,

@@ -161,6 +161,7 @@ __device__ __forceinline__ void for_calibration_blocks(const exercise_trade* tra
 constexpr int path_threads = 64;
 constexpr int path_parts = calibration_paths_per_block / path_threads;
 
+template <typename Stream>
 __global__ void __launch_bounds__(path_threads)
     calibration_paths_kernel(const exercise_trade* __restrict__ trades, const calibration_start* __restrict__ starts,
                              int num_trades, exercise_tables tables, calibration_view view, std::int64_t job_end)
@@ -171,7 +172,7 @@ __global__ void __launch_bounds__(path_threads)
     int const lane = static_cast<int>(u % path_parts) * path_threads + static_cast<int>(threadIdx.x);
     exercise_trade const t = trades[detail::trade_of_block_by_thread(starts, num_trades, family_block)];
     with_sized_trade(t, [&](const auto& sized) {
-      simulate_calibration_path<rng::device_normal_stream>(
+      simulate_calibration_path<Stream>(
           sized, tables, view, family_block - t.first_calibration_block, family_block, lane);
     });
   }
@@ -463,13 +464,25 @@ __global__ void __launch_bounds__(solve_warps_per_block * 32)
   warp_store_regression(trades[i], step, trade_sums[i], out.coefficients, out.continuation_today + i);
 }
 
+// launch(stream_tag<S>{}) with S the walks' normal stream: the target's (Philox, or Sobol points
+// under --rng sobol), as a jumpless_stream where no trade of the tables jumps.
+template <typename Launch>
+void with_walk_stream(const launch_target& at, const exercise_tables& tables, Launch&& launch)
+{
+  // Sobol paths: up to two bridged normals an asset a step (Heston's variances, then log spots).
+  detail::with_normal_stream<rng::device_sobol_stream<2 * max_exercise_assets>>(at, [&](auto stream) {
+    using Stream = typename decltype(stream)::type;
+    if (tables.jump_counts == nullptr) launch(detail::stream_tag<jumpless_stream<Stream>>{});
+    else launch(detail::stream_tag<Stream>{});
+  });
+}
+
 }  // namespace
 
 void launch_exercise_price_blocks(const exercise_ref& f, block_range blocks, moments* partials, launch_target at)
 {
   if (f.num_trades == 0) return;
-  // Sobol paths: up to two bridged normals an asset a step (Heston's variances, then log spots).
-  detail::with_normal_stream<rng::device_sobol_stream<2 * max_exercise_assets>>(at, [&](auto stream) {
+  with_walk_stream(at, f.tables, [&](auto stream) {
     detail::launch_persistent(exercise_blocks_kernel<typename decltype(stream)::type>,
                               "exercise_blocks_kernel (prices)", blocks.size(), at.grid_blocks, at.stream, f.trades,
                               f.num_trades, f.tables, blocks.begin, blocks.end, partials);
@@ -482,7 +495,7 @@ template <int Assets>
 void launch_combination_kind(const combination_ref& f, block_range blocks, moments* partials,
                              unsigned long long* unit_counter, launch_target at)
 {
-  detail::with_normal_stream<rng::device_sobol_stream<2 * max_exercise_assets>>(at, [&](auto stream) {
+  with_walk_stream(at, f.tables, [&](auto stream) {
     detail::launch_persistent(combination_blocks_kernel<Assets, typename decltype(stream)::type>,
                               "combination_blocks_kernel (Greeks)", blocks.size(), at.grid_blocks, at.stream, f.trades,
                               f.num_trades, f.tables, blocks.begin, blocks.end, partials, unit_counter);
@@ -516,9 +529,14 @@ void launch_exercise_combination_blocks(const combination_ref& f, block_range bl
 void launch_calibration_paths(const calibration_ref& c, std::int64_t job_end, launch_target at)
 {
   if (c.num_trades == 0) return;
-  detail::launch_persistent_of(path_threads, calibration_paths_kernel, "calibration_paths_kernel",
-                               (job_end - c.view.job_first_block) * path_parts, at.grid_blocks, at.stream, c.trades,
-                               c.starts, c.num_trades, c.tables, c.view, job_end);
+  // The regression's paths are Philox's under either --rng (simulate_calibration_path).
+  auto const launch = [&](auto kernel) {
+    detail::launch_persistent_of(path_threads, kernel, "calibration_paths_kernel",
+                                 (job_end - c.view.job_first_block) * path_parts, at.grid_blocks, at.stream, c.trades,
+                                 c.starts, c.num_trades, c.tables, c.view, job_end);
+  };
+  if (c.tables.jump_counts == nullptr) launch(calibration_paths_kernel<jumpless_stream<rng::device_normal_stream>>);
+  else launch(calibration_paths_kernel<rng::device_normal_stream>);
 }
 
 void launch_calibration_backward(const calibration_ref& c, std::int64_t job_end, int from_step, int step,

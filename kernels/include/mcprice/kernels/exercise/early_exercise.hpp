@@ -17,7 +17,7 @@
 #include "mcprice/kernels/launch/tuning.hpp"
 #include "mcprice/kernels/models/basket_gbm.hpp"
 #include "mcprice/kernels/models/heston_path.hpp"
-#include "mcprice/kernels/models/jumps.hpp"
+#include "mcprice/kernels/models/jump_feeder.hpp"
 #include "mcprice/kernels/models/local_vol_path.hpp"
 
 #include <cstdint>
@@ -169,7 +169,9 @@ struct exercise_tables {
   const exercise_trade* scenarios;        // Greeks: the trades' bumped copies (exercise_combination)
   const exercise_walk_group* groups;      // Greeks on the GPU: combinations walked together
   const basic_vol_pair<float>* surfaces;  // local-vol assets' grids (exercise_asset::surface)
-  const float* jump_counts;               // jump trades: lambda dt per step and asset (first_jump)
+  // Jump trades: lambda dt per step and asset (first_jump); null where no trade of the tables
+  // jumps (the launchers then choose kernels without the jump walk: jumpless_stream).
+  const float* jump_counts;
 };
 
 // The state of a path at a date.
@@ -198,28 +200,6 @@ struct asset_variant {
   int asset;
   float x;
   float v;
-};
-
-// A walk's jump draws one at a time, two from each next_uint4 of the stream (under Sobol points,
-// the unbridged dimensions after the bridged normals: rng/sobol_stream.hpp).
-template <typename NormalStream>
-struct jump_feeder {
-  NormalStream& rng;
-  std::uint32_t z{0}, w{0};
-  bool held{false};
-
-  MCPRICE_HD MCPRICE_INLINE jump_draw next()
-  {
-    if (held) {
-      held = false;
-      return {z, w};
-    }
-    auto const bits = rng.next_uint4();
-    z = bits.z;
-    w = bits.w;
-    held = true;
-    return {bits.x, bits.y};
-  }
 };
 
 // Adds step `step`'s jumps to the log spots: one jump_draw for each jumping asset, in asset
@@ -257,7 +237,7 @@ MCPRICE_HD MCPRICE_INLINE void walk_exercise_steps(const Trade& t, asset_variant
 {
   NormalStream rng(key, subsequence);
   normal_feeder<NormalStream> normals{rng};
-  [[maybe_unused]] jump_feeder<NormalStream> jump_draws{rng};
+  [[maybe_unused]] jump_feeder<NormalStream> jump_draws{&rng};
   exercise_state s{};
   exercise_state s2{};
   const exercise_asset* assets = tab.assets + t.first_asset;
@@ -334,12 +314,31 @@ MCPRICE_HD MCPRICE_INLINE void walk_exercise_steps(const Trade& t, asset_variant
   }
 }
 
+// The normal stream of a launch none of whose trades jumps (exercise_tables::jump_counts null):
+// the walk compiled for it has no jump code at all, so such a request runs kernels sized without
+// it (both walks inlined into one kernel cost the STAC-A2-style workload 5%; docs/benchmarks.md).
+// The draws are NormalStream's: the same bits.
+template <typename NormalStream>
+struct jumpless_stream : NormalStream {
+  using NormalStream::NormalStream;
+};
+
+template <typename NormalStream>
+inline constexpr bool may_jump = true;
+template <typename NormalStream>
+inline constexpr bool may_jump<jumpless_stream<NormalStream>> = false;
+
 template <typename NormalStream, typename Trade, typename Visit>
 MCPRICE_HD MCPRICE_INLINE void walk_exercise_paths(const Trade& t, asset_variant variant, const exercise_tables& tab,
                                                    std::uint64_t key, std::uint64_t subsequence, Visit&& visit)
 {
-  if (t.jumps) walk_exercise_steps<NormalStream, true>(t, variant, tab, key, subsequence, visit);
-  else walk_exercise_steps<NormalStream, false>(t, variant, tab, key, subsequence, visit);
+  if constexpr (may_jump<NormalStream>) {
+    if (t.jumps) {
+      walk_exercise_steps<NormalStream, true>(t, variant, tab, key, subsequence, visit);
+      return;
+    }
+  }
+  walk_exercise_steps<NormalStream, false>(t, variant, tab, key, subsequence, visit);
 }
 
 template <typename NormalStream, typename Trade, typename Visit>
