@@ -1,7 +1,7 @@
 // Jumps (Merton, Bates), local volatility and mixed-model baskets on the GPU backend: the CPU
 // backend's numbers (to float rounding) on every single-asset product, Philox and Sobol, with
-// Greeks where the model has them, and worst-ofs on GBM and on local vol beside GBM; the two
-// routes' bits equal; and the Bates closed form.
+// Greeks where the model has them, and worst-ofs on GBM, on local vol beside GBM and with jumps;
+// the two routes' bits equal; the lean kernels' bits the full ones'; and the Bates closed form.
 #include "catch.hpp"
 #include "heston_reference.hpp"
 #include "mcprice/engine.hpp"
@@ -147,16 +147,48 @@ std::vector<trade> jump_book()
   heston_worst.underlyings = {"K", "G2"};
   heston_worst.initial_levels = {98, 80};
   book.push_back(heston_worst);
+  // Worst-ofs with jumps (the Heston worst-of walk): a Merton asset beside a GBM one, a Bates one
+  // beside a Heston one.
+  trade merton_worst = autocallable_on("J");
+  merton_worst.id = "J-G2-worst-of";
+  merton_worst.underlyings = {"J", "G2"};
+  merton_worst.initial_levels = {100, 78};
+  book.push_back(merton_worst);
+  trade bates_worst = autocallable_on("H");
+  bates_worst.id = "H-K-worst-of";
+  bates_worst.underlyings = {"H", "K"};
+  book.push_back(bates_worst);
   return book;
 }
 
-pricing_run run_on(backend_choice b, engine_options o)
+pricing_run run_on(backend_choice b, engine_options o, std::vector<trade> trades = jump_book())
 {
   o.backend = b;
   o.steps = 64;
   portfolio book;
-  book.trades = jump_book();
+  book.trades = std::move(trades);
   return engine(jump_market(), o).price(book);
+}
+
+// The trades of jump_book that the lean kernels take when no other trade of their request needs
+// the full ones: local-vol products but the autocallable and the cliquet, and walks without jumps.
+std::vector<trade> lean_book()
+{
+  auto book = book_on("L");
+  book.resize(6);  // the autocallable and the cliquet are last
+  book.push_back(on_several({"K", "G"}, "spread", product_kind::spread, 30));
+  book.push_back(exercised("L", "american", option_type::put, exercise_style::american, 16));
+  book.push_back(on_several({"L", "G", "K"}, "basket", product_kind::basket, 80, {0.4, 0.3, 0.3}));
+  return book;
+}
+
+const trade_result& result_of(const pricing_run& run, const std::string& id)
+{
+  for (auto const& r : run.results) {
+    if (r.id == id) return r;
+  }
+  FAIL("no result for " << id);
+  return run.results.front();
 }
 
 void check_agree(const pricing_run& gpu, const pricing_run& cpu)
@@ -216,6 +248,33 @@ TEST_CASE("GPU jump and local vol trades: the two-phase route, streams and grids
     o.streams = 1;
     o.grid_blocks = 7;
     CHECK(same_result_bits(fused, run_on(backend_choice::gpu, o)));
+  }
+}
+
+TEST_CASE("GPU lean kernels (no structured branches, no jump walk) give a trade the full kernels' bits", "[gpu]")
+{
+  for (bool greeks : {false, true}) {
+    engine_options o;
+    o.paths = 1 << 14;
+    o.greeks = greeks;
+    auto const full = run_on(backend_choice::gpu, o);
+    auto const lean = run_on(backend_choice::gpu, o, lean_book());
+    int with_greeks = 0;
+    for (auto const& r : lean.results) {
+      auto const& f = result_of(full, r.id);
+      INFO(r.id << (greeks ? " with Greeks" : "") << ": lean " << r.price << ", full " << f.price);
+      REQUIRE(r.status == trade_status::ok);
+      CHECK(same_bits(r.price, f.price));
+      CHECK(same_bits(r.std_error, f.std_error));
+      // Local vol on the exercise walk has no Greeks (docs/greeks.md): both runs say so alike.
+      REQUIRE(r.greeks.has_value() == f.greeks.has_value());
+      if (r.greeks) {
+        ++with_greeks;
+        CHECK(same_bits(r.greeks->delta.value, f.greeks->delta.value));
+        CHECK(same_bits(r.greeks->vega.value, f.greeks->vega.value));
+      }
+    }
+    CHECK((with_greeks > 0) == greeks);
   }
 }
 

@@ -282,17 +282,3 @@ TEST_CASE("a one-date Bermudan call on a Bates asset: the walk's QE substeps wit
   auto const run = price_with(heston_market(c), {one_date}, o);
   check_near(run.results[0], heston_call(c), 0.01);
 }
-
-TEST_CASE("worst-of autocallables on jump assets still fail alone, saying why")
-{
-  auto const m = market_of(rate, crash, mild, 0.3);
-  trade worst = trade_on("J", "worst-of", product_kind::autocallable, option_type::call, 0.9, 1.0);
-  worst.underlyings = {"J", "K"};
-  worst.observation_times = {0.5, 1.0};
-  worst.autocall_barrier = {1.0, 1.0};
-  worst.coupon = 0.02;
-  auto const run = price_with(m, {worst, bermudan_put(100, 4)}, with_paths(2000));
-  CHECK(run.results[0].status == trade_status::error);
-  CHECK_THAT(run.results[0].message, Catch::Contains("not yet with jumps"));
-  CHECK(run.results[1].status == trade_status::ok);
-}

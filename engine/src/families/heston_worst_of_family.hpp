@@ -33,11 +33,12 @@ struct heston_worst_of_family {
     std::vector<heston_worst_of_asset> assets;
     std::vector<float> log_initials;
     std::vector<float> factors;
+    std::vector<float> jump_counts;  // parallel to steps up to the last jump trade's rows
 
     template <typename At>
     [[nodiscard]] heston_worst_of_tables place(At&& at) const
     {
-      return {at(steps), at(assets), at(log_initials), at(factors)};
+      return {at(steps), at(assets), at(log_initials), at(factors), jump_counts.empty() ? nullptr : at(jump_counts)};
     }
   };
 
@@ -51,6 +52,10 @@ struct heston_worst_of_family {
     j.kernel.first_step = static_cast<std::int32_t>(t.steps.size());
     j.kernel.first_asset = static_cast<std::int32_t>(t.log_initials.size());
     j.kernel.first_factor = static_cast<std::int32_t>(t.factors.size());
+    if (!j.jump_counts.empty()) {
+      t.jump_counts.resize(t.steps.size(), 0.0F);
+      t.jump_counts.insert(t.jump_counts.end(), j.jump_counts.begin(), j.jump_counts.end());
+    }
     t.steps.insert(t.steps.end(), j.steps.begin(), j.steps.end());
     t.assets.insert(t.assets.end(), j.assets.begin(), j.assets.end());
     t.log_initials.insert(t.log_initials.end(), j.log_initials.begin(), j.log_initials.end());

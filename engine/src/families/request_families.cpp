@@ -96,19 +96,24 @@ std::optional<trade_job> build_checked(const trade& t, std::string& message, con
         const asset& a = market.assets()[*market.find(name)];
         return a.model != model_kind::gbm || (a.jumps && a.jumps->intensity > 0.0);
       });
-  // A worst-of on Heston assets or on local-vol ones (validation refuses both at once).
-  auto const worst_of_on = [&](model_kind m) {
+  // A worst-of on local-vol assets, or on Heston or jump ones (validation refuses both at once):
+  // the Heston worst-of walk steps GBM assets exactly, and every asset's jumps.
+  auto const worst_of_on = [&](auto&& is) {
     return t.product == product_kind::autocallable && t.underlyings.size() > 1 &&
            std::any_of(t.underlyings.begin(), t.underlyings.end(),
-                       [&](const std::string& name) { return market.assets()[*market.find(name)].model == m; });
+                       [&](const std::string& name) { return is(market.assets()[*market.find(name)]); });
+  };
+  auto const local_vol = [](const asset& a) { return a.model == model_kind::local_vol; };
+  auto const heston_or_jumps = [](const asset& a) {
+    return a.model == model_kind::heston || (a.jumps && a.jumps->intensity > 0.0);
   };
   trade_route const r{t,
                       market.assets()[first_underlying],
                       options.precision == path_precision::float64,
                       options.greeks,
                       walked_assets,
-                      worst_of_on(model_kind::local_vol),
-                      worst_of_on(model_kind::heston)};
+                      worst_of_on(local_vol),
+                      worst_of_on(heston_or_jumps)};
   if (r.in_double) {
     message = refused_in_double(r);
     if (!message.empty()) return std::nullopt;

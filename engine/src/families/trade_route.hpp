@@ -19,7 +19,7 @@ struct trade_route {
   bool walked_assets{false};
   // A worst-of autocallable with a local-vol underlying: the local-vol worst-of prices it.
   bool local_vol_worst_of{false};
-  // A worst-of autocallable with a Heston underlying: the Heston worst-of prices it.
+  // A worst-of autocallable with a Heston or jump underlying: the Heston worst-of prices it.
   bool heston_worst_of{false};
 
   [[nodiscard]] bool european_exercise() const noexcept { return t.exercise == exercise_style::european; }

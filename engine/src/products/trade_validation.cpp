@@ -173,23 +173,27 @@ std::string check_fields(const trade& t, const market_data& market, std::size_t&
   return {};
 }
 
-// Worst-of autocallables price on GBM and local-vol assets without jumps so far.
+// Worst-of autocallables price on GBM, Heston and jump assets (the Heston worst-of walk), or on
+// local-vol assets beside GBM ones, so far.
 std::string worst_of_diffusions_only(const trade& t, const market_data& market)
 {
   const std::string* heston = nullptr;
+  const std::string* jumps = nullptr;
   const std::string* local_vol = nullptr;
   for (auto const& name : t.underlyings) {
     const asset& a = market.assets()[*market.find(name)];
-    if (a.jumps && a.jumps->intensity > 0.0) {
-      return "asset " + name + ": worst-of autocallables (several underlyings) are priced on gbm, heston and " +
-             "local_vol assets without jumps only, not yet with jumps";
-    }
+    if (a.jumps && a.jumps->intensity > 0.0 && jumps == nullptr) jumps = &name;
     if (a.model == model_kind::heston && heston == nullptr) heston = &name;
     if (a.model == model_kind::local_vol && local_vol == nullptr) local_vol = &name;
   }
-  if (heston != nullptr && local_vol != nullptr) {
+  if (local_vol == nullptr) return {};
+  if (heston != nullptr) {
     return "asset " + *heston + ": a worst-of autocallable prices heston or local_vol underlyings (gbm ones beside " +
            "either), not yet both: " + *local_vol + " is local_vol";
+  }
+  if (jumps != nullptr) {
+    return "asset " + *jumps + ": a worst-of autocallable prices underlyings with jumps or local_vol ones (gbm ones " +
+           "beside either), not yet both: " + *local_vol + " is local_vol";
   }
   return {};
 }

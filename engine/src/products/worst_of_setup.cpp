@@ -3,6 +3,7 @@
 #include "mcprice/kernels/greeks/basket_greeks.hpp"
 #include "mcprice/kernels/greeks/local_vol_greeks.hpp"
 #include "products/basket_setup.hpp"
+#include "products/jump_terms.hpp"
 #include "products/local_vol_setup.hpp"
 #include "products/path_setup.hpp"
 #include "products/stream_keys.hpp"
@@ -164,9 +165,10 @@ namespace {
 // A Heston asset's QE step from a to b; a GBM asset's is a Heston step without vol of vol or mean
 // reversion, of unit variance, whose length is its total Black variance over the step: QE's
 // log-normal branch then takes its exact step (as the multi-asset exercise walks do).
+// A jump asset's diffusion steps to its forward less the jumps' compensator (jump_terms.hpp).
 heston_step worst_of_heston_step(const asset& u, const market_data& market, double a, double b, double hit_value)
 {
-  double const log_forward = market.log_forward(u, b) - market.log_forward(u, a);
+  double const log_forward = diffusion_log_forward(market, u, b) - diffusion_log_forward(market, u, a);
   if (u.model != model_kind::heston) {
     double const dw = std::max(0.0, u.vol.total_variance(b) - u.vol.total_variance(a));
     return make_heston_step(dw, log_forward, hit_value, false, 0.0, 1.0, 0.0, 0.0);
@@ -189,21 +191,35 @@ heston_worst_of_job make_heston_worst_of_job(const trade& t, const market_data& 
   path_grid const g = make_path_grid(t, opt, true);
   double const df_T = market.discount().discount(t.maturity);
   heston_worst_of_job job{};
+  int const jumping = static_cast<int>(
+      std::count_if(u.assets.begin(), u.assets.end(), [](const asset* a) { return jump_intensity(*a) > 0.0; }));
   double t_prev = 0.0;
   for (std::size_t k = 0; k < g.times.size(); ++k) {
     double const hit_value = market.discount().discount(g.times[k]) / df_T;
     for (const asset* a : u.assets) {
       job.steps.push_back(worst_of_heston_step(*a, market, t_prev, g.times[k], hit_value));
       job.steps.back().fixing = g.marks[k];
+      if (jumping > 0) job.jump_counts.push_back(static_cast<float>(jump_intensity(*a) * (g.times[k] - t_prev)));
     }
     t_prev = g.times[k];
   }
   for (const asset* a : u.assets) {
     bool const heston = a->model == model_kind::heston;
+    basic_jump_law<float> law{0.0F, 0.0F, 0.0F};
+    if (jump_intensity(*a) > 0.0) {
+      law = {static_cast<float>(a->jumps->intensity), static_cast<float>(a->jumps->mean),
+             static_cast<float>(a->jumps->vol)};
+    }
     job.assets.push_back({heston ? static_cast<float>(a->heston.v0) : 1.0F,
-                          heston ? static_cast<float>(a->heston.xi) : 0.0F});
+                          heston ? static_cast<float>(a->heston.xi) : 0.0F, law});
   }
   fill_worst_of(job, t, market, opt, u, g, false, heston_worst_of_normals_per_asset);
+  if (jumping > 0) {
+    // A jump draw per jumping asset a step, two to each block of four raw draws.
+    int const steps = job.kernel.steps;
+    int const uniforms = static_cast<int>(4 * ((std::int64_t{steps} * jumping + 1) / 2));
+    job.kernel.key = stream_key(t, opt, steps, heston_worst_of_normals_per_asset * n, uniforms);
+  }
   append_observation_rows(t, job.steps, job.kernel);
   return job;
 }

@@ -53,7 +53,8 @@ local_vol_worst_of_job make_local_vol_worst_of_job(const trade& t, const market_
 struct heston_worst_of_job {
   heston_worst_of_trade kernel;  // first_block, first_step, first_asset, first_factor: set by the batcher
   std::vector<heston_step> steps;
-  std::vector<heston_worst_of_asset> assets;  // v0 and vol of vol (a GBM asset: 1 and 0)
+  std::vector<heston_worst_of_asset> assets;  // v0, vol of vol (a GBM asset: 1 and 0), jump law
+  std::vector<float> jump_counts;             // jump trades: lambda dt per step row (empty without)
   std::vector<float> log_initials;
   std::vector<float> spots;
   std::vector<float> factor;
@@ -61,7 +62,8 @@ struct heston_worst_of_job {
   std::int64_t paths;
 };
 
-// Equal steps to maturity beside the fixings, as single-asset Heston paths take. --rng sobol:
+// Equal steps to maturity beside the fixings, as single-asset Heston paths take; jump assets
+// (Merton, Bates) among the underlyings step their jumps exactly over each step. --rng sobol:
 // at most worst_of_sobol_assets / 2 underlyings (two normals an asset a step).
 heston_worst_of_job make_heston_worst_of_job(const trade& t, const market_data& market, const engine_options& opt);
 

@@ -8,7 +8,14 @@
 // total Black variance over the step: QE's log-normal branch is then its exact step. The
 // continuous knock-in takes the worst asset's bridge on that asset's integrated variance over
 // the step (worst_of_path.hpp, docs/formats.md).
+//
+// Jump assets (Merton on GBM, Bates on Heston) take this walk too: after the step's normals, one
+// jump draw per jumping asset in asset order (jump_feeder.hpp), whose log jump over the step
+// (jumps.hpp, the step's mean count from the host) is added to the asset's log spot; the
+// antithetic side takes the complemented draw. The knock-in's bridge stays on the diffusion's
+// variance, as for single-asset jump paths.
 #include "mcprice/kernels/models/heston_path.hpp"
+#include "mcprice/kernels/models/jump_feeder.hpp"
 #include "mcprice/kernels/models/worst_of_path.hpp"
 
 #include <cstdint>
@@ -18,10 +25,12 @@ namespace mcprice {
 // Normals a step takes per asset: its log spot's and its variance's.
 inline constexpr int heston_worst_of_normals_per_asset = 2;
 
-// An asset's Heston parameters a path reads (a GBM asset: v0 = 1, xi = 0).
+// An asset's Heston parameters a path reads (a GBM asset: v0 = 1, xi = 0), and its jump law
+// (intensity 0: none).
 struct heston_worst_of_asset {
   float v0;
   float xi;
+  basic_jump_law<float> jumps;
 };
 
 // The worst-of record; its rows are Heston steps: k x assets + i is asset i's step k (every row
@@ -34,15 +43,20 @@ struct heston_worst_of_tables {
   const heston_worst_of_asset* assets{nullptr};  // trade.first_asset, as the initial levels
   const float* log_initials{nullptr};            // ln(L_i / S_i(0))
   const float* factors{nullptr};                 // assets x assets, row-major
+  // A jump trade's mean jump counts lambda dt, parallel to its step rows (from trade.first_step:
+  // asset i's step k at k x assets + i); null where no trade jumps.
+  const float* jump_counts{nullptr};
 };
 
 // Moves one side's log spots x and variances v by step k (rows: the step's, an asset each) with
 // the correlated normals y and the variance normals z_v, and returns its worst.
+// jumps: each asset's log jump over the step (0 for an asset without jumps).
 template <int Assets>
 MCPRICE_HD MCPRICE_INLINE worst_of_step<float> step_heston_worst_of(const heston_worst_of_trade& t,
                                                                     const heston_worst_of_tables& tab,
                                                                     const heston_step* rows, const float* y,
-                                                                    const float* z_v, float sign, float* x, float* v)
+                                                                    const float* z_v, const float* jumps, float sign,
+                                                                    float* x, float* v)
 {
   worst_of_step<float> w{0.0F, 0.0F};
   const float* log_initial = tab.log_initials + t.first_asset;
@@ -52,7 +66,7 @@ MCPRICE_HD MCPRICE_INLINE worst_of_step<float> step_heston_worst_of(const heston
     float dx = 0.0F;
     float var = 0.0F;
     heston_qe_step(assets[i].xi, rows[i], v[i], qe_normal_draw{sign * z_v[i]}, sign * y[i], dx, var);
-    x[i] += dx;
+    x[i] += dx + jumps[i];
     float const performance = x[i] - log_initial[i];
     if (i == 0 || performance < w.x) w = {performance, var};
   }
@@ -70,14 +84,28 @@ MCPRICE_HD MCPRICE_INLINE void walk_heston_worst_of(const heston_worst_of_trade&
   float va[worst_of_room<Assets>];
   float vb[worst_of_room<Assets>];
   float z_v[worst_of_room<Assets>];
-  for (int i = 0; i < n; ++i) va[i] = vb[i] = tab.assets[t.first_asset + i].v0;
+  // The step's jump draws, and each side's log jumps (0 without).
+  const heston_worst_of_asset* assets = tab.assets + t.first_asset;
+  jump_draw draws[worst_of_room<Assets>] = {};
+  float jumps[worst_of_room<Assets>] = {};
+  jump_feeder<NormalStream> jump_draws{nullptr};  // bound to the walk's stream at its first step
+  for (int i = 0; i < n; ++i) va[i] = vb[i] = assets[i].v0;
   walk_worst_of_sides<NormalStream, Antithetic, Assets>(
       t, tab.factors + t.first_factor, group,
       [&](auto& normals) {
         for (int i = 0; i < n; ++i) z_v[i] = normals.next();
+        jump_draws.rng = &normals.rng;
+        for (int i = 0; i < n; ++i) {
+          if (assets[i].jumps.intensity > 0.0F) draws[i] = jump_draws.next();
+        }
       },
       [&](int k, const float* y, float sign, float* x) {
-        return step_heston_worst_of<Assets>(t, tab, steps + static_cast<std::int64_t>(k) * n, y, z_v, sign, x,
+        for (int i = 0; i < n; ++i) {
+          if (!(assets[i].jumps.intensity > 0.0F)) continue;
+          float const m = tab.jump_counts[t.first_step + static_cast<std::int64_t>(k) * n + i];
+          jumps[i] = log_jump(assets[i].jumps, m, sign > 0.0F ? draws[i] : draws[i].antithetic());
+        }
+        return step_heston_worst_of<Assets>(t, tab, steps + static_cast<std::int64_t>(k) * n, y, z_v, jumps, sign, x,
                                             sign > 0.0F ? va : vb);
       },
       [&](int k, const worst_of_step<float>& a, const worst_of_step<float>& b) {
