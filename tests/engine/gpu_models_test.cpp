@@ -90,6 +90,16 @@ std::vector<trade> book_on(const std::string& asset)
           cliquet_on(asset)};
 }
 
+// autocallable_on(first) as a worst-of of first and second, seasoned at `levels` where given.
+trade worst_of_on(const std::string& first, const std::string& second, std::vector<double> levels)
+{
+  trade t = autocallable_on(first);
+  t.id = first + "-" + second + "-worst-of";
+  t.underlyings = {first, second};
+  t.initial_levels = std::move(levels);
+  return t;
+}
+
 // A vanilla struck at 100 with early exercise on `dates` dates.
 trade exercised(const std::string& asset, const std::string& id, option_type type, exercise_style style, int dates)
 {
@@ -128,36 +138,14 @@ std::vector<trade> jump_book()
   book.push_back(exercised("H", "bermudan", option_type::call, exercise_style::bermudan, 8));
   book.push_back(on_several({"J", "G2"}, "basket", product_kind::basket, 90));
   book.push_back(on_several({"H", "K"}, "spread", product_kind::spread, 0));
-  // Autocallables on GBM: one asset, and a worst-of of two.
+  // Autocallables: on one GBM asset; worst-ofs on GBM, and with a local-vol, a Heston or a jump
+  // asset (Merton beside GBM, Bates beside Heston: the Heston worst-of walk).
   book.push_back(autocallable_on("G"));
-  trade worst = autocallable_on("G");
-  worst.id = "G-G2-worst-of";
-  worst.underlyings = {"G", "G2"};
-  worst.initial_levels = {62, 78};
-  book.push_back(worst);
-  // A worst-of on a local-vol asset beside a GBM one.
-  trade local_worst = autocallable_on("L");
-  local_worst.id = "L-G2-worst-of";
-  local_worst.underlyings = {"L", "G2"};
-  local_worst.initial_levels = {102, 78};
-  book.push_back(local_worst);
-  // A worst-of on a Heston asset beside a GBM one.
-  trade heston_worst = autocallable_on("K");
-  heston_worst.id = "K-G2-worst-of";
-  heston_worst.underlyings = {"K", "G2"};
-  heston_worst.initial_levels = {98, 80};
-  book.push_back(heston_worst);
-  // Worst-ofs with jumps (the Heston worst-of walk): a Merton asset beside a GBM one, a Bates one
-  // beside a Heston one.
-  trade merton_worst = autocallable_on("J");
-  merton_worst.id = "J-G2-worst-of";
-  merton_worst.underlyings = {"J", "G2"};
-  merton_worst.initial_levels = {100, 78};
-  book.push_back(merton_worst);
-  trade bates_worst = autocallable_on("H");
-  bates_worst.id = "H-K-worst-of";
-  bates_worst.underlyings = {"H", "K"};
-  book.push_back(bates_worst);
+  book.push_back(worst_of_on("G", "G2", {62, 78}));
+  book.push_back(worst_of_on("L", "G2", {102, 78}));
+  book.push_back(worst_of_on("K", "G2", {98, 80}));
+  book.push_back(worst_of_on("J", "G2", {100, 78}));
+  book.push_back(worst_of_on("H", "K", {}));
   return book;
 }
 

@@ -8,7 +8,7 @@
 #include "mcprice/engine.hpp"
 #include "mcprice/market_reader.hpp"
 #include "result_bits.hpp"
-#include "trade_on.hpp"
+#include "worst_of_notes.hpp"
 
 #include <cmath>
 #include <string>
@@ -42,40 +42,20 @@ market_data jump_worst_of_market()
                       "jump worst-of");
 }
 
-// A two-year step-down note: quarterly calls stepping down, 2% memory coupons above 80%, a
-// knock-in at 65% watched at the observations (so that every grid steps exactly between them),
-// the put struck at 100%.
-trade note_on(std::vector<std::string> underlyings, const std::string& id)
+// The note with its knock-in watched at the observations, so that every grid steps exactly
+// between them.
+trade observed_note(std::vector<std::string> underlyings, const std::string& id)
 {
-  trade t = trade_on(underlyings.front(), id, product_kind::autocallable, option_type::call, 1.0, 2.0);
-  t.underlyings = std::move(underlyings);
-  t.observation_times = {0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0};
-  t.autocall_barrier = {1.05, 1.0, 0.95, 0.9, 0.9, 0.85, 0.85, 0.8};
-  t.coupon = 0.02;
-  t.coupon_barrier = {0.8};
-  t.memory = true;
-  t.ki_barrier = 0.65;
-  t.ki_monitoring = knock_in_monitoring::discrete;
-  t.fixing_times = t.observation_times;
-  return t;
+  return testing::note_on(std::move(underlyings), id, knock_in_monitoring::discrete);
 }
 
 // A worst-of whose asset `never` starts from a tiny initial level: its performance is always far
 // above the others', so it is never the worst (its jumps are drawn all the same).
 trade beside(std::vector<std::string> underlyings, const std::string& never, const std::string& id)
 {
-  trade t = note_on(underlyings, id);
+  trade t = observed_note(underlyings, id);
   for (auto const& name : underlyings) t.initial_levels.push_back(name == never ? 1e-6 : 100.0);
   return t;
-}
-
-engine_options cpu_options(std::int64_t paths)
-{
-  engine_options o;
-  o.backend = backend_choice::cpu;
-  o.paths = paths;
-  o.steps = 24;
-  return o;
 }
 
 pricing_run price(const engine_options& o, std::vector<trade> trades)
@@ -83,19 +63,6 @@ pricing_run price(const engine_options& o, std::vector<trade> trades)
   portfolio book;
   book.trades = std::move(trades);
   return engine(jump_worst_of_market(), o).price(book);
-}
-
-void require_ok(const trade_result& r)
-{
-  INFO(r.id << ": " << r.message);
-  REQUIRE(r.status == trade_status::ok);
-}
-
-// Two independent estimates of one value: within 4 combined standard errors plus `allowance`.
-void check_same_value(const trade_result& a, const trade_result& b, double allowance)
-{
-  INFO(a.id << ": " << a.price << " +- " << a.std_error << " vs " << b.id << ": " << b.price << " +- " << b.std_error);
-  CHECK(std::abs(a.price - b.price) <= 4.0 * std::hypot(a.std_error, b.std_error) + allowance);
 }
 
 }  // namespace
@@ -106,9 +73,9 @@ TEST_CASE("a worst-of with jumps whose other assets are never the worst is the s
   // Merton beside GBM; beside a second jump asset, first and second in the list (each asset's
   // draws and mean counts are its own); Bates beside GBM, against the Heston path family's note
   // on the same QE grid.
-  auto const run = price(cpu_options(200000), {note_on({"MJ"}, "MJ alone"), beside({"MJ", "far"}, "far", "MJ, far"),
+  auto const run = price(cpu_options(200000), {observed_note({"MJ"}, "MJ alone"), beside({"MJ", "far"}, "far", "MJ, far"),
                                               beside({"MJ", "MK"}, "MK", "MJ, MK"),
-                                              beside({"MK", "MJ"}, "MK", "MK first, MJ"), note_on({"BJ"}, "BJ alone"),
+                                              beside({"MK", "MJ"}, "MK", "MK first, MJ"), observed_note({"BJ"}, "BJ alone"),
                                               beside({"BJ", "G"}, "G", "BJ, G")});
   for (auto const& r : run.results) require_ok(r);
   check_same_value(run.results[1], run.results[0], 0.0);
@@ -116,7 +83,7 @@ TEST_CASE("a worst-of with jumps whose other assets are never the worst is the s
   check_same_value(run.results[3], run.results[0], 0.0);
   check_same_value(run.results[5], run.results[4], 0.0);
   // The jumps matter: the note on MJ without its jumps' downside is worth more.
-  auto const no_jumps = price(cpu_options(80000), {note_on({"far"}, "far alone")});
+  auto const no_jumps = price(cpu_options(80000), {observed_note({"far"}, "far alone")});
   require_ok(no_jumps.results[0]);
   CHECK(run.results[0].price < no_jumps.results[0].price - 4.0 * std::hypot(run.results[0].std_error,
                                                                             no_jumps.results[0].std_error));
@@ -126,26 +93,26 @@ TEST_CASE("a jump worst-of keeps its bits beside worst-ofs without jumps and acr
 {
   engine_options o = cpu_options(20000);
   o.threads = 1;
-  auto const alone = price(o, {note_on({"MJ", "G"}, "jumps")});
+  auto const alone = price(o, {observed_note({"MJ", "G"}, "jumps")});
   o.threads = 4;
-  auto const among = price(o, {note_on({"HA", "G"}, "no jumps"), note_on({"MJ", "G"}, "jumps"),
-                               note_on({"BJ", "HA"}, "bates")});
+  auto const among = price(o, {observed_note({"HA", "G"}, "no jumps"), observed_note({"MJ", "G"}, "jumps"),
+                               observed_note({"BJ", "HA"}, "bates")});
   for (auto const& r : among.results) require_ok(r);
   CHECK(same_bits(among.results[1].price, alone.results[0].price));
   CHECK(same_bits(among.results[1].std_error, alone.results[0].std_error));
   CHECK(same_redemption_bits(among.results[1], alone.results[0]));
   // The worst of two is worth less than the note on its jump asset alone.
-  auto const single = price(cpu_options(20000), {note_on({"MJ"}, "MJ alone")});
+  auto const single = price(cpu_options(20000), {observed_note({"MJ"}, "MJ alone")});
   CHECK(alone.results[0].price < single.results[0].price);
 }
 
 TEST_CASE("jump worst-ofs on Sobol points agree with Philox", "[structured][jumps]")
 {
   engine_options o = cpu_options(40000);
-  auto const philox = price(o, {note_on({"MJ", "G"}, "merton"), note_on({"BJ", "G"}, "bates")});
+  auto const philox = price(o, {observed_note({"MJ", "G"}, "merton"), observed_note({"BJ", "G"}, "bates")});
   o.rng = rng_kind::sobol;
   o.rqmc_replicates = 8;
-  auto const sobol = price(o, {note_on({"MJ", "G"}, "merton"), note_on({"BJ", "G"}, "bates")});
+  auto const sobol = price(o, {observed_note({"MJ", "G"}, "merton"), observed_note({"BJ", "G"}, "bates")});
   for (std::size_t i = 0; i < 2; ++i) {
     require_ok(philox.results[i]);
     require_ok(sobol.results[i]);
@@ -156,7 +123,7 @@ TEST_CASE("jump worst-ofs on Sobol points agree with Philox", "[structured][jump
 TEST_CASE("a worst-of with jumps beside a local-vol asset is refused by name; the rest of the book prices",
           "[structured][jumps]")
 {
-  auto const run = price(cpu_options(2000), {note_on({"L", "MJ"}, "mixed"), note_on({"MJ", "G"}, "fine")});
+  auto const run = price(cpu_options(2000), {observed_note({"L", "MJ"}, "mixed"), observed_note({"MJ", "G"}, "fine")});
   CHECK(run.results[0].status == trade_status::error);
   CHECK_THAT(run.results[0].message, Catch::Contains("asset MJ") && Catch::Contains("L is local_vol"));
   require_ok(run.results[1]);

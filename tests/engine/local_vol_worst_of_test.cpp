@@ -8,7 +8,7 @@
 #include "mcprice/engine.hpp"
 #include "mcprice/market_reader.hpp"
 #include "result_bits.hpp"
-#include "trade_on.hpp"
+#include "worst_of_notes.hpp"
 
 #include <cmath>
 #include <numeric>
@@ -49,32 +49,6 @@ market_data worst_of_market()
                       "local-vol worst-of");
 }
 
-// A two-year step-down note on `underlyings`: quarterly calls stepping down, 2% memory coupons
-// above 80%, a knock-in at 65% watched continuously, the put struck at 100%.
-trade note_on(std::vector<std::string> underlyings, const std::string& id)
-{
-  trade t = trade_on(underlyings.front(), id, product_kind::autocallable, option_type::call, 1.0, 2.0);
-  t.underlyings = std::move(underlyings);
-  t.observation_times = {0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0};
-  t.autocall_barrier = {1.05, 1.0, 0.95, 0.9, 0.9, 0.85, 0.85, 0.8};
-  t.coupon = 0.02;
-  t.coupon_barrier = {0.8};
-  t.memory = true;
-  t.ki_barrier = 0.65;
-  t.ki_monitoring = knock_in_monitoring::continuous;
-  return t;
-}
-
-engine_options cpu_options(std::int64_t paths, bool greeks)
-{
-  engine_options o;
-  o.backend = backend_choice::cpu;
-  o.paths = paths;
-  o.steps = 24;
-  o.greeks = greeks;
-  return o;
-}
-
 pricing_run price(const engine_options& o, std::vector<trade> trades)
 {
   portfolio book;
@@ -86,12 +60,6 @@ void check_same_value(const char* what, double a, double a_error, double b, doub
 {
   INFO(what << ": " << a << " +- " << a_error << " vs " << b << " +- " << b_error);
   CHECK(std::abs(a - b) <= 4.0 * std::hypot(a_error, b_error) + relative * std::abs(b) + 1e-6);
-}
-
-void require_ok(const trade_result& r)
-{
-  INFO(r.id << ": " << r.message);
-  REQUIRE(r.status == trade_status::ok);
 }
 
 }  // namespace
