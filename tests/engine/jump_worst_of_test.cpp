@@ -118,6 +118,10 @@ TEST_CASE("jump worst-ofs on Sobol points agree with Philox", "[structured][jump
     require_ok(sobol.results[i]);
     check_same_value(sobol.results[i], philox.results[i], 0.0);
   }
+  // Two normals an asset a step: Sobol points take two underlyings, as for Heston worst-ofs.
+  auto const three = price(o, {observed_note({"MJ", "G", "MK"}, "three")});
+  CHECK(three.results[0].status == trade_status::error);
+  CHECK_THAT(three.results[0].message, Catch::Contains("Heston or jump assets of at most 2 underlyings"));
 }
 
 TEST_CASE("a worst-of with jumps beside a local-vol asset is refused by name; the rest of the book prices",

@@ -185,8 +185,9 @@ heston_worst_of_job make_heston_worst_of_job(const trade& t, const market_data& 
   auto const n = static_cast<int>(u.assets.size());
   constexpr int most = worst_of_sobol_assets / heston_worst_of_normals_per_asset;
   if (opt.rng == rng_kind::sobol && n > most) {
-    throw trade_refused("trade " + t.id + ": --rng sobol prices worst-of autocallables on Heston assets of at most " +
-                        std::to_string(most) + " underlyings (two normals an asset a step), not " + std::to_string(n));
+    throw trade_refused("trade " + t.id + ": --rng sobol prices worst-of autocallables on Heston or jump assets of " +
+                        "at most " + std::to_string(most) + " underlyings (two normals an asset a step), not " +
+                        std::to_string(n));
   }
   path_grid const g = make_path_grid(t, opt, true);
   double const df_T = market.discount().discount(t.maturity);
