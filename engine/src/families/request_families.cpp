@@ -2,6 +2,7 @@
 
 #include "families/trade_route.hpp"
 #include "products/early_exercise_setup.hpp"
+#include "products/jump_terms.hpp"
 #include "products/stream_keys.hpp"
 #include "products/trade_validation.hpp"
 #include "runtime/parallel_for.hpp"
@@ -94,7 +95,7 @@ std::optional<trade_job> build_checked(const trade& t, std::string& message, con
   bool const walked_assets =
       multi_asset(t.product) && std::any_of(t.underlyings.begin(), t.underlyings.end(), [&](const std::string& name) {
         const asset& a = market.assets()[*market.find(name)];
-        return a.model != model_kind::gbm || (a.jumps && a.jumps->intensity > 0.0);
+        return a.model != model_kind::gbm || jump_intensity(a) > 0.0;
       });
   // A worst-of on local-vol assets, or on Heston or jump ones (validation refuses both at once):
   // the Heston worst-of walk steps GBM assets exactly, and every asset's jumps.
@@ -104,9 +105,7 @@ std::optional<trade_job> build_checked(const trade& t, std::string& message, con
                        [&](const std::string& name) { return is(market.assets()[*market.find(name)]); });
   };
   auto const local_vol = [](const asset& a) { return a.model == model_kind::local_vol; };
-  auto const heston_or_jumps = [](const asset& a) {
-    return a.model == model_kind::heston || (a.jumps && a.jumps->intensity > 0.0);
-  };
+  auto const heston_or_jumps = [](const asset& a) { return a.model == model_kind::heston || jump_intensity(a) > 0.0; };
   trade_route const r{t,
                       market.assets()[first_underlying],
                       options.precision == path_precision::float64,

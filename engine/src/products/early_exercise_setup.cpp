@@ -135,8 +135,7 @@ int add_jumps(const market_data& market, const std::vector<std::size_t>& idx, co
   for (std::size_t i = 0; i < idx.size(); ++i) {
     const asset& u = market.assets()[idx[i]];
     if (jump_intensity(u) <= 0.0) continue;
-    job.assets[i].jumps = {static_cast<float>(u.jumps->intensity), static_cast<float>(u.jumps->mean),
-                           static_cast<float>(u.jumps->vol)};
+    job.assets[i].jumps = jump_law_of<float>(u);
     ++jumping;
   }
   if (jumping == 0) return 0;
@@ -284,8 +283,7 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
   // variances, then a jump trade two raw draws a jumping asset, two assets' a next_uint4
   // (walk_exercise_paths). The regression keeps Philox paths under --rng sobol.
   int const steps = k.dates * k.substeps;
-  int const uniforms = static_cast<int>(4 * ((std::int64_t{steps} * jumping + 1) / 2));
-  k.key = stream_key(t, opt, steps, static_cast<int>(heston ? 2 * n : n), uniforms);
+  k.key = stream_key(t, opt, steps, static_cast<int>(heston ? 2 * n : n), jump_feeder_uniforms(steps, jumping));
   k.calibration_key = rng::mix64(k.key ^ 0x4C53'4D43'5245'4752ULL);  // "LSMCREGR": a stream of its own
   job.factor = n == 1 ? std::vector<float>{1.0F} : correlation_factor(market, idx);
   job.scale = t.notional;

@@ -191,10 +191,7 @@ basic_path_gbm_trade<Real> make_path_record(const trade& t, const asset& a, cons
   }
   if (t.product == product_kind::digital) k.digital = t.digital == digital_kind::cash ? 1 : 2;
   set_structured_terms(t, a, k);
-  if (jump_intensity(a) > 0.0) {
-    k.jumps = {static_cast<Real>(a.jumps->intensity), static_cast<Real>(a.jumps->mean),
-               static_cast<Real>(a.jumps->vol)};
-  }
+  k.jumps = jump_law_of<Real>(a);
   // A step draws one normal; a continuously monitored lookback a second (its extremum's place);
   // a jump step two raw draws.
   bool const extremum = k.product == path_product::lookback && k.continuous != 0;

@@ -2,6 +2,7 @@
 
 #include "io/text_values.hpp"
 #include "mcprice/kernels/exercise/early_exercise.hpp"
+#include "products/jump_terms.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -182,7 +183,7 @@ std::string worst_of_diffusions_only(const trade& t, const market_data& market)
   const std::string* local_vol = nullptr;
   for (auto const& name : t.underlyings) {
     const asset& a = market.assets()[*market.find(name)];
-    if (a.jumps && a.jumps->intensity > 0.0 && jumps == nullptr) jumps = &name;
+    if (jump_intensity(a) > 0.0 && jumps == nullptr) jumps = &name;
     if (a.model == model_kind::heston && heston == nullptr) heston = &name;
     if (a.model == model_kind::local_vol && local_vol == nullptr) local_vol = &name;
   }

@@ -206,20 +206,14 @@ heston_worst_of_job make_heston_worst_of_job(const trade& t, const market_data& 
   }
   for (const asset* a : u.assets) {
     bool const heston = a->model == model_kind::heston;
-    basic_jump_law<float> law{0.0F, 0.0F, 0.0F};
-    if (jump_intensity(*a) > 0.0) {
-      law = {static_cast<float>(a->jumps->intensity), static_cast<float>(a->jumps->mean),
-             static_cast<float>(a->jumps->vol)};
-    }
     job.assets.push_back({heston ? static_cast<float>(a->heston.v0) : 1.0F,
-                          heston ? static_cast<float>(a->heston.xi) : 0.0F, law});
+                          heston ? static_cast<float>(a->heston.xi) : 0.0F, jump_law_of<float>(*a)});
   }
   fill_worst_of(job, t, market, opt, u, g, false, heston_worst_of_normals_per_asset);
   if (jumping > 0) {
-    // A jump draw per jumping asset a step, two to each block of four raw draws.
     int const steps = job.kernel.steps;
-    int const uniforms = static_cast<int>(4 * ((std::int64_t{steps} * jumping + 1) / 2));
-    job.kernel.key = stream_key(t, opt, steps, heston_worst_of_normals_per_asset * n, uniforms);
+    job.kernel.key =
+        stream_key(t, opt, steps, heston_worst_of_normals_per_asset * n, jump_feeder_uniforms(steps, jumping));
   }
   append_observation_rows(t, job.steps, job.kernel);
   return job;
