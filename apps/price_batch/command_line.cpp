@@ -5,6 +5,7 @@
 
 #include <boost/program_options.hpp>
 
+#include <cmath>
 #include <cstdlib>
 #include <algorithm>
 #include <filesystem>
@@ -54,7 +55,16 @@ po::options_description visible_options()
       "also write a run manifest (input and result digests, settings, engine, device, host) to FILE")(
       "rerun", po::value<std::string>(),
       "rerun the run a manifest describes and compare its results bit for bit (exit 3: they differ; 4: inputs "
-      "changed)")("allow-input-change", "with --rerun: run even if an input's digest changed")(
+      "changed)")("allow-input-change", "with --rerun or --validate-against: run even if an input's digest changed")(
+      "validate-against", po::value<std::string>(),
+      "reprice a certified baseline's manifest under this build and machine and compare every price and Greek "
+      "within --tolerance standard errors and every phase's time within --latency-slack (exit 3: numbers "
+      "differ; 5: slower only; 4: inputs changed)")(
+      "tolerance", po::value<std::string>(), "with --validate-against: k in |new - old| <= k sqrt(se_old^2 + "
+      "se_new^2) (default 4)")(
+      "latency-slack", po::value<std::string>(),
+      "with --validate-against: how much slower a phase may be, e.g. 10% or 0.1 (default 10%)")(
+      "validate-json", po::value<std::string>(), "with --validate-against: also write the report as JSON to FILE")(
       "greeks",
       "also compute delta, gamma, vega, theta, rho in the same pass (every product; per asset for "
       "multi-asset trades of up to 8 assets); JSON adds each Greek's std error")(
@@ -179,6 +189,38 @@ void parse_load_test(const po::variables_map& vm, command_line& cl)
   }
 }
 
+// "10%" or "0.1": a share of at least 0.
+double parse_slack(const std::string& text)
+{
+  std::size_t used = 0;
+  double v = -1.0;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::logic_error&) {
+    used = 0;
+  }
+  std::string const rest = used == 0 ? text : text.substr(used);
+  if (used == 0 || (!rest.empty() && rest != "%") || !(v >= 0.0) || !std::isfinite(v)) {
+    throw configuration_error("--latency-slack " + text + ": expected a share of 0 or more, e.g. 10% or 0.1");
+  }
+  return rest == "%" ? v / 100.0 : v;
+}
+
+// --validate-against's options; given without it they are an error (they would do nothing).
+void parse_validation(const po::variables_map& vm, command_line& cl)
+{
+  auto const get = [&](const char* k) { return vm[k].as<std::string>(); };
+  if (cl.validate_against.empty()) {
+    for (const char* k : {"tolerance", "latency-slack", "validate-json"}) {
+      if (vm.count(k)) throw configuration_error(std::string("--") + k + " goes with --validate-against");
+    }
+    return;
+  }
+  if (vm.count("tolerance")) cl.tolerance = parse_positive(get("tolerance"), "--tolerance");
+  if (vm.count("latency-slack")) cl.latency_slack = parse_slack(get("latency-slack"));
+  if (vm.count("validate-json")) cl.validate_json = get("validate-json");
+}
+
 bool ends_with(const std::string& s, const std::string& suffix)
 {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -211,6 +253,8 @@ std::string help_text()
        "The same inputs, seed and paths give bit-identical results whatever the threads, grid or streams.\n"
        "Exit status: 0 every trade priced; 2 some trades failed (their rows say why); 1 nothing priced.\n"
        "With --rerun: 0 every trade bit-identical to the manifest; 3 some differ; 4 the inputs changed.\n"
+       "With --validate-against: 0 within tolerance and no slower; 3 numbers differ; 5 slower only;\n"
+       "4 the inputs changed.\n"
        "SIGINT/SIGTERM: work under way finishes, the rest is marked cancelled, every row is written,\n"
        "exit 128 + the signal (130, 143); a second signal stops at once.\n";
   return s.str();
@@ -241,14 +285,21 @@ command_line parse_command_line(int argc, const char* const argv[])
   }
   if (vm.count("manifest")) cl.manifest = get("manifest");
   cl.allow_input_change = vm.count("allow-input-change") > 0;
-  if (vm.count("rerun")) {
-    cl.rerun = get("rerun");
-    if (vm.count("positional") || vm.count("portfolio") || vm.count("market")) {
-      throw configuration_error("--rerun takes the portfolio and the market from the manifest; give neither");
-    }
-  } else if (cl.allow_input_change) {
-    throw configuration_error("--allow-input-change goes with --rerun");
+  if (vm.count("rerun") && vm.count("validate-against")) {
+    throw configuration_error("give --rerun (bit for bit) or --validate-against (within standard errors), not both");
   }
+  for (const char* k : {"rerun", "validate-against"}) {
+    if (vm.count(k) && (vm.count("positional") || vm.count("portfolio") || vm.count("market"))) {
+      throw configuration_error(std::string("--") + k +
+                                " takes the portfolio and the market from the manifest; give neither");
+    }
+  }
+  if (vm.count("rerun")) cl.rerun = get("rerun");
+  if (vm.count("validate-against")) cl.validate_against = get("validate-against");
+  if (cl.allow_input_change && cl.rerun.empty() && cl.validate_against.empty()) {
+    throw configuration_error("--allow-input-change goes with --rerun or --validate-against");
+  }
+  parse_validation(vm, cl);
   if (vm.count("positional")) {
     auto const& p = vm["positional"].as<std::vector<std::string>>();
     if (p.size() > 1) throw configuration_error("more than one portfolio given: " + p[0] + ", " + p[1]);
@@ -259,10 +310,10 @@ command_line parse_command_line(int argc, const char* const argv[])
     cl.portfolio = get("portfolio");
   }
   cl.load_test = vm.count("load-test") > 0;
-  if (cl.portfolio.empty() && cl.rerun.empty() && !cl.load_test) {
+  if (cl.portfolio.empty() && cl.rerun.empty() && cl.validate_against.empty() && !cl.load_test) {
     throw configuration_error("no portfolio file given (see --help)");
   }
-  if (cl.rerun.empty()) cl.market = vm.count("market") ? get("market") : default_market_path();
+  if (cl.rerun.empty() && cl.validate_against.empty()) cl.market = vm.count("market") ? get("market") : default_market_path();
   if (vm.count("out")) cl.out = get("out");
   if (vm.count("format")) {
     std::string const f = get("format");

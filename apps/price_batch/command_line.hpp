@@ -20,6 +20,12 @@ struct command_line {
   std::string manifest;  // --manifest: write a run manifest here
   std::string rerun;     // --rerun: repeat the run a manifest describes
   bool allow_input_change{false};
+  // --validate-against: reprice a certified baseline's inputs and compare within standard errors
+  // (docs/reruns.md, "Validating an upgrade").
+  std::string validate_against;
+  double tolerance{4.0};        // --tolerance: k standard errors
+  double latency_slack{0.10};   // --latency-slack: 10% or 0.1
+  std::string validate_json;    // --validate-json: the report as JSON, for a CI pipeline
   std::vector<std::string> given;  // options given explicitly (a rerun's overrides)
   bool greeks{false};
   bool quiet{false};

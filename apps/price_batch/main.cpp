@@ -13,12 +13,14 @@
 #include "rank_pricing.hpp"
 #include "rerun_report.hpp"
 #include "run_manifest.hpp"
+#include "upgrade_validation.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <signal.h>
 #include <sstream>
 #include <unistd.h>
@@ -30,6 +32,7 @@ constexpr int exit_nothing_priced = 1;
 constexpr int exit_some_failed = 2;
 constexpr int exit_rerun_differs = 3;         // --rerun: some trade's bits moved
 constexpr int exit_rerun_inputs_changed = 4;  // --rerun: an input's digest moved; nothing was run
+constexpr int exit_validation_slower = 5;     // --validate-against: numbers agree, a phase is slower
 // SIGINT / SIGTERM: the run stopped cleanly, priced trades written, the rest cancelled; the
 // status is the shell's for a death by that signal (128 + its number).
 constexpr int exit_signal_base = 128;
@@ -146,7 +149,7 @@ priced price(const std::string& portfolio, const std::string& market_path, const
 
   std::string text = results_text(result, cl.format);
   if (!cl.out.empty()) mcprice::cli::write_file_atomically(cl.out, text);
-  else if (cl.rerun.empty()) std::cout << text << std::flush;
+  else if (cl.rerun.empty() && cl.validate_against.empty()) std::cout << text << std::flush;
 
   if (!cl.quiet) print_summary(result.summary, ranks.placement());
   if (result.summary.cancelled > 0) {
@@ -175,22 +178,10 @@ mcprice::cli::run_manifest manifest_of(const std::string& portfolio, const std::
   return m;
 }
 
-// --rerun: the manifest's inputs (checked against their digests) and settings, with any
-// settings given on this command line overriding them; the new results compared bit for bit.
-// Under mpirun rank 0's view of the inputs decides for every rank, and rank 0 reports.
-int rerun(const mcprice::cli::command_line& cl, mcprice::cli::rank_run& ranks)
+// A manifest's settings, with any given on this command line overriding them (--rerun and
+// --validate-against).
+mcprice::engine_options settings_from(const mcprice::cli::run_manifest& recorded, const mcprice::cli::command_line& cl)
 {
-  using namespace mcprice::cli;
-  run_manifest const recorded = ranks.checkpoint([&] { return read_manifest(cl.rerun); });
-  auto const inputs_changed = ranks.checkpoint([&] { return changed_inputs(recorded); });
-  if (ranks.agree(!inputs_changed.empty() && !cl.allow_input_change ? 1 : 0) == 1) {
-    if (!ranks.first()) return exit_rerun_inputs_changed;
-    rerun_report r;
-    r.inputs_changed = inputs_changed;
-    print_rerun_report(std::cout, r, cl.rerun);
-    std::cout << "  not rerun: the inputs changed (--allow-input-change reruns anyway)\n";
-    return exit_rerun_inputs_changed;
-  }
   mcprice::engine_options options = recorded.settings;
   options.backend = recorded.backend == "gpu" ? mcprice::backend_choice::gpu : mcprice::backend_choice::cpu;
   mcprice::engine_options const& o = cl.engine;
@@ -201,6 +192,8 @@ int rerun(const mcprice::cli::command_line& cl, mcprice::cli::rank_run& ranks)
   if (given(cl, "control-variates")) options.control_variates = o.control_variates;
   if (given(cl, "greeks")) options.greeks = o.greeks;
   if (given(cl, "precision")) options.precision = o.precision;
+  if (given(cl, "rng")) options.rng = o.rng;
+  if (given(cl, "rqmc-replicates")) options.rqmc_replicates = o.rqmc_replicates;
   if (given(cl, "backend")) options.backend = o.backend;
   if (given(cl, "threads")) options.threads = o.threads;
   if (given(cl, "device") || given(cl, "devices")) {
@@ -214,17 +207,79 @@ int rerun(const mcprice::cli::command_line& cl, mcprice::cli::rank_run& ranks)
   if (given(cl, "pool-limit")) options.pool_limit_bytes = o.pool_limit_bytes;
   if (given(cl, "route")) options.route = o.route;
   if (given(cl, "grid-blocks")) options.grid_blocks = o.grid_blocks;
+  return options;
+}
+
+// A manifest's run repeated under this build: its inputs (checked against their digests first;
+// nullopt when they changed and the command line does not allow it, after `refuse` reported it)
+// and its settings.
+struct repeated {
+  mcprice::cli::run_manifest now;
+  std::vector<std::string> inputs_changed;
+};
+
+template <typename Refuse>
+std::optional<repeated> repeat_run(const mcprice::cli::run_manifest& recorded, const mcprice::cli::command_line& cl,
+                                   mcprice::cli::rank_run& ranks, Refuse&& refuse)
+{
+  using namespace mcprice::cli;
+  auto const inputs_changed = ranks.checkpoint([&] { return changed_inputs(recorded); });
+  if (ranks.agree(!inputs_changed.empty() && !cl.allow_input_change ? 1 : 0) == 1) {
+    if (ranks.first()) refuse(inputs_changed);
+    return std::nullopt;
+  }
+  mcprice::engine_options const options = settings_from(recorded, cl);
   auto const format = recorded.results_format == "json" ? mcprice::output_format::json : mcprice::output_format::csv;
-  mcprice::cli::command_line out = cl;
+  command_line out = cl;
   out.format = format;
   auto const p = price(recorded.portfolio.path, recorded.market.path, options, out, ranks);
-  if (!p.whole) return exit_all_priced;  // rank 0 decides the status
-  auto const now = manifest_of(recorded.portfolio.path, recorded.market.path, cl, format, options, p, ranks);
-  rerun_report r = compare_runs(recorded, now);
-  r.inputs_changed = inputs_changed;
-  print_rerun_report(std::cout, r, cl.rerun);
+  if (!p.whole) return repeated{};  // rank 0 decides the status
+  auto now = manifest_of(recorded.portfolio.path, recorded.market.path, cl, format, options, p, ranks);
   if (!cl.manifest.empty()) write_file_atomically(cl.manifest, to_json(now).dump(2) + "\n");
+  return repeated{std::move(now), inputs_changed};
+}
+
+// --rerun: the manifest's run repeated and its results compared bit for bit. Under mpirun rank
+// 0's view of the inputs decides for every rank, and rank 0 reports.
+int rerun(const mcprice::cli::command_line& cl, mcprice::cli::rank_run& ranks)
+{
+  using namespace mcprice::cli;
+  run_manifest const recorded = ranks.checkpoint([&] { return read_manifest(cl.rerun); });
+  auto const again = repeat_run(recorded, cl, ranks, [&](const std::vector<std::string>& changed) {
+    rerun_report r;
+    r.inputs_changed = changed;
+    print_rerun_report(std::cout, r, cl.rerun);
+    std::cout << "  not rerun: the inputs changed (--allow-input-change reruns anyway)\n";
+  });
+  if (!again) return exit_rerun_inputs_changed;
+  if (!ranks.first()) return exit_all_priced;
+  rerun_report r = compare_runs(recorded, again->now);
+  r.inputs_changed = again->inputs_changed;
+  print_rerun_report(std::cout, r, cl.rerun);
   return r.identical() ? exit_all_priced : exit_rerun_differs;
+}
+
+// --validate-against: the baseline's run repeated under this build and machine, its numbers
+// compared within standard errors and its timing within the slack.
+int validate(const mcprice::cli::command_line& cl, mcprice::cli::rank_run& ranks)
+{
+  using namespace mcprice::cli;
+  run_manifest const baseline = ranks.checkpoint([&] { return read_manifest(cl.validate_against); });
+  validation_options const options{cl.tolerance, cl.latency_slack};
+  auto const again = repeat_run(baseline, cl, ranks, [&](const std::vector<std::string>& changed) {
+    for (auto const& c : changed) std::cout << "validation against " << cl.validate_against << ": input changed: " << c << "\n";
+    std::cout << "  not run: the inputs changed (--allow-input-change validates anyway)\n";
+  });
+  if (!again) return exit_rerun_inputs_changed;
+  if (!ranks.first()) return exit_all_priced;
+  validation_report r = validate_run(baseline, again->now, options);
+  r.inputs_changed = again->inputs_changed;
+  print_validation_report(std::cout, r, cl.validate_against, options);
+  if (!cl.validate_json.empty()) {
+    write_file_atomically(cl.validate_json, to_json(r, cl.validate_against, options).dump(2) + "\n");
+  }
+  if (!r.numbers_agree()) return exit_rerun_differs;
+  return r.latency_holds() ? exit_all_priced : exit_validation_slower;
 }
 
 int run(int argc, const char* const argv[], mcprice::cli::rank_run& ranks)
@@ -247,6 +302,7 @@ int run(int argc, const char* const argv[], mcprice::cli::rank_run& ranks)
   }
   install_stop_handlers();
   if (!cl.rerun.empty()) return rerun(cl, ranks);
+  if (!cl.validate_against.empty()) return validate(cl, ranks);
   auto const p = price(cl.portfolio, cl.market, cl.engine, cl, ranks);
   if (!p.whole) return exit_all_priced;  // rank 0 decides the status
   if (!cl.manifest.empty()) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <utility>
 
 namespace mcprice::cli {
 namespace {
@@ -75,13 +76,13 @@ std::vector<std::string> changed_inputs(const run_manifest& recorded)
   return out;
 }
 
-rerun_report compare_runs(const run_manifest& recorded, const run_manifest& now)
+setting_changes changed_settings(const run_manifest& recorded, const run_manifest& now)
 {
-  rerun_report r;
+  setting_changes out;
   const engine_options& a = recorded.settings;
   const engine_options& b = now.settings;
-  auto& may = r.may_change_results;
-  auto& never = r.never_change_results;
+  auto& may = out.may_change_results;
+  auto& never = out.never_change_results;
   // The numbers' definition: these may move bits (docs/determinism.md).
   if (a.seed != b.seed) may.push_back(changed("setting seed", a.seed, b.seed));
   if (a.paths != b.paths) may.push_back(changed("setting paths", a.paths, b.paths));
@@ -91,6 +92,13 @@ rerun_report compare_runs(const run_manifest& recorded, const run_manifest& now)
   if (a.precision != b.precision) {
     auto const name = [](path_precision p) { return p == path_precision::float64 ? "double" : "float"; };
     may.push_back(changed("setting precision", name(a.precision), name(b.precision)));
+  }
+  if (a.rng != b.rng) {
+    auto const name = [](rng_kind k) { return k == rng_kind::sobol ? "sobol" : "pseudo"; };
+    may.push_back(changed("setting rng", name(a.rng), name(b.rng)));
+  }
+  if (a.rng == rng_kind::sobol && a.rqmc_replicates != b.rqmc_replicates) {
+    may.push_back(changed("setting rqmc_replicates", a.rqmc_replicates, b.rqmc_replicates));
   }
   if (a.calibration_paths != b.calibration_paths) {
     may.push_back(changed("setting calibration_paths", a.calibration_paths, b.calibration_paths));
@@ -139,7 +147,15 @@ rerun_report compare_runs(const run_manifest& recorded, const run_manifest& now)
     never.push_back(changed("CUDA driver", recorded.driver_version, now.driver_version) +
                     " (the kernels and their maths are compiled in, not by the driver)");
   }
+  return out;
+}
 
+rerun_report compare_runs(const run_manifest& recorded, const run_manifest& now)
+{
+  rerun_report r;
+  auto changes = changed_settings(recorded, now);
+  r.may_change_results = std::move(changes.may_change_results);
+  r.never_change_results = std::move(changes.never_change_results);
   if (recorded.trades.size() != now.trades.size()) {
     r.trades_differing.push_back("the run priced " + std::to_string(now.trades.size()) +
                                  " trades, the manifest records " + std::to_string(recorded.trades.size()));

@@ -18,6 +18,13 @@ struct rerun_report {
   [[nodiscard]] bool identical() const { return trades_differing.empty(); }
 };
 
+// Settings and environment of `now` against `recorded`, split by whether they may move bits.
+struct setting_changes {
+  std::vector<std::string> may_change_results;
+  std::vector<std::string> never_change_results;
+};
+setting_changes changed_settings(const run_manifest& recorded, const run_manifest& now);
+
 // Inputs: the digests the manifest recorded against the files as they are now.
 std::vector<std::string> changed_inputs(const run_manifest& recorded);
 

@@ -169,6 +169,8 @@ run_manifest make_manifest(const std::string& portfolio_path, const std::string&
     }
     m.trades.push_back(std::move(t));
   }
+  m.timing = {true, run.summary.wall_seconds, run.summary.prepare_seconds, run.summary.price_seconds,
+              run.summary.results_seconds};
   return m;
 }
 
@@ -203,6 +205,8 @@ nlohmann::json to_json(const run_manifest& m)
             {"greeks", s.greeks},
             {"calibration_paths", s.calibration_paths},
             {"precision", name_of(s.precision)},
+            {"rng", s.rng == rng_kind::sobol ? "sobol" : "pseudo"},
+            {"rqmc_replicates", s.rqmc_replicates},
             {"backend", m.backend},
             {"backend_requested", name_of(s.backend)},
             {"threads", s.threads},
@@ -224,6 +228,11 @@ nlohmann::json to_json(const run_manifest& m)
             {"host", m.host},
             {"ranks", m.rank_hosts.empty() ? std::size_t{1} : m.rank_hosts.size()},
             {"rank_hosts", m.rank_hosts}}},
+          {"timing",
+           {{"wall_seconds", m.timing.wall_seconds},
+            {"prepare_seconds", m.timing.prepare_seconds},
+            {"price_seconds", m.timing.price_seconds},
+            {"results_seconds", m.timing.results_seconds}}},
           {"trades", trades}};
 }
 
@@ -258,6 +267,13 @@ run_manifest manifest_from_json(const nlohmann::json& j, const std::string& file
   std::string const precision = r.str(s, "precision", "/settings");
   if (precision != "float" && precision != "double") r.fail("/settings/precision must be float or double");
   o.precision = precision == "double" ? path_precision::float64 : path_precision::float32;
+  // Manifests before quasi-Monte Carlo lack these (pseudo-random numbers, the default).
+  if (s.contains("rng")) {
+    std::string const rng = r.str(s, "rng", "/settings");
+    if (rng != "pseudo" && rng != "sobol") r.fail("/settings/rng must be pseudo or sobol");
+    o.rng = rng == "sobol" ? rng_kind::sobol : rng_kind::pseudo;
+  }
+  if (s.contains("rqmc_replicates")) o.rqmc_replicates = r.num<int>(s, "rqmc_replicates", "/settings");
   m.backend = r.str(s, "backend", "/settings");
   if (m.backend != "cpu" && m.backend != "gpu") r.fail("/settings/backend must be cpu or gpu");
   std::string const requested = r.str(s, "backend_requested", "/settings");
@@ -301,6 +317,15 @@ run_manifest manifest_from_json(const nlohmann::json& j, const std::string& file
       r.fail("/environment/rank_hosts must be an array of host names");
     }
     m.rank_hosts = h.get<std::vector<std::string>>();
+  }
+  if (j.contains("timing")) {  // manifests before 2026-12-04 lack it
+    auto const& t = j.at("timing");
+    m.timing = {true, r.num<double>(t, "wall_seconds", "/timing"), r.num<double>(t, "prepare_seconds", "/timing"),
+                r.num<double>(t, "price_seconds", "/timing"), r.num<double>(t, "results_seconds", "/timing")};
+    for (double const v : {m.timing.wall_seconds, m.timing.prepare_seconds, m.timing.price_seconds,
+                           m.timing.results_seconds}) {
+      if (!(v >= 0.0)) r.fail("/timing: every figure must be a number of seconds, 0 or more");
+    }
   }
   auto const& trades = r.at(j, "trades", "");
   if (!trades.is_array()) r.fail("/trades must be an array");

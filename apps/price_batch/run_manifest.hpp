@@ -30,6 +30,16 @@ struct manifest_trade {
   std::vector<std::uint64_t> greek_bits;
 };
 
+// Where the run's time went (run_summary's split; docs/reruns.md, "Validating an upgrade"):
+// recorded since 2026-12-04, absent from older manifests.
+struct run_timing {
+  bool recorded{false};
+  double wall_seconds{0.0};
+  double prepare_seconds{0.0};
+  double price_seconds{0.0};
+  double results_seconds{0.0};
+};
+
 struct run_manifest {
   int version{1};
   std::string engine_version;
@@ -50,6 +60,7 @@ struct run_manifest {
   // results do not depend on the rank count; it is recorded to say where the run ran.
   std::vector<std::string> rank_hosts;
   std::vector<manifest_trade> trades;
+  run_timing timing;
 };
 
 // The manifest of a finished run; results_text is what was written.

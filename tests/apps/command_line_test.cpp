@@ -112,3 +112,30 @@ TEST_CASE("--load-find-max takes a p99 objective above zero; a pool limit of zer
   CHECK_THROWS_AS(parse({"--load-test", "--load-find-max", "--load-step-seconds", "0"}), configuration_error);
   CHECK_THROWS_AS(parse({"--load-test", "--load-step-seconds", "3"}), configuration_error);
 }
+
+TEST_CASE("--validate-against takes a tolerance, a latency slack and a JSON report")
+{
+  auto const cl = parse({"--validate-against", "base.json", "--tolerance", "3.5", "--latency-slack", "20%",
+                         "--validate-json", "v.json", "--seed", "9", "--allow-input-change"});
+  CHECK(cl.validate_against == "base.json");
+  CHECK(cl.tolerance == 3.5);
+  CHECK(cl.latency_slack == Approx(0.2));
+  CHECK(cl.validate_json == "v.json");
+  CHECK(cl.engine.seed == 9);
+  CHECK(cl.allow_input_change);
+  CHECK(cl.portfolio.empty());
+  auto const defaults = parse({"--validate-against", "base.json"});
+  CHECK(defaults.tolerance == 4.0);
+  CHECK(defaults.latency_slack == Approx(0.1));
+  CHECK(parse({"--validate-against", "b.json", "--latency-slack", "0.25"}).latency_slack == Approx(0.25));
+  CHECK(parse({"--validate-against", "b.json", "--latency-slack", "0%"}).latency_slack == 0.0);
+  CHECK_THROWS_AS(parse({"--validate-against", "b.json", "--tolerance", "0"}), configuration_error);
+  CHECK_THROWS_AS(parse({"--validate-against", "b.json", "--tolerance", "-1"}), configuration_error);
+  CHECK_THROWS_AS(parse({"--validate-against", "b.json", "--latency-slack", "-5%"}), configuration_error);
+  CHECK_THROWS_AS(parse({"--validate-against", "b.json", "--latency-slack", "10 percent"}), configuration_error);
+  CHECK_THROWS_AS(parse({"--validate-against", "b.json", "book.csv"}), configuration_error);
+  CHECK_THROWS_AS(parse({"--validate-against", "b.json", "--rerun", "b.json"}), configuration_error);
+  CHECK_THROWS_AS(parse({"book.csv", "--tolerance", "3"}), configuration_error);
+  CHECK_THROWS_AS(parse({"book.csv", "--validate-json", "v.json"}), configuration_error);
+  CHECK_THROWS_AS(parse({"book.csv", "--allow-input-change"}), configuration_error);
+}

@@ -93,8 +93,40 @@ expect_text "rerun is bit-identical" "$tmp/rerun.txt" "15 trades compared, all b
 expect_text "rerun names the execution setting" "$tmp/rerun.txt" "changed, never changes results: setting threads 0 -> 1"
 "$bin" --rerun "$tmp/run.json" --seed 7 --quiet > "$tmp/reseed.txt"; check "rerun with another seed differs" 3 $?
 expect_text "rerun names the seed" "$tmp/reseed.txt" "changed, may change results: setting seed 42 -> 7"
+# Validating an upgrade against a certified baseline: within standard errors and a latency slack.
+# A shared CI machine's timings swing by more than 10%: a wide slack keeps this case about the numbers.
+"$bin" --validate-against "$tmp/run.json" --seed 7 --latency-slack 300% --validate-json "$tmp/validate.json" \
+  --quiet > "$tmp/validate.txt"
+check "--validate-against with another seed passes" 0 $?
+expect_text "validation says it passed" "$tmp/validate.txt" "latency slack 300%): pass"
+expect_text "validation names the seed" "$tmp/validate.txt" "changed, may change results: setting seed 42 -> 7"
+expect_text "validation JSON carries the verdict" "$tmp/validate.json" '"verdict": "pass"'
+python3 - "$tmp/run.json" "$tmp/fast.json" "$tmp/biased.json" <<'PY'
+import json, struct, sys
+m = json.load(open(sys.argv[1]))
+fast = json.loads(json.dumps(m))
+for k in fast["timing"]:
+    fast["timing"][k] = 0.0
+json.dump(fast, open(sys.argv[2], "w"))
+row = next(t for t in m["trades"] if t["id"] == "ABC-C100-1Y")
+price = struct.unpack(">d", bytes.fromhex(row["price"]))[0]
+row["price"] = struct.pack(">d", price * 1.5).hex()
+json.dump(m, open(sys.argv[3], "w"))
+PY
+"$bin" --validate-against "$tmp/fast.json" --quiet > "$tmp/slower.txt"
+check "a run slower than its baseline fails on latency only" 5 $?
+expect_text "the slower phase is named" "$tmp/slower.txt" "regressed"
+"$bin" --validate-against "$tmp/biased.json" --quiet > "$tmp/biased.txt"
+check "a baseline 50% off on one trade fails on numbers" 3 $?
+expect_text "the trade beyond the tolerance is named" "$tmp/biased.txt" "outside: ABC-C100-1Y price"
+"$bin" --validate-against "$tmp/run.json" --tolerance 0 2>/dev/null; check "--tolerance 0 is refused" 1 $?
+"$bin" --validate-against "$tmp/run.json" --latency-slack fast 2>/dev/null; check "a bad --latency-slack is refused" 1 $?
+"$bin" "$tmp/book.csv" --tolerance 3 2>/dev/null; check "--tolerance without --validate-against is refused" 1 $?
+"$bin" --validate-against "$tmp/run.json" --rerun "$tmp/run.json" 2>/dev/null; check "--validate-against with --rerun is refused" 1 $?
 echo "# edited" >> "$tmp/book.csv"
 "$bin" --rerun "$tmp/run.json" --quiet > "$tmp/tampered.txt"; check "rerun refuses changed inputs" 4 $?
+"$bin" --validate-against "$tmp/run.json" --quiet > "$tmp/tampered-validate.txt"
+check "validation refuses changed inputs" 4 $?
 expect_text "rerun names the changed input" "$tmp/tampered.txt" "input changed: $tmp/book.csv: sha256"
 "$bin" --rerun "$tmp/run.json" --allow-input-change --quiet > "$tmp/allowed.txt"; check "--allow-input-change reruns" 0 $?
 "$bin" --rerun "$tmp/run.json" "$tmp/book.csv" 2>/dev/null; check "--rerun with a portfolio" 1 $?

@@ -1,6 +1,7 @@
 // Run manifests and reruns: the manifest round trip, what a rerun reports for changed inputs,
 // settings and results, bit-identical reruns across threads, and the golden results.
 #include "catch.hpp"
+#include "golden_runs.hpp"
 #include "mcprice/engine.hpp"
 #include "mcprice/market_reader.hpp"
 #include "mcprice/portfolio_reader.hpp"
@@ -16,10 +17,9 @@
 
 using namespace mcprice;
 using namespace mcprice::cli;
+using namespace mcprice::testing;
 
 namespace {
-
-std::string data(const std::string& name) { return std::string(MCPRICE_DATA_DIR) + "/" + name; }
 
 std::string read_text(const std::string& path)
 {
@@ -27,37 +27,6 @@ std::string read_text(const std::string& path)
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-struct priced {
-  pricing_run run;
-  std::string text;
-};
-
-priced price_golden(engine_options o)
-{
-  auto market = read_market_file(data("golden/market.json"));
-  auto const book = read_portfolio_file(data("golden/portfolio.csv"));
-  priced p{engine(std::move(market), o).price(book), {}};
-  std::ostringstream out;
-  write_results(out, p.run, output_format::csv);
-  p.text = out.str();
-  return p;
-}
-
-engine_options golden_options()
-{
-  engine_options o;
-  o.backend = backend_choice::cpu;
-  o.paths = 20'000;
-  o.seed = 42;
-  return o;
-}
-
-run_manifest manifest_of(const priced& p, const engine_options& o)
-{
-  return make_manifest(data("golden/portfolio.csv"), data("golden/market.json"), "", output_format::csv, o, p.run,
-                       p.text);
 }
 
 }  // namespace
