@@ -82,6 +82,11 @@ MCPRICE_HD MCPRICE_INLINE std::uint32_t sobol_coordinate(const std::uint32_t* di
 // for each of the index's eight nibbles, the XOR of the direction numbers of each of its 16
 // values): one load a nibble of the index instead of one a bit. A warp's consecutive points
 // read one or two neighbouring words of each table.
+//
+// All eight nibbles are read, in a loop the compiler unrolls: a nibble of 0 reads its table's
+// word 0, which is 0, so the coordinate is the same as a walk that stops after the index's last
+// set nibble. That walk's data-dependent exit kept the GPU from issuing the loads together, and
+// cost more than the extra loads (docs/benchmarks.md, "Quasi-Monte Carlo: the coordinate walk").
 inline constexpr int sobol_nibble_words = 8 * 16;
 
 MCPRICE_HD MCPRICE_INLINE std::uint32_t sobol_coordinate_by_nibbles(const std::uint32_t* nibbles,
@@ -89,7 +94,8 @@ MCPRICE_HD MCPRICE_INLINE std::uint32_t sobol_coordinate_by_nibbles(const std::u
 {
   const std::uint32_t* t = nibbles + static_cast<std::size_t>(dimension) * sobol_nibble_words;
   std::uint32_t x = 0;
-  for (; index != 0U; index >>= 4U, t += 16) x ^= t[index & 15U];
+  MCPRICE_UNROLL
+  for (int k = 0; k < 8; ++k) x ^= t[16 * k + ((index >> (4 * k)) & 15U)];
   return x;
 }
 

@@ -113,14 +113,15 @@ class sobol_stream {
     if (steps_ == 0) {
       // Four points of a terminal group, in the dimension drawn next. They differ from the
       // first (a multiple of four) in the index's two low bits only, so their coordinates are
-      // the first's XOR words 0-3 of the dimension's first nibble table (word 0 is 0), under
-      // one dimension seed.
+      // the first's XOR words 1-3 of the dimension's first nibble table (word 0 is 0), under
+      // one dimension seed. Every lane reads the same three words.
       std::uint32_t const d = drawn_++;
       const std::uint32_t* low = directions_ + static_cast<std::size_t>(d) * sobol_nibble_words;
       std::uint32_t const first = sobol_coordinate_by_nibbles(directions_, d, point_);
       std::uint32_t const seed = dimension_seed(seed_, d);
+      q.v[0] = normal_of_coordinate<Real>(owen_scramble(first, seed));
       MCPRICE_UNROLL
-      for (int j = 0; j < 4; ++j) q.v[j] = normal_of_coordinate<Real>(owen_scramble(first ^ low[j], seed));
+      for (int j = 1; j < 4; ++j) q.v[j] = normal_of_coordinate<Real>(owen_scramble(first ^ low[j], seed));
       return q;
     }
     MCPRICE_UNROLL
