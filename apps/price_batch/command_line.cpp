@@ -49,6 +49,15 @@ po::options_description visible_options()
       "most scratch bytes held from the GPU, e.g. 8GiB (default: no limit); jobs wait for room under it. "
       "With --load-test also shares of the stream's peak live bytes, e.g. 80%,90%,95%: one pressure run each")(
       "memory-report", "print the GPU memory statistics to stderr after pricing")(
+      "memory-profile", po::value<std::string>(),
+      "record every GPU scratch allocation of the run (size, class, lifetime, stream, job) and each job's peak "
+      "into FILE, for --suggest-budget")(
+      "suggest-budget", po::value<std::vector<std::string>>()->multitoken(),
+      "instead of pricing: read allocation profiles and suggest size classes, a job cap and a pool limit, with "
+      "their reasons; --out FILE also writes them as a --memory-settings file")(
+      "memory-settings", po::value<std::string>(),
+      "scratch size classes, job cap and pool limit from FILE (--suggest-budget's); --job-cap and --pool-limit "
+      "given here win")(
       "route", po::value<std::string>(), "GPU kernels: auto | fused | two-phase (same results; for checks)")(
       "grid-blocks", po::value<std::string>(), "GPU grid size override; never changes results")(
       "manifest", po::value<std::string>(),
@@ -58,7 +67,7 @@ po::options_description visible_options()
       "changed)")("allow-input-change", "with --rerun or --validate-against: run even if an input's digest changed")(
       "validate-against", po::value<std::string>(),
       "reprice a certified baseline's manifest under this build and machine and compare every price and Greek "
-      "within --tolerance standard errors and every phase's time within --latency-slack (exit 3: numbers "
+      "within --tolerance standard errors and the run's time within --latency-slack (exit 3: numbers "
       "differ; 5: slower only; 4: inputs changed)")(
       "tolerance", po::value<std::string>(), "with --validate-against: k in |new - old| <= k sqrt(se_old^2 + "
       "se_new^2) (default 4)")(
@@ -221,6 +230,28 @@ void parse_validation(const po::variables_map& vm, command_line& cl)
   if (vm.count("validate-json")) cl.validate_json = get("validate-json");
 }
 
+// --memory-profile, --suggest-budget, --memory-settings.
+void parse_budget(const po::variables_map& vm, command_line& cl)
+{
+  if (vm.count("suggest-budget")) {
+    cl.suggest_budget = vm["suggest-budget"].as<std::vector<std::string>>();
+    if (vm.count("positional") || vm.count("portfolio") || cl.load_test || !cl.rerun.empty() ||
+        !cl.validate_against.empty()) {
+      throw configuration_error("--suggest-budget reads profiles instead of pricing: give no portfolio, "
+                                "--load-test, --rerun or --validate-against");
+    }
+  }
+  if (vm.count("memory-profile")) {
+    cl.memory_profile = vm["memory-profile"].as<std::string>();
+    if (cl.load_test || !cl.suggest_budget.empty()) {
+      throw configuration_error("--memory-profile records a pricing run (a portfolio, --rerun or "
+                                "--validate-against), not --load-test or --suggest-budget");
+    }
+    cl.engine.record_allocations = true;
+  }
+  if (vm.count("memory-settings")) cl.memory_settings = vm["memory-settings"].as<std::string>();
+}
+
 bool ends_with(const std::string& s, const std::string& suffix)
 {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -310,7 +341,9 @@ command_line parse_command_line(int argc, const char* const argv[])
     cl.portfolio = get("portfolio");
   }
   cl.load_test = vm.count("load-test") > 0;
-  if (cl.portfolio.empty() && cl.rerun.empty() && cl.validate_against.empty() && !cl.load_test) {
+  parse_budget(vm, cl);
+  if (cl.portfolio.empty() && cl.rerun.empty() && cl.validate_against.empty() && !cl.load_test &&
+      cl.suggest_budget.empty()) {
     throw configuration_error("no portfolio file given (see --help)");
   }
   if (cl.rerun.empty() && cl.validate_against.empty()) cl.market = vm.count("market") ? get("market") : default_market_path();

@@ -27,6 +27,10 @@ struct command_line {
   double latency_slack{0.10};   // --latency-slack: 10% or 0.1
   std::string validate_json;    // --validate-json: the report as JSON, for a CI pipeline
   std::vector<std::string> given;  // options given explicitly (a rerun's overrides)
+  // Budgets from recorded profiles (docs/memory.md, "Budgets from a recorded profile").
+  std::string memory_profile;               // --memory-profile: record this run's scratch allocations here
+  std::vector<std::string> suggest_budget;  // --suggest-budget: profiles to read instead of pricing
+  std::string memory_settings;              // --memory-settings: size classes, job cap, pool limit
   bool greeks{false};
   bool quiet{false};
   bool memory_report{false};

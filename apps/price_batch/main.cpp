@@ -1,6 +1,7 @@
 // price-batch: the contract's command-line pricer.
 #include "command_line.hpp"
 #include "load_test.hpp"
+#include "memory_budget.hpp"
 #include "mcprice/engine.hpp"
 #include "mcprice/input_error.hpp"
 #include "mcprice/market_reader.hpp"
@@ -32,7 +33,7 @@ constexpr int exit_nothing_priced = 1;
 constexpr int exit_some_failed = 2;
 constexpr int exit_rerun_differs = 3;         // --rerun: some trade's bits moved
 constexpr int exit_rerun_inputs_changed = 4;  // --rerun: an input's digest moved; nothing was run
-constexpr int exit_validation_slower = 5;     // --validate-against: numbers agree, a phase is slower
+constexpr int exit_validation_slower = 5;     // --validate-against: numbers agree, the run is slower
 // SIGINT / SIGTERM: the run stopped cleanly, priced trades written, the rest cancelled; the
 // status is the shell's for a death by that signal (128 + its number).
 constexpr int exit_signal_base = 128;
@@ -106,6 +107,32 @@ void print_memory_report(const mcprice::engine& engine, const std::string& who)
   }
 }
 
+// --memory-profile: the run's scratch allocations on its GPU (docs/memory.md).
+void write_profile(const mcprice::engine& engine, const std::string& path)
+{
+  if (engine.backend() != mcprice::backend_kind::gpu) {
+    std::fprintf(stderr, "price-batch: --memory-profile: the CPU backend uses no GPU scratch; nothing recorded\n");
+    return;
+  }
+  if (engine.device_count() > 1) {
+    throw mcprice::configuration_error("--memory-profile records one GPU's scratch; price on one --device");
+  }
+  auto const report = engine.memory(0);
+  if (!report || !report->profile) return;
+  mcprice::cli::write_file_atomically(path, mcprice::cli::profile_to_json(*report->profile, engine.options().device).dump() + "\n");
+}
+
+// --suggest-budget: size classes, a job cap and a pool limit from recorded profiles.
+int suggest(const mcprice::cli::command_line& cl)
+{
+  std::vector<mcprice::allocation_profile> profiles;
+  for (auto const& f : cl.suggest_budget) profiles.push_back(mcprice::cli::read_profile(f));
+  auto const budget = mcprice::cli::suggest_budget(profiles);
+  mcprice::cli::print_budget(std::cout, budget, profiles.size());
+  if (!cl.out.empty()) mcprice::cli::write_file_atomically(cl.out, mcprice::cli::settings_to_json(budget).dump(2) + "\n");
+  return exit_all_priced;
+}
+
 // Reads the inputs, prices, writes the results where the command line says (--out, else stdout
 // unless rerunning) and the summary and memory report to stderr. Under mpirun each rank prices
 // its part of the book and rank 0 writes the whole run (rank_pricing.hpp).
@@ -123,7 +150,14 @@ priced price(const std::string& portfolio, const std::string& market_path, const
     return i;
   });
   std::size_t const trades = in.book.trades.size();
-  auto const settings = ranks.engine_settings(options, given(cl, "device"), given(cl, "threads"));
+  auto settings = ranks.engine_settings(options, given(cl, "device"), given(cl, "threads"));
+  if (!cl.memory_settings.empty()) {
+    mcprice::cli::apply_memory_settings(cl.memory_settings, settings, given(cl, "job-cap"), given(cl, "pool-limit"));
+  }
+  settings.record_allocations = !cl.memory_profile.empty();
+  if (settings.record_allocations && ranks.split()) {
+    throw mcprice::configuration_error("--memory-profile records one process's GPU; not under mpirun");
+  }
   auto const engine =
       ranks.checkpoint([&] { return std::make_unique<mcprice::engine>(std::move(in.market), settings); });
   std::string const who = ranks.prefix();
@@ -143,6 +177,7 @@ priced price(const std::string& portfolio, const std::string& market_path, const
   });
   if (show_progress) std::fprintf(stderr, "\n");
   if (cl.memory_report) print_memory_report(*engine, who);
+  if (!cl.memory_profile.empty()) write_profile(*engine, cl.memory_profile);
   auto whole = ranks.gather(std::move(mine), in.parts, trades);
   if (!whole) return {{}, {}, false};
   mcprice::pricing_run result = std::move(*whole);
@@ -207,6 +242,7 @@ mcprice::engine_options settings_from(const mcprice::cli::run_manifest& recorded
   if (given(cl, "pool-limit")) options.pool_limit_bytes = o.pool_limit_bytes;
   if (given(cl, "route")) options.route = o.route;
   if (given(cl, "grid-blocks")) options.grid_blocks = o.grid_blocks;
+  options.record_allocations = o.record_allocations;
   return options;
 }
 
@@ -298,9 +334,14 @@ int run(int argc, const char* const argv[], mcprice::cli::rank_run& ranks)
   }
   if (cl.load_test) {
     if (ranks.split()) throw mcprice::configuration_error("--load-test runs in one process, not under mpirun");
-    return mcprice::cli::run_load_test(cl, std::cout, std::cerr);
+    if (cl.memory_settings.empty()) return mcprice::cli::run_load_test(cl, std::cout, std::cerr);
+    // The settings' classes and cap on the same stream; its limits stay --pool-limit's.
+    auto with_settings = cl;
+    mcprice::cli::apply_memory_settings(cl.memory_settings, with_settings.engine, given(cl, "job-cap"), true);
+    return mcprice::cli::run_load_test(with_settings, std::cout, std::cerr);
   }
   install_stop_handlers();
+  if (!cl.suggest_budget.empty()) return suggest(cl);
   if (!cl.rerun.empty()) return rerun(cl, ranks);
   if (!cl.validate_against.empty()) return validate(cl, ranks);
   auto const p = price(cl.portfolio, cl.market, cl.engine, cl, ranks);

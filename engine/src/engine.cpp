@@ -77,6 +77,26 @@ std::vector<int> several_devices(const engine_options& opt)
 
 }  // namespace
 
+namespace {
+
+// The bucketed pool's classes, where the options set them (0 keeps each default): messages name
+// the value, as --memory-settings files are written by hand too.
+void check_size_classes(const engine_options& o)
+{
+  std::size_t const lo = o.size_class_min_bytes != 0 ? o.size_class_min_bytes : std::size_t{1} << 16;
+  std::size_t const hi = o.size_class_max_bytes != 0 ? o.size_class_max_bytes : std::size_t{1} << 30;
+  if (lo < 256 || hi < lo) {
+    throw configuration_error("size classes from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                              " bytes: the smallest must be at least 256 bytes and at most the largest");
+  }
+  if (o.size_classes_per_doubling < 0 || o.size_classes_per_doubling > 64) {
+    throw configuration_error("size classes per doubling " + std::to_string(o.size_classes_per_doubling) +
+                              " must be in [1, 64] (0: the default, 4)");
+  }
+}
+
+}  // namespace
+
 engine::engine(market_data market, engine_options options) : engine(std::move(market), options, detail::engine_knobs{})
 {
 }
@@ -95,6 +115,7 @@ engine::engine(market_data market, engine_options options, const detail::engine_
                                 " must be in [2, paths = " + std::to_string(options.paths) + "]");
     }
   }
+  check_size_classes(options);
   if (options.greeks && options.route == kernel_route::two_phase) {
     throw configuration_error("--greeks: Greeks are computed on the fused route; --route two-phase cannot give them");
   }

@@ -13,7 +13,22 @@ scratch_lease::scratch_lease(memory_resource& pool, stream_view s, std::size_t c
 {
 }
 
-scratch_lease::~scratch_lease() { release_all(); }
+scratch_lease::~scratch_lease()
+{
+  release_all();
+  if (recorder_ != nullptr && peak_in_use_ != 0) {
+    try {
+      recorder_->job_ended(job_, peak_in_use_);
+    } catch (...) {  // a profile short of one job's peak: destructors never throw
+    }
+  }
+}
+
+void scratch_lease::forget(const held& h) noexcept
+{
+  pool_.deallocate(h.ptr, h.bytes, stream_);
+  if (recorder_ != nullptr) recorder_->freed(h.record);
+}
 
 void scratch_lease::admit(std::size_t bytes)
 {
@@ -36,9 +51,21 @@ void* scratch_lease::allocate(std::size_t bytes)
   }
   std::size_t const granted = gate_ != nullptr ? pool_.granted_size(cost) : 0;
   admit(granted_ + granted);
+  held_.reserve(held_.size() + 1);  // nothing below may throw once the pool has given the block
   void* p = pool_.allocate(cost, stream_);
-  held_.push_back({p, cost, granted});
+  std::size_t record = 0;
+  if (recorder_ != nullptr) {
+    try {
+      record = recorder_->allocated(job_, reinterpret_cast<std::uint64_t>(stream_.value()), cost,
+                                    pool_.granted_size(cost));
+    } catch (...) {
+      pool_.deallocate(p, cost, stream_);
+      throw;
+    }
+  }
+  held_.push_back({p, cost, granted, record});
   in_use_ += cost;
+  peak_in_use_ = std::max(peak_in_use_, in_use_);
   granted_ += granted;
   return p;
 }
@@ -47,7 +74,7 @@ void scratch_lease::deallocate(void* p) noexcept
 {
   auto const it = std::find_if(held_.begin(), held_.end(), [&](const held& h) { return h.ptr == p; });
   if (it == held_.end()) return;
-  pool_.deallocate(it->ptr, it->bytes, stream_);
+  forget(*it);
   in_use_ -= it->bytes;
   granted_ -= it->granted;
   held_.erase(it);
@@ -55,7 +82,7 @@ void scratch_lease::deallocate(void* p) noexcept
 
 void scratch_lease::release_all() noexcept
 {
-  for (auto it = held_.rbegin(); it != held_.rend(); ++it) pool_.deallocate(it->ptr, it->bytes, stream_);
+  for (auto it = held_.rbegin(); it != held_.rend(); ++it) forget(*it);
   held_.clear();
   in_use_ = 0;
   granted_ = 0;

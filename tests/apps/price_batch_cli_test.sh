@@ -115,7 +115,7 @@ json.dump(m, open(sys.argv[3], "w"))
 PY
 "$bin" --validate-against "$tmp/fast.json" --quiet > "$tmp/slower.txt"
 check "a run slower than its baseline fails on latency only" 5 $?
-expect_text "the slower phase is named" "$tmp/slower.txt" "regressed"
+expect_text "the slower wall time is named" "$tmp/slower.txt" "regressed"
 "$bin" --validate-against "$tmp/biased.json" --quiet > "$tmp/biased.txt"
 check "a baseline 50% off on one trade fails on numbers" 3 $?
 expect_text "the trade beyond the tolerance is named" "$tmp/biased.txt" "outside: ABC-C100-1Y price"
@@ -123,6 +123,14 @@ expect_text "the trade beyond the tolerance is named" "$tmp/biased.txt" "outside
 "$bin" --validate-against "$tmp/run.json" --latency-slack fast 2>/dev/null; check "a bad --latency-slack is refused" 1 $?
 "$bin" "$tmp/book.csv" --tolerance 3 2>/dev/null; check "--tolerance without --validate-against is refused" 1 $?
 "$bin" --validate-against "$tmp/run.json" --rerun "$tmp/run.json" 2>/dev/null; check "--validate-against with --rerun is refused" 1 $?
+# Budgets from allocation profiles (the GPU records them; the CPU backend has no GPU scratch).
+"$bin" "$tmp/book.csv" --backend cpu --paths 2e3 --memory-profile "$tmp/cpu.profile.json" --quiet \
+  > /dev/null 2> "$tmp/cpu.profile.err"
+check "--memory-profile on the CPU backend prices" 0 $?
+expect_text "--memory-profile on the CPU says nothing was recorded" "$tmp/cpu.profile.err" "nothing recorded"
+"$bin" --suggest-budget "$tmp/run.json" 2> "$tmp/notprofile.err"; check "--suggest-budget on a manifest is refused" 1 $?
+expect_text "--suggest-budget names what it read" "$tmp/notprofile.err" "not an mcprice allocation profile"
+"$bin" --suggest-budget "$tmp/run.json" "$tmp/book.csv" 2>/dev/null; check "--suggest-budget with a portfolio is refused" 1 $?
 echo "# edited" >> "$tmp/book.csv"
 "$bin" --rerun "$tmp/run.json" --quiet > "$tmp/tampered.txt"; check "rerun refuses changed inputs" 4 $?
 "$bin" --validate-against "$tmp/run.json" --quiet > "$tmp/tampered-validate.txt"

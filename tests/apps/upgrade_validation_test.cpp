@@ -107,6 +107,17 @@ TEST_CASE("a slowed candidate fails on latency alone, beyond the slack and the f
   for (auto const& p : r.timing) regressed += p.regressed ? 1 : 0;
   CHECK(regressed == 2);  // wall and price; prepare and results are unchanged
   CHECK(to_json(r, "b", validation_options{}).at("verdict") == "fail: latency");
+  std::ostringstream text;
+  print_validation_report(text, r, "b", validation_options{});
+  CHECK(text.str().find("regressed") != std::string::npos);  // the wall time
+  CHECK(text.str().find("slower") != std::string::npos);     // the price phase
+
+  // A phase slower while the run ends no later (a pipelined book's phases overlap): named, not failed.
+  auto overlapped = baseline;
+  overlapped.timing.prepare_seconds = baseline.timing.prepare_seconds + 0.05;
+  auto const o = validate_run(baseline, overlapped, validation_options{});
+  CHECK(o.latency_holds());
+  CHECK(o.timing[1].regressed);
 
   // Slower by more than the slack but less than the floor: timing noise, not a regression.
   auto jitter = baseline;

@@ -180,6 +180,35 @@ TEST_CASE("GPU results are bit-identical across job caps, allocators and stream 
   }
 }
 
+TEST_CASE("GPU: a recorded allocation profile holds every job's scratch; classes and recording keep the bits",
+          "[gpu]")
+{
+  auto const book = reference_book();
+  engine_options o;
+  o.backend = backend_choice::gpu;
+  o.paths = 18'000'001;
+  o.job_cap_bytes = std::size_t{1} << 20;  // several jobs
+  auto const base = engine(test_market(), o).price(book);
+  o.record_allocations = true;
+  o.size_class_min_bytes = 4096;  // other classes, as a --memory-settings file gives them
+  o.size_classes_per_doubling = 8;
+  engine e(test_market(), o);
+  auto const run = e.price(book);
+  CHECK(same_bits(base, run));
+  auto const report = e.memory();
+  REQUIRE(report);
+  REQUIRE(report->profile);
+  auto const& p = *report->profile;
+  CHECK(p.jobs.size() == run.summary.jobs);  // a lease a job
+  CHECK(p.allocations.size() >= 3 * run.summary.jobs);  // block moments, segment sums, CUB's temporaries
+  for (auto const& a : p.allocations) {
+    CHECK(a.freed_at >= a.allocated_at);
+    CHECK(a.granted >= a.bytes);
+  }
+  for (auto const& j : p.jobs) CHECK(j.peak_bytes <= o.job_cap_bytes);
+  CHECK(p.peak_bytes > 0);
+}
+
 TEST_CASE("under a tight pool limit concurrent callers wait or come again, and keep their bits", "[gpu]")
 {
   auto const book = reference_book();

@@ -438,3 +438,40 @@ TEST_CASE("a poll of a recycled mark never vouches for a later free")
   CHECK(ord.waits.front().first == fake_stream(3).value());
   CHECK(ord.waits.front().second == m);
 }
+
+TEST_CASE("a lease records its allocations, their classes and its high watermark")
+{
+  fake_upstream up;
+  fake_ordering ord;
+  bucketed_pool_resource pool(up, ord, small_classes());
+  allocation_recorder recorder;
+  {
+    scratch_lease lease(pool, fake_stream(3), 0, "job 7");
+    lease.record_into(&recorder);
+    void* a = lease.allocate(100'000);
+    (void)lease.allocate(300'000);
+    lease.deallocate(a);
+    (void)lease.allocate(50'000);
+    auto const live = recorder.snapshot();
+    REQUIRE(live.allocations.size() == 3);
+    CHECK(live.allocations[0].freed_at >= live.allocations[0].allocated_at);
+    CHECK(live.allocations[1].freed_at < 0.0);  // still held
+    CHECK(live.peak_bytes == scratch_lease::charged(100'000) + scratch_lease::charged(300'000));
+  }
+  auto const p = recorder.snapshot();
+  REQUIRE(p.allocations.size() == 3);
+  for (auto const& r : p.allocations) {
+    CHECK(r.job == "job 7");
+    CHECK(r.freed_at >= r.allocated_at);
+    CHECK(r.granted == pool.granted_size(r.bytes));  // the pool's class
+    CHECK(r.granted >= r.bytes);
+  }
+  CHECK(p.allocations[0].bytes == scratch_lease::charged(100'000));
+  CHECK(p.allocations[0].stream == p.allocations[2].stream);
+  REQUIRE(p.jobs.size() == 1);
+  CHECK(p.jobs[0].job == "job 7");
+  CHECK(p.jobs[0].peak_bytes == p.peak_bytes);
+  // A lease that records nothing adds no job.
+  { scratch_lease idle(pool, fake_stream(3), 0, "job 8"); idle.record_into(&recorder); }
+  CHECK(recorder.snapshot().jobs.size() == 1);
+}

@@ -2,6 +2,7 @@
 // What the engine's GPU memory looks like: the scratch pool's statistics, the driver's view of
 // the pool beneath it, and the persistent and market-data memory. Plain data: a consumer of the
 // library compiles it without CUDA headers.
+#include "mcprice/memory/allocation_profile.hpp"
 #include "mcprice/memory/memory_statistics.hpp"
 
 #include <cstdint>
@@ -30,6 +31,8 @@ struct memory_report {
   std::size_t held_peak{0};
   std::size_t market_bytes{0};
   std::size_t table_bytes{0};  // persistent tables beside the market (--rng sobol: the direction numbers)
+  // engine_options::record_allocations: every scratch allocation so far, and each job's peak.
+  std::optional<allocation_profile> profile;
   bool market_rdma_capable{false};  // market buffers passed the GPUDirect checks
   std::string market_note;          // why not, when they did not
 };

@@ -59,6 +59,15 @@ struct engine_options {
   // GPU books of at least 3 x this many trades go as a pipeline of chunks (host preparation of
   // one chunk overlapping the GPU's pricing of the last); 0 = never.
   std::size_t pipeline_chunk_trades{128};
+  // The bucketed pool's size classes (docs/memory.md; price-batch --memory-settings, which
+  // --suggest-budget writes from recorded profiles): 0 keeps each default (64 KiB to 1 GiB, 4
+  // classes per doubling).
+  std::size_t size_class_min_bytes{0};
+  std::size_t size_class_max_bytes{0};
+  int size_classes_per_doubling{0};
+  // Record every scratch allocation of the GPU backend into an allocation profile
+  // (memory_report::profile; price-batch --memory-profile): a lock and a record an allocation.
+  bool record_allocations{false};
   // Record where the call's time went in run_summary::timeline: host phases per chunk and, on
   // the GPU, when each job's work ran (two timing events a job, read after the request).
   bool timeline{false};

@@ -90,6 +90,7 @@ class gpu_calibration final : public calibration_executor {
     // The previous job's scratch returns in stream order, behind its kernels.
     lease_.reset();
     lease_.emplace(ctx_.scratch(), stream_, cap_, "calibration job", [this] { ctx_.note_cap_rejection(); });
+    lease_->record_into(ctx_.recorder());
     auto const paths = static_cast<std::size_t>(job.end_block - job.first_block) * calibration_paths_per_block;
     view_.paths = lease_->allocate_n<float>(static_cast<std::size_t>(job.end_float - job.first_float));
     view_.cash_flows = lease_->allocate_n<float>(paths);

@@ -47,6 +47,7 @@ gpu_context::gpu_context(const engine_options& o, const market_data& market, std
       break;
   }
   allocator_name_ = scratch_->name();
+  if (o.record_allocations) recorder_ = std::make_unique<allocation_recorder>();
 
   // Market data enters through GPUDirect-safe buffers, uploaded once from pinned staging on a
   // stream of its own; every request's stream waits on market_ready_. The local-vol grids go
@@ -102,6 +103,9 @@ void gpu_context::make_bucketed(const engine_options& o, std::vector<std::string
   ordering_ = std::make_unique<cuda_event_ordering>();
   bucketed_pool_options bo;
   bo.limit_bytes = o.pool_limit_bytes;
+  if (o.size_class_min_bytes != 0) bo.classes.min_bytes = o.size_class_min_bytes;
+  if (o.size_class_max_bytes != 0) bo.classes.max_bytes = o.size_class_max_bytes;
+  if (o.size_classes_per_doubling != 0) bo.classes.per_doubling = o.size_classes_per_doubling;
   // A pipelined book's jobs (a few MiB of sums each) stay independent across streams.
   bo.untied_bytes = std::size_t{32} << 20;
   memory_resource* upstream = o.pool_limit_bytes == 0 ? map_pages(o.device, bo, notices) : nullptr;
@@ -177,6 +181,7 @@ memory_report gpu_context::report() const
   }
   if (auto const* simple = dynamic_cast<const default_pool_resource*>(simple_.get())) r.driver = simple->driver_usage();
   if (counted_) r.requests = counted_->statistics();
+  if (recorder_) r.profile = recorder_->snapshot();
   if (r.driver) {
     r.held_bytes = r.driver->reserved_current;
     r.held_peak = r.driver->reserved_high;

@@ -5,6 +5,7 @@
 // GPUDirect-safe buffers, uploaded once on its own stream.
 #include "mcprice/kernels/models/local_vol_path.hpp"
 #include "mcprice/market.hpp"
+#include "mcprice/memory/allocation_profile.hpp"
 #include "mcprice/memory/bucketed_pool_resource.hpp"
 #include "mcprice/memory/buffer_cache.hpp"
 #include "mcprice/memory/cuda_resources.hpp"
@@ -43,6 +44,8 @@ class gpu_context {
   // Admission under --pool-limit (every allocator); null without a limit.
   [[nodiscard]] scratch_gate* gate() noexcept { return gate_.budget() != 0 ? &gate_ : nullptr; }
   [[nodiscard]] std::size_t pool_limit() const noexcept { return gate_.budget(); }
+  // engine_options::record_allocations: where the jobs' leases record; null otherwise.
+  [[nodiscard]] allocation_recorder* recorder() noexcept { return recorder_.get(); }
   void note_job_retry() noexcept { ++job_retries_; }
   void note_cap_rejection() noexcept;
   void wait_for_market(stream_view s) const { market_ready_.make_wait(s); }
@@ -76,6 +79,7 @@ class gpu_context {
   std::unique_ptr<page_driver> page_driver_;
   std::unique_ptr<mapped_page_resource> pages_;  // beneath the bucketed pool without a limit; else pool_
   std::unique_ptr<bucketed_pool_resource> bucketed_;
+  std::unique_ptr<allocation_recorder> recorder_;
   std::unique_ptr<memory_resource> simple_;       // malloc or async-default
   std::unique_ptr<statistics_resource> counted_;  // over simple_ or the plain pool: requested bytes, latency
   memory_resource* scratch_{nullptr};

@@ -367,6 +367,7 @@ void job_runner::run_job(const job_range& job, const request_state& r, stream_vi
   kernels::segment_offsets const segments{r.d_offsets + job.first_segment, blocks.begin, segs};
   scratch_lease lease(
       ctx_.scratch(), s, job_cap_, "job " + std::to_string(job_no), [this] { ctx_.note_cap_rejection(); }, ctx_.gate());
+  lease.record_into(ctx_.recorder());
   lease.admit(admit);
   auto* const d_blocks = lease.allocate_n<moments>(n_blocks * layout::partials_per_block);
   auto* const d_sums = lease.allocate_n<moments>(static_cast<std::size_t>(segs));

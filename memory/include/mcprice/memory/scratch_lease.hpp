@@ -5,6 +5,7 @@
 // it; one that holds some and cannot get more throws scratch_busy with its whole need (it must
 // not wait while holding). Everything still held is returned, in stream order, when the lease
 // ends.
+#include "mcprice/memory/allocation_profile.hpp"
 #include "mcprice/memory/memory_resource.hpp"
 #include "mcprice/memory/scratch_gate.hpp"
 
@@ -36,6 +37,9 @@ class scratch_lease {
   // any allocation, so the job's allocations then need no more.
   void admit(std::size_t bytes);
 
+  // Records every allocation of this lease, and its high watermark when it ends (null: none).
+  void record_into(allocation_recorder* recorder) noexcept { recorder_ = recorder; }
+
   [[nodiscard]] std::size_t in_use() const noexcept { return in_use_; }
   [[nodiscard]] std::size_t cap() const noexcept { return cap_; }
   [[nodiscard]] stream_view stream() const noexcept { return stream_; }
@@ -47,7 +51,9 @@ class scratch_lease {
     void* ptr;
     std::size_t bytes;
     std::size_t granted;
+    std::size_t record;  // in recorder_, where there is one
   };
+  void forget(const held& h) noexcept;
   memory_resource& pool_;
   stream_view stream_;
   std::size_t cap_;
@@ -58,6 +64,8 @@ class scratch_lease {
   std::size_t granted_{0};   // of which in use, in the pool's units
   std::vector<held> held_;
   std::size_t in_use_{0};
+  std::size_t peak_in_use_{0};
+  allocation_recorder* recorder_{nullptr};
 };
 
 }  // namespace mcprice
