@@ -243,11 +243,10 @@ void parse_budget(const po::variables_map& vm, command_line& cl)
   }
   if (vm.count("memory-profile")) {
     cl.memory_profile = vm["memory-profile"].as<std::string>();
-    if (cl.load_test || !cl.suggest_budget.empty()) {
-      throw configuration_error("--memory-profile records a pricing run (a portfolio, --rerun or "
-                                "--validate-against), not --load-test or --suggest-budget");
+    if (!cl.suggest_budget.empty()) {
+      throw configuration_error("--memory-profile records a run (pricing or --load-test), not --suggest-budget");
     }
-    cl.engine.record_allocations = true;
+    cl.engine.record_allocations = !cl.load_test;  // the load test records one run of its own
   }
   if (vm.count("memory-settings")) cl.memory_settings = vm["memory-settings"].as<std::string>();
 }

@@ -1,5 +1,7 @@
 #include "load_test.hpp"
 
+#include "memory_budget.hpp"
+
 #include "load_report_html.hpp"
 #include "mcprice/input_error.hpp"
 #include "mcprice/market_reader.hpp"
@@ -162,10 +164,14 @@ int run_load_test(const command_line& cl, std::ostream& table, std::ostream& log
   ro.submitters = cl.load_threads;
   std::vector<load::strategy_result> results;
   load::job_bits reference;
-  auto const run = [&](allocator_kind a, std::size_t limit, const std::string& pressure) {
-    engine_options o = cl.engine;
+  bool profiled = false;  // --memory-profile: the first unlimited bucketed run's allocations
+  auto const run = [&](allocator_kind a, std::size_t limit, const std::string& pressure,
+                       const engine_options* settings = nullptr) {
+    engine_options o = settings != nullptr ? *settings : cl.engine;
     o.allocator = a;
     if (limit != 0) o.pool_limit_bytes = limit;
+    bool const profile = !cl.memory_profile.empty() && !profiled && a == allocator_kind::bucketed && limit == 0;
+    o.record_allocations = profile;
     engine const e(market, o);
     auto const name = e.memory() ? e.memory()->allocator : std::string("cpu");
     if (!cl.quiet) log << "load test: " << cl.load.jobs << " jobs through " << name << pressure << "\n";
@@ -175,6 +181,10 @@ int run_load_test(const command_line& cl, std::ostream& table, std::ostream& log
     results.back().label += pressure;
     results.back().pool_limit = o.pool_limit_bytes;
     if (first) reference = std::move(bits);
+    if (profile && e.memory() && e.memory()->profile) {
+      write_file_atomically(cl.memory_profile, profile_to_json(*e.memory()->profile, o.device).dump() + "\n");
+      profiled = true;
+    }
     return e.backend();
   };
   // On the CPU backend the allocators do not apply: one run.
@@ -200,6 +210,21 @@ int run_load_test(const command_line& cl, std::ostream& table, std::ostream& log
     }
   } else if (!cl.load_pressures.empty()) {
     log << "load test: no pressure runs on the CPU backend\n";
+  }
+  // --memory-settings: the bucketed pool again with the file's size classes and job cap (its
+  // limit stays out: limits are the pressure runs' business), on the same stream.
+  bool const bucketed = std::find(cl.allocators.begin(), cl.allocators.end(), allocator_kind::bucketed) !=
+                        cl.allocators.end();
+  if (!cl.memory_settings.empty() && gpu && bucketed) {
+    engine_options settings = cl.engine;
+    bool const cap_given = std::find(cl.given.begin(), cl.given.end(), "job-cap") != cl.given.end();
+    apply_memory_settings(cl.memory_settings, settings, cap_given, true);
+    run(allocator_kind::bucketed, 0, "+settings", &settings);
+  } else if (!cl.memory_settings.empty()) {
+    log << "load test: --memory-settings applies to the bucketed pool on the GPU; no run with it\n";
+  }
+  if (!cl.memory_profile.empty() && !profiled) {
+    log << "load test: --memory-profile records the bucketed pool's unlimited run on the GPU; nothing recorded\n";
   }
   print_load_table(table, results);
   if (!cl.load_json.empty() || !cl.load_html.empty()) {

@@ -334,11 +334,7 @@ int run(int argc, const char* const argv[], mcprice::cli::rank_run& ranks)
   }
   if (cl.load_test) {
     if (ranks.split()) throw mcprice::configuration_error("--load-test runs in one process, not under mpirun");
-    if (cl.memory_settings.empty()) return mcprice::cli::run_load_test(cl, std::cout, std::cerr);
-    // The settings' classes and cap on the same stream; its limits stay --pool-limit's.
-    auto with_settings = cl;
-    mcprice::cli::apply_memory_settings(cl.memory_settings, with_settings.engine, given(cl, "job-cap"), true);
-    return mcprice::cli::run_load_test(with_settings, std::cout, std::cerr);
+    return mcprice::cli::run_load_test(cl, std::cout, std::cerr);
   }
   install_stop_handlers();
   if (!cl.suggest_budget.empty()) return suggest(cl);

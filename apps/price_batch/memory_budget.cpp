@@ -87,6 +87,30 @@ std::size_t percentile(std::vector<std::size_t> v, double share)
   return v[std::min(v.size() - 1, rank == 0 ? 0 : rank - 1)];
 }
 
+// The bytes rounding every request below `min_bytes` up to it adds.
+double small_rounding(const std::vector<allocation_profile>& profiles, std::size_t min_bytes)
+{
+  double asked = 0.0;
+  double added = 0.0;
+  for (auto const& p : profiles) {
+    for (auto const& a : p.allocations) {
+      asked += static_cast<double>(a.bytes);
+      if (a.bytes < min_bytes) added += static_cast<double>(min_bytes - a.bytes);
+    }
+  }
+  return asked > 0.0 ? added / asked : 0.0;
+}
+
+// The largest power of two from `from` up to `limit` whose rounding of the smaller requests adds
+// at most `share` to the bytes asked.
+std::size_t smallest_class(const std::vector<allocation_profile>& profiles, std::size_t from, std::size_t limit,
+                           double share)
+{
+  std::size_t min_bytes = from;
+  while (min_bytes * 2 <= limit && small_rounding(profiles, min_bytes * 2) <= share) min_bytes *= 2;
+  return min_bytes;
+}
+
 }  // namespace
 
 nlohmann::json profile_to_json(const allocation_profile& p, int device)
@@ -184,8 +208,9 @@ memory_budget suggest_budget(const std::vector<allocation_profile>& profiles, co
   }
   if (count == 0) throw configuration_error("--suggest-budget: the profiles hold no allocation");
   memory_budget b;
-  b.class_min_bytes = std::max<std::size_t>(256, power_of_two_at_most(smallest));
-  b.class_max_bytes = std::max(b.class_min_bytes, power_of_two_at_least(largest));
+  b.class_max_bytes = std::max<std::size_t>(256, power_of_two_at_least(largest));
+  b.class_min_bytes = smallest_class(profiles, std::max<std::size_t>(256, power_of_two_at_most(smallest)),
+                                     b.class_max_bytes, rules.small_rounding);
   b.classes_per_doubling = 64;
   for (int pd : {1, 2, 4, 8, 16, 32, 64}) {
     if (rounding_waste(profiles, b.class_min_bytes, b.class_max_bytes, pd) <= rules.most_rounding) {
@@ -196,13 +221,15 @@ memory_budget suggest_budget(const std::vector<allocation_profile>& profiles, co
   double const waste = rounding_waste(profiles, b.class_min_bytes, b.class_max_bytes, b.classes_per_doubling);
   double const default_waste = rounding_waste(profiles, size_class_options{}.min_bytes,
                                               size_class_options{}.max_bytes, size_class_options{}.per_doubling);
-  char line[400];
+  char line[512];
   std::snprintf(line, sizeof line,
-                "size classes %s to %s, %d per doubling: %zu requests from %s to %s; the fewest classes whose "
-                "rounding adds at most %.0f%% to the bytes asked (%.1f%%; the default classes: %.1f%%)",
+                "size classes %s to %s, %d per doubling: %zu requests from %s to %s; the smallest class takes "
+                "every smaller request while that adds at most %.0f%% to the bytes asked (one class for them all "
+                "reuses best), then the fewest classes whose rounding adds at most %.0f%% (%.1f%%; the default "
+                "classes: %.1f%%)",
                 kib(b.class_min_bytes).c_str(), kib(b.class_max_bytes).c_str(), b.classes_per_doubling, count,
-                kib(smallest).c_str(), kib(largest).c_str(), 100.0 * rules.most_rounding, 100.0 * waste,
-                100.0 * default_waste);
+                kib(smallest).c_str(), kib(largest).c_str(), 100.0 * rules.small_rounding,
+                100.0 * rules.most_rounding, 100.0 * waste, 100.0 * default_waste);
   b.reasons.emplace_back(line);
   if (!job_peaks.empty()) {
     std::size_t const p = percentile(job_peaks, rules.job_percentile);

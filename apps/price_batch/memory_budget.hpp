@@ -25,7 +25,11 @@ struct budget_rules {
   double job_percentile{0.99};   // of the jobs' peaks
   double job_headroom{1.25};     // on that percentile
   double limit_headroom{1.25};   // on the most requested live at once
-  double most_rounding{0.08};    // the fewest classes per doubling whose rounding wastes at most this share of the bytes asked
+  // The smallest class takes every smaller request while that adds at most this share of the
+  // bytes asked: one class for many small sizes reuses its blocks best.
+  double small_rounding{0.01};
+  // Then the fewest classes per doubling whose rounding adds at most this share.
+  double most_rounding{0.08};
 };
 
 struct memory_budget {

@@ -148,6 +148,10 @@ expect_text "a bad manifest says so" "$tmp/bad.err" "not an mcprice run manifest
 "$bin" --load-test --backend cpu --market "$data/sample_market.json" --load-jobs 60 --load-mix "s:0.9:1:1024,m:0.1:3:4096" \
   --load-rate 20000 --load-pattern ramp --load-json "$tmp/load.json" --quiet > "$tmp/load.txt"; check "--load-test" 0 $?
 expect_text "load table names the strategy and the bits" "$tmp/load.txt" "identical"
+"$bin" --load-test --backend cpu --market "$data/sample_market.json" --load-jobs 20 --load-mix "s:1:1:1024" \
+  --memory-profile "$tmp/load.profile.json" --quiet > /dev/null 2> "$tmp/load.profile.err"
+check "--load-test --memory-profile on the CPU" 0 $?
+expect_text "--load-test records only the GPU's bucketed pool" "$tmp/load.profile.err" "nothing recorded"
 expect_text "load JSON has the stream" "$tmp/load.json" '"pattern": "ramp"'
 expect_text "load JSON has latencies" "$tmp/load.json" '"p99"'
 "$bin" "$data/sample_portfolio.csv" --load-jobs 10 2> "$tmp/loadopt.err"; check "load options without --load-test" 1 $?
