@@ -151,9 +151,6 @@ priced price(const std::string& portfolio, const std::string& market_path, const
   });
   std::size_t const trades = in.book.trades.size();
   auto settings = ranks.engine_settings(options, given(cl, "device"), given(cl, "threads"));
-  if (!cl.memory_settings.empty()) {
-    mcprice::cli::apply_memory_settings(cl.memory_settings, settings, given(cl, "job-cap"), given(cl, "pool-limit"));
-  }
   settings.record_allocations = !cl.memory_profile.empty();
   if (settings.record_allocations && ranks.split()) {
     throw mcprice::configuration_error("--memory-profile records one process's GPU; not under mpirun");
@@ -213,6 +210,16 @@ mcprice::cli::run_manifest manifest_of(const std::string& portfolio, const std::
   return m;
 }
 
+// --memory-settings: its classes, cap and limit, where the command line gave no cap or limit.
+// Applied before pricing, so a manifest records what the run used.
+mcprice::engine_options with_memory_settings(mcprice::engine_options o, const mcprice::cli::command_line& cl)
+{
+  if (!cl.memory_settings.empty()) {
+    mcprice::cli::apply_memory_settings(cl.memory_settings, o, given(cl, "job-cap"), given(cl, "pool-limit"));
+  }
+  return o;
+}
+
 // A manifest's settings, with any given on this command line overriding them (--rerun and
 // --validate-against).
 mcprice::engine_options settings_from(const mcprice::cli::run_manifest& recorded, const mcprice::cli::command_line& cl)
@@ -264,7 +271,7 @@ std::optional<repeated> repeat_run(const mcprice::cli::run_manifest& recorded, c
     if (ranks.first()) refuse(inputs_changed);
     return std::nullopt;
   }
-  mcprice::engine_options const options = settings_from(recorded, cl);
+  mcprice::engine_options const options = with_memory_settings(settings_from(recorded, cl), cl);
   auto const format = recorded.results_format == "json" ? mcprice::output_format::json : mcprice::output_format::csv;
   command_line out = cl;
   out.format = format;
@@ -340,10 +347,11 @@ int run(int argc, const char* const argv[], mcprice::cli::rank_run& ranks)
   if (!cl.suggest_budget.empty()) return suggest(cl);
   if (!cl.rerun.empty()) return rerun(cl, ranks);
   if (!cl.validate_against.empty()) return validate(cl, ranks);
-  auto const p = price(cl.portfolio, cl.market, cl.engine, cl, ranks);
+  auto const options = with_memory_settings(cl.engine, cl);
+  auto const p = price(cl.portfolio, cl.market, options, cl, ranks);
   if (!p.whole) return exit_all_priced;  // rank 0 decides the status
   if (!cl.manifest.empty()) {
-    auto const m = manifest_of(cl.portfolio, cl.market, cl, cl.format, cl.engine, p, ranks);
+    auto const m = manifest_of(cl.portfolio, cl.market, cl, cl.format, options, p, ranks);
     mcprice::cli::write_file_atomically(cl.manifest, mcprice::cli::to_json(m).dump(2) + "\n");
   }
   if (p.run.summary.cancelled > 0) return exit_signal_base + stop_signal.load();
