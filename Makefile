@@ -102,7 +102,8 @@ FUZZ_CXX ?= $(shell command -v clang++-14 || command -v clang++)
 FUZZ_SOURCES := engine/src/io/portfolio_reader.cpp engine/src/io/csv_reader.cpp engine/src/io/text_values.cpp \
   engine/src/io/input_error.cpp engine/src/io/enum_names.cpp engine/src/io/file_text.cpp engine/src/io/json_positions.cpp \
   engine/src/io/market_reader.cpp engine/src/market/market.cpp engine/src/market/term_structure.cpp \
-  engine/src/market/local_vol_surface.cpp engine/src/market/surface_arbitrage.cpp engine/src/market/black_scholes.cpp
+  engine/src/market/local_vol_surface.cpp engine/src/market/surface_arbitrage.cpp engine/src/market/black_scholes.cpp \
+  engine/src/market/market_surfaces.cpp
 # The run-manifest reader (`--rerun`) also needs the manifest's own sources, the device query
 # (CUDA runtime, no device needed) and the configured build's version header.
 FUZZ_MANIFEST_SOURCES := apps/price_batch/run_manifest.cpp apps/price_batch/sha256.cpp memory/src/device_info.cpp \
