@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <algorithm>
 #include <filesystem>
 #include <limits>
@@ -292,6 +293,17 @@ std::string help_text()
 
 command_line parse_command_line(int argc, const char* const argv[])
 {
+  // Boost.Program_options 1.74 formats its errors by replacing placeholders in a loop that never
+  // ends when the option text holds the placeholder itself ("--x%original_token%" hung price-batch;
+  // found by fuzzing): such arguments are refused before Boost sees them.
+  for (int i = 1; i < argc; ++i) {
+    for (const char* placeholder : {"%canonical_option%", "%original_token%", "%option%", "%value%", "%prefix%"}) {
+      if (std::strstr(argv[i], placeholder) != nullptr) {
+        throw configuration_error("argument " + std::to_string(i) + " (" + argv[i] + ") holds " + placeholder +
+                                  ", which price-batch does not accept");
+      }
+    }
+  }
   po::options_description all = visible_options();
   all.add_options()("positional", po::value<std::vector<std::string>>(), "");
   po::positional_options_description pos;
