@@ -247,7 +247,6 @@ void parse_budget(const po::variables_map& vm, command_line& cl)
     if (!cl.suggest_budget.empty()) {
       throw configuration_error("--memory-profile records a run (pricing or --load-test), not --suggest-budget");
     }
-    cl.engine.record_allocations = !cl.load_test;  // the load test records one run of its own
   }
   if (vm.count("memory-settings")) cl.memory_settings = vm["memory-settings"].as<std::string>();
 }

@@ -114,9 +114,6 @@ void write_profile(const mcprice::engine& engine, const std::string& path)
     std::fprintf(stderr, "price-batch: --memory-profile: the CPU backend uses no GPU scratch; nothing recorded\n");
     return;
   }
-  if (engine.device_count() > 1) {
-    throw mcprice::configuration_error("--memory-profile records one GPU's scratch; price on one --device");
-  }
   auto const report = engine.memory(0);
   if (!report || !report->profile) return;
   mcprice::cli::write_file_atomically(path, mcprice::cli::profile_to_json(*report->profile, engine.options().device).dump() + "\n");
@@ -157,6 +154,9 @@ priced price(const std::string& portfolio, const std::string& market_path, const
   }
   auto const engine =
       ranks.checkpoint([&] { return std::make_unique<mcprice::engine>(std::move(in.market), settings); });
+  if (settings.record_allocations && engine->device_count() > 1) {
+    throw mcprice::configuration_error("--memory-profile records one GPU's scratch; price on one --device");
+  }
   std::string const who = ranks.prefix();
   for (auto const& notice : engine->notices()) std::fprintf(stderr, "price-batch: %s%s\n", who.c_str(), notice.c_str());
 
@@ -249,7 +249,6 @@ mcprice::engine_options settings_from(const mcprice::cli::run_manifest& recorded
   if (given(cl, "pool-limit")) options.pool_limit_bytes = o.pool_limit_bytes;
   if (given(cl, "route")) options.route = o.route;
   if (given(cl, "grid-blocks")) options.grid_blocks = o.grid_blocks;
-  options.record_allocations = o.record_allocations;
   return options;
 }
 

@@ -30,11 +30,14 @@ nlohmann::json parse_file(const std::string& path, const char* what)
   throw configuration_error("allocation profile " + file + ": " + what);
 }
 
+bool is_whole(const nlohmann::json& v)
+{
+  return v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0);
+}
+
 std::size_t whole_bytes(const nlohmann::json& v, const std::string& file, const std::string& where)
 {
-  if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<std::int64_t>() >= 0)) {
-    bad(file, where + " must be a whole number of bytes");
-  }
+  if (!is_whole(v)) bad(file, where + " must be a whole number of bytes");
   return v.get<std::size_t>();
 }
 
@@ -211,14 +214,12 @@ memory_budget suggest_budget(const std::vector<allocation_profile>& profiles, co
   b.class_max_bytes = std::max<std::size_t>(256, power_of_two_at_least(largest));
   b.class_min_bytes = smallest_class(profiles, std::max<std::size_t>(256, power_of_two_at_most(smallest)),
                                      b.class_max_bytes, rules.small_rounding);
-  b.classes_per_doubling = 64;
+  double waste = 0.0;
   for (int pd : {1, 2, 4, 8, 16, 32, 64}) {
-    if (rounding_waste(profiles, b.class_min_bytes, b.class_max_bytes, pd) <= rules.most_rounding) {
-      b.classes_per_doubling = pd;
-      break;
-    }
+    b.classes_per_doubling = pd;
+    waste = rounding_waste(profiles, b.class_min_bytes, b.class_max_bytes, pd);
+    if (waste <= rules.most_rounding) break;
   }
-  double const waste = rounding_waste(profiles, b.class_min_bytes, b.class_max_bytes, b.classes_per_doubling);
   double const default_waste = rounding_waste(profiles, size_class_options{}.min_bytes,
                                               size_class_options{}.max_bytes, size_class_options{}.per_doubling);
   char line[512];
@@ -278,9 +279,7 @@ void apply_memory_settings(const std::string& path, engine_options& o, bool keep
   auto const bytes = [&](const nlohmann::json& obj, const char* key, const std::string& where) -> std::size_t {
     if (!obj.contains(key)) return 0;
     auto const& v = obj.at(key);
-    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<std::int64_t>() >= 0)) {
-      fail(where + key + " must be a whole number");
-    }
+    if (!is_whole(v)) fail(where + key + " must be a whole number");
     return v.get<std::size_t>();
   };
   if (j.contains("size_classes")) {
