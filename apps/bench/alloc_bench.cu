@@ -111,14 +111,17 @@ int main()
   cuda_event_ordering events;
   bucketed_pool_options bo;
   bo.untied_bytes = std::size_t{32} << 20;
+  bo.upkeep_interval_us = 100;
   auto const driver = make_cuda_page_driver(0);
-  mapped_page_resource pages(*driver, events, {});
+  mapped_page_options page_options;
+  page_options.idle_release_s = 1.0;
+  mapped_page_resource pages(*driver, events, page_options);
   bucketed_pool_options on_pages = over_mapped_pages(bo);
   on_pages.classes.page_bytes = driver->page_size();
   bucketed_pool_resource bucketed(pages, events, on_pages);
   // The same over pages of their own, but never taking a cached larger block before growing:
   // the design choice over_mapped_pages makes, measured.
-  mapped_page_resource pages_larger(*driver, events, {});
+  mapped_page_resource pages_larger(*driver, events, page_options);
   bucketed_pool_options larger = on_pages;
   larger.larger_before_growth = false;
   bucketed_pool_resource bucketed_larger(pages_larger, events, larger);

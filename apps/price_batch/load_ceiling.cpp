@@ -52,6 +52,11 @@ std::size_t step_jobs(const ceiling_options& o, std::size_t jobs, double rate)
   return std::max(jobs, static_cast<std::size_t>(std::ceil(rate * o.min_step_seconds)));
 }
 
+std::size_t warmup_jobs(const ceiling_options& o, double rate)
+{
+  return std::max<std::size_t>(100, static_cast<std::size_t>(std::ceil(rate * o.warmup_seconds)));
+}
+
 const ceiling_step* sustainable(const std::vector<ceiling_step>& steps)
 {
   const ceiling_step* best = nullptr;

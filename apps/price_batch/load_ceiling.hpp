@@ -22,7 +22,15 @@ struct ceiling_options {
   // builds (4,000 jobs at 24,000/s met the objective in 0.17 s; 1.2 M jobs at 16,000/s fell
   // behind at 13,200/s on the same H200, 2026-12-02).
   double min_step_seconds{2.0};
+  // Each step's fresh engine first runs this many seconds of the step's arrivals, unmeasured:
+  // the ceiling is a steady state, and a cold pool's first growths (mapping pages for the large
+  // jobs' blocks) put 1-2% of a 2,000 jobs/s step beyond 50 ms on the H200, so that the search
+  // went down from its first step and reported 1,834 jobs/s for a pool that sustains 5,000.
+  double warmup_seconds{0.25};
 };
+
+// The jobs a step's warm-up runs: warmup_seconds of arrivals at `rate`, at least 100.
+std::size_t warmup_jobs(const ceiling_options& o, double rate);
 
 // The jobs a step at `rate` runs: the stream's own count, or more to fill min_step_seconds.
 std::size_t step_jobs(const ceiling_options& o, std::size_t jobs, double rate);

@@ -108,6 +108,13 @@ int run_load_ceiling(const command_line& cl, const market_data& market, std::ost
       c.label = cpu ? std::string("cpu") : e.memory()->allocator;
       if (!cl.quiet) log << "load test: " << so.jobs << " jobs at " << rate << "/s through " << c.label << "\n";
       load::job_bits bits;
+      {
+        load::stream_options warm = so;
+        warm.jobs = load::warmup_jobs(co, rate);
+        warm.seed = so.seed + 1;  // other jobs than the measured ones, of the same mix
+        (void)load::run_stream(e, load::make_stream(warm, market), ro, bits, nullptr);
+        bits.clear();
+      }
       auto r = load::run_stream(e, load::make_stream(so, market), ro, bits, have_reference ? &reference : nullptr);
       // The reference grows with the longest run that matched it: the steps' streams share
       // their first jobs (the same seed), and later steps run more of them.

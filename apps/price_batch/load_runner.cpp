@@ -1,6 +1,6 @@
 #include "load_runner.hpp"
 
-#include "mcprice/memory/latency_ring.hpp"
+#include "mcprice/memory/latency_histogram.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -38,6 +38,14 @@ void take_counts(const memory_report& r, strategy_result& out)
     const pool_statistics& p = *r.scratch;
     out.alloc_latency_p50_us = p.latency_p50_us;
     out.alloc_latency_p99_us = p.latency_p99_us;
+    out.allocations = p.allocations;
+    out.slow_paths = p.slow_paths;
+    out.larger_reuses = p.larger_reuses;
+    out.growths = p.upstream_grows;
+    out.slow_latency_p50_us = p.slow_latency_p50_us;
+    out.slow_latency_p99_us = p.slow_latency_p99_us;
+    out.growth_latency_p50_us = p.growth_latency_p50_us;
+    out.growth_latency_p99_us = p.growth_latency_p99_us;
     out.retries = p.oom_retries;
     out.out_of_memory = p.failures;
     out.cap_rejections = p.cap_rejections;

@@ -26,6 +26,16 @@ struct strategy_result {
   double latency_max_ms{0.0};
   double alloc_latency_p50_us{0.0};
   double alloc_latency_p99_us{0.0};
+  // The bucketed pool's slow paths (pool_statistics): how many, and their host time, and the
+  // upstream's time for its growths; where the allocation tail comes from.
+  std::uint64_t allocations{0};
+  std::uint64_t slow_paths{0};
+  std::uint64_t larger_reuses{0};
+  std::uint64_t growths{0};
+  double slow_latency_p50_us{0.0};
+  double slow_latency_p99_us{0.0};
+  double growth_latency_p50_us{0.0};
+  double growth_latency_p99_us{0.0};
   std::size_t peak_requested{0};
   std::size_t peak_granted{0};
   std::size_t peak_reserved{0};         // held by the strategy's allocator from its upstream

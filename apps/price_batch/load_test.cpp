@@ -29,6 +29,31 @@ std::string percent(double share)
   return buf;
 }
 
+// Where the bucketed pool's allocation tail comes from: the share of allocations that left the
+// hot path, and their time against the growths' among them.
+void print_slow_paths(std::ostream& out, const std::vector<load::strategy_result>& results)
+{
+  char line[256];
+  bool header = false;
+  for (auto const& r : results) {
+    if (!r.blocks_visible || r.allocations == 0) continue;
+    if (!header) {
+      out << "\nbucketed slow paths (allocations that found no block at once; us):\n";
+      std::snprintf(line, sizeof line, "%-16s %11s %9s %7s %8s %8s %9s %9s %9s %9s\n", "allocator", "allocations",
+                    "slow", "slow%", "larger", "growths", "slow p50", "slow p99", "grow p50", "grow p99");
+      out << line;
+      header = true;
+    }
+    std::snprintf(line, sizeof line, "%-16s %11llu %9llu %6.2f%% %8llu %8llu %9.1f %9.1f %9.1f %9.1f\n",
+                  r.label.c_str(), static_cast<unsigned long long>(r.allocations),
+                  static_cast<unsigned long long>(r.slow_paths),
+                  100.0 * static_cast<double>(r.slow_paths) / static_cast<double>(r.allocations),
+                  static_cast<unsigned long long>(r.larger_reuses), static_cast<unsigned long long>(r.growths),
+                  r.slow_latency_p50_us, r.slow_latency_p99_us, r.growth_latency_p50_us, r.growth_latency_p99_us);
+    out << line;
+  }
+}
+
 }  // namespace
 
 void print_load_table(std::ostream& out, const std::vector<load::strategy_result>& results)
@@ -73,6 +98,7 @@ void print_load_table(std::ostream& out, const std::vector<load::strategy_result
                   pair(p.non_releasable, m.non_releasable, r.blocks_visible).c_str());
     out << line;
   }
+  print_slow_paths(out, results);
 }
 
 nlohmann::json load_report_json(const command_line& cl, const std::vector<load::strategy_result>& results)
@@ -103,7 +129,18 @@ nlohmann::json load_report_json(const command_line& cl, const std::vector<load::
          {"paths_per_s", r.paths_per_s},
          {"latency_ms", {{"p50", r.latency_p50_ms}, {"p99", r.latency_p99_ms}, {"max", r.latency_max_ms}}},
          {"job_latencies_ms", r.latencies_ms},
-         {"allocation_latency_us", {{"p50", r.alloc_latency_p50_us}, {"p99", r.alloc_latency_p99_us}}},
+         {"allocation_latency_us",
+          {{"p50", r.alloc_latency_p50_us},
+           {"p99", r.alloc_latency_p99_us},
+           {"slow_p50", r.slow_latency_p50_us},
+           {"slow_p99", r.slow_latency_p99_us},
+           {"growth_p50", r.growth_latency_p50_us},
+           {"growth_p99", r.growth_latency_p99_us}}},
+         {"allocation_paths",
+          {{"allocations", r.allocations},
+           {"slow", r.slow_paths},
+           {"larger_blocks", r.larger_reuses},
+           {"growths", r.growths}}},
          {"device_idle_fraction", r.device_idle < 0.0 ? nlohmann::json(nullptr) : nlohmann::json(r.device_idle)},
          {"peak_bytes",
           {{"requested", r.peak_requested},

@@ -18,14 +18,18 @@ bucketed_pool_resource::bucketed_pool_resource(memory_resource& upstream, stream
       larger_at_bound_(options.larger_only_at_bound),
       headroom_(options.headroom),
       untied_bytes_(options.limit_bytes != 0 ? 0 : options.untied_bytes),
-      cached_(static_cast<std::size_t>(classes_.count()))
+      cached_(static_cast<std::size_t>(classes_.count())),
+      missed_(static_cast<std::size_t>(classes_.count()), 0),
+      upkeep_us_(options.limit_bytes != 0 ? 0 : options.upkeep_interval_us)
 {
   stats_.classes.resize(cached_.size());
   for (int c = 0; c < classes_.count(); ++c) stats_.classes[static_cast<std::size_t>(c)].size = classes_.size_of(c);
+  if (upkeep_us_ > 0) upkeep_ = std::thread([this] { upkeep_loop(); });
 }
 
 bucketed_pool_resource::~bucketed_pool_resource()
 {
+  stop_upkeep();
   std::lock_guard<std::mutex> lock(mutex_);
   trim_locked(0);
   for (order_token const t : unsettled_) ordering_.release(t);
@@ -51,14 +55,14 @@ void* bucketed_pool_resource::do_allocate(std::size_t bytes, stream_view s)
     for (int c = want; c <= last; ++c) {
       if (void* p = take_free(c, s)) {
         note_live(p, bytes, c);
-        record_latency(since_start());
+        record_latency(since_start(), false);
         return p;
       }
     }
   }
   void* p = allocate_slow(bytes, want, s);
   std::lock_guard<std::mutex> lock(mutex_);
-  record_latency(since_start());
+  record_latency(since_start(), true);
   return p;
 }
 
@@ -88,13 +92,16 @@ void* bucketed_pool_resource::take_free(int cls, stream_view s)
 void bucketed_pool_resource::note_live(void* p, std::size_t requested, int cls)
 {
   std::size_t const size = cls >= 0 ? classes_.size_of(cls) : requested;
+  std::size_t const needed = do_granted_size(requested);
   if (cls >= 0) ++stats_.classes[static_cast<std::size_t>(cls)].live_blocks;
-  live_.emplace(p, live_block{requested, size, cls});
+  live_.emplace(p, live_block{requested, size, needed, cls});
   ++stats_.allocations;
   stats_.requested += requested;
   stats_.allocated += size;
+  stats_.needed += needed;
   stats_.requested_peak = std::max(stats_.requested_peak, stats_.requested);
   stats_.allocated_peak = std::max(stats_.allocated_peak, stats_.allocated);
+  stats_.needed_peak = std::max(stats_.needed_peak, stats_.needed);
 }
 
 // Polls the marks of a few cached blocks not yet known passed (the oldest of each class first),
@@ -169,10 +176,142 @@ void bucketed_pool_resource::settle_upstream() noexcept
   if (any) upstream_.release_unused(keep);
 }
 
+void bucketed_pool_resource::mark_passed_frees() noexcept
+{
+  constexpr std::size_t most_polls = 64;
+  struct unpassed {
+    std::uint64_t seq;
+    order_token mark;
+    cudaStream_t stream;
+  };
+  std::vector<unpassed> marks;
+  try {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      for (auto const& list : cached_) {
+        for (auto const& b : list) {
+          if (!b.passed) marks.push_back({b.seq, b.mark, b.freed_on.value()});
+        }
+      }
+    }
+    std::sort(marks.begin(), marks.end(), [](const unpassed& a, const unpassed& b) { return a.seq < b.seq; });
+    std::vector<cudaStream_t> behind;  // streams with a free the device has not passed yet
+    std::vector<std::uint64_t> passed;
+    std::size_t polls = 0;
+    for (auto const& m : marks) {
+      if (polls == most_polls) break;
+      if (std::find(behind.begin(), behind.end(), m.stream) != behind.end()) continue;
+      ++polls;
+      if (ordering_.passed(m.mark)) passed.push_back(m.seq);
+      else behind.push_back(m.stream);
+    }
+    if (passed.empty()) return;
+    std::sort(passed.begin(), passed.end());
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto& list : cached_) {
+      for (auto& b : list) {
+        if (!b.passed && std::binary_search(passed.begin(), passed.end(), b.seq)) b.passed = true;
+      }
+    }
+  } catch (...) {
+    // Out of host memory, or a failed poll: nothing more is known passed this round.
+  }
+}
+
+void bucketed_pool_resource::upkeep_loop() noexcept
+{
+  std::unique_lock<std::mutex> lock(upkeep_mutex_);
+  while (!stopping_) {
+    upkeep_wake_.wait_for(lock, std::chrono::microseconds(upkeep_us_));
+    if (stopping_) break;
+    lock.unlock();
+    upkeep();
+    lock.lock();
+  }
+}
+
+void bucketed_pool_resource::upkeep() noexcept
+{
+  mark_passed_frees();
+  if (limit_ == 0) {
+    std::vector<int> missed;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      for (std::size_t c = 0; c < missed_.size(); ++c) {
+        if (missed_[c] != 0) missed.push_back(static_cast<int>(c));
+        missed_[c] = 0;
+      }
+    }
+    for (int const c : missed) grow_ahead(c);
+  }
+  settle_upstream();
+}
+
+void bucketed_pool_resource::grow_ahead(int cls) noexcept
+{
+  stream_view const idle{cudaStreamPerThread};
+  std::size_t const size = classes_.size_of(cls);
+  std::vector<returned_block> back;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto const& list = cached_[static_cast<std::size_t>(cls)];
+    if (std::any_of(list.begin(), list.end(), [](const cached_block& b) { return b.passed; })) return;
+    if (growth_needs_room(size, size)) {
+      std::size_t passed_bytes = 0;
+      for (std::size_t c = 0; c < cached_.size(); ++c) {
+        for (auto const& b : cached_[c]) passed_bytes += b.passed ? classes_.size_of(static_cast<int>(c)) : 0;
+      }
+      std::size_t const target = headroom_target(size);
+      if (stats_.reserved + size > target + passed_bytes) return;  // no room without waiting
+      collect_room(target - size, idle, back);
+    }
+    stats_.reserved += size;
+    stats_.reserved_peak = std::max(stats_.reserved_peak, stats_.reserved);
+  }
+  give_back(back, idle, 0, false);
+  void* p = nullptr;
+  std::optional<order_token> mark;
+  try {
+    p = upstream_.allocate(size, idle);
+    mark = try_record(ordering_, idle);
+  } catch (...) {
+    // Out of memory, or any failure: the request that missed will grow (and report) itself.
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (p == nullptr || !mark) {
+    stats_.reserved -= size;
+    if (p != nullptr) upstream_.deallocate(p, size, idle);
+    return;
+  }
+  try {
+    cached_[static_cast<std::size_t>(cls)].push_back({p, idle, *mark, false, ++next_seq_});
+  } catch (...) {
+    stats_.reserved -= size;
+    upstream_.deallocate(p, size, idle);
+    ordering_.release(*mark);
+    return;
+  }
+  ++stats_.classes[static_cast<std::size_t>(cls)].cached_blocks;
+  ++stats_.grown_ahead;
+}
+
+void bucketed_pool_resource::stop_upkeep() noexcept
+{
+  if (!upkeep_.joinable()) return;
+  {
+    std::lock_guard<std::mutex> lock(upkeep_mutex_);
+    stopping_ = true;
+  }
+  upkeep_wake_.notify_all();
+  upkeep_.join();
+}
+
 void* bucketed_pool_resource::allocate_slow(std::size_t bytes, int cls, stream_view s)
 {
-  settle_upstream();
-  refresh_passed();
+  if (!upkeep_.joinable()) {  // else the upkeep thread does both, off this thread
+    settle_upstream();
+    refresh_passed();
+  }
   if (cls >= 0) {
     if (void* p = take_larger(cls, bytes, s)) return p;
     if (void* p = take_passed_or_pending(cls, bytes, s)) return p;
@@ -227,6 +366,7 @@ void* bucketed_pool_resource::take_larger(int cls, std::size_t bytes, stream_vie
   for (int c = cls + reach_ + 1; c < classes_.count(); ++c) {
     if (void* p = take_free(c, s)) {
       note_live(p, bytes, c);
+      ++stats_.larger_reuses;
       return p;
     }
   }
@@ -238,9 +378,11 @@ void* bucketed_pool_resource::take_larger(int cls, std::size_t bytes, stream_vie
 // stream waiting on its mark (the two streams' jobs then run one after the other).
 void* bucketed_pool_resource::take_passed_or_pending(int cls, std::size_t bytes, stream_view s)
 {
-  constexpr std::size_t polls = 4;                             // the oldest frees are the likeliest passed
+  // The oldest frees are the likeliest passed. With the upkeep thread polling, a poll here
+  // would only repeat its last round at a driver call each: none.
+  std::size_t const polls = upkeep_.joinable() ? 0 : 4;
   std::vector<std::pair<std::uint64_t, order_token>> pending;  // by sequence number (refresh_passed)
-  {
+  if (polls != 0) {
     std::lock_guard<std::mutex> lock(mutex_);
     for (auto const& b : cached_[static_cast<std::size_t>(cls)]) {
       if (pending.size() == polls) break;
@@ -270,7 +412,12 @@ void* bucketed_pool_resource::take_passed_or_pending(int cls, std::size_t bytes,
     block = *it;
     list.erase(it);
     if (block.freed_on.value() != s.value()) ++stats_.cross_stream_reuses;
-    if (tie) ++stats_.event_waits;
+    if (tie) {
+      ++stats_.event_waits;
+      // Streams ask for the class at once: the upkeep grows it a block ahead (grow_ahead), so
+      // that the next such request takes one on the hot path instead of waiting on a stream.
+      ++missed_[static_cast<std::size_t>(cls)];
+    }
     auto& c = stats_.classes[static_cast<std::size_t>(cls)];
     --c.cached_blocks;
     ++c.hits;
@@ -283,7 +430,7 @@ void* bucketed_pool_resource::take_passed_or_pending(int cls, std::size_t bytes,
 
 std::size_t bucketed_pool_resource::headroom_target(std::size_t bytes) const noexcept
 {
-  auto const live_peak = static_cast<double>(std::max(stats_.requested_peak, stats_.requested + bytes));
+  auto const live_peak = static_cast<double>(std::max(stats_.needed_peak, stats_.needed + do_granted_size(bytes)));
   return static_cast<std::size_t>((1.0 + headroom_) * live_peak);
 }
 
@@ -302,7 +449,12 @@ bool bucketed_pool_resource::larger_allowed(int cls, std::size_t bytes) const no
 void* bucketed_pool_resource::grow(std::size_t size, std::size_t requested, stream_view s)
 {
   try {
-    return upstream_.allocate(size, s);
+    auto const start = std::chrono::steady_clock::now();
+    void* p = upstream_.allocate(size, s);
+    double const us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+    std::lock_guard<std::mutex> lock(mutex_);
+    growth_latency_.record(us);
+    return p;
   } catch (const out_of_memory&) {
     std::vector<returned_block> back;
     std::size_t keep = 0;
@@ -343,6 +495,7 @@ void bucketed_pool_resource::do_deallocate(void* p, std::size_t, stream_view s) 
     live_.erase(it);
     stats_.requested -= b.requested;
     stats_.allocated -= b.size;
+    stats_.needed -= b.needed;
     if (b.cls >= 0) --stats_.classes[static_cast<std::size_t>(b.cls)].live_blocks;
     if (b.cls >= 0 && marked) {
       cached_[static_cast<std::size_t>(b.cls)].push_back({p, s, mark, false, ++next_seq_});
@@ -365,7 +518,7 @@ void bucketed_pool_resource::do_deallocate(void* p, std::size_t, stream_view s) 
 std::size_t bucketed_pool_resource::upstream_keep() const noexcept
 {
   if (headroom_ < 0.0) return limit_ != 0 ? limit_ : ~std::size_t{0};
-  auto const bound = static_cast<std::size_t>((1.0 + headroom_) * static_cast<double>(stats_.requested_peak));
+  auto const bound = static_cast<std::size_t>((1.0 + headroom_) * static_cast<double>(stats_.needed_peak));
   std::size_t const keep = std::max(bound, untied_bytes_);
   return limit_ != 0 ? std::min(keep, limit_) : keep;
 }
@@ -396,6 +549,11 @@ void bucketed_pool_resource::give_back(std::vector<returned_block>& blocks, stre
     if (b.has_mark) ordering_.release(b.mark);
   }
   blocks.clear();
+  // Without settling, the upstream releases nothing now: the frees are still queued, and over
+  // mapped pages a release here unmapped idle pages that the growth about to follow mapped
+  // again (a driver call each way, milliseconds under load). settle_upstream releases once the
+  // device has passed the frees.
+  bool release_now = settle;
   try {
     order_token const freed = ordering_.record(settle ? idle : s);
     if (settle) {
@@ -410,9 +568,9 @@ void bucketed_pool_resource::give_back(std::vector<returned_block>& blocks, stre
       unsettled_.push_back(freed);
     }
   } catch (...) {
-    // Not known to have happened: the trim below releases what it can.
+    release_now = true;  // not known to have happened: the trim releases what it can
   }
-  upstream_.release_unused(keep);
+  if (release_now) upstream_.release_unused(keep);
 }
 
 void bucketed_pool_resource::trim()
@@ -457,27 +615,41 @@ void bucketed_pool_resource::trim_locked(std::size_t goal) noexcept
 void bucketed_pool_resource::collect_room(std::size_t goal, stream_view s, std::vector<returned_block>& out)
 {
   ++stats_.trims;
-  // The smallest classes go first: a larger block serves smaller requests (take_larger), so the
-  // large blocks are the ones worth keeping. Blocks the device has passed go before those this
-  // stream freed: the upstream can reuse their memory at once, where s's own frees wait behind
-  // its queued jobs (a driver pool reuses them in stream order; mapped pages cannot).
-  for (int pass = 0; pass < 3; ++pass) {
-    for (std::size_t cls = 0; cls < cached_.size() && stats_.reserved > goal; ++cls) {
-      auto& list = cached_[cls];
-      std::size_t const size = classes_.size_of(static_cast<int>(cls));
-      for (std::size_t i = list.size(); i-- > 0 && stats_.reserved > goal;) {
-        cached_block const& b = list[i];
+  // The blocks cached longest go first, whatever their class: a class whose blocks sit unused
+  // is one few jobs ask for now. (Giving the smallest classes back first, newest first, gave
+  // back the blocks most asked for: on a stream of mostly small jobs each growth then caused
+  // the next.) Blocks the device has passed go before those this stream freed: the upstream can
+  // reuse their memory at once, where s's own frees wait behind its queued jobs (a driver pool
+  // reuses them in stream order; mapped pages cannot).
+  struct candidate {
+    std::uint64_t seq;
+    std::size_t cls;
+  };
+  std::vector<candidate> order;
+  for (int pass = 0; pass < 3 && stats_.reserved > goal; ++pass) {
+    order.clear();
+    for (std::size_t cls = 0; cls < cached_.size(); ++cls) {
+      for (cached_block const& b : cached_[cls]) {
         bool const own = b.freed_on.value() == s.value();
         if (pass == 0 && !b.passed) continue;
         if (pass == 1 && (b.passed || !own)) continue;
-        bool const wait = pass == 2 && !own && !b.passed;
-        out.push_back({b.ptr, size, b.mark, wait, true, b.passed});
-        if (wait) ++stats_.event_waits;
-        stats_.reserved -= size;
-        ++stats_.upstream_releases;
-        list.erase(list.begin() + static_cast<std::ptrdiff_t>(i));
-        --stats_.classes[cls].cached_blocks;
+        if (pass == 2 && (b.passed || own)) continue;
+        order.push_back({b.seq, cls});
       }
+    }
+    std::sort(order.begin(), order.end(), [](const candidate& a, const candidate& b) { return a.seq < b.seq; });
+    for (auto const& c : order) {
+      if (stats_.reserved <= goal) break;
+      auto& list = cached_[c.cls];
+      auto const it = std::find_if(list.begin(), list.end(), [&](const cached_block& b) { return b.seq == c.seq; });
+      std::size_t const size = classes_.size_of(static_cast<int>(c.cls));
+      bool const wait = pass == 2;
+      out.push_back({it->ptr, size, it->mark, wait, true, it->passed});
+      if (wait) ++stats_.event_waits;
+      stats_.reserved -= size;
+      ++stats_.upstream_releases;
+      list.erase(it);
+      --stats_.classes[c.cls].cached_blocks;
     }
   }
 }
@@ -494,21 +666,51 @@ std::size_t bucketed_pool_resource::do_granted_size(std::size_t bytes) const
   return cls >= 0 ? classes_.size_of(cls) : bytes;
 }
 
-void bucketed_pool_resource::record_latency(double us) { latency_.record(us); }
+void bucketed_pool_resource::record_latency(double us, bool slow)
+{
+  latency_.record(us);
+  if (slow) {
+    slow_latency_.record(us);
+    ++stats_.slow_paths;
+  }
+}
 
 pool_statistics bucketed_pool_resource::statistics() const
+{
+  // Cached frees not known passed: with the upkeep thread their flags are at most a round old;
+  // without it their marks are polled, outside the lock (a poll is a driver call, and the load
+  // test samples these statistics every 2 ms while its submitters allocate).
+  std::vector<std::pair<order_token, std::size_t>> unknown;
+  pool_statistics s = locked_statistics(unknown);
+  for (auto const& [mark, size] : unknown) {
+    try {
+      if (!ordering_.passed(mark)) s.pending_free += size;
+    } catch (...) {
+      s.pending_free += size;  // not known passed
+    }
+  }
+  return s;
+}
+
+pool_statistics bucketed_pool_resource::locked_statistics(std::vector<std::pair<order_token, std::size_t>>& unknown) const
 {
   std::lock_guard<std::mutex> lock(mutex_);
   pool_statistics s = stats_;
   s.latency_p50_us = latency_.percentile(0.50);
   s.latency_p99_us = latency_.percentile(0.99);
+  s.slow_latency_p50_us = slow_latency_.percentile(0.50);
+  s.slow_latency_p99_us = slow_latency_.percentile(0.99);
+  s.growth_latency_p50_us = growth_latency_.percentile(0.50);
+  s.growth_latency_p99_us = growth_latency_.percentile(0.99);
   s.total_free = 0;
   s.largest_free_block = 0;
   for (std::size_t cls = 0; cls < cached_.size(); ++cls) {
     std::size_t const size = classes_.size_of(static_cast<int>(cls));
     s.total_free += size * cached_[cls].size();
     for (auto const& b : cached_[cls]) {
-      if (!ordering_.passed(b.mark)) s.pending_free += size;
+      if (b.passed) continue;
+      if (upkeep_.joinable()) s.pending_free += size;
+      else unknown.emplace_back(b.mark, size);
     }
     if (!cached_[cls].empty()) s.largest_free_block = std::max(s.largest_free_block, size);
   }

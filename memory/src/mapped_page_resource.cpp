@@ -20,7 +20,8 @@ mapped_page_resource::mapped_page_resource(page_driver& driver, stream_ordering&
       ordering_(ordering),
       limit_(o.limit_bytes),
       range_bytes_(round_up(o.range_bytes, driver.page_size())),
-      page_(driver.page_size())
+      page_(driver.page_size()),
+      idle_release_(std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(o.idle_release_s)))
 {
   counts_.page_size = page_;
 }
@@ -139,8 +140,8 @@ page_handle mapped_page_resource::next_page(std::size_t for_page)
 {
   if (spare_.empty() && limit_ != 0 && held() + page_ > limit_) {
     settle_pending();
-    auto const other = std::find_if(idle_.rbegin(), idle_.rend(), [&](std::size_t q) { return q != for_page; });
-    if (other != idle_.rend()) evict(*other);
+    auto const other = std::find_if(idle_.rbegin(), idle_.rend(), [&](const auto& q) { return q.first != for_page; });
+    if (other != idle_.rend()) evict(other->first);
   }
   if (!spare_.empty()) {
     page_handle const p = spare_.back();
@@ -173,7 +174,7 @@ void mapped_page_resource::unref_pages(std::size_t first, std::size_t end) noexc
     auto const it = pages_.find(p);
     if (it == pages_.end() || --it->second.refs != 0) continue;
     try {
-      idle_.insert(p);
+      idle_.emplace(p, clock::now());
     } catch (...) {
       evict(p);  // out of host memory for the set: unmapped at once instead
     }
@@ -194,7 +195,7 @@ void mapped_page_resource::do_deallocate(void* p, std::size_t, stream_view s) no
   live_.erase(it);
   counts_.live_bytes -= size;
   if (mark) {
-    pending_.push_back({at, size, *mark});
+    pending_.push_back({at, size, *mark, s.value()});
   } else {
     release_block(at, size);
   }
@@ -211,14 +212,20 @@ void mapped_page_resource::release_block(device_address at, std::size_t size) no
   }
 }
 
-void mapped_page_resource::reap() noexcept
+void mapped_page_resource::reap(std::size_t most_polls) noexcept
 {
+  std::vector<cudaStream_t> behind;  // streams with a free the device has not passed
+  std::size_t polls = 0;
   auto const keep = std::remove_if(pending_.begin(), pending_.end(), [&](const pending_free& f) {
+    if (polls == most_polls || std::find(behind.begin(), behind.end(), f.stream) != behind.end()) return false;
+    ++polls;
     bool passed = true;
     try {
       passed = ordering_.passed(f.mark);
+      if (!passed) behind.push_back(f.stream);
     } catch (...) {
-      // A failed poll: the device is in error and will run nothing more.
+      // A failed poll (or no host memory for the list): the device is in error, or the free is
+      // taken as passed, which an erroring device cannot contradict.
     }
     if (!passed) return false;
     release_block(f.at, f.size);
@@ -247,7 +254,7 @@ bool mapped_page_resource::settle_pending() noexcept
 void mapped_page_resource::do_release_unused(std::size_t keep) noexcept
 {
   std::lock_guard<std::mutex> lock(mutex_);
-  reap();
+  reap(~std::size_t{0});  // every free passed goes back: the caller asked for a release
   release_spares(keep);
 }
 
@@ -255,8 +262,22 @@ void mapped_page_resource::do_release_unused(std::size_t keep) noexcept
 // likeliest to be taken again).
 void mapped_page_resource::release_spares(std::size_t keep) noexcept
 {
-  while (held() > keep && (!spare_.empty() || !idle_.empty())) {
-    if (spare_.empty()) evict(*idle_.rbegin());
+  // The idle pages that may go, from the top of the range down: those idle long enough.
+  std::vector<std::size_t> old_idle;
+  try {
+    auto const idle_before = clock::now() - idle_release_;
+    for (auto it = idle_.rbegin(); it != idle_.rend() && held() - old_idle.size() * page_ > keep; ++it) {
+      if (it->second <= idle_before) old_idle.push_back(it->first);
+    }
+  } catch (...) {
+    // Out of host memory for the list: spares alone go back.
+  }
+  std::size_t next = 0;
+  while (held() > keep) {
+    if (spare_.empty()) {
+      if (next == old_idle.size()) break;
+      evict(old_idle[next++]);
+    }
     driver_.release_page(spare_.back());
     spare_.pop_back();
     ++counts_.pages_released;

@@ -26,7 +26,10 @@ void print_report(std::ostream& out, const pool_statistics& s)
       << s.event_waits << ", upstream grows " << s.upstream_grows << ", releases " << s.upstream_releases << ", trims "
       << s.trims << ", oom retries " << s.oom_retries << ", refused " << s.failures << ", cap rejections "
       << s.cap_rejections << "\n";
-  out << "  allocation latency p50 " << s.latency_p50_us << " us, p99 " << s.latency_p99_us << " us\n";
+  out << "  allocation latency p50 " << s.latency_p50_us << " us, p99 " << s.latency_p99_us << " us; slow paths "
+      << s.slow_paths << " (larger blocks " << s.larger_reuses << "), grown ahead " << s.grown_ahead << ", p50 " << s.slow_latency_p50_us << " us, p99 "
+      << s.slow_latency_p99_us << " us; growths p50 " << s.growth_latency_p50_us << " us, p99 "
+      << s.growth_latency_p99_us << " us\n";
   out << "  fragmentation: internal " << 100.0 * s.internal_fragmentation() << "%, cached-unused "
       << 100.0 * s.cached_unused_fraction() << "%, external " << 100.0 * s.external_fragmentation() << "%\n";
   for (auto const& c : s.classes) {

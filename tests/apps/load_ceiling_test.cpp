@@ -87,3 +87,12 @@ TEST_CASE("a ceiling step offers at least min_step_seconds of arrivals")
   CHECK(step_jobs(o, 4000, 24000.0) == 48000);   // 0.17 s of arrivals: stretched to 2 s
   CHECK(step_jobs(o, 4000, 2500.5) == 5001);     // rounded up
 }
+
+TEST_CASE("a ceiling step's fresh engine warms up on a quarter second of its arrivals first")
+{
+  ceiling_options o;
+  CHECK(warmup_jobs(o, 2000.0) == 500);
+  CHECK(warmup_jobs(o, 100.0) == 100);  // at least 100 jobs, so that a few large ones come
+  o.warmup_seconds = 0.0;
+  CHECK(warmup_jobs(o, 2000.0) == 100);
+}

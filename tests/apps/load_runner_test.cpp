@@ -3,7 +3,7 @@
 #include "load_runner.hpp"
 #include "catch.hpp"
 #include "mcprice/market_reader.hpp"
-#include "mcprice/memory/latency_ring.hpp"
+#include "mcprice/memory/latency_histogram.hpp"
 
 using namespace mcprice;
 

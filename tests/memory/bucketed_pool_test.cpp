@@ -6,7 +6,10 @@
 #include "mcprice/memory/persistent_arena.hpp"
 #include "mcprice/memory/scratch_lease.hpp"
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 using namespace mcprice;
 using namespace mcprice::testing;
@@ -290,19 +293,22 @@ TEST_CASE("the upstream keeps what the pool's headroom allows, no more")
   pool.deallocate(a, std::size_t{40} << 20, fake_stream(1));
   void* b = pool.allocate(std::size_t{48} << 20, fake_stream(1));  // a larger class: a's block goes back
   CHECK(up.frees == 1);
-  CHECK(up.unused_releases == 1);
-  // The peak requested live at the give-back was a's 40 MiB.
-  CHECK(up.last_keep == static_cast<std::size_t>(1.05 * static_cast<double>(std::size_t{40} << 20)));
-  // The free was queued behind the stream's work, so the driver could not release it then: once
-  // the device passes the mark after it, the next slow path has the upstream trimmed again.
+  // The free is queued behind the stream's work, so the upstream releases nothing yet: over
+  // mapped pages a release there unmapped pages the growth that followed mapped again.
+  CHECK(up.unused_releases == 0);
   order_token const after_free = ord.last;
   void* c = pool.allocate(std::size_t{1} << 20, fake_stream(2));
-  CHECK(up.unused_releases == 1);  // not passed yet
+  CHECK(up.unused_releases == 0);  // not passed yet
   pool.deallocate(c, std::size_t{1} << 20, fake_stream(2));
+  // Once the device passes the mark after the free, the next slow path has the upstream keep
+  // only the headroom over the peak need (b's class and c's, live at once).
   ord.passed_marks.push_back(after_free);
   void* d = pool.allocate(std::size_t{1} << 20, fake_stream(3));  // c's block, behind a wait: no growth
   CHECK(d == c);
-  CHECK(up.unused_releases == 2);
+  CHECK(up.unused_releases == 1);
+  auto const need = [&](std::size_t bytes) { return pool.classes().size_of(pool.classes().class_of(bytes)); };
+  CHECK(pool.statistics().needed_peak == need(std::size_t{48} << 20) + need(std::size_t{1} << 20));
+  CHECK(up.last_keep == static_cast<std::size_t>(1.05 * static_cast<double>(pool.statistics().needed_peak)));
   pool.deallocate(d, std::size_t{1} << 20, fake_stream(3));
   pool.deallocate(b, std::size_t{48} << 20, fake_stream(1));
 }
@@ -474,4 +480,72 @@ TEST_CASE("a lease records its allocations, their classes and its high watermark
   // A lease that records nothing adds no job.
   { scratch_lease idle(pool, fake_stream(3), 0, "job 8"); idle.record_into(&recorder); }
   CHECK(recorder.snapshot().jobs.size() == 1);
+}
+
+// Growth ahead: a request that had to wait on another stream's pending free marks its class
+// short; the upkeep round then grows a block of it, which, once the device has passed its mark,
+// the next such request takes on the hot path (no slow path, no wait).
+TEST_CASE("the upkeep grows a block ahead for a class that streams waited on")
+{
+  fake_upstream up;
+  fake_ordering ord;
+  bucketed_pool_resource pool(up, ord, small_classes());
+  std::size_t const bytes = std::size_t{3} << 20;
+  void* a = pool.allocate(bytes, fake_stream(1));
+  pool.deallocate(a, bytes, fake_stream(1));
+  void* b = pool.allocate(bytes, fake_stream(2));  // a's block, behind a wait on stream 1
+  CHECK(b == a);
+  CHECK(ord.waits.size() == 1);
+  pool.upkeep();  // grows one block of the class, marked on the upkeep's own stream
+  CHECK(up.allocations == 2);
+  CHECK(pool.statistics().grown_ahead == 1);
+  pool.upkeep();  // nothing more is short: no second block
+  CHECK(up.allocations == 2);
+  ord.passed_marks.push_back(ord.last);
+  pool.upkeep();  // its mark is passed: any stream may take it at once
+  auto const slow = pool.statistics().slow_paths;
+  void* c = pool.allocate(bytes, fake_stream(3));
+  CHECK(c != a);
+  CHECK(pool.statistics().slow_paths == slow);
+  CHECK(ord.waits.size() == 1);
+  pool.deallocate(b, bytes, fake_stream(2));
+  pool.deallocate(c, bytes, fake_stream(3));
+}
+
+// The upkeep thread polls other streams' frees, so that an allocation on another stream takes
+// a passed block on the hot path: the allocating thread polls nothing and waits on nothing.
+TEST_CASE("the upkeep thread lets the hot path take other streams' passed frees", "[concurrency]")
+{
+  fake_upstream up;
+  fake_ordering ord;
+  std::atomic<order_token> passed{0};
+  std::atomic<int> polls_after{0};
+  ord.on_poll = [&](order_token t) -> std::optional<bool> {
+    if (passed.load() != 0) ++polls_after;
+    return t == passed.load();
+  };
+  bucketed_pool_options o = small_classes();
+  o.upkeep_interval_us = 50;
+  bucketed_pool_resource pool(up, ord, o);
+  std::size_t const bytes = std::size_t{2} << 20;
+  void* a = pool.allocate(bytes, fake_stream(1));
+  void* never = pool.allocate(bytes * 2, fake_stream(4));
+  pool.deallocate(a, bytes, fake_stream(1));
+  order_token const a_freed = ord.last;
+  pool.deallocate(never, bytes * 2, fake_stream(4));  // its free is never passed: polled each round
+  passed = a_freed;
+  // Two more polls of the other block: a round after the one that found a's free passed.
+  auto const until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (polls_after.load() < 3 && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  REQUIRE(polls_after.load() >= 3);
+  auto const slow = pool.statistics().slow_paths;  // the two growths above
+  void* b = pool.allocate(bytes, fake_stream(2));
+  CHECK(b == a);
+  auto const st = pool.statistics();
+  CHECK(st.slow_paths == slow);
+  CHECK(st.cross_stream_reuses == 1);
+  CHECK(ord.waits.empty());
+  pool.deallocate(b, bytes, fake_stream(2));
 }

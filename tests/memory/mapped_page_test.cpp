@@ -6,7 +6,9 @@
 #include "mcprice/memory/bucketed_pool_resource.hpp"
 #include "mcprice/memory/mapped_page_resource.hpp"
 
+#include <chrono>
 #include <random>
+#include <thread>
 
 using namespace mcprice;
 using namespace mcprice::testing;
@@ -104,6 +106,29 @@ TEST_CASE("a freed block stays mapped until the device passes its free", "[memor
   CHECK(driver.held_pages() == 0);
 }
 
+// With an idle release time, a page no block touches stays mapped through release_unused until
+// it has been idle that long: a burst's pages serve the next burst with no driver call.
+TEST_CASE("idle pages go back only once idle for the release time", "[memory][pages]")
+{
+  fake_page_driver driver;
+  fake_ordering ord;
+  mapped_page_options o{0, 64 * mib};
+  o.idle_release_s = 0.05;
+  mapped_page_resource pages(driver, ord, o);
+  void* a = pages.allocate(4 * mib, fake_stream(1));
+  pages.deallocate(a, 4 * mib, fake_stream(1));
+  ord.passed_marks.push_back(ord.last);
+  pages.release_unused(0);  // the free is reaped, its pages idle from now: none goes back yet
+  CHECK(pages.usage().idle == 4 * mib);
+  CHECK(driver.held_pages() == 2);
+  std::this_thread::sleep_for(std::chrono::milliseconds(80));
+  pages.release_unused(2 * mib);  // idle long enough: down to the bound, the top page first
+  CHECK(driver.held_pages() == 1);
+  CHECK(pages.usage().idle == 2 * mib);
+  pages.release_unused(0);
+  CHECK(driver.held_pages() == 0);
+}
+
 TEST_CASE("the limit bounds every page held; the host waits for pending frees before failing", "[memory][pages]")
 {
   fake_page_driver driver;
@@ -171,13 +196,13 @@ TEST_CASE("destroying the pages gives every page and range back, pending frees f
 }
 
 // The footprint: what the engine holds from the driver, at its peak, against the most its jobs
-// asked for at once, on a mixed load of jobs that each take a block of one of twelve sizes from
-// 64 KiB to 24 MiB and give it back in stream order, the device four marks behind. Issue 31's
-// target is 1.25x on the H200's load test; on this harsher mix (a dozen sizes in turn, blocks
-// of other sizes given back for each) the pool holds 1.30x: 5% headroom, larger blocks taken at
-// the bound, and about 10% of pages shared with gaps. Placing each size in a range of its own
-// held 1.58x, and taking larger blocks before every growth 1.33x.
-TEST_CASE("the bucketed pool over mapped pages holds within 1.3x of its peak request", "[memory][pages]")
+// needed at once (in their own class sizes), on a mixed load of jobs that each take a block of
+// one of twelve sizes from 64 KiB to 24 MiB and give it back in stream order, the device four
+// marks behind. Every page held is the pool's: its cache is bounded by the headroom (as much
+// again as the peak need, over pages), plus the pages small blocks share with gaps. With a 5%
+// headroom this mix held 1.30x the peak request but grew for a third of its requests (1,349 in
+// 4,000); the load test's tail came from such growths and the waits between streams.
+TEST_CASE("the bucketed pool over mapped pages holds within its headroom of its peak need", "[memory][pages]")
 {
   paged_pool fx;
   auto& pool = fx.pool;
@@ -202,14 +227,17 @@ TEST_CASE("the bucketed pool over mapped pages holds within 1.3x of its peak req
       jobs.erase(jobs.begin() + static_cast<std::ptrdiff_t>(i));
     }
   }
-  auto const requested_peak = static_cast<double>(pool.statistics().requested_peak);
-  auto const held_peak = static_cast<double>(pages.usage().held_peak);
   auto const st = pool.statistics();
+  auto const needed_peak = static_cast<double>(st.needed_peak);
+  auto const held_peak = static_cast<double>(pages.usage().held_peak);
   auto const u = pages.usage();
-  INFO("held peak " << held_peak / mib << " MiB for a requested peak of " << requested_peak / mib
-                    << " MiB; the pool's reserved peak " << st.reserved_peak / mib << " MiB, mapped peak "
+  INFO("held peak " << held_peak / mib << " MiB for a needed peak of " << needed_peak / mib
+                    << " MiB (requested " << static_cast<double>(st.requested_peak) / mib
+                    << "); the pool's reserved peak " << st.reserved_peak / mib << " MiB, mapped peak "
                     << u.mapped_peak / mib << " MiB, " << st.upstream_grows << " growths");
-  CHECK(held_peak <= 1.3 * requested_peak);
+  // (1 + headroom) = 2 over pages, and a tenth for the pages small blocks share.
+  CHECK(held_peak <= 2.1 * needed_peak);
+  CHECK(st.upstream_grows * 20 <= st.allocations);  // at most 5% of requests grow
   CHECK(fx.driver.held_pages() * fx.driver.page == pages.usage().held);
   for (auto const& j : jobs) pool.deallocate(j.p, j.bytes, j.s);
 }
@@ -240,4 +268,62 @@ TEST_CASE("the bucketed pool over mapped pages rarely grows for one block at a t
   auto const st = pool.statistics();
   INFO(st.upstream_grows << " growths in " << st.allocations << " allocations");
   CHECK(st.upstream_grows * 100 <= st.allocations);  // at most 1% of requests grow
+}
+
+// The load test's shape (price-batch --load-test, the standard profile): jobs of three kinds,
+// most small, each taking a handful of blocks at its start and giving them back at its end on
+// its own stream, eight streams in turn, a score of jobs in flight, the device forty marks
+// behind. On the H200 a pool whose headroom was a share of the peak *requested* bytes sat below
+// the rounding to classes at every busy moment, so each growth gave the cache back: a fifth of
+// allocations took the slow path and one in fourteen grew (3,430 of 46,925), with page mappings
+// and unmappings at milliseconds each under load.
+TEST_CASE("the bucketed pool over mapped pages serves a stream of mixed jobs from its cache", "[memory][pages]")
+{
+  fake_page_driver driver;
+  fake_ordering ord;
+  mapped_page_resource pages{driver, ord, {0, std::size_t{1} << 36}};
+  bucketed_pool_resource pool{pages, ord, engine_options_over(driver)};
+  ord.on_poll = [&](order_token t) -> std::optional<bool> { return t + 40 <= ord.recorded; };
+  std::mt19937_64 rng(31);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  struct job {
+    std::vector<std::pair<void*, std::size_t>> blocks;
+    stream_view s;
+  };
+  auto const blocks_of = [&](double kind) {
+    // small: 4 blocks of 64 KiB-1 MiB; medium: 6 of 1-6 MiB; large: 8 of 8-32 MiB, each size
+    // from a few per kind, as a book's trades repeat their shapes.
+    int const n = kind < 0.85 ? 4 : kind < 0.98 ? 6 : 8;
+    double const lo = kind < 0.85 ? 0.0625 : kind < 0.98 ? 1.0 : 8.0;
+    double const hi = kind < 0.85 ? 1.0 : kind < 0.98 ? 6.0 : 32.0;
+    std::vector<std::size_t> sizes;
+    for (int b = 0; b < n; ++b) {
+      double const step = std::floor(u(rng) * 6.0) / 5.0;
+      sizes.push_back(static_cast<std::size_t>((lo + (hi - lo) * step) * static_cast<double>(mib)) / 256 * 256);
+    }
+    return sizes;
+  };
+  std::vector<job> in_flight;
+  for (int step = 0; step < 6000; ++step) {
+    job j{{}, fake_stream(1 + step % 8)};
+    for (std::size_t const bytes : blocks_of(u(rng))) j.blocks.emplace_back(pool.allocate(bytes, j.s), bytes);
+    in_flight.push_back(std::move(j));
+    pool.upkeep();  // the upkeep thread's round, here once a job
+    std::size_t const depth = 12 + static_cast<std::size_t>(12.0 * u(rng));
+    while (in_flight.size() > depth) {
+      for (auto const& [p, bytes] : in_flight.front().blocks) pool.deallocate(p, bytes, in_flight.front().s);
+      in_flight.erase(in_flight.begin());
+    }
+  }
+  auto const st = pool.statistics();
+  auto const held_peak = static_cast<double>(pages.usage().held_peak);
+  INFO(st.slow_paths << " slow paths, " << st.grown_ahead << " grown ahead, " << st.upstream_grows << " growths in " << st.allocations
+                     << " allocations; " << driver.maps << " page mappings; held peak " << held_peak / mib
+                     << " MiB for a requested peak of " << static_cast<double>(st.requested_peak) / mib
+                     << " MiB (needed " << static_cast<double>(st.needed_peak) / mib << ")");
+  CHECK(st.slow_paths * 50 <= st.allocations);  // at most 2% leave the hot path
+  CHECK(held_peak <= 2.1 * static_cast<double>(st.needed_peak));
+  for (auto const& j : in_flight) {
+    for (auto const& [p, bytes] : j.blocks) pool.deallocate(p, bytes, j.s);
+  }
 }

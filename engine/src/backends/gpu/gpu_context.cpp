@@ -108,6 +108,9 @@ void gpu_context::make_bucketed(const engine_options& o, std::vector<std::string
   if (o.size_classes_per_doubling != 0) bo.classes.per_doubling = o.size_classes_per_doubling;
   // A pipelined book's jobs (a few MiB of sums each) stay independent across streams.
   bo.untied_bytes = std::size_t{32} << 20;
+  // Other streams' frees are polled off the submitting threads, so that their blocks are taken
+  // on the hot path; a job's scratch lives for a millisecond or more.
+  bo.upkeep_interval_us = 100;
   memory_resource* upstream = o.pool_limit_bytes == 0 ? map_pages(o.device, bo, notices) : nullptr;
   if (upstream == nullptr) {
     explicit_pool_options po;
@@ -137,6 +140,7 @@ memory_resource* gpu_context::map_pages(int device, bucketed_pool_options& bo, s
     MCPRICE_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
     mapped_page_options mo;
     mo.range_bytes = 2 * total_bytes;  // each zone (small blocks, whole pages) as large as the device
+    mo.idle_release_s = 1.0;           // a burst's pages stay for the next burst (docs/memory.md)
     pages_ = std::make_unique<mapped_page_resource>(*page_driver_, *ordering_, mo);
   } catch (const std::exception& e) {
     notices.push_back(std::string("scratch sits over a driver pool (no mapped pages here): ") + e.what());

@@ -6,14 +6,16 @@
 // is bounded by a headroom over the live peak, and a pool-wide limit bounds what is held from
 // the upstream; an upstream failure gives the cache back and retries once before reporting
 // out_of_memory.
-#include "mcprice/memory/latency_ring.hpp"
+#include "mcprice/memory/latency_histogram.hpp"
 #include "mcprice/memory/memory_resource.hpp"
 #include "mcprice/memory/memory_statistics.hpp"
 #include "mcprice/memory/size_classes.hpp"
 #include "mcprice/memory/stream_ordering.hpp"
 
+#include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -35,7 +37,9 @@ struct bucketed_pool_options {
   // cached blocks back: below it a request grows its own class.
   bool larger_only_at_bound{false};
   // Before growing, the pool gives cached blocks back until what it holds is at most (1 +
-  // headroom) x the most ever requested live at once; negative: cache without bound. Blocks of
+  // headroom) x the most ever needed live at once (in the requests' own class sizes: a bound on
+  // requested bytes sat below the rounding to classes, so that at a busy moment every growth
+  // gave the whole cache back); negative: cache without bound. Blocks of
   // sizes no longer asked for then go back instead of piling up as fragmentation. (It bounds
   // the footprint against what jobs asked for, so the rounding to classes, and larger blocks
   // serving smaller requests, come out of it.)
@@ -47,16 +51,27 @@ struct bucketed_pool_options {
   // jobs' worth of concurrency bought with memory that does not matter. 0: always wait. Under a
   // limit the pool always waits rather than fail.
   std::size_t untied_bytes{0};
+  // A thread of the pool's own that, this often, polls the marks of cached frees (each stream's
+  // oldest first) so that the hot path finds other streams' blocks known passed and free to
+  // take, grows a block ahead for each class that missed since its last round (giving back the
+  // blocks cached longest to stay within the headroom), and lets the upstream release what
+  // give-backs left once their frees have happened: all off the allocating threads, whose slow
+  // path otherwise does it (measured on the H200 load test: a fifth of allocations took the slow
+  // path, at 44 us a time). Without a limit only. 0: no thread.
+  int upkeep_interval_us{0};
 };
 
 // The pool's settings over mapped pages (mapped_page_resource), as the engine and the
-// allocation benchmark run it. Growth maps pages (spares first) with no chunk beneath to round
-// to, so the cache is kept within 5% of the most jobs asked for at once; a request takes a
-// larger cached block only where growing would first give blocks back (at the bound), since a
-// growth maps pages at tens of microseconds each (docs/memory.md).
+// allocation benchmark run it. The cache may hold as much again as the most jobs needed at
+// once: a job's frees are queued behind its kernels, so other streams take its blocks only
+// after the device passes them, and a tighter cache made streams wait on each other or grow
+// for a fifth of the load test's allocations (5% held 1.7-2.0x the peak request with an
+// allocation p99 of 2 ms on the H200; docs/memory.md has the replayed trade-off). A request
+// takes a larger cached block only where growing would first give blocks back (at the bound),
+// since a growth may map pages at tens of microseconds each.
 [[nodiscard]] inline bucketed_pool_options over_mapped_pages(bucketed_pool_options o)
 {
-  o.headroom = 0.05;
+  o.headroom = 1.0;
   o.larger_before_growth = true;
   o.larger_only_at_bound = true;
   return o;
@@ -68,6 +83,10 @@ class bucketed_pool_resource final : public memory_resource {
   ~bucketed_pool_resource() override;  // returns every cached block to the upstream
 
   void trim();  // returns every cached block to the upstream
+  // One round of what the upkeep thread does (upkeep_interval_us): notes which cached frees the
+  // device has passed and lets the upstream release what earlier give-backs left. Tests and
+  // callers without the thread may run it themselves; it never waits on the device.
+  void upkeep() noexcept;
   [[nodiscard]] pool_statistics statistics() const;
   void note_cap_rejection() noexcept;
   [[nodiscard]] const size_classes& classes() const noexcept { return classes_; }
@@ -91,8 +110,9 @@ class bucketed_pool_resource final : public memory_resource {
   };
   struct live_block {
     std::size_t requested;
-    std::size_t size;  // the class size, or the request for blocks above the classes
-    int cls;           // -1: above the classes, straight from the upstream
+    std::size_t size;    // the class size, or the request for blocks above the classes
+    std::size_t needed;  // the size of the request's own class (size, but for a larger block)
+    int cls;             // -1: above the classes, straight from the upstream
   };
 
   void* do_allocate(std::size_t bytes, stream_view s) override;
@@ -107,6 +127,15 @@ class bucketed_pool_resource final : public memory_resource {
   void* allocate_slow(std::size_t bytes, int cls, stream_view s);
   void refresh_passed() noexcept;
   void settle_upstream() noexcept;
+  // The upkeep thread's round: every stream's cached frees polled oldest first, up to the first
+  // the device has not passed (a stream passes its marks in order).
+  void mark_passed_frees() noexcept;
+  // The upkeep's growth ahead: a block of class cls, cached as freed on the upkeep thread's own
+  // stream, where no block of the class is known passed and the headroom leaves room once
+  // blocks the device has passed are given back.
+  void grow_ahead(int cls) noexcept;
+  void upkeep_loop() noexcept;
+  void stop_upkeep() noexcept;
   void* take_larger(int cls, std::size_t bytes, stream_view s);
   void* take_passed_or_pending(int cls, std::size_t bytes, stream_view s);
   void* grow(std::size_t size, std::size_t requested, stream_view s);
@@ -126,7 +155,10 @@ class bucketed_pool_resource final : public memory_resource {
   // have happened, so that it keeps nothing given back (under a limit, and after out of memory).
   void give_back(std::vector<returned_block>& blocks, stream_view s, std::size_t keep, bool settle) noexcept;
   [[nodiscard]] std::size_t upstream_keep() const noexcept;
-  void record_latency(double us);
+  void record_latency(double us, bool slow);
+  // The statistics under the lock, with the marks of cached frees still to poll (statistics()
+  // polls them after the lock is released).
+  [[nodiscard]] pool_statistics locked_statistics(std::vector<std::pair<order_token, std::size_t>>& unknown) const;
 
   memory_resource& upstream_;
   stream_ordering& ordering_;
@@ -145,8 +177,17 @@ class bucketed_pool_resource final : public memory_resource {
   // Marks after frees given back in stream order: once the device passes one, the upstream can
   // release what those frees returned, and a later slow path trims it (refresh_passed).
   std::vector<order_token> unsettled_;
+  std::vector<int> missed_;  // slow paths per class since the upkeep's last round
   pool_statistics stats_;
-  latency_ring latency_;
+  latency_histogram latency_;
+  latency_histogram slow_latency_;    // allocations that took the slow path
+  latency_histogram growth_latency_;  // the upstream's allocate() in a growth
+
+  int upkeep_us_;
+  std::mutex upkeep_mutex_;
+  std::condition_variable upkeep_wake_;
+  bool stopping_{false};
+  std::thread upkeep_;  // last: started once everything above is built
 };
 
 }  // namespace mcprice

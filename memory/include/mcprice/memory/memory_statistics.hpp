@@ -24,6 +24,10 @@ struct pool_statistics {
   std::size_t requested_peak{0};
   std::size_t allocated{0};  // A: live bytes after rounding to classes
   std::size_t allocated_peak{0};
+  // N: live bytes had every request a block of its own class (A without the larger blocks taken
+  // for smaller requests): what the jobs needed of the pool; the headroom is a share of its peak.
+  std::size_t needed{0};
+  std::size_t needed_peak{0};
   std::size_t reserved{0};  // V: bytes held from the upstream, live or cached
   std::size_t reserved_peak{0};
   std::uint64_t allocations{0};
@@ -35,8 +39,18 @@ struct pool_statistics {
   std::uint64_t oom_retries{0};
   std::uint64_t failures{0};  // requests refused with out_of_memory
   std::uint64_t cap_rejections{0};
-  double latency_p50_us{0.0};  // host time of allocate()
+  double latency_p50_us{0.0};  // host time of allocate(), every call since construction
   double latency_p99_us{0.0};
+  // Where the tail comes from: allocations that found no block on the hot path (the slow path
+  // polls other streams' frees, takes a larger block, ties streams or grows), their host time,
+  // and the upstream's time for the growths among them.
+  std::uint64_t slow_paths{0};
+  std::uint64_t larger_reuses{0};  // slow paths served by a cached block of a larger class
+  std::uint64_t grown_ahead{0};    // blocks the upkeep grew for classes that had just missed
+  double slow_latency_p50_us{0.0};
+  double slow_latency_p99_us{0.0};
+  double growth_latency_p50_us{0.0};
+  double growth_latency_p99_us{0.0};
   std::size_t largest_free_block{0};
   std::size_t total_free{0};    // cached, unused bytes: V - A
   std::size_t pending_free{0};  // cached bytes whose frees the device has not passed yet:

@@ -4,7 +4,7 @@
 // The GPU backend puts it over the allocators that keep no statistics of their own (cudaMalloc,
 // the device's default pool), so every allocator strategy reports the same requested figures.
 // Thread-safe.
-#include "mcprice/memory/latency_ring.hpp"
+#include "mcprice/memory/latency_histogram.hpp"
 #include "mcprice/memory/memory_resource.hpp"
 #include "mcprice/memory/memory_statistics.hpp"
 
@@ -30,7 +30,7 @@ class statistics_resource final : public memory_resource {
   memory_resource& upstream_;
   mutable std::mutex mutex_;
   resource_statistics stats_;
-  latency_ring latency_;
+  latency_histogram latency_;
 };
 
 }  // namespace mcprice
