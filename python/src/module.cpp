@@ -367,6 +367,10 @@ class python_engine {
       pool["failures"] = p.failures;
       pool["allocate_p50_us"] = p.latency_p50_us;
       pool["allocate_p99_us"] = p.latency_p99_us;
+      pool["needed_peak_bytes"] = p.needed_peak;
+      pool["slow_paths"] = p.slow_paths;
+      pool["grown_ahead"] = p.grown_ahead;
+      pool["slow_path_p99_us"] = p.slow_latency_p99_us;
       d["scratch"] = pool;
     }
     return d;

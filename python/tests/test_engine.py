@@ -252,6 +252,9 @@ def test_the_gpu_path_prices_the_book_and_reports_memory():
     assert (got.status == "ok").sum() >= len(got) - 1
     report = eng.memory()
     assert report["held_bytes"] >= 0 and report["allocator"] == "bucketed"
+    pool = report["scratch"]
+    assert pool["slow_paths"] <= pool["allocations"]
+    assert pool["needed_peak_bytes"] >= pool["requested_peak_bytes"]
     assert_frames_identical(eng.price(pd.read_csv(BOOK, comment="#")), got)
 
 
