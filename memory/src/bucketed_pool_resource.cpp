@@ -234,15 +234,14 @@ void bucketed_pool_resource::upkeep() noexcept
 {
   mark_passed_frees();
   if (limit_ == 0) {
-    std::vector<int> missed;
+    std::vector<int> missed(missed_.size(), 0);  // sized before the lock: no allocation under it
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      for (std::size_t c = 0; c < missed_.size(); ++c) {
-        if (missed_[c] != 0) missed.push_back(static_cast<int>(c));
-        missed_[c] = 0;
-      }
+      missed.swap(missed_);
     }
-    for (int const c : missed) grow_ahead(c);
+    for (std::size_t c = 0; c < missed.size(); ++c) {
+      if (missed[c] != 0) grow_ahead(static_cast<int>(c));
+    }
   }
   settle_upstream();
 }
@@ -252,6 +251,7 @@ void bucketed_pool_resource::grow_ahead(int cls) noexcept
   stream_view const idle{cudaStreamPerThread};
   std::size_t const size = classes_.size_of(cls);
   std::vector<returned_block> back;
+  bool room = true;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto const& list = cached_[static_cast<std::size_t>(cls)];
@@ -263,12 +263,19 @@ void bucketed_pool_resource::grow_ahead(int cls) noexcept
       }
       std::size_t const target = headroom_target(size);
       if (stats_.reserved + size > target + passed_bytes) return;  // no room without waiting
-      collect_room(target - size, idle, back);
+      try {
+        collect_room(target - size, idle, back);
+      } catch (...) {
+        room = false;  // out of host memory: what was collected goes back, and nothing grows
+      }
     }
-    stats_.reserved += size;
-    stats_.reserved_peak = std::max(stats_.reserved_peak, stats_.reserved);
+    if (room) {
+      stats_.reserved += size;
+      stats_.reserved_peak = std::max(stats_.reserved_peak, stats_.reserved);
+    }
   }
   give_back(back, idle, 0, false);
+  if (!room) return;
   void* p = nullptr;
   std::optional<order_token> mark;
   try {
