@@ -109,12 +109,9 @@ int main()
 
   // The bucketed pool as the engine builds it (gpu_context.cpp): over pages it maps itself.
   cuda_event_ordering events;
-  bucketed_pool_options bo;
-  bo.untied_bytes = std::size_t{32} << 20;
-  bo.upkeep_interval_us = 100;
+  bucketed_pool_options const bo = engine_pool_options();
   auto const driver = make_cuda_page_driver(0);
-  mapped_page_options page_options;
-  page_options.idle_release_s = 1.0;
+  mapped_page_options const page_options = engine_page_options();
   mapped_page_resource pages(*driver, events, page_options);
   bucketed_pool_options on_pages = over_mapped_pages(bo);
   on_pages.classes.page_bytes = driver->page_size();

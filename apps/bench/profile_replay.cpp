@@ -105,14 +105,13 @@ int main(int argc, char** argv)
   allocation_profile const profile = cli::read_profile(argv[1]);
   simulated_ordering ordering;
   ordering.lag_s = option(argc, argv, "--lag-us", 500.0) * 1e-6;
-  double const upkeep_s = option(argc, argv, "--upkeep-us", 100.0) * 1e-6;
+  double const upkeep_s = option(argc, argv, "--upkeep-us", engine_pool_options().upkeep_interval_us) * 1e-6;
   simulated_pages driver;
-  mapped_page_options page_options;  // as the engine builds them; the clock here is the host's
-  page_options.idle_release_s = option(argc, argv, "--idle-release-s", 1.0);
+  mapped_page_options page_options = engine_page_options();  // its idle time on the host's clock
+  page_options.idle_release_s = option(argc, argv, "--idle-release-s", page_options.idle_release_s);
   mapped_page_resource pages(driver, ordering, page_options);
-  bucketed_pool_options o;
-  o.untied_bytes = std::size_t{32} << 20;  // as the engine builds it (gpu_context.cpp)
-  o = over_mapped_pages(o);
+  bucketed_pool_options o = over_mapped_pages(engine_pool_options());
+  o.upkeep_interval_us = 0;  // no thread: the replay runs the upkeep's rounds on its own clock
   o.headroom = option(argc, argv, "--headroom", o.headroom);
   o.classes.page_bytes = driver.page_size();
   bucketed_pool_resource pool(pages, ordering, o);

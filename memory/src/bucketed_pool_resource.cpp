@@ -132,11 +132,15 @@ void bucketed_pool_resource::refresh_passed() noexcept
     return;  // a failed poll: nothing is known passed
   }
   if (passed.empty()) return;
+  std::sort(passed.begin(), passed.end());
   std::lock_guard<std::mutex> lock(mutex_);
-  for (auto& list : cached_) {
-    for (auto& b : list) {
-      if (std::find(passed.begin(), passed.end(), b.seq) != passed.end()) b.passed = true;
-    }
+  for (auto& list : cached_) note_passed(list, passed);
+}
+
+void bucketed_pool_resource::note_passed(std::vector<cached_block>& list, const std::vector<std::uint64_t>& seqs) noexcept
+{
+  for (auto& b : list) {
+    if (!b.passed && std::binary_search(seqs.begin(), seqs.end(), b.seq)) b.passed = true;
   }
 }
 
@@ -208,11 +212,7 @@ void bucketed_pool_resource::mark_passed_frees() noexcept
     if (passed.empty()) return;
     std::sort(passed.begin(), passed.end());
     std::lock_guard<std::mutex> lock(mutex_);
-    for (auto& list : cached_) {
-      for (auto& b : list) {
-        if (!b.passed && std::binary_search(passed.begin(), passed.end(), b.seq)) b.passed = true;
-      }
-    }
+    for (auto& list : cached_) note_passed(list, passed);
   } catch (...) {
     // Out of host memory, or a failed poll: nothing more is known passed this round.
   }
@@ -252,6 +252,7 @@ void bucketed_pool_resource::grow_ahead(int cls) noexcept
   std::size_t const size = classes_.size_of(cls);
   std::vector<returned_block> back;
   bool room = true;
+  std::size_t keep = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto const& list = cached_[static_cast<std::size_t>(cls)];
@@ -273,8 +274,9 @@ void bucketed_pool_resource::grow_ahead(int cls) noexcept
       stats_.reserved += size;
       stats_.reserved_peak = std::max(stats_.reserved_peak, stats_.reserved);
     }
+    keep = upstream_keep();
   }
-  give_back(back, idle, 0, false);
+  give_back(back, idle, keep, false);
   if (!room) return;
   void* p = nullptr;
   std::optional<order_token> mark;
@@ -405,9 +407,7 @@ void* bucketed_pool_resource::take_passed_or_pending(int cls, std::size_t bytes,
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto& list = cached_[static_cast<std::size_t>(cls)];
-    for (auto& b : list) {
-      if (std::find(passed.begin(), passed.end(), b.seq) != passed.end()) b.passed = true;
-    }
+    note_passed(list, passed);  // polled in the list's order, which is the frees' (sorted)
     auto it = std::find_if(list.begin(), list.end(), [](const cached_block& b) { return b.passed; });
     if (it == list.end()) {
       // A small pool grows instead (untied_bytes): a job would otherwise wait for the end of
@@ -628,36 +628,33 @@ void bucketed_pool_resource::collect_room(std::size_t goal, stream_view s, std::
   // the next.) Blocks the device has passed go before those this stream freed: the upstream can
   // reuse their memory at once, where s's own frees wait behind its queued jobs (a driver pool
   // reuses them in stream order; mapped pages cannot).
+  if (stats_.reserved <= goal) return;
   struct candidate {
+    int rank;  // 0: passed; 1: freed by s, not yet passed; 2: freed elsewhere, not yet passed
     std::uint64_t seq;
     std::size_t cls;
   };
   std::vector<candidate> order;
-  for (int pass = 0; pass < 3 && stats_.reserved > goal; ++pass) {
-    order.clear();
-    for (std::size_t cls = 0; cls < cached_.size(); ++cls) {
-      for (cached_block const& b : cached_[cls]) {
-        bool const own = b.freed_on.value() == s.value();
-        if (pass == 0 && !b.passed) continue;
-        if (pass == 1 && (b.passed || !own)) continue;
-        if (pass == 2 && (b.passed || own)) continue;
-        order.push_back({b.seq, cls});
-      }
+  for (std::size_t cls = 0; cls < cached_.size(); ++cls) {
+    for (cached_block const& b : cached_[cls]) {
+      int const rank = b.passed ? 0 : b.freed_on.value() == s.value() ? 1 : 2;
+      order.push_back({rank, b.seq, cls});
     }
-    std::sort(order.begin(), order.end(), [](const candidate& a, const candidate& b) { return a.seq < b.seq; });
-    for (auto const& c : order) {
-      if (stats_.reserved <= goal) break;
-      auto& list = cached_[c.cls];
-      auto const it = std::find_if(list.begin(), list.end(), [&](const cached_block& b) { return b.seq == c.seq; });
-      std::size_t const size = classes_.size_of(static_cast<int>(c.cls));
-      bool const wait = pass == 2;
-      out.push_back({it->ptr, size, it->mark, wait, true, it->passed});
-      if (wait) ++stats_.event_waits;
-      stats_.reserved -= size;
-      ++stats_.upstream_releases;
-      list.erase(it);
-      --stats_.classes[c.cls].cached_blocks;
-    }
+  }
+  std::sort(order.begin(), order.end(),
+            [](const candidate& a, const candidate& b) { return a.rank != b.rank ? a.rank < b.rank : a.seq < b.seq; });
+  for (auto const& c : order) {
+    if (stats_.reserved <= goal) break;
+    auto& list = cached_[c.cls];
+    auto const it = std::find_if(list.begin(), list.end(), [&](const cached_block& b) { return b.seq == c.seq; });
+    std::size_t const size = classes_.size_of(static_cast<int>(c.cls));
+    bool const wait = c.rank == 2;
+    out.push_back({it->ptr, size, it->mark, wait, true, it->passed});
+    if (wait) ++stats_.event_waits;
+    stats_.reserved -= size;
+    ++stats_.upstream_releases;
+    list.erase(it);
+    --stats_.classes[c.cls].cached_blocks;
   }
 }
 

@@ -101,18 +101,11 @@ gpu_context::gpu_context(const engine_options& o, const market_data& market, std
 void gpu_context::make_bucketed(const engine_options& o, std::vector<std::string>& notices)
 {
   ordering_ = std::make_unique<cuda_event_ordering>();
-  bucketed_pool_options bo;
+  bucketed_pool_options bo = engine_pool_options();
   bo.limit_bytes = o.pool_limit_bytes;
   if (o.size_class_min_bytes != 0) bo.classes.min_bytes = o.size_class_min_bytes;
   if (o.size_class_max_bytes != 0) bo.classes.max_bytes = o.size_class_max_bytes;
   if (o.size_classes_per_doubling != 0) bo.classes.per_doubling = o.size_classes_per_doubling;
-  // A pipelined book's jobs (a few MiB of sums each) stay independent across streams.
-  bo.untied_bytes = std::size_t{32} << 20;
-  // Other streams' frees are polled off the submitting threads, so that their blocks are taken
-  // on the hot path; a job's scratch lives for a millisecond or more. Standard load profile, H200
-  // (allocate() p50 / p99, slow paths): 25 us 0.51-0.58 / 16-19 us, 10-15%; 100 us 0.63-0.66 /
-  // 19-20 us, 9-10%; 400 us 0.79-0.86 / 24-25 us, 23-27% (docs/benchmarks.md).
-  bo.upkeep_interval_us = 100;
   memory_resource* upstream = o.pool_limit_bytes == 0 ? map_pages(o.device, bo, notices) : nullptr;
   if (upstream == nullptr) {
     explicit_pool_options po;
@@ -140,9 +133,8 @@ memory_resource* gpu_context::map_pages(int device, bucketed_pool_options& bo, s
     std::size_t free_bytes = 0;
     std::size_t total_bytes = 0;
     MCPRICE_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
-    mapped_page_options mo;
+    mapped_page_options mo = engine_page_options();
     mo.range_bytes = 2 * total_bytes;  // each zone (small blocks, whole pages) as large as the device
-    mo.idle_release_s = 1.0;           // a burst's pages stay for the next burst (docs/memory.md)
     pages_ = std::make_unique<mapped_page_resource>(*page_driver_, *ordering_, mo);
   } catch (const std::exception& e) {
     notices.push_back(std::string("scratch sits over a driver pool (no mapped pages here): ") + e.what());

@@ -61,6 +61,21 @@ struct bucketed_pool_options {
   int upkeep_interval_us{0};
 };
 
+// The pool's settings as the engine builds them (gpu_context.cpp), before its limit and classes;
+// the allocation benchmark and the profile replay start from the same.
+[[nodiscard]] inline bucketed_pool_options engine_pool_options()
+{
+  bucketed_pool_options o;
+  // A pipelined book's jobs (a few MiB of sums each) stay independent across streams.
+  o.untied_bytes = std::size_t{32} << 20;
+  // Other streams' frees are polled off the submitting threads, so that their blocks are taken
+  // on the hot path; a job's scratch lives for a millisecond or more. Standard load profile, H200
+  // (allocate() p50 / p99, slow paths): 25 us 0.51-0.58 / 16-19 us, 10-15%; 100 us 0.63-0.66 /
+  // 19-20 us, 9-10%; 400 us 0.79-0.86 / 24-25 us, 23-27% (docs/benchmarks.md).
+  o.upkeep_interval_us = 100;
+  return o;
+}
+
 // The pool's settings over mapped pages (mapped_page_resource), as the engine and the
 // allocation benchmark run it. The cache may hold as much again as the most jobs needed at
 // once: a job's frees are queued behind its kernels, so other streams take its blocks only
@@ -126,6 +141,9 @@ class bucketed_pool_resource final : public memory_resource {
   // The slow path, without the lock held across its driver calls.
   void* allocate_slow(std::size_t bytes, int cls, stream_view s);
   void refresh_passed() noexcept;
+  // With the lock held: the blocks of `list` named by `seqs` (sorted sequence numbers, polled
+  // outside the lock) are known passed.
+  static void note_passed(std::vector<cached_block>& list, const std::vector<std::uint64_t>& seqs) noexcept;
   void settle_upstream() noexcept;
   // The upkeep thread's round: every stream's cached frees polled oldest first, up to the first
   // the device has not passed (a stream passes its marks in order).

@@ -39,6 +39,15 @@ struct mapped_page_options {
   double idle_release_s{0.0};
 };
 
+// The pages' settings as the engine builds them (gpu_context.cpp), its range of addresses aside;
+// the allocation benchmark and the profile replay start from the same.
+[[nodiscard]] inline mapped_page_options engine_page_options()
+{
+  mapped_page_options o;
+  o.idle_release_s = 1.0;  // a burst's pages stay for the next burst (docs/memory.md)
+  return o;
+}
+
 class mapped_page_resource final : public memory_resource {
  public:
   mapped_page_resource(page_driver& driver, stream_ordering& ordering, mapped_page_options options = {});
