@@ -13,7 +13,7 @@
 // the run it replays, so an idle page ages less here than it did there.
 //
 //   mcprice-profile-replay PROFILE.json [--lag-us 500] [--upkeep-us 100] [--headroom 1.0]
-//                          [--idle-release-s 1.0]
+//                          [--idle-release-s 1.0] [--move-idle-pages 1] [--give-back-pending 0]
 #include "mcprice/memory/bucketed_pool_resource.hpp"
 #include "mcprice/memory/mapped_page_resource.hpp"
 #include "memory_budget.hpp"
@@ -99,7 +99,8 @@ double option(int argc, char** argv, const std::string& name, double fallback)
 int main(int argc, char** argv)
 {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: mcprice-profile-replay PROFILE.json [--lag-us N] [--upkeep-us N] [--headroom H]\n");
+    std::fprintf(stderr, "usage: mcprice-profile-replay PROFILE.json [--lag-us N] [--upkeep-us N] [--headroom H] "
+                 "[--idle-release-s S] [--move-idle-pages 0|1] [--give-back-pending 0|1]\n");
     return 1;
   }
   allocation_profile const profile = cli::read_profile(argv[1]);
@@ -109,10 +110,12 @@ int main(int argc, char** argv)
   simulated_pages driver;
   mapped_page_options page_options = engine_page_options();  // its idle time on the host's clock
   page_options.idle_release_s = option(argc, argv, "--idle-release-s", page_options.idle_release_s);
+  page_options.move_idle_pages = option(argc, argv, "--move-idle-pages", page_options.move_idle_pages ? 1 : 0) != 0.0;
   mapped_page_resource pages(driver, ordering, page_options);
   bucketed_pool_options o = over_mapped_pages(engine_pool_options());
   o.upkeep_interval_us = 0;  // no thread: the replay runs the upkeep's rounds on its own clock
   o.headroom = option(argc, argv, "--headroom", o.headroom);
+  o.give_back_pending = option(argc, argv, "--give-back-pending", o.give_back_pending ? 1 : 0) != 0.0;
   o.classes.page_bytes = driver.page_size();
   bucketed_pool_resource pool(pages, ordering, o);
 
@@ -125,6 +128,8 @@ int main(int argc, char** argv)
   std::stable_sort(events.begin(), events.end(), [](const event& a, const event& b) { return a.t < b.t; });
   std::vector<void*> where(profile.allocations.size(), nullptr);
   double next_upkeep = 0.0;
+  mapped_page_usage at_peak;  // the pages, and the pool above them, when the most was held
+  pool_statistics pool_at_peak;
   for (auto const& e : events) {
     now_s = e.t;
     while (upkeep_s > 0.0 && next_upkeep <= now_s) {
@@ -135,6 +140,13 @@ int main(int argc, char** argv)
     stream_view const s{reinterpret_cast<cudaStream_t>(static_cast<std::uintptr_t>(r.stream))};
     if (e.alloc) where[e.record] = pool.allocate(r.bytes, s);
     else pool.deallocate(where[e.record], r.bytes, s);
+    if (e.alloc) {
+      auto const now = pages.usage();
+      if (now.held > at_peak.held) {
+        at_peak = now;
+        pool_at_peak = pool.statistics();
+      }
+    }
   }
   auto const st = pool.statistics();
   auto const u = pages.usage();
@@ -153,5 +165,12 @@ int main(int argc, char** argv)
               mib(u.held_peak), mib(st.requested_peak),
               static_cast<double>(u.held_peak) / static_cast<double>(std::max<std::size_t>(1, st.requested_peak)),
               mib(st.needed_peak), mib(st.reserved_peak));
+  std::printf("in use on the device at peak %.1f MiB (held %.2fx it)\n", mib(st.device_requested_peak),
+              static_cast<double>(u.held_peak) / static_cast<double>(std::max<std::size_t>(1, st.device_requested_peak)));
+  std::printf("at the held peak: pages mapped %.1f MiB (idle %.1f), spare %.1f, live blocks %.1f, pending frees %zu; "
+              "pool reserved %.1f, allocated %.1f, requested %.1f, in use on the device %.1f\n",
+              mib(at_peak.mapped), mib(at_peak.idle), mib(at_peak.spare), mib(at_peak.live_bytes),
+              at_peak.pending_frees, mib(pool_at_peak.reserved), mib(pool_at_peak.allocated),
+              mib(pool_at_peak.requested), mib(pool_at_peak.device_requested));
   return 0;
 }

@@ -25,8 +25,9 @@ void print_ceiling_table(std::ostream& out, const std::vector<allocator_ceiling>
                 "ceiling: the highest offered load with p99 job latency <= %.1f ms and >= %.0f%% of it achieved\n",
                 o.slo_ms, 100.0 * o.keep_up);
   out << line;
-  std::snprintf(line, sizeof line, "%-16s %10s %10s %11s %9s %8s %8s %8s %10s %8s %9s\n", "allocator", "offered/s",
-                "jobs/s", "paths/s", "GPU busy", "p50 ms", "p99 ms", "max ms", "held MiB", "held/req", "alloc p99");
+  std::snprintf(line, sizeof line, "%-16s %10s %10s %11s %9s %8s %8s %8s %10s %8s %8s %9s\n", "allocator",
+                "offered/s", "jobs/s", "paths/s", "GPU busy", "p50 ms", "p99 ms", "max ms", "held MiB", "held/req",
+                "held/dev", "alloc p99");
   out << line;
   for (auto const& a : all) {
     const load::ceiling_step* best = load::sustainable(a.steps);
@@ -37,10 +38,12 @@ void print_ceiling_table(std::ostream& out, const std::vector<allocator_ceiling>
     auto const& r = best->result;
     char busy[16] = "-";
     if (r.device_idle >= 0.0) std::snprintf(busy, sizeof busy, "%.1f%%", 100.0 * (1.0 - r.device_idle));
-    std::snprintf(line, sizeof line, "%-16s %10.1f %10.1f %11.4g %9s %8.2f %8.2f %8.2f %10.1f %8.2f %7.2fus\n",
+    std::snprintf(line, sizeof line, "%-16s %10.1f %10.1f %11.4g %9s %8.2f %8.2f %8.2f %10.1f %8.2f %8s %7.2fus\n",
                   a.label.c_str(), best->offered_per_s, r.jobs_per_s, r.paths_per_s, busy, r.latency_p50_ms,
                   r.latency_p99_ms, r.latency_max_ms, static_cast<double>(r.peak_held) / 1048576.0,
-                  ratio(r.peak_held, r.peak_requested), r.alloc_latency_p99_us);
+                  ratio(r.peak_held, r.peak_requested),
+                  held_over(r.peak_held, r.peak_device_requested).c_str(),
+                  r.alloc_latency_p99_us);
     out << line;
   }
   out << "\nsteps (offered -> achieved jobs/s, p99 ms, within):\n";
@@ -71,7 +74,9 @@ nlohmann::json ceiling_json(const std::vector<allocator_ceiling>& all, const loa
            {"gpu_busy_fraction", r.device_idle < 0.0 ? nlohmann::json(nullptr) : nlohmann::json(1.0 - r.device_idle)},
            {"latency_ms", {{"p50", r.latency_p50_ms}, {"p99", r.latency_p99_ms}, {"max", r.latency_max_ms}}},
            {"held_bytes", r.peak_held},
-           {"requested_bytes", r.peak_requested}});
+           {"requested_bytes", r.peak_requested},
+           {"device_requested_bytes",
+            r.peak_device_requested != 0 ? nlohmann::json(r.peak_device_requested) : nlohmann::json(nullptr)}});
     }
     const load::ceiling_step* best = load::sustainable(a.steps);
     allocators.push_back({{"label", a.label},

@@ -51,6 +51,7 @@ void take_counts(const memory_report& r, strategy_result& out)
     out.cap_rejections = p.cap_rejections;
     out.cross_stream_waits = p.event_waits;
     out.peak_requested = std::max(out.peak_requested, p.requested_peak);
+    out.peak_device_requested = std::max(out.peak_device_requested, p.device_requested_peak);
     out.peak_granted = std::max(out.peak_granted, p.allocated_peak);
     out.peak_reserved = std::max(out.peak_reserved, p.reserved_peak);
   }

@@ -37,6 +37,9 @@ struct strategy_result {
   double growth_latency_p50_us{0.0};
   double growth_latency_p99_us{0.0};
   std::size_t peak_requested{0};
+  // The bucketed pool's peak need on the device's timeline (pool_statistics::device_requested):
+  // a stream-ordered free ends a request on the host before its kernels end. 0: not known.
+  std::size_t peak_device_requested{0};
   std::size_t peak_granted{0};
   std::size_t peak_reserved{0};         // held by the strategy's allocator from its upstream
   std::size_t peak_driver_reserved{0};  // the CUDA driver pool's high-water mark (pool, bucketed, async-default)

@@ -56,25 +56,35 @@ void print_slow_paths(std::ostream& out, const std::vector<load::strategy_result
 
 }  // namespace
 
+std::string held_over(std::size_t held, std::size_t need)
+{
+  if (need == 0) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", static_cast<double>(held) / static_cast<double>(need));
+  return buf;
+}
+
 void print_load_table(std::ostream& out, const std::vector<load::strategy_result>& results)
 {
   char line[512];
   std::snprintf(line, sizeof line,
-                "%-16s %9s %11s %8s %8s %8s %9s %9s %9s %9s %9s %8s %8s %8s %5s %5s %5s %6s %6s %6s %6s %9s\n",
+                "%-16s %9s %11s %8s %8s %8s %9s %9s %9s %9s %9s %9s %8s %8s %8s %8s %5s %5s %5s %6s %6s %6s %6s %9s\n",
                 "allocator", "jobs/s", "paths/s", "p50 ms", "p99 ms", "max ms", "alloc p50", "alloc p99", "req MiB",
-                "grant MiB", "resv MiB", "drv MiB", "held MiB", "held/req", "oom", "retry", "caps", "waits", "memw",
+                "dev MiB", "grant MiB", "resv MiB", "drv MiB", "held MiB", "held/req", "held/dev", "oom", "retry", "caps", "waits", "memw",
                 "idle%", "failed", "bits");
   out << line;
   for (auto const& r : results) {
     std::snprintf(
         line, sizeof line,
-        "%-16s %9.1f %11.4g %8.2f %8.2f %8.2f %7.2fus %7.2fus %9s %9s %9s %8s %8s %8.2f %5llu %5llu %5llu %6llu "
-        "%6llu %6s %6zu %9s\n",
+        "%-16s %9.1f %11.4g %8.2f %8.2f %8.2f %7.2fus %7.2fus %9s %9s %9s %9s %8s %8s %8.2f %8s %5llu %5llu %5llu "
+        "%6llu %6llu %6s %6zu %9s\n",
         r.label.c_str(), r.jobs_per_s, r.paths_per_s, r.latency_p50_ms, r.latency_p99_ms, r.latency_max_ms,
-        r.alloc_latency_p50_us, r.alloc_latency_p99_us, mib(r.peak_requested).c_str(), mib(r.peak_granted).c_str(),
+        r.alloc_latency_p50_us, r.alloc_latency_p99_us, mib(r.peak_requested).c_str(),
+        r.peak_device_requested != 0 ? mib(r.peak_device_requested).c_str() : "-", mib(r.peak_granted).c_str(),
         mib(r.peak_reserved).c_str(), r.peak_driver_reserved != 0 ? mib(r.peak_driver_reserved).c_str() : "-",
         mib(r.peak_held).c_str(),
         r.peak_requested != 0 ? static_cast<double>(r.peak_held) / static_cast<double>(r.peak_requested) : 0.0,
+        held_over(r.peak_held, r.peak_device_requested).c_str(),
         static_cast<unsigned long long>(r.out_of_memory), static_cast<unsigned long long>(r.retries + r.job_retries),
         static_cast<unsigned long long>(r.cap_rejections), static_cast<unsigned long long>(r.cross_stream_waits),
         static_cast<unsigned long long>(r.memory_waits), r.device_idle < 0.0 ? "-" : percent(r.device_idle).c_str(),
@@ -144,6 +154,8 @@ nlohmann::json load_report_json(const command_line& cl, const std::vector<load::
          {"device_idle_fraction", r.device_idle < 0.0 ? nlohmann::json(nullptr) : nlohmann::json(r.device_idle)},
          {"peak_bytes",
           {{"requested", r.peak_requested},
+           {"device_requested",
+            r.peak_device_requested != 0 ? nlohmann::json(r.peak_device_requested) : nlohmann::json(nullptr)},
            {"granted", r.peak_granted},
            {"reserved", r.peak_reserved},
            {"driver_reserved", r.peak_driver_reserved},

@@ -21,6 +21,9 @@ int run_load_test(const command_line& cl, std::ostream& table, std::ostream& log
 int run_load_ceiling(const command_line& cl, const market_data& market, std::ostream& table, std::ostream& log);
 
 void print_load_table(std::ostream& out, const std::vector<load::strategy_result>& results);
+// Held over the need on the device's timeline, "%.2f", or "-" where the allocator does not show
+// the need (0).
+std::string held_over(std::size_t held, std::size_t need);
 nlohmann::json load_report_json(const command_line& cl, const std::vector<load::strategy_result>& results);
 
 }  // namespace mcprice::cli

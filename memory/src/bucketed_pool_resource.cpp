@@ -18,6 +18,7 @@ bucketed_pool_resource::bucketed_pool_resource(memory_resource& upstream, stream
       larger_at_bound_(options.larger_only_at_bound),
       headroom_(options.headroom),
       untied_bytes_(options.limit_bytes != 0 ? 0 : options.untied_bytes),
+      give_back_pending_(options.limit_bytes != 0 || options.give_back_pending),
       cached_(static_cast<std::size_t>(classes_.count())),
       missed_(static_cast<std::size_t>(classes_.count()), 0),
       upkeep_us_(options.limit_bytes != 0 ? 0 : options.upkeep_interval_us)
@@ -54,6 +55,7 @@ void* bucketed_pool_resource::do_allocate(std::size_t bytes, stream_view s)
     int const last = larger_allowed(want, bytes) ? classes_.count() - 1 : std::min(classes_.count() - 1, want + reach_);
     for (int c = want; c <= last; ++c) {
       if (void* p = take_free(c, s)) {
+        if (c > want + reach_) ++stats_.larger_reuses;
         note_live(p, bytes, c);
         record_latency(since_start(), false);
         return p;
@@ -81,6 +83,7 @@ void* bucketed_pool_resource::take_free(int cls, stream_view s)
     ++stats_.cross_stream_reuses;
   }
   cached_block const block = *it;
+  forget_cached(block);
   list.erase(std::next(it).base());
   ordering_.release(block.mark);  // host bookkeeping: the mark's event goes back to the spares
   auto& c = stats_.classes[static_cast<std::size_t>(cls)];
@@ -102,6 +105,17 @@ void bucketed_pool_resource::note_live(void* p, std::size_t requested, int cls)
   stats_.requested_peak = std::max(stats_.requested_peak, stats_.requested);
   stats_.allocated_peak = std::max(stats_.allocated_peak, stats_.allocated);
   stats_.needed_peak = std::max(stats_.needed_peak, stats_.needed);
+  note_device_peak();
+}
+
+void bucketed_pool_resource::note_device_peak() noexcept
+{
+  stats_.device_requested_peak = std::max(stats_.device_requested_peak, stats_.requested + unpassed_requested_);
+}
+
+void bucketed_pool_resource::forget_cached(const cached_block& b) noexcept
+{
+  if (!b.passed) unpassed_requested_ -= b.requested;
 }
 
 // Polls the marks of a few cached blocks not yet known passed (the oldest of each class first),
@@ -140,7 +154,10 @@ void bucketed_pool_resource::refresh_passed() noexcept
 void bucketed_pool_resource::note_passed(std::vector<cached_block>& list, const std::vector<std::uint64_t>& seqs) noexcept
 {
   for (auto& b : list) {
-    if (!b.passed && std::binary_search(seqs.begin(), seqs.end(), b.seq)) b.passed = true;
+    if (!b.passed && std::binary_search(seqs.begin(), seqs.end(), b.seq)) {
+      b.passed = true;
+      unpassed_requested_ -= b.requested;
+    }
   }
 }
 
@@ -265,7 +282,7 @@ void bucketed_pool_resource::grow_ahead(int cls) noexcept
       std::size_t const target = headroom_target(size);
       if (stats_.reserved + size > target + passed_bytes) return;  // no room without waiting
       try {
-        collect_room(target - size, idle, back);
+        collect_room(target - size, idle, back, true);
       } catch (...) {
         room = false;  // out of host memory: what was collected goes back, and nothing grows
       }
@@ -293,7 +310,7 @@ void bucketed_pool_resource::grow_ahead(int cls) noexcept
     return;
   }
   try {
-    cached_[static_cast<std::size_t>(cls)].push_back({p, idle, *mark, false, ++next_seq_});
+    cached_[static_cast<std::size_t>(cls)].push_back({p, idle, *mark, false, ++next_seq_, 0});
   } catch (...) {
     stats_.reserved -= size;
     upstream_.deallocate(p, size, idle);
@@ -346,7 +363,7 @@ void* bucketed_pool_resource::allocate_slow(std::size_t bytes, int cls, stream_v
     // blocks of sizes no longer asked for go back instead of piling up.
     if (growth_needs_room(size, bytes)) {
       std::size_t const target = headroom_target(bytes);
-      collect_room(target > size ? target - size : 0, s, back);
+      collect_room(target > size ? target - size : 0, s, back, !give_back_pending_);
     }
     stats_.reserved += size;  // held for this growth from here on, so that no other can overshoot the limit
     stats_.reserved_peak = std::max(stats_.reserved_peak, stats_.reserved);
@@ -417,6 +434,7 @@ void* bucketed_pool_resource::take_passed_or_pending(int cls, std::size_t bytes,
       tie = true;
     }
     block = *it;
+    forget_cached(block);
     list.erase(it);
     if (block.freed_on.value() != s.value()) ++stats_.cross_stream_reuses;
     if (tie) {
@@ -505,7 +523,8 @@ void bucketed_pool_resource::do_deallocate(void* p, std::size_t, stream_view s) 
     stats_.needed -= b.needed;
     if (b.cls >= 0) --stats_.classes[static_cast<std::size_t>(b.cls)].live_blocks;
     if (b.cls >= 0 && marked) {
-      cached_[static_cast<std::size_t>(b.cls)].push_back({p, s, mark, false, ++next_seq_});
+      cached_[static_cast<std::size_t>(b.cls)].push_back({p, s, mark, false, ++next_seq_, b.requested});
+      unpassed_requested_ += b.requested;
       ++stats_.classes[static_cast<std::size_t>(b.cls)].cached_blocks;
       return;
     }
@@ -605,6 +624,7 @@ void bucketed_pool_resource::trim_locked(std::size_t goal) noexcept
         }
         upstream_.deallocate(b.ptr, size, stream_view{});
         ordering_.release(b.mark);
+        forget_cached(b);
         stats_.reserved -= size;
         ++stats_.upstream_releases;
         list.erase(list.begin() + static_cast<std::ptrdiff_t>(i));
@@ -619,7 +639,8 @@ void bucketed_pool_resource::trim_locked(std::size_t goal) noexcept
 // for give_back: blocks the device is known to have passed, then blocks s freed (stream order
 // alone), then the rest (behind an event wait of s). The upstream can then hand the same memory
 // to s with no host wait anywhere.
-void bucketed_pool_resource::collect_room(std::size_t goal, stream_view s, std::vector<returned_block>& out)
+void bucketed_pool_resource::collect_room(std::size_t goal, stream_view s, std::vector<returned_block>& out,
+                                          bool passed_only)
 {
   ++stats_.trims;
   // The blocks cached longest go first, whatever their class: a class whose blocks sit unused
@@ -638,7 +659,7 @@ void bucketed_pool_resource::collect_room(std::size_t goal, stream_view s, std::
   for (std::size_t cls = 0; cls < cached_.size(); ++cls) {
     for (cached_block const& b : cached_[cls]) {
       int const rank = b.passed ? 0 : b.freed_on.value() == s.value() ? 1 : 2;
-      order.push_back({rank, b.seq, cls});
+      if (rank == 0 || !passed_only) order.push_back({rank, b.seq, cls});
     }
   }
   std::sort(order.begin(), order.end(),
@@ -650,6 +671,7 @@ void bucketed_pool_resource::collect_room(std::size_t goal, stream_view s, std::
     std::size_t const size = classes_.size_of(static_cast<int>(c.cls));
     bool const wait = c.rank == 2;
     out.push_back({it->ptr, size, it->mark, wait, true, it->passed});
+    forget_cached(*it);
     if (wait) ++stats_.event_waits;
     stats_.reserved -= size;
     ++stats_.upstream_releases;
@@ -700,6 +722,7 @@ pool_statistics bucketed_pool_resource::locked_statistics(std::vector<std::pair<
 {
   std::lock_guard<std::mutex> lock(mutex_);
   pool_statistics s = stats_;
+  s.device_requested = stats_.requested + unpassed_requested_;
   s.latency_p50_us = latency_.percentile(0.50);
   s.latency_p99_us = latency_.percentile(0.99);
   s.slow_latency_p50_us = slow_latency_.percentile(0.50);

@@ -21,7 +21,8 @@ mapped_page_resource::mapped_page_resource(page_driver& driver, stream_ordering&
       limit_(o.limit_bytes),
       range_bytes_(round_up(o.range_bytes, driver.page_size())),
       page_(driver.page_size()),
-      idle_release_(std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(o.idle_release_s)))
+      idle_release_(std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(o.idle_release_s))),
+      move_idle_(o.move_idle_pages)
 {
   counts_.page_size = page_;
 }
@@ -138,8 +139,10 @@ void mapped_page_resource::map_block(std::size_t offset, std::size_t size)
 // request out of memory.
 page_handle mapped_page_resource::next_page(std::size_t for_page)
 {
-  if (spare_.empty() && limit_ != 0 && held() + page_ > limit_) {
-    settle_pending();
+  if (spare_.empty() && limit_ != 0 && held() + page_ > limit_) settle_pending();
+  if (spare_.empty() && (move_idle_ || (limit_ != 0 && held() + page_ > limit_))) {
+    // An idle page elsewhere is moved here (move_idle_pages). The highest goes first: places
+    // are taken lowest first, so it is the least likely to be wanted where it is.
     auto const other = std::find_if(idle_.rbegin(), idle_.rend(), [&](const auto& q) { return q.first != for_page; });
     if (other != idle_.rend()) evict(other->first);
   }

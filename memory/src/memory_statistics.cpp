@@ -22,6 +22,8 @@ void print_report(std::ostream& out, const pool_statistics& s)
   out << "scratch pool: requested " << mib(s.requested) << " MiB (peak " << mib(s.requested_peak) << "), allocated "
       << mib(s.allocated) << " MiB (peak " << mib(s.allocated_peak) << "), reserved " << mib(s.reserved)
       << " MiB (peak " << mib(s.reserved_peak) << ")\n";
+  out << "  in use on the device (requested, until each free passes): " << mib(s.device_requested) << " MiB (peak "
+      << mib(s.device_requested_peak) << ")\n";
   out << "  allocations " << s.allocations << ", cross-stream reuses " << s.cross_stream_reuses << ", event waits "
       << s.event_waits << ", upstream grows " << s.upstream_grows << ", releases " << s.upstream_releases << ", trims "
       << s.trims << ", oom retries " << s.oom_retries << ", refused " << s.failures << ", cap rejections "

@@ -368,6 +368,7 @@ class python_engine {
       pool["allocate_p50_us"] = p.latency_p50_us;
       pool["allocate_p99_us"] = p.latency_p99_us;
       pool["needed_peak_bytes"] = p.needed_peak;
+      pool["device_requested_peak_bytes"] = p.device_requested_peak;  // until each free passes
       pool["slow_paths"] = p.slow_paths;
       pool["grown_ahead"] = p.grown_ahead;
       pool["slow_path_p99_us"] = p.slow_latency_p99_us;

@@ -255,6 +255,7 @@ def test_the_gpu_path_prices_the_book_and_reports_memory():
     pool = report["scratch"]
     assert pool["slow_paths"] <= pool["allocations"]
     assert pool["needed_peak_bytes"] >= pool["requested_peak_bytes"]
+    assert pool["requested_peak_bytes"] <= pool["device_requested_peak_bytes"] <= pool["reserved_peak_bytes"]
     assert_frames_identical(eng.price(pd.read_csv(BOOK, comment="#")), got)
 
 

@@ -549,3 +549,59 @@ TEST_CASE("the upkeep thread lets the hot path take other streams' passed frees"
   CHECK(ord.waits.empty());
   pool.deallocate(b, bytes, fake_stream(2));
 }
+
+// A stream-ordered free ends a request on the host at once and on the device only once the
+// device passes it: the pool counts the bytes until then (D), taken back by the stream or not.
+TEST_CASE("the need on the device's timeline lasts until each free is known passed")
+{
+  fake_upstream up;
+  fake_ordering ord;
+  bucketed_pool_resource pool(up, ord, small_classes());
+  std::size_t const bytes = 1'500'000;
+  void* a = pool.allocate(bytes, fake_stream(1));
+  pool.deallocate(a, bytes, fake_stream(1));
+  auto s = pool.statistics();
+  CHECK(s.requested == 0);
+  CHECK(s.device_requested == bytes);  // the free is queued behind stream 1's work
+  void* b = pool.allocate(bytes, fake_stream(2));  // a's block, behind a wait on its free
+  CHECK(b == a);
+  s = pool.statistics();
+  CHECK(s.device_requested == bytes);  // a's block taken behind a wait: one use follows the other
+  CHECK(s.device_requested_peak == bytes);
+  void* c = pool.allocate(bytes, fake_stream(3));  // a new block: two requests in use at once
+  CHECK(pool.statistics().device_requested_peak == 2 * bytes);
+  pool.deallocate(b, bytes, fake_stream(2));
+  pool.deallocate(c, bytes, fake_stream(3));
+  CHECK(pool.statistics().device_requested == 2 * bytes);
+  ord.passed_marks.push_back(ord.last - 1);
+  ord.passed_marks.push_back(ord.last);
+  pool.upkeep();  // the device has passed both frees
+  s = pool.statistics();
+  CHECK(s.device_requested == 0);
+  CHECK(s.device_requested_peak == 2 * bytes);
+  CHECK(s.device_requested_peak <= s.reserved_peak);
+}
+
+// Over mapped pages a block given back before its free passes keeps its pages until then:
+// giving it back to grow only adds the growth's pages. The headroom then gives back only blocks
+// the device has passed.
+TEST_CASE("without give_back_pending the headroom gives back passed blocks only")
+{
+  fake_upstream up;
+  fake_ordering ord;
+  bucketed_pool_options o = small_classes();
+  o.headroom = 0.05;
+  o.give_back_pending = false;
+  bucketed_pool_resource pool(up, ord, o);
+  void* a = pool.allocate(std::size_t{40} << 20, fake_stream(1));
+  pool.deallocate(a, std::size_t{40} << 20, fake_stream(1));
+  void* b = pool.allocate(std::size_t{48} << 20, fake_stream(1));  // at the bound, but a is pending
+  CHECK(up.frees == 0);
+  CHECK(pool.statistics().reserved > static_cast<std::size_t>(1.05 * static_cast<double>(pool.statistics().needed_peak)));
+  pool.deallocate(b, std::size_t{48} << 20, fake_stream(1));
+  ord.passed_marks.push_back(ord.last - 1);  // a's free only
+  pool.upkeep();
+  void* c = pool.allocate(std::size_t{56} << 20, fake_stream(1));  // grows, giving a's block back
+  CHECK(up.frees == 1);
+  pool.deallocate(c, std::size_t{56} << 20, fake_stream(1));
+}

@@ -59,6 +59,11 @@ struct bucketed_pool_options {
   // path otherwise does it (measured on the H200 load test: a fifth of allocations took the slow
   // path, at 44 us a time). Without a limit only. 0: no thread.
   int upkeep_interval_us{0};
+  // Without a limit, the headroom gives back cached blocks whose frees the device has not yet
+  // passed, behind a wait of the growing stream. A driver pool reuses such a block for that
+  // stream at once (stream order); mapped pages hold its pages until the free passes, so that
+  // giving it back only adds the growth's pages to what is held. false: passed blocks only.
+  bool give_back_pending{true};
 };
 
 // The pool's settings as the engine builds them (gpu_context.cpp), before its limit and classes;
@@ -89,6 +94,7 @@ struct bucketed_pool_options {
   o.headroom = 1.0;
   o.larger_before_growth = true;
   o.larger_only_at_bound = true;
+  o.give_back_pending = false;
   return o;
 }
 
@@ -113,6 +119,7 @@ class bucketed_pool_resource final : public memory_resource {
     order_token mark;
     bool passed;        // the device is known to have passed the free: any stream may take it at once
     std::uint64_t seq;  // which free this is (a mark's event is recycled; the number is not)
+    std::size_t requested;  // what the freed allocation asked for (0 for a block grown ahead)
   };
   // A cached block on its way back to the upstream (the slow path frees it outside the lock).
   struct returned_block {
@@ -143,7 +150,11 @@ class bucketed_pool_resource final : public memory_resource {
   void refresh_passed() noexcept;
   // With the lock held: the blocks of `list` named by `seqs` (sorted sequence numbers, polled
   // outside the lock) are known passed.
-  static void note_passed(std::vector<cached_block>& list, const std::vector<std::uint64_t>& seqs) noexcept;
+  void note_passed(std::vector<cached_block>& list, const std::vector<std::uint64_t>& seqs) noexcept;
+  // A cached block leaves the cache (taken, or given back): its free, if not known passed, no
+  // longer counts as in use on the device. Under the lock.
+  void forget_cached(const cached_block& b) noexcept;
+  void note_device_peak() noexcept;
   void settle_upstream() noexcept;
   // The upkeep thread's round: every stream's cached frees polled oldest first, up to the first
   // the device has not passed (a stream passes its marks in order).
@@ -168,7 +179,8 @@ class bucketed_pool_resource final : public memory_resource {
   // for give_back, which frees them in the order of stream s (about to allocate) with no host
   // wait.
   void trim_locked(std::size_t goal) noexcept;
-  void collect_room(std::size_t goal, stream_view s, std::vector<returned_block>& out);
+  // passed_only: blocks the device is known to have passed, and no others.
+  void collect_room(std::size_t goal, stream_view s, std::vector<returned_block>& out, bool passed_only = false);
   // settle: the host waits for each block's free and the upstream is trimmed only once the frees
   // have happened, so that it keeps nothing given back (under a limit, and after out of memory).
   void give_back(std::vector<returned_block>& blocks, stream_view s, std::size_t keep, bool settle) noexcept;
@@ -187,11 +199,13 @@ class bucketed_pool_resource final : public memory_resource {
   bool larger_at_bound_;
   double headroom_;
   std::size_t untied_bytes_;  // 0 under a limit
+  bool give_back_pending_;
 
   mutable std::mutex mutex_;
   std::vector<std::vector<cached_block>> cached_;
   std::unordered_map<void*, live_block> live_;
   std::uint64_t next_seq_{0};
+  std::size_t unpassed_requested_{0};  // requested bytes of cached blocks whose frees are not known passed
   // Marks after frees given back in stream order: once the device passes one, the upstream can
   // release what those frees returned, and a later slow path trims it (refresh_passed).
   std::vector<order_token> unsettled_;

@@ -37,6 +37,11 @@ struct mapped_page_options {
   // idle this long: a page given back and mapped again a moment later costs a driver call each
   // way, and under load on the H200 a growth that mapped pages took 0.2-7 ms. 0: at once.
   double idle_release_s{0.0};
+  // A block placed where no page is mapped takes an idle page from elsewhere (unmapped, mapped
+  // again here) before a new page is created: idle pages serve blocks placed where they are, and
+  // one that blocks of other sizes cannot reach would otherwise be held beside the new one.
+  // false: a new page, the idle ones kept (but for the limit).
+  bool move_idle_pages{true};
 };
 
 // The pages' settings as the engine builds them (gpu_context.cpp), its range of addresses aside;
@@ -96,6 +101,7 @@ class mapped_page_resource final : public memory_resource {
   std::size_t range_bytes_;
   std::size_t page_;
   clock::duration idle_release_;
+  bool move_idle_;
 
   mutable std::mutex mutex_;
   device_address base_{0};  // the range, reserved at the first allocation

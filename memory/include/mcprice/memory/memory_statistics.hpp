@@ -28,6 +28,13 @@ struct pool_statistics {
   // for smaller requests): what the jobs needed of the pool; the headroom is a share of its peak.
   std::size_t needed{0};
   std::size_t needed_peak{0};
+  // D: bytes the device may still be using: R, plus what the allocations of cached blocks asked
+  // for where their frees are not yet known passed. A stream-ordered free ends a request on the
+  // host at once, and its kernels' use of the bytes later: D is the need on the device's
+  // timeline. It is an upper bound (a free is known passed at the next poll, with the upkeep
+  // thread within a round) and below V always.
+  std::size_t device_requested{0};
+  std::size_t device_requested_peak{0};
   std::size_t reserved{0};  // V: bytes held from the upstream, live or cached
   std::size_t reserved_peak{0};
   std::uint64_t allocations{0};
