@@ -52,7 +52,7 @@ struct pool_statistics {
   // polls other streams' frees, takes a larger block, ties streams or grows), their host time,
   // and the upstream's time for the growths among them.
   std::uint64_t slow_paths{0};
-  std::uint64_t larger_reuses{0};  // slow paths served by a cached block of a larger class
+  std::uint64_t larger_reuses{0};  // allocations served by a block beyond reuse_reach classes larger
   std::uint64_t grown_ahead{0};    // blocks the upkeep grew for classes that had just missed
   double slow_latency_p50_us{0.0};
   double slow_latency_p99_us{0.0};
