@@ -1,5 +1,7 @@
 #include "catch.hpp"
+#include "mcprice/kernels/layout/canonical_layout.hpp"
 #include "mcprice/kernels/rng/host_sobol_stream.hpp"
+#include "mcprice/kernels/rng/sobol_terminal_lane.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -104,4 +106,46 @@ TEST_CASE("the double inverse normal matches the float one to its precision and 
     double const u = (static_cast<double>(bits) + 0.5) * 0x1p-32;
     CHECK(std::abs(0.5 * std::erfc(-z / std::sqrt(2.0)) - u) <= 1e-15 + 1e-12 * std::min(u, 1 - u));
   }
+}
+
+// The Europeans' lane draw is an optimisation only: every group's four normals carry the bits of
+// a stream built for that group, on the canonical layout's groups (two loads a group) and on any
+// other (the whole walk), in float and in double.
+template <typename Real>
+void check_terminal_lane_bits()
+{
+  using stream = host_sobol_stream<0, Real>;
+  using lane_draw = typename terminal_lane_of<stream>::type;
+  static_assert(!std::is_void_v<lane_draw>);
+  for (std::uint32_t seed : {1U, 0xDEADBEEFU}) {
+    std::uint64_t const key = sobol_key(seed, 0, 1);
+    for (std::int64_t block : {std::int64_t{0}, std::int64_t{1}, std::int64_t{77}, std::int64_t{40'000}}) {
+      for (int lane : {0, 1, 131, 255}) {
+        auto const first = static_cast<std::uint64_t>(mcprice::layout::group_index(block, 0, lane, 1));
+        lane_draw const draw(key, first);
+        std::vector<std::uint64_t> groups;
+        for (int g = 0; g < mcprice::layout::groups_per_lane(1); ++g)
+          groups.push_back(static_cast<std::uint64_t>(mcprice::layout::group_index(block, g, lane, 1)));
+        groups.push_back(first + 1);        // not the lane's: the whole walk
+        groups.push_back(first + 123'457);  // far off
+        for (std::uint64_t const group : groups) {
+          Real got[4];
+          draw.next4(group, got);
+          stream s(key, group);
+          auto const want = s.next4_double();
+          double const w[4] = {want.x, want.y, want.z, want.w};
+          for (int j = 0; j < 4; ++j) {
+            CAPTURE(seed, block, lane, group, j);
+            CHECK(static_cast<double>(got[j]) == w[j]);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("the Europeans' lane draw gives each group's bits from a stream built for it")
+{
+  check_terminal_lane_bits<float>();
+  check_terminal_lane_bits<double>();
 }

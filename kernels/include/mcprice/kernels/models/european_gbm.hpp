@@ -5,9 +5,11 @@
 #include "mcprice/kernels/layout/canonical_layout.hpp"
 #include "mcprice/kernels/moments.hpp"
 #include "mcprice/kernels/products/payoff.hpp"
+#include "mcprice/kernels/rng/sobol_terminal_lane.hpp"
 
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 namespace mcprice {
 
@@ -106,17 +108,31 @@ MCPRICE_HD MCPRICE_INLINE moments lane_moments(std::int64_t samples, std::int64_
 template <typename NormalStream, terminal_payoff Kind, bool Antithetic>
 MCPRICE_HD MCPRICE_INLINE moments european_lane_of(const european_gbm_trade& t, std::int64_t block, int lane)
 {
-  return lane_moments(t.samples, block, lane, [&](std::int64_t group, int count, float* x) {
-    NormalStream rng(t.key, static_cast<std::uint64_t>(group));
-    auto const z = rng.next4();
-    float const zs[4] = {z.x, z.y, z.z, z.w};
+  auto const pay = [&](const float (&zs)[4], int count, float* x) {
     MCPRICE_UNROLL
     for (int j = 0; j < european_samples_per_group; ++j) {
       float obs[max_observations_per_sample];
       observe<Antithetic>(t, zs[j], obs);
       x[j] = j < count ? sample_payoff<Kind, Antithetic>(t, obs) : 0.0F;
     }
-  });
+  };
+  using lane_draw = typename rng::terminal_lane_of<NormalStream>::type;
+  if constexpr (!std::is_void_v<lane_draw>) {
+    // Quasi-random: the lane's groups drawn together (sobol_terminal_lane.hpp), the same bits.
+    lane_draw const draw(t.key, static_cast<std::uint64_t>(layout::group_index(block, 0, lane, european_normals_per_sample)));
+    return lane_moments(t.samples, block, lane, [&](std::int64_t group, int count, float* x) {
+      float zs[4];
+      draw.next4(static_cast<std::uint64_t>(group), zs);
+      pay(zs, count, x);
+    });
+  } else {
+    return lane_moments(t.samples, block, lane, [&](std::int64_t group, int count, float* x) {
+      NormalStream rng(t.key, static_cast<std::uint64_t>(group));
+      auto const z = rng.next4();
+      float const zs[4] = {z.x, z.y, z.z, z.w};
+      pay(zs, count, x);
+    });
+  }
 }
 
 template <typename NormalStream, bool Antithetic>
