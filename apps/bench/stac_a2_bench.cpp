@@ -5,6 +5,9 @@
 //   large: 10 assets, 100,000 paths, 1,260 steps and exercise dates over 5 years.
 // Cold: engine construction (device set-up, market upload) plus the first pricing; warm: the
 // median of REPS further pricings on that engine (after one more warm-up). A benchmark app, not a test.
+// The cold time is split into its phases in the JSON: the CUDA context (made first, on its own,
+// when MCPRICE_STAC_CONTEXT_FIRST is set; else inside the construction), the engine's
+// construction, and the first pricing, whose timeline MCPRICE_STAC_TIMELINE=first prints.
 // `lsm-put` instead prices Longstaff and Schwartz's put (S = 36, K = 40, sigma 0.2, T = 1, 50
 // dates, 2^20 pricing and 2^20 calibration paths, no Greeks): the PyTorch peer's case
 // (apps/bench/peers/lsm_peer.py).
@@ -15,6 +18,8 @@
 #include "mcprice/engine.hpp"
 #include "synthetic_book.hpp"
 #include "testing/engine_knobs.hpp"
+
+#include <cuda_runtime_api.h>
 
 #include <chrono>
 #include <cmath>
@@ -87,28 +92,46 @@ void run(const workload& w, int reps, bool cpu, bool shared_walks)
   knobs.calibration_one_launch = std::getenv("MCPRICE_STAC_CALIBRATION_PER_STEP") == nullptr;
   o.timeline = std::getenv("MCPRICE_STAC_TIMELINE") != nullptr;
   mcprice::bench::devices_from_environment(o);
+  auto const seconds_since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
   auto const start = clock::now();
-  mcprice::engine const e(market, o, knobs);
-  auto first = e.price(book);
-  double const cold = std::chrono::duration<double>(clock::now() - start).count();
-  double const warm = reps > 0 ? mcprice::bench::timed(reps, [&] { first = e.price(book); }) : 0.0;
-  // MCPRICE_STAC_TIMELINE set: where the last pricing's time went, on stderr.
-  for (auto const& span : first.summary.timeline) {
-    std::fprintf(stderr, "%-12s %s job %zu  %8.3f - %8.3f ms\n", span.what.c_str(), span.device ? "gpu " : "host",
-                 span.index, 1e3 * span.begin_seconds, 1e3 * span.end_seconds);
+  double context = 0.0;
+  if (!cpu && std::getenv("MCPRICE_STAC_CONTEXT_FIRST") != nullptr) {
+    cudaFree(nullptr);  // the primary context, which the engine then finds made
+    context = seconds_since(start);
   }
+  auto const constructing = clock::now();
+  mcprice::engine const e(market, o, knobs);
+  double const construction = seconds_since(constructing);
+  auto const pricing = clock::now();
+  auto first = e.price(book);
+  double const first_pricing = seconds_since(pricing);
+  double const cold = seconds_since(start);
+  // MCPRICE_STAC_TIMELINE set: where a pricing's time went, on stderr ("first": the cold one,
+  // else the last warm one).
+  auto const print_timeline = [](const mcprice::pricing_run& run) {
+    for (auto const& span : run.summary.timeline) {
+      std::fprintf(stderr, "%-12s %s job %zu  %8.3f - %8.3f ms\n", span.what.c_str(), span.device ? "gpu " : "host",
+                   span.index, 1e3 * span.begin_seconds, 1e3 * span.end_seconds);
+    }
+  };
+  const char* timeline = std::getenv("MCPRICE_STAC_TIMELINE");
+  bool const first_timeline = timeline != nullptr && std::string(timeline) == "first";
+  if (first_timeline) print_timeline(first);
+  double const warm = reps > 0 ? mcprice::bench::timed(reps, [&] { first = e.price(book); }) : 0.0;
+  if (timeline != nullptr && !first_timeline) print_timeline(first);
   auto const& r = first.results.front();
   std::size_t greeks = 0;
   if (r.greeks) greeks = r.greeks->all().size();
   std::printf(
       "{\"workload\": \"%s\", \"backend\": \"%s\", \"assets\": %d, \"paths\": %lld, \"steps\": %lld, "
       "\"exercise_dates\": %lld, \"status\": \"%s\", \"price\": %.6f, \"std_error\": %.6f, \"greeks\": %zu, "
-      "\"delta0\": %.5f, \"delta0_se\": %.5f, \"cold_s\": %.4f, \"warm_median_s\": %.4f, "
+      "\"delta0\": %.5f, \"delta0_se\": %.5f, \"cold_s\": %.4f, \"context_s\": %.4f, \"construction_s\": %.4f, "
+      "\"first_pricing_s\": %.4f, \"warm_median_s\": %.4f, "
       "\"reps\": %d, \"greek_walks\": \"%s\", \"results_digest\": \"%016llx\"}\n",
       w.name, e.device_name().c_str(), w.assets, static_cast<long long>(w.paths), static_cast<long long>(w.steps),
       static_cast<long long>(w.steps), r.status == mcprice::trade_status::ok ? "ok" : r.message.c_str(), r.price,
       r.std_error, greeks, r.greeks ? r.greeks->deltas[0].value : 0.0, r.greeks ? r.greeks->deltas[0].std_error : 0.0,
-      cold, warm, reps, knobs.shared_greek_walks ? "shared" : "per-greek",
+      cold, context, construction, first_pricing, warm, reps, knobs.shared_greek_walks ? "shared" : "per-greek",
       static_cast<unsigned long long>(mcprice::bench::results_digest(first)));
   std::fflush(stdout);
 }
