@@ -108,6 +108,30 @@ TEST_CASE("a freed block stays mapped until the device passes its free", "[memor
   CHECK(driver.held_pages() == 0);
 }
 
+// Without move_idle_pages a block elsewhere takes a new page and the idle one stays mapped where
+// it is (but for the limit): the pages' behaviour before idle pages moved.
+TEST_CASE("without move_idle_pages an idle page stays where it is", "[memory][pages]")
+{
+  fake_page_driver driver;
+  fake_ordering ord;
+  mapped_page_options o{0, 64 * mib};
+  o.move_idle_pages = false;
+  mapped_page_resource pages(driver, ord, o);
+  void* a = pages.allocate(2 * mib, fake_stream(1));
+  pages.deallocate(a, 2 * mib, fake_stream(1));
+  ord.passed_marks.push_back(ord.last);
+  pages.release_unused(2 * mib);  // reaped: its page idle, kept (within the bound)
+  REQUIRE(pages.usage().idle == 2 * mib);
+  void* b = pages.allocate(512 * 1024, fake_stream(2));  // the small blocks' zone: a new page
+  CHECK(driver.created == 2);
+  CHECK(pages.usage().idle == 2 * mib);
+  CHECK(pages.usage().held == 4 * mib);
+  pages.deallocate(b, 512 * 1024, fake_stream(2));
+  ord.passed_marks.push_back(ord.last);
+  pages.release_unused(0);
+  CHECK(driver.held_pages() == 0);
+}
+
 // With an idle release time, a page no block touches stays mapped through release_unused until
 // it has been idle that long: a burst's pages serve the next burst with no driver call.
 TEST_CASE("idle pages go back only once idle for the release time", "[memory][pages]")
