@@ -193,7 +193,6 @@ priced price(const std::string& portfolio, const std::string& market_path, const
     std::fprintf(stderr,
                  "price-batch: --greeks: %zu priced trades have no Greeks in this release (multi-asset trades "
                  "of more than 8 assets; early-exercise and multi-asset trades on local-vol assets; "
-                 "worst-of autocallables on Heston assets; "
                  "docs/greeks.md): their Greek cells are empty\n",
                  result.summary.without_greeks);
   }

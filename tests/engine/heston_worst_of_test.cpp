@@ -2,7 +2,8 @@
 // vol of vol they are the GBM worst-of; a worst-of whose other asset is never the worst is the
 // single-asset Heston note (the same QE steps on the same grid); a higher knock-in never raises
 // the price on the same paths; threads keep the bits, Sobol points price two assets, the
-// redemption probabilities sum to one, and what it does not price is refused by name.
+// redemption probabilities sum to one, and what it does not price is refused by name. Their
+// Greeks: heston_worst_of_greeks_test.cpp.
 #include "catch.hpp"
 #include "mcprice/engine.hpp"
 #include "mcprice/market_reader.hpp"
@@ -129,15 +130,9 @@ TEST_CASE("Heston worst-ofs keep their bits across threads, price on Sobol point
   CHECK(three.results[0].message.find("--rng sobol") != std::string::npos);
 }
 
-TEST_CASE("Heston worst-ofs price without Greeks; beside local vol or in double they are refused by name",
-          "[structured][heston]")
+TEST_CASE("Heston worst-ofs beside local vol or in double are refused by name", "[structured][heston]")
 {
   engine_options o = cpu_options(1000);
-  o.greeks = true;
-  auto const with_greeks = price(o, {note_on({"HA", "HB"}, "greeks")});
-  require_ok(with_greeks.results[0]);
-  CHECK(!with_greeks.results[0].greeks);
-  o.greeks = false;
   auto const mixed = price(o, {note_on({"L", "HA"}, "mixed")});
   CHECK(mixed.results[0].status == trade_status::error);
   CHECK(mixed.results[0].message.find("asset HA") != std::string::npos);

@@ -1,8 +1,9 @@
 #pragma once
-// Worst-of autocallables with a Heston asset among their underlyings (GBM ones may sit beside
-// it), float paths: each trade's Heston step rows in one table, its assets' v0 and vol of vol,
-// and the GBM worst-of's initial levels and correlation factors. No Greeks yet: with --greeks
-// these trades are priced without them (docs/greeks.md).
+// Worst-of autocallables with a Heston or jump asset among their underlyings (GBM ones may sit
+// beside it), float paths: each trade's Heston step rows in one table, its assets' v0, vol of
+// vol and jump law, and the GBM worst-of's initial levels, spots and correlation factors.
+// Greeks (up to max_basket_greek_assets assets): scenario walks on the price's draws
+// (heston_worst_of_greeks.hpp), in the baskets' channels.
 #include "backends/family_run.hpp"
 #include "families/family_batch.hpp"
 #include "families/trade_route.hpp"
@@ -10,8 +11,10 @@
 #include "mcprice/kernels/launch/heston_worst_of.hpp"
 #include "mcprice/kernels/launch/worst_of.hpp"
 #include "products/worst_of_setup.hpp"
+#include "statistics/greek_statistics.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace mcprice::detail {
@@ -20,7 +23,7 @@ struct heston_worst_of_family {
   using record = heston_worst_of_trade;
   using job = heston_worst_of_job;
   using result_input = no_result_input;
-  using greek_sums = void;
+  using greek_sums = basket_greek_moments;
   using real = float;
   using device_ref = kernels::heston_worst_of_ref;
   static constexpr int normals_per_sample = path_normals_per_sample;
@@ -33,12 +36,20 @@ struct heston_worst_of_family {
     std::vector<heston_worst_of_asset> assets;
     std::vector<float> log_initials;
     std::vector<float> factors;
-    std::vector<float> jump_counts;  // parallel to steps up to the last jump trade's rows
+    std::vector<float> spots;
+    std::vector<float> jump_counts;                     // parallel to steps up to the last jump trade's rows
+    std::vector<heston_worst_of_greek_row> greek_rows;  // parallel to steps up to the last Greek trade's rows
 
     template <typename At>
     [[nodiscard]] heston_worst_of_tables place(At&& at) const
     {
-      return {at(steps), at(assets), at(log_initials), at(factors), jump_counts.empty() ? nullptr : at(jump_counts)};
+      return {at(steps),
+              at(assets),
+              at(log_initials),
+              at(spots),
+              at(factors),
+              jump_counts.empty() ? nullptr : at(jump_counts),
+              greek_rows.empty() ? nullptr : at(greek_rows)};
     }
   };
 
@@ -56,9 +67,14 @@ struct heston_worst_of_family {
       t.jump_counts.resize(t.steps.size(), 0.0F);
       t.jump_counts.insert(t.jump_counts.end(), j.jump_counts.begin(), j.jump_counts.end());
     }
+    if (!j.greek_rows.empty()) {
+      t.greek_rows.resize(t.steps.size(), heston_worst_of_greek_row{});
+      t.greek_rows.insert(t.greek_rows.end(), j.greek_rows.begin(), j.greek_rows.end());
+    }
     t.steps.insert(t.steps.end(), j.steps.begin(), j.steps.end());
     t.assets.insert(t.assets.end(), j.assets.begin(), j.assets.end());
     t.log_initials.insert(t.log_initials.end(), j.log_initials.begin(), j.log_initials.end());
+    t.spots.insert(t.spots.end(), j.spots.begin(), j.spots.end());
     t.factors.insert(t.factors.end(), j.factor.begin(), j.factor.end());
   }
 
@@ -76,6 +92,24 @@ struct heston_worst_of_family {
                                moments* partials, kernels::launch_target at)
   {
     kernels::launch_heston_worst_of_two_phase(f, b, s, partials, at);
+  }
+
+  static std::optional<trade_greeks> greeks_of(const family_batch<heston_worst_of_family>& b, std::size_t k,
+                                               const trade_outcome& o)
+  {
+    if (!b.records[k].greeks) return std::nullopt;
+    return make_basket_greeks(o.greek_sums().basket_greeks, b.records[k].assets, b.samples[k], b.scales[k]);
+  }
+  template <typename Rng>
+  static priced_basket_greeks greek_lane(const record& t, const heston_worst_of_tables& tab, std::int64_t block,
+                                         int lane)
+  {
+    return heston_worst_of_greek_lane<Rng>(t, tab, block, lane);
+  }
+  static void launch_greeks(const device_ref& f, kernels::block_range b, moments* partials, greek_sums* greek_partials,
+                            kernels::launch_target at)
+  {
+    kernels::launch_heston_worst_of_greek_blocks(f, b, partials, greek_partials, at);
   }
 };
 

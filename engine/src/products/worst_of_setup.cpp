@@ -1,6 +1,7 @@
 #include "products/worst_of_setup.hpp"
 
 #include "mcprice/kernels/greeks/basket_greeks.hpp"
+#include "mcprice/kernels/greeks/heston_greeks.hpp"
 #include "mcprice/kernels/greeks/local_vol_greeks.hpp"
 #include "products/basket_setup.hpp"
 #include "products/jump_terms.hpp"
@@ -177,6 +178,67 @@ heston_step worst_of_heston_step(const asset& u, const market_data& market, doub
   return make_heston_step(b - a, log_forward, hit_value, false, h.kappa, h.theta, h.xi, h.rho);
 }
 
+// An asset's price-walk parameters and, for Greeks, its vega levels: a Heston asset's v0 and
+// theta scale with the vol level +-0.01 (vega_levels, as single-asset Heston Greeks); a GBM
+// asset's stay (its rows' Black variances move instead).
+heston_worst_of_asset worst_of_heston_asset(const asset& a)
+{
+  if (a.model != model_kind::heston) return {1.0F, 0.0F, jump_law_of<float>(a), {1.0F, 1.0F}, {1.0F, 1.0F}};
+  heston_trade h{};
+  h.v0 = static_cast<float>(a.heston.v0);
+  h.theta = static_cast<float>(a.heston.theta);
+  heston_vega_levels const lv = vega_levels(h);
+  return {h.v0, static_cast<float>(a.heston.xi), jump_law_of<float>(a), {lv.v0_up, lv.v0_down},
+          {lv.theta_up, lv.theta_down}};
+}
+
+// The Greek rows of the step rows (job.steps so far, k x n + i): each step's length and end, and
+// the vega scenarios' row lengths. A GBM asset's Black variance moves with its step vol shifted
+// +-0.01 along its derivative (make_greek_steps), as the GBM worst-of's scenarios move it.
+std::vector<heston_worst_of_greek_row> heston_worst_of_greek_rows(const std::vector<const asset*>& assets,
+                                                                  const path_grid& g,
+                                                                  const std::vector<heston_step>& steps)
+{
+  std::vector<std::vector<path_greek_step>> per_asset;
+  for (const asset* a : assets) per_asset.push_back(make_greek_steps(*a, g.times, 0.0));
+  std::vector<heston_worst_of_greek_row> rows;
+  double t_prev = 0.0;
+  for (std::size_t k = 0; k < g.times.size(); ++k) {
+    for (std::size_t i = 0; i < assets.size(); ++i) {
+      heston_worst_of_greek_row r{static_cast<float>(g.times[k] - t_prev), static_cast<float>(g.times[k]), {}};
+      float const own = steps[rows.size()].dt;
+      if (assets[i]->model == model_kind::heston) {
+        r.vega_dt[0] = r.vega_dt[1] = own;
+      } else {
+        double const vol = std::sqrt(static_cast<double>(own));
+        double const move = static_cast<double>(scenario_vol_bump) * per_asset[i][k].dvol;
+        r.vega_dt[0] = static_cast<float>((vol + move) * (vol + move));
+        r.vega_dt[1] = static_cast<float>(std::max(0.0, vol - move) * std::max(0.0, vol - move));
+      }
+      rows.push_back(r);
+    }
+    t_prev = g.times[k];
+  }
+  return rows;
+}
+
+// Theta's rows (after the steps): every asset's first step shortened, then lengthened, by the
+// kernel's roll, its payment ratio and marks held; their Greek rows and jump counts beside them.
+void append_heston_theta_rows(heston_worst_of_job& job, const std::vector<const asset*>& assets,
+                              const market_data& market, double t1, bool jumping)
+{
+  float const eps = heston_roll(static_cast<float>(t1));
+  for (double const end : {t1 - eps, t1 + eps}) {
+    for (std::size_t i = 0; i < assets.size(); ++i) {
+      heston_step s = worst_of_heston_step(*assets[i], market, 0.0, end, job.steps[i].hit_value);
+      s.fixing = job.steps[i].fixing;
+      job.steps.push_back(s);
+      job.greek_rows.push_back({static_cast<float>(end), static_cast<float>(end), {s.dt, s.dt}});
+      if (jumping) job.jump_counts.push_back(static_cast<float>(jump_intensity(*assets[i]) * end));
+    }
+  }
+}
+
 }  // namespace
 
 heston_worst_of_job make_heston_worst_of_job(const trade& t, const market_data& market, const engine_options& opt)
@@ -204,12 +266,15 @@ heston_worst_of_job make_heston_worst_of_job(const trade& t, const market_data& 
     }
     t_prev = g.times[k];
   }
-  for (const asset* a : u.assets) {
-    bool const heston = a->model == model_kind::heston;
-    job.assets.push_back({heston ? static_cast<float>(a->heston.v0) : 1.0F,
-                          heston ? static_cast<float>(a->heston.xi) : 0.0F, jump_law_of<float>(*a)});
+  bool const greeks = opt.greeks && n <= max_basket_greek_assets;
+  if (greeks) {
+    job.greek_rows = heston_worst_of_greek_rows(u.assets, g, job.steps);
+    append_heston_theta_rows(job, u.assets, market, g.times.front(), jumping > 0);
   }
-  fill_worst_of(job, t, market, opt, u, g, false, heston_worst_of_normals_per_asset);
+  for (const asset* a : u.assets) job.assets.push_back(worst_of_heston_asset(*a));
+  fill_worst_of(job, t, market, opt, u, g, greeks, heston_worst_of_normals_per_asset);
+  job.kernel.maturity = static_cast<float>(t.maturity);
+  job.kernel.rate = static_cast<float>(-std::log(df_T) / t.maturity);
   if (jumping > 0) {
     int const steps = job.kernel.steps;
     job.kernel.key =

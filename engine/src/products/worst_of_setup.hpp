@@ -55,6 +55,7 @@ struct heston_worst_of_job {
   std::vector<heston_step> steps;
   std::vector<heston_worst_of_asset> assets;  // v0, vol of vol (a GBM asset: 1 and 0), jump law
   std::vector<float> jump_counts;             // jump trades: lambda dt per step row (empty without)
+  std::vector<heston_worst_of_greek_row> greek_rows;  // with Greeks: parallel to the step rows
   std::vector<float> log_initials;
   std::vector<float> spots;
   std::vector<float> factor;
@@ -64,7 +65,9 @@ struct heston_worst_of_job {
 
 // Equal steps to maturity beside the fixings, as single-asset Heston paths take; jump assets
 // (Merton, Bates) among the underlyings step their jumps exactly over each step. --rng sobol:
-// at most worst_of_sobol_assets / 2 underlyings (two normals an asset a step).
+// at most worst_of_sobol_assets / 2 underlyings (two normals an asset a step). With Greeks (up
+// to max_basket_greek_assets underlyings): theta's first rows after the steps, the Greek rows
+// and the vega levels (heston_worst_of_greeks.hpp).
 heston_worst_of_job make_heston_worst_of_job(const trade& t, const market_data& market, const engine_options& opt);
 
 }  // namespace mcprice::detail

@@ -4,7 +4,7 @@
 namespace mcprice::kernels {
 namespace {
 
-// Heston worst-ofs as worst_of_routes walks them: each asset's QE step.
+// Heston worst-ofs as worst_of_routes walks them: each asset's QE step (and jumps).
 struct heston_worst_of {
   using real = float;
   using trade = heston_worst_of_trade;
@@ -12,11 +12,18 @@ struct heston_worst_of {
   static constexpr const char* blocks_name = "heston_worst_of_blocks_kernel";
   static constexpr const char* observations_name = "heston_worst_of_observations_kernel";
   static constexpr const char* payoffs_name = "heston_worst_of_payoffs_kernel";
+  static constexpr const char* greeks_name = "heston_worst_of_greek_blocks_kernel";
 
   template <typename Stream>
   __device__ __forceinline__ static moments lane(const trade& t, const tables& tab, std::int64_t block, int lane)
   {
     return heston_worst_of_lane<Stream>(t, tab, block, lane);
+  }
+  template <typename Stream>
+  __device__ __forceinline__ static priced_basket_greeks greek_lane(const trade& t, const tables& tab,
+                                                                    std::int64_t block, int lane)
+  {
+    return heston_worst_of_greek_lane<Stream>(t, tab, block, lane);
   }
   template <typename Stream, bool Antithetic, typename Observe, typename Open>
   __device__ __forceinline__ static void walk(const trade& t, const tables& tab, std::uint64_t seed, Observe&& observe,
@@ -46,6 +53,12 @@ void launch_heston_worst_of_two_phase(const heston_worst_of_ref& f, block_range 
                                       const two_phase_scratch<float>& s, moments* partials, launch_target at)
 {
   worst_of_routes::launch_two_phase<heston_worst_of>(f, blocks, s, partials, at);
+}
+
+void launch_heston_worst_of_greek_blocks(const heston_worst_of_ref& f, block_range blocks, moments* price_partials,
+                                         basket_greek_moments* greek_partials, launch_target at)
+{
+  worst_of_routes::launch_greek_blocks<heston_worst_of>(f, blocks, price_partials, greek_partials, at);
 }
 
 }  // namespace mcprice::kernels

@@ -12,11 +12,18 @@ struct local_vol_worst_of {
   static constexpr const char* blocks_name = "local_vol_worst_of_blocks_kernel";
   static constexpr const char* observations_name = "local_vol_worst_of_observations_kernel";
   static constexpr const char* payoffs_name = "local_vol_worst_of_payoffs_kernel";
+  static constexpr const char* greeks_name = "local_vol_worst_of_greek_blocks_kernel";
 
   template <typename Stream>
   __device__ __forceinline__ static moments lane(const trade& t, const tables& tab, std::int64_t block, int lane)
   {
     return local_vol_worst_of_lane<Stream>(t, tab, block, lane);
+  }
+  template <typename Stream>
+  __device__ __forceinline__ static priced_basket_greeks greek_lane(const trade& t, const tables& tab,
+                                                                    std::int64_t block, int lane)
+  {
+    return local_vol_worst_of_greek_lane<Stream>(t, tab, block, lane);
   }
   template <typename Stream, bool Antithetic, typename Observe, typename Open>
   __device__ __forceinline__ static void walk(const trade& t, const tables& tab, std::uint64_t seed, Observe&& observe,
@@ -33,28 +40,6 @@ struct local_vol_worst_of {
     return tab.log_initials + t.first_asset;
   }
 };
-
-template <typename Stream>
-struct greek_lane_fn {
-  local_vol_worst_of_tables tab;
-  __device__ __forceinline__ priced_basket_greeks operator()(const local_vol_worst_of_trade& t,
-                                                             std::int64_t block_in_trade, std::int64_t, int lane) const
-  {
-    return local_vol_worst_of_greek_lane<Stream>(t, tab, block_in_trade, lane);
-  }
-};
-
-template <typename Stream>
-__global__ void __launch_bounds__(tuning::european_policy::threads_per_block)
-    local_vol_worst_of_greek_blocks_kernel(const local_vol_worst_of_trade* __restrict__ trades, int num_trades,
-                                           local_vol_worst_of_tables tab, std::int64_t block_begin,
-                                           std::int64_t block_end, moments* __restrict__ price_partials,
-                                           basket_greek_moments* __restrict__ greek_partials)
-{
-  detail::reduce_canonical_units(trades, num_trades, block_begin, block_end,
-                                 detail::store_price_and_greeks<basket_greek_moments>{price_partials, greek_partials},
-                                 greek_lane_fn<Stream>{tab});
-}
 
 }  // namespace
 
@@ -74,13 +59,7 @@ void launch_local_vol_worst_of_greek_blocks(const local_vol_worst_of_ref& f, blo
                                             moments* price_partials, basket_greek_moments* greek_partials,
                                             launch_target at)
 {
-  if (f.num_trades == 0) return;
-  detail::with_normal_stream<rng::device_sobol_stream<worst_of_sobol_assets>>(at, [&](auto stream) {
-    detail::launch_persistent(local_vol_worst_of_greek_blocks_kernel<typename decltype(stream)::type>,
-                              "local_vol_worst_of_greek_blocks_kernel", blocks.size(), at.grid_blocks, at.stream,
-                              f.trades, f.num_trades, f.tables, blocks.begin, blocks.end, price_partials,
-                              greek_partials);
-  });
+  worst_of_routes::launch_greek_blocks<local_vol_worst_of>(f, blocks, price_partials, greek_partials, at);
 }
 
 }  // namespace mcprice::kernels

@@ -1,8 +1,9 @@
 #pragma once
-// The worst-of kernels of one model, fused and two-phase: a Model says how its paths walk
-// (walk_worst_of's contract: observe(k, step k's first row, worst of side a, of side b)), where a
-// trade's rows and initial levels are, and a fused lane. GBM's (worst_of_kernel.cu) and local
-// vol's (local_vol_worst_of_kernel.cu) share every lane and kernel here.
+// The worst-of kernels of one model, fused, two-phase and with Greeks: a Model says how its paths
+// walk (walk_worst_of's contract: observe(k, step k's first row, worst of side a, of side b)),
+// where a trade's rows and initial levels are, a fused lane and a Greek lane. GBM's
+// (worst_of_kernel.cu), local vol's and Heston's share every lane and kernel here (GBM's Greeks
+// have a kernel of their own, worst_of_greeks_kernel.cu).
 #include "mcprice/kernels/launch/canonical_blocks.cuh"
 #include "mcprice/kernels/launch/stream_choice.cuh"
 #include "mcprice/kernels/layout/two_phase_rows.cuh"
@@ -158,6 +159,41 @@ void launch_two_phase(const Ref& f, block_range blocks, const two_phase_scratch<
   detail::launch_persistent(payoffs_kernel<Model>, Model::payoffs_name, blocks.size(), at.grid_blocks, at.stream,
                             f.trades, f.num_trades, f.tables, blocks.begin, blocks.end, s.paths, s.rows, s.payoffs);
   two_phase::launch_sample_blocks(f, blocks, s.payoffs, partials, at);
+}
+
+template <typename Model, typename Stream>
+struct greek_lane {
+  typename Model::tables tab;
+  __device__ __forceinline__ priced_basket_greeks operator()(const typename Model::trade& t,
+                                                             std::int64_t block_in_trade, std::int64_t, int lane) const
+  {
+    return Model::template greek_lane<Stream>(t, tab, block_in_trade, lane);
+  }
+};
+
+template <typename Model, typename Stream>
+__global__ void __launch_bounds__(policy::threads_per_block)
+    greek_blocks_kernel(const typename Model::trade* __restrict__ trades, int num_trades, typename Model::tables tab,
+                        std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ price_partials,
+                        basket_greek_moments* __restrict__ greek_partials)
+{
+  detail::reduce_canonical_units(trades, num_trades, block_begin, block_end,
+                                 detail::store_price_and_greeks<basket_greek_moments>{price_partials, greek_partials},
+                                 greek_lane<Model, Stream>{tab});
+}
+
+// The price partials of launch_blocks, bit for bit, and each partial's Greek sums in the
+// baskets' channels.
+template <typename Model, typename Ref>
+void launch_greek_blocks(const Ref& f, block_range blocks, moments* price_partials,
+                         basket_greek_moments* greek_partials, launch_target at)
+{
+  if (f.num_trades == 0) return;
+  detail::with_normal_stream<rng::device_sobol_stream<worst_of_sobol_assets>>(at, [&](auto stream) {
+    detail::launch_persistent(greek_blocks_kernel<Model, typename decltype(stream)::type>, Model::greeks_name,
+                              blocks.size(), at.grid_blocks, at.stream, f.trades, f.num_trades, f.tables, blocks.begin,
+                              blocks.end, price_partials, greek_partials);
+  });
 }
 
 }  // namespace mcprice::kernels::worst_of_routes

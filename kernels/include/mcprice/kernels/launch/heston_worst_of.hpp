@@ -1,14 +1,18 @@
 #pragma once
-// Host entry points of the worst-of autocallable kernels on Heston assets (GBM ones may sit
-// beside them), float paths: the fused route and the two-phase route. Plain C++ header.
+// Host entry points of the worst-of autocallable kernels on Heston and jump assets (GBM ones may
+// sit beside them), float paths: the fused route, the two-phase route and the Greeks. Plain C++
+// header.
+#include "mcprice/kernels/greeks/basket_greeks.hpp"
+#include "mcprice/kernels/greeks/heston_worst_of_greeks.hpp"
 #include "mcprice/kernels/launch/family_ref.hpp"
 #include "mcprice/kernels/launch/launch_target.hpp"
 #include "mcprice/kernels/models/heston_worst_of_path.hpp"
 
 namespace mcprice::kernels {
 
-// Every trade's Heston step rows (trade.first_step), its assets' v0 and vol of vol, initial
-// levels (trade.first_asset) and correlation factors (trade.first_factor).
+// Every trade's Heston step rows (trade.first_step, with its jump counts and Greek rows beside
+// them), its assets' v0, vol of vol and jump laws, initial levels and spots (trade.first_asset)
+// and correlation factors (trade.first_factor).
 using heston_worst_of_ref = family_ref<heston_worst_of_trade, heston_worst_of_tables>;
 
 void launch_heston_worst_of_blocks(const heston_worst_of_ref& f, block_range blocks, moments* partials,
@@ -18,5 +22,10 @@ void launch_heston_worst_of_blocks(const heston_worst_of_ref& f, block_range blo
 // fused route's bits.
 void launch_heston_worst_of_two_phase(const heston_worst_of_ref& f, block_range blocks,
                                       const two_phase_scratch<float>& s, moments* partials, launch_target at);
+
+// Like launch_heston_worst_of_blocks (the same price partials, bit for bit), plus each partial's
+// Greek sums in the baskets' channels (trades with t.greeks; the others' stay zero).
+void launch_heston_worst_of_greek_blocks(const heston_worst_of_ref& f, block_range blocks, moments* price_partials,
+                                         basket_greek_moments* greek_partials, launch_target at);
 
 }  // namespace mcprice::kernels

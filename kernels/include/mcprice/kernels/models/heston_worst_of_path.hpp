@@ -26,26 +26,46 @@ namespace mcprice {
 inline constexpr int heston_worst_of_normals_per_asset = 2;
 
 // An asset's Heston parameters a path reads (a GBM asset: v0 = 1, xi = 0), and its jump law
-// (intensity 0: none).
+// (intensity 0: none). With Greeks, its vega scenarios' levels (heston_worst_of_greeks.hpp):
+// v0 and the scale of theta with the vol level +-0.01 (a GBM asset: 1 and 1, its rows move).
 struct heston_worst_of_asset {
   float v0;
   float xi;
   basic_jump_law<float> jumps;
+  float vega_v0[2];           // up, down
+  float vega_theta_scale[2];  // up, down
 };
 
 // The worst-of record; its rows are Heston steps: k x assets + i is asset i's step k (every row
-// of a step carries its hit_value and fixing byte), then the observation rows.
-using heston_worst_of_trade = basic_worst_of_trade<float>;
+// of a step carries its hit_value and fixing byte), then, with Greeks, theta's first steps (an
+// asset each, shortened then lengthened), then the observation rows.
+struct heston_worst_of_trade : basic_worst_of_trade<float> {
+  float maturity;
+  float rate;  // the zero rate to maturity (Greeks: theta's discount)
+};
+
+// With Greeks, a row parallel to each step row (theta's rows included): the step's length in
+// time and its end (a GBM asset's row holds its Black variance in dt), and the row's length
+// in the vega scenarios (up, down): a GBM asset's Black variance with its step's vol moved
+// +-0.01 along its derivative, as the GBM worst-of moves it; a Heston asset's own dt.
+struct alignas(16) heston_worst_of_greek_row {
+  float dt;
+  float time;
+  float vega_dt[2];
+};
 
 // What a walk reads: the family's tables (device pointers in kernels, host ones on the CPU).
 struct heston_worst_of_tables {
   const heston_step* steps{nullptr};
   const heston_worst_of_asset* assets{nullptr};  // trade.first_asset, as the initial levels
   const float* log_initials{nullptr};            // ln(L_i / S_i(0))
-  const float* factors{nullptr};                 // assets x assets, row-major
+  const float* spots{nullptr};                   // S_i(0)
+  const float* factors{nullptr};  // assets x assets, row-major; with Greeks then correlations +h, -h
   // A jump trade's mean jump counts lambda dt, parallel to its step rows (from trade.first_step:
   // asset i's step k at k x assets + i); null where no trade jumps.
   const float* jump_counts{nullptr};
+  // Parallel to the step rows of trades with Greeks; null where none has them.
+  const heston_worst_of_greek_row* greek_rows{nullptr};
 };
 
 // Moves one side's log spots x and variances v by step k (rows: the step's, an asset each) with
@@ -73,6 +93,30 @@ MCPRICE_HD MCPRICE_INLINE worst_of_step<float> step_heston_worst_of(const heston
   return w;
 }
 
+// A step's draws beside its correlated normals: a variance normal per asset, then a jump draw
+// per jumping asset in asset order. Every Heston worst-of walk (price, scenarios) draws here.
+template <typename NormalStream, int Assets>
+struct heston_worst_of_draws {
+  float z_v[worst_of_room<Assets>];
+  jump_draw jumps[worst_of_room<Assets>] = {};
+  jump_feeder<NormalStream> feeder{nullptr};  // bound to the walk's stream at its first step
+
+  template <typename Normals>
+  MCPRICE_HD MCPRICE_INLINE void draw(int n, const heston_worst_of_asset* assets, Normals& normals)
+  {
+    for (int i = 0; i < n; ++i) z_v[i] = normals.next();
+    feeder.rng = &normals.rng;
+    for (int i = 0; i < n; ++i) {
+      if (assets[i].jumps.intensity > 0.0F) jumps[i] = feeder.next();
+    }
+  }
+  // Asset i's log jump over a step of mean count m on one side (sign -1: the antithetic one).
+  MCPRICE_HD MCPRICE_INLINE float log_jump_of(const heston_worst_of_asset& a, int i, float m, float sign) const
+  {
+    return log_jump(a.jumps, m, sign > 0.0F ? jumps[i] : jumps[i].antithetic());
+  }
+};
+
 // Calls observe(k, step k's first row, worst step of side a, of side b) after each step, while
 // `open()`. Assets: the asset count where a kernel sizes it (worst_of_room), or 0.
 template <typename NormalStream, bool Antithetic, int Assets = 0, typename Observe, typename Open>
@@ -83,30 +127,21 @@ MCPRICE_HD MCPRICE_INLINE void walk_heston_worst_of(const heston_worst_of_trade&
   const heston_step* steps = tab.steps + t.first_step;
   float va[worst_of_room<Assets>];
   float vb[worst_of_room<Assets>];
-  float z_v[worst_of_room<Assets>];
-  // The step's jump draws, and each side's log jumps (0 without).
+  // Each side's log jumps over the step (0 without).
   const heston_worst_of_asset* assets = tab.assets + t.first_asset;
-  jump_draw draws[worst_of_room<Assets>] = {};
+  heston_worst_of_draws<NormalStream, Assets> d;
   float jumps[worst_of_room<Assets>] = {};
-  jump_feeder<NormalStream> jump_draws{nullptr};  // bound to the walk's stream at its first step
   for (int i = 0; i < n; ++i) va[i] = vb[i] = assets[i].v0;
   walk_worst_of_sides<NormalStream, Antithetic, Assets>(
-      t, tab.factors + t.first_factor, group,
-      [&](auto& normals) {
-        for (int i = 0; i < n; ++i) z_v[i] = normals.next();
-        jump_draws.rng = &normals.rng;
-        for (int i = 0; i < n; ++i) {
-          if (assets[i].jumps.intensity > 0.0F) draws[i] = jump_draws.next();
-        }
-      },
+      t, tab.factors + t.first_factor, group, [&](auto& normals) { d.draw(n, assets, normals); },
       [&](int k, const float* y, float sign, float* x) {
         for (int i = 0; i < n; ++i) {
           if (!(assets[i].jumps.intensity > 0.0F)) continue;
-          float const m = tab.jump_counts[t.first_step + static_cast<std::int64_t>(k) * n + i];
-          jumps[i] = log_jump(assets[i].jumps, m, sign > 0.0F ? draws[i] : draws[i].antithetic());
+          jumps[i] = d.log_jump_of(assets[i], i, tab.jump_counts[t.first_step + static_cast<std::int64_t>(k) * n + i],
+                                   sign);
         }
-        return step_heston_worst_of<Assets>(t, tab, steps + static_cast<std::int64_t>(k) * n, y, z_v, jumps, sign, x,
-                                            sign > 0.0F ? va : vb);
+        return step_heston_worst_of<Assets>(t, tab, steps + static_cast<std::int64_t>(k) * n, y, d.z_v, jumps, sign,
+                                            x, sign > 0.0F ? va : vb);
       },
       [&](int k, const worst_of_step<float>& a, const worst_of_step<float>& b) {
         observe(k, steps[static_cast<std::int64_t>(k) * n], a, b);

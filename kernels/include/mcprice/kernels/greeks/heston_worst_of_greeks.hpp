@@ -1,0 +1,112 @@
+#pragma once
+// Greeks of worst-of autocallables on Heston and jump assets (GBM ones beside them): the GBM
+// worst-of's scenario walks and channels (worst_of_greeks.hpp), each scenario stepping every
+// asset's QE step and jumps from the price's draws with one input moved:
+//   asset i's spot +-1%: its performance shifted by ln(1 +- h) (the log-spot path is the same);
+//   vega_i: a Heston asset's vol level, sqrt(v0) and sqrt(theta) each +-0.01 (kappa, xi, rho
+//     and the jump law held), as the single-asset Heston Greeks move it (heston_greeks.hpp);
+//     a GBM asset's step vols +-0.01 along their derivatives, as the GBM worst-of moves them;
+//   rho: every drift by dr dt, payments' discount ratios, e^{-+dr T};
+//   theta: every asset's first step shortened or lengthened (host-made rows after the steps),
+//     its jump count's mean with it, from the same draw;
+//   correlation vega: the bumped factors, as for GBM.
+// Barrier and coupon digitals make pathwise estimators biased: these are differences.
+#include "mcprice/kernels/greeks/heston_greeks.hpp"
+#include "mcprice/kernels/greeks/worst_of_greeks.hpp"
+#include "mcprice/kernels/models/heston_worst_of_path.hpp"
+
+#include <cstdint>
+
+namespace mcprice {
+
+// One side's value (sign -1: the antithetic path) in scenario `sc`, from subsequence `group`.
+// Called, not inlined, on the GPU (MCPRICE_CALLED). Assets: the trade's asset count where a
+// kernel sizes it (worst_of_room), or 0.
+template <typename NormalStream, bool Antithetic, int Assets>
+MCPRICE_HD MCPRICE_CALLED float heston_worst_of_scenario_value(const heston_worst_of_trade& t,
+                                                               const heston_worst_of_tables& tab,
+                                                               const worst_of_scenario& sc, std::uint64_t group)
+{
+  int const n = Assets > 0 ? Assets : t.assets;
+  const heston_step* steps = tab.steps + t.first_step;
+  const heston_worst_of_greek_row* greek_rows = tab.greek_rows + t.first_step;
+  const heston_worst_of_asset* assets = tab.assets + t.first_asset;
+  float offset[worst_of_room<Assets>];
+  for (int i = 0; i < n; ++i) {
+    offset[i] = tab.log_initials[t.first_asset + i];
+    for (int s = 0; s < 2; ++s) offset[i] -= sc.shifted[s] == i ? sc.shift[s] : 0.0F;
+  }
+  float const dr = sc.model == 4 ? scenario_rate_bump : sc.model == 5 ? -scenario_rate_bump : 0.0F;
+  int const vega_asset = sc.model == 2 || sc.model == 3 ? sc.model_asset : -1;
+  int const vega_side = sc.model == 2 ? 0 : 1;
+  // Theta's first rows: shortened (scenario 6) or lengthened (7), an asset each.
+  std::int64_t const first_row = sc.model >= 6 ? static_cast<std::int64_t>(t.steps + sc.model - 6) * n : 0;
+  float va[worst_of_room<Assets>];
+  float vb[worst_of_room<Assets>];
+  for (int i = 0; i < n; ++i) va[i] = vb[i] = i == vega_asset ? assets[i].vega_v0[vega_side] : assets[i].v0;
+  heston_worst_of_draws<NormalStream, Assets> d;
+  const path_gbm_trade& base = t;
+  auto const levels = observation_rows_of(steps, t);
+  auto a = worst_of_start(t, offset);
+  auto b = a;
+  walk_worst_of_sides<NormalStream, Antithetic, Assets>(
+      t, tab.factors + t.first_factor + sc.factor * n * n, group, [&](auto& normals) { d.draw(n, assets, normals); },
+      [&](int k, const float* y, float sign, float* x) {
+        std::int64_t const row = k == 0 ? first_row : static_cast<std::int64_t>(k) * n;
+        float* v = sign > 0.0F ? va : vb;
+        worst_of_step<float> w{0.0F, 0.0F};
+        for (int i = 0; i < n; ++i) {
+          heston_step r = steps[row + i];
+          heston_worst_of_greek_row const g = greek_rows[row + i];
+          if (i == vega_asset) {
+            r = with_theta_scale(r, assets[i].vega_theta_scale[vega_side]);
+            r.dt = g.vega_dt[vega_side];
+          }
+          float const jump = assets[i].jumps.intensity > 0.0F
+                                 ? d.log_jump_of(assets[i], i, tab.jump_counts[t.first_step + row + i], sign)
+                                 : 0.0F;
+          float dx = 0.0F;
+          float var = 0.0F;
+          heston_qe_step(assets[i].xi, r, v[i], qe_normal_draw{sign * d.z_v[i]}, sign * y[i], dx, var);
+          x[i] += fmaf(dr, g.dt, dx) + jump;
+          float const performance = x[i] - offset[i];
+          if (i == 0 || performance < w.x) w = {performance, var};
+        }
+        return w;
+      },
+      [&](int k, const worst_of_step<float>& wa, const worst_of_step<float>& wb) {
+        heston_step const s = steps[static_cast<std::int64_t>(k) * n];
+        float const time = greek_rows[static_cast<std::int64_t>(k) * n].time;
+        float const hit = dr == 0.0F ? s.hit_value : s.hit_value * fmaf(dr, t.maturity - time, 1.0F);
+        a.template observe<path_product::autocallable>(base, 0.0F, wa.x, wa.var, s.fixing, hit, 0.0F, levels);
+        if constexpr (Antithetic)
+          b.template observe<path_product::autocallable>(base, 0.0F, wb.x, wb.var, s.fixing, hit, 0.0F, levels);
+      },
+      [&] { return !(a.settled() && (!Antithetic || b.settled())); });
+  float const up = a.template payoff<path_product::autocallable>(base);
+  if constexpr (!Antithetic) return up;
+  else return 0.5F * (up + b.template payoff<path_product::autocallable>(base));
+}
+
+// A lane of Heston worst-of trades with Greeks: the price with heston_worst_of_lane's bits.
+template <typename NormalStream>
+MCPRICE_HD MCPRICE_INLINE priced_basket_greeks heston_worst_of_greek_lane(const heston_worst_of_trade& t,
+                                                                          const heston_worst_of_tables& tab,
+                                                                          std::int64_t block, int lane)
+{
+  auto const price = [&](std::uint64_t subsequence) { return heston_worst_of_price<NormalStream>(t, tab, subsequence); };
+  auto const add_greeks = [&](std::uint64_t subsequence, float* v) {
+    auto const value = [&](const worst_of_scenario& sc) {
+      return with_worst_of_room(t.assets, [&](auto room) {
+        constexpr int a = decltype(room)::value;
+        return t.antithetic ? heston_worst_of_scenario_value<NormalStream, true, a>(t, tab, sc, subsequence)
+                            : heston_worst_of_scenario_value<NormalStream, false, a>(t, tab, sc, subsequence);
+      });
+    };
+    worst_of_clock const clock{t.maturity, heston_roll(tab.greek_rows[t.first_step].dt), t.rate};
+    add_worst_of_greeks(t, clock, tab.spots + t.first_asset, value, v);
+  };
+  return worst_of_greek_lane_of(t, block, lane, price, add_greeks);
+}
+
+}  // namespace mcprice
