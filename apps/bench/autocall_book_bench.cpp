@@ -5,10 +5,12 @@
 // gammas, vegas, the cross gammas, correlation vega, theta, rho) and reports the wall times and
 // the share of path-steps the paths need (expected life / maturity, from the redemption
 // probabilities: the work the early stop can save). A benchmark app, not a test.
-// Usage: mcprice-autocall-book [TRADES (1000)] [PATHS (100000)] [plain] [no-greeks] [gbm] [cpu]
+// Usage: mcprice-autocall-book [TRADES (1000)] [PATHS (100000)] [plain] [no-greeks] [gbm|heston] [cpu]
 //   plain: no antithetic pairs (as the torch.compile peer draws its paths);
 //   no-greeks: the book without Greeks only;
-//   gbm: the assets are GBM at their at-the-money vols (the GBM worst-of's kernels).
+//   gbm: the assets are GBM at their at-the-money vols (the GBM worst-of's kernels);
+//   heston: the assets are Heston with variances at their at-the-money vols (the Heston worst-of's
+//   kernels).
 #include "mcprice/engine.hpp"
 #include "mcprice/market_reader.hpp"
 #include "mcprice/memory/device_info.hpp"
@@ -47,14 +49,24 @@ std::string surface_json(double spot, double atm)
   return s + "]}";
 }
 
-// An asset's model: local vol from its surface, or GBM at the surface's at-the-money vol.
-std::string model_json(double spot, double atm, bool gbm)
+enum class book_model { local_vol, gbm, heston };
+
+const char* name_of(book_model m) { return m == book_model::gbm ? "gbm" : m == book_model::heston ? "heston" : "local-vol"; }
+
+// An asset's model: local vol from its surface, GBM at the surface's at-the-money vol, or Heston
+// whose variance starts and reverts to that vol's square, with a skew of its own.
+std::string model_json(double spot, double atm, book_model m)
 {
-  if (gbm) return "\"vol\": " + std::to_string(atm);
+  if (m == book_model::gbm) return "\"vol\": " + std::to_string(atm);
+  if (m == book_model::heston) {
+    std::string const v = std::to_string(atm * atm);
+    return "\"model\": \"heston\", \"heston\": {\"v0\": " + v + ", \"kappa\": 1.5, \"theta\": " + v +
+           ", \"xi\": 0.5, \"rho\": -0.6}";
+  }
   return "\"model\": \"local_vol\", \"vol_surface\": " + surface_json(spot, atm);
 }
 
-market_data book_market(bool gbm)
+market_data book_market(book_model gbm)
 {
   std::string const json =
       R"({"discount_curve": {"times": [1, 2, 5], "zero_rates": [0.03, 0.031, 0.033]}, "assets": {
@@ -124,9 +136,10 @@ int main(int argc, char** argv)
   bool plain = false;
   bool cpu = false;
   bool no_greeks = false;
-  bool gbm = false;
+  book_model model = book_model::local_vol;
   for (int a = 3; a < argc; ++a) {
-    gbm = gbm || std::string(argv[a]) == "gbm";
+    if (std::string(argv[a]) == "gbm") model = book_model::gbm;
+    if (std::string(argv[a]) == "heston") model = book_model::heston;
     plain = plain || std::string(argv[a]) == "plain";
     cpu = cpu || std::string(argv[a]) == "cpu";
     no_greeks = no_greeks || std::string(argv[a]) == "no-greeks";
@@ -135,7 +148,7 @@ int main(int argc, char** argv)
     std::fprintf(stderr, "mcprice-autocall-book: no GPU; add 'cpu' to measure the CPU backend\n");
     return 1;
   }
-  market_data const market = book_market(gbm);
+  market_data const market = book_market(model);
   portfolio book;
   for (int i = 0; i < trades; ++i) book.trades.push_back(book_trade(i));
   for (bool const greeks : {false, true}) {
@@ -155,7 +168,7 @@ int main(int argc, char** argv)
         "{\"bench\":\"worst-of-3-%s-book%s\",\"trades\":%d,\"paths\":%lld,\"steps\":1260,\"antithetic\":%s,"
         "\"wall_s\":%.4f,\"price_s\":%.4f,\"path_steps_per_s\":%.4g,\"path_steps_needed_share\":%.4f,"
         "\"mean_price\":%.6f,\"mean_std_error\":%.6f,\"failed\":%d}\n",
-        gbm ? "gbm" : "local-vol", greeks ? "-greeks" : "", trades, static_cast<long long>(paths), plain ? "false" : "true", wall,
+        name_of(model), greeks ? "-greeks" : "", trades, static_cast<long long>(paths), plain ? "false" : "true", wall,
         run.summary.price_seconds, static_cast<double>(trades) * static_cast<double>(paths) * 1260.0 / wall,
         s.needed_share, s.mean_price, s.mean_std_error, s.failed);
     std::fflush(stdout);

@@ -172,7 +172,8 @@ struct greek_lane {
 };
 
 template <typename Model, typename Stream>
-__global__ void __launch_bounds__(policy::threads_per_block)
+__global__ void __launch_bounds__(tuning::worst_of_greek_policy::threads_per_block,
+                                  tuning::worst_of_greek_policy::min_blocks_per_sm)
     greek_blocks_kernel(const typename Model::trade* __restrict__ trades, int num_trades, typename Model::tables tab,
                         std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ price_partials,
                         basket_greek_moments* __restrict__ greek_partials)
