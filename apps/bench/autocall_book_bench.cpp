@@ -5,12 +5,14 @@
 // gammas, vegas, the cross gammas, correlation vega, theta, rho) and reports the wall times and
 // the share of path-steps the paths need (expected life / maturity, from the redemption
 // probabilities: the work the early stop can save). A benchmark app, not a test.
-// Usage: mcprice-autocall-book [TRADES (1000)] [PATHS (100000)] [plain] [no-greeks] [gbm|heston] [cpu]
+// Usage: mcprice-autocall-book [TRADES (1000)] [PATHS (100000)] [plain] [no-greeks] [gbm|heston|mixed] [cpu]
 //   plain: no antithetic pairs (as the torch.compile peer draws its paths);
 //   no-greeks: the book without Greeks only;
 //   gbm: the assets are GBM at their at-the-money vols (the GBM worst-of's kernels);
 //   heston: the assets are Heston with variances at their at-the-money vols (the Heston worst-of's
-//   kernels).
+//   kernels);
+//   mixed: A local vol, B Heston, C Merton jumps on its at-the-money vol (the Heston worst-of's
+//   kernels, each asset on its own model).
 #include "mcprice/engine.hpp"
 #include "mcprice/market_reader.hpp"
 #include "mcprice/memory/device_info.hpp"
@@ -49,9 +51,17 @@ std::string surface_json(double spot, double atm)
   return s + "]}";
 }
 
-enum class book_model { local_vol, gbm, heston };
+enum class book_model { local_vol, gbm, heston, mixed };
 
-const char* name_of(book_model m) { return m == book_model::gbm ? "gbm" : m == book_model::heston ? "heston" : "local-vol"; }
+const char* name_of(book_model m)
+{
+  switch (m) {
+    case book_model::gbm: return "gbm";
+    case book_model::heston: return "heston";
+    case book_model::mixed: return "mixed";
+    default: return "local-vol";
+  }
+}
 
 // An asset's model: local vol from its surface, GBM at the surface's at-the-money vol, or Heston
 // whose variance starts and reverts to that vol's square, with a skew of its own.
@@ -66,13 +76,18 @@ std::string model_json(double spot, double atm, book_model m)
   return "\"model\": \"local_vol\", \"vol_surface\": " + surface_json(spot, atm);
 }
 
-market_data book_market(book_model gbm)
+market_data book_market(book_model model)
 {
+  // The mixed book: each asset on a model of its own.
+  book_model const a = model == book_model::mixed ? book_model::local_vol : model;
+  book_model const b = model == book_model::mixed ? book_model::heston : model;
+  book_model const c = model == book_model::mixed ? book_model::gbm : model;
+  std::string const jumps = model == book_model::mixed ? R"(, "jumps": {"intensity": 0.5, "mean": -0.08, "vol": 0.1})" : "";
   std::string const json =
       R"({"discount_curve": {"times": [1, 2, 5], "zero_rates": [0.03, 0.031, 0.033]}, "assets": {
       "A": {"spot": 100, "dividend_yield": 0.02, )" +
-      model_json(100.0, 0.25, gbm) + R"(}, "B": {"spot": 80, "dividend_yield": 0.01, )" + model_json(80.0, 0.3, gbm) +
-      R"(}, "C": {"spot": 120, "dividend_yield": 0.0, )" + model_json(120.0, 0.2, gbm) + R"(}},
+      model_json(100.0, 0.25, a) + R"(}, "B": {"spot": 80, "dividend_yield": 0.01, )" + model_json(80.0, 0.3, b) +
+      R"(}, "C": {"spot": 120, "dividend_yield": 0.0, )" + model_json(120.0, 0.2, c) + jumps + R"(}},
     "correlation": {"A,B": 0.6, "A,C": 0.5, "B,C": 0.55}})";
   return parse_market(json, "autocall-book");
 }
@@ -140,6 +155,7 @@ int main(int argc, char** argv)
   for (int a = 3; a < argc; ++a) {
     if (std::string(argv[a]) == "gbm") model = book_model::gbm;
     if (std::string(argv[a]) == "heston") model = book_model::heston;
+    if (std::string(argv[a]) == "mixed") model = book_model::mixed;
     plain = plain || std::string(argv[a]) == "plain";
     cpu = cpu || std::string(argv[a]) == "cpu";
     no_greeks = no_greeks || std::string(argv[a]) == "no-greeks";

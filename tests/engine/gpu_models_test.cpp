@@ -1,6 +1,7 @@
 // Jumps (Merton, Bates), local volatility and mixed-model baskets on the GPU backend: the CPU
 // backend's numbers (to float rounding) on every single-asset product, Philox and Sobol, with
-// Greeks where the model has them, and worst-ofs on GBM, on local vol beside GBM and with jumps;
+// Greeks where the model has them, and worst-ofs on GBM, on local vol beside GBM, with Heston
+// or jump assets and mixing local vol with them;
 // the two routes' bits equal; the lean kernels' bits the full ones'; and the Bates closed form.
 #include "catch.hpp"
 #include "heston_reference.hpp"
@@ -139,13 +140,16 @@ std::vector<trade> jump_book()
   book.push_back(on_several({"J", "G2"}, "basket", product_kind::basket, 90));
   book.push_back(on_several({"H", "K"}, "spread", product_kind::spread, 0));
   // Autocallables: on one GBM asset; worst-ofs on GBM, and with a local-vol, a Heston or a jump
-  // asset (Merton beside GBM, Bates beside Heston: the Heston worst-of walk).
+  // asset (Merton beside GBM, Bates beside Heston: the Heston worst-of walk), and mixing them.
   book.push_back(autocallable_on("G"));
   book.push_back(worst_of_on("G", "G2", {62, 78}));
   book.push_back(worst_of_on("L", "G2", {102, 78}));
   book.push_back(worst_of_on("K", "G2", {98, 80}));
   book.push_back(worst_of_on("J", "G2", {100, 78}));
   book.push_back(worst_of_on("H", "K", {}));
+  // Mixed worst-ofs: a local-vol asset beside a Heston or a Merton one (the Heston walk).
+  book.push_back(worst_of_on("L", "K", {}));
+  book.push_back(worst_of_on("J", "L", {104, 99}));
   return book;
 }
 

@@ -3,7 +3,8 @@
 // normals follow its id, not its model); a worst-of whose second asset can
 // never be the worst is the single-asset local-vol note on a skewed surface, Greeks included;
 // threads keep the bits, Sobol points price it, its redemption probabilities sum to one, and
-// what it does not price yet is refused by name.
+// what it does not price yet is refused by name. Beside Heston or jump assets:
+// mixed_worst_of_test.cpp.
 #include "catch.hpp"
 #include "mcprice/engine.hpp"
 #include "mcprice/market_reader.hpp"
@@ -167,13 +168,12 @@ TEST_CASE("local-vol worst-ofs keep their bits across threads, price on Sobol po
   }
 }
 
-TEST_CASE("worst-ofs mixing Heston and local-vol assets, and local-vol worst-ofs in double, are refused by name",
+TEST_CASE("local-vol worst-ofs in double are refused by name; beside a Heston asset they price (the Heston walk)",
           "[structured][local_vol]")
 {
   engine_options o = cpu_options(1000, false);
   auto const heston = price(o, {note_on({"S", "K"}, "heston")});
-  CHECK(heston.results[0].status == trade_status::error);
-  CHECK(heston.results[0].message.find("asset K") != std::string::npos);
+  require_ok(heston.results[0]);  // mixed_worst_of_test.cpp checks its numbers
   o.precision = path_precision::float64;
   auto const in_double = price(o, {note_on({"S", "far"}, "double")});
   CHECK(in_double.results[0].status == trade_status::error);

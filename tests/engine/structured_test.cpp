@@ -483,13 +483,10 @@ TEST_CASE("an autocallable's and a cliquet's bad fields are per-trade errors tha
   c.global_floor = 0.3;
   c.global_cap = 0.2;
   add(c, "global-bounds");
-  trade with_jumps = a;
-  with_jumps.underlyings = {"L", "M"};  // jumps beside local vol: not yet
-  add(with_jumps, "worst-of-jumps");
   auto const run = price(m, bad, 1000, 8);
   std::vector<std::string> const names = {"observation_times", "observation_times", "autocall_barrier",
                                           "initial_levels",    "initial_levels",    "coupon",
-                                          "local_floor",       "global_floor",      "asset M"};
+                                          "local_floor",       "global_floor"};
   for (std::size_t i = 0; i < bad.size(); ++i) {
     INFO(bad[i].id << ": " << run.results[i].message);
     CHECK(run.results[i].status == trade_status::error);

@@ -1,7 +1,8 @@
 #pragma once
-// Worst-of autocallables with a Heston or jump asset among their underlyings (GBM ones may sit
-// beside it), float paths: each trade's Heston step rows in one table, its assets' v0, vol of
-// vol and jump law, and the GBM worst-of's initial levels, spots and correlation factors.
+// Worst-of autocallables with a Heston or jump asset among their underlyings (GBM and local-vol
+// ones may sit beside it), float paths: each trade's Heston step rows in one table, its assets'
+// v0, vol of vol and jump law, the GBM worst-of's initial levels, spots and correlation factors,
+// and with a local-vol asset its local-vol rows and grids (as the local-vol worst-of's).
 // Greeks (up to max_basket_greek_assets assets): scenario walks on the price's draws
 // (heston_worst_of_greeks.hpp), in the baskets' channels.
 #include "backends/family_run.hpp"
@@ -10,6 +11,7 @@
 #include "families/worst_of_layout.hpp"
 #include "mcprice/kernels/launch/heston_worst_of.hpp"
 #include "mcprice/kernels/launch/worst_of.hpp"
+#include "products/local_vol_setup.hpp"
 #include "products/worst_of_setup.hpp"
 #include "statistics/greek_statistics.hpp"
 
@@ -39,6 +41,10 @@ struct heston_worst_of_family {
     std::vector<float> spots;
     std::vector<float> jump_counts;                     // parallel to steps up to the last jump trade's rows
     std::vector<heston_worst_of_greek_row> greek_rows;  // parallel to steps up to the last Greek trade's rows
+    // Parallel to steps up to the last local-vol trade's rows; the grids' axes and values.
+    std::vector<basic_local_vol_step<float>> local_vol_steps;
+    std::vector<basic_local_vol_axes<float>> grids;
+    vol_pair_table<float> surface;
 
     template <typename At>
     [[nodiscard]] heston_worst_of_tables place(At&& at) const
@@ -49,7 +55,10 @@ struct heston_worst_of_family {
               at(spots),
               at(factors),
               jump_counts.empty() ? nullptr : at(jump_counts),
-              greek_rows.empty() ? nullptr : at(greek_rows)};
+              greek_rows.empty() ? nullptr : at(greek_rows),
+              local_vol_steps.empty() ? nullptr : at(local_vol_steps),
+              grids.empty() ? nullptr : at(grids),
+              grids.empty() ? nullptr : at(surface)};
     }
   };
 
@@ -71,6 +80,15 @@ struct heston_worst_of_family {
       t.greek_rows.resize(t.steps.size(), heston_worst_of_greek_row{});
       t.greek_rows.insert(t.greek_rows.end(), j.greek_rows.begin(), j.greek_rows.end());
     }
+    if (!j.local_vol_steps.empty()) {
+      t.local_vol_steps.resize(t.steps.size(), basic_local_vol_step<float>{});
+      t.local_vol_steps.insert(t.local_vol_steps.end(), j.local_vol_steps.begin(), j.local_vol_steps.end());
+    }
+    j.kernel.first_grid = static_cast<std::int32_t>(t.grids.size());
+    for (std::size_t g = 0; g < j.grids.size(); ++g) {
+      if (j.grid_sources[g] != nullptr) j.grids[g].first = t.surface.place(*j.grid_sources[g]);
+    }
+    t.grids.insert(t.grids.end(), j.grids.begin(), j.grids.end());
     t.steps.insert(t.steps.end(), j.steps.begin(), j.steps.end());
     t.assets.insert(t.assets.end(), j.assets.begin(), j.assets.end());
     t.log_initials.insert(t.log_initials.end(), j.log_initials.begin(), j.log_initials.end());

@@ -97,8 +97,9 @@ std::optional<trade_job> build_checked(const trade& t, std::string& message, con
         const asset& a = market.assets()[*market.find(name)];
         return a.model != model_kind::gbm || jump_intensity(a) > 0.0;
       });
-  // A worst-of on local-vol assets, or on Heston or jump ones (validation refuses both at once):
-  // the Heston worst-of walk steps GBM assets exactly, and every asset's jumps.
+  // A worst-of on local-vol assets beside GBM ones, or on Heston or jump ones (local-vol and GBM
+  // ones beside them): the Heston worst-of walk steps GBM assets exactly, every asset's jumps,
+  // and local-vol assets on their grids.
   auto const worst_of_on = [&](auto&& is) {
     return t.product == product_kind::autocallable && t.underlyings.size() > 1 &&
            std::any_of(t.underlyings.begin(), t.underlyings.end(),
@@ -111,7 +112,7 @@ std::optional<trade_job> build_checked(const trade& t, std::string& message, con
                       options.precision == path_precision::float64,
                       options.greeks,
                       walked_assets,
-                      worst_of_on(local_vol),
+                      worst_of_on(local_vol) && !worst_of_on(heston_or_jumps),
                       worst_of_on(heston_or_jumps)};
   if (r.in_double) {
     message = refused_in_double(r);

@@ -17,9 +17,11 @@ struct trade_route {
   // A multi-asset trade with a Heston, local-vol or jump underlying (any of them): the
   // early-exercise walk prices it.
   bool walked_assets{false};
-  // A worst-of autocallable with a local-vol underlying: the local-vol worst-of prices it.
+  // A worst-of autocallable with a local-vol underlying beside GBM ones only: the local-vol
+  // worst-of prices it.
   bool local_vol_worst_of{false};
-  // A worst-of autocallable with a Heston or jump underlying: the Heston worst-of prices it.
+  // A worst-of autocallable with a Heston or jump underlying (local-vol and GBM ones may sit
+  // beside it): the Heston worst-of prices it.
   bool heston_worst_of{false};
 
   [[nodiscard]] bool european_exercise() const noexcept { return t.exercise == exercise_style::european; }

@@ -2,7 +2,6 @@
 
 #include "io/text_values.hpp"
 #include "mcprice/kernels/exercise/early_exercise.hpp"
-#include "products/jump_terms.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -174,31 +173,6 @@ std::string check_fields(const trade& t, const market_data& market, std::size_t&
   return {};
 }
 
-// Worst-of autocallables price on GBM, Heston and jump assets (the Heston worst-of walk), or on
-// local-vol assets beside GBM ones, so far.
-std::string worst_of_diffusions_only(const trade& t, const market_data& market)
-{
-  const std::string* heston = nullptr;
-  const std::string* jumps = nullptr;
-  const std::string* local_vol = nullptr;
-  for (auto const& name : t.underlyings) {
-    const asset& a = market.assets()[*market.find(name)];
-    if (jump_intensity(a) > 0.0 && jumps == nullptr) jumps = &name;
-    if (a.model == model_kind::heston && heston == nullptr) heston = &name;
-    if (a.model == model_kind::local_vol && local_vol == nullptr) local_vol = &name;
-  }
-  if (local_vol == nullptr) return {};
-  if (heston != nullptr) {
-    return "asset " + *heston + ": a worst-of autocallable prices heston or local_vol underlyings (gbm ones beside " +
-           "either), not yet both: " + *local_vol + " is local_vol";
-  }
-  if (jumps != nullptr) {
-    return "asset " + *jumps + ": a worst-of autocallable prices underlyings with jumps or local_vol ones (gbm ones " +
-           "beside either), not yet both: " + *local_vol + " is local_vol";
-  }
-  return {};
-}
-
 }  // namespace
 
 bool multi_asset(product_kind p)
@@ -232,7 +206,6 @@ std::string unsupported_feature(const trade& t, const market_data& market)
     case product_kind::cliquet:
       break;
     case product_kind::autocallable:
-      if (t.underlyings.size() > 1) why = worst_of_diffusions_only(t, market);
       break;
     default:
       why = "product " + std::string(to_string(t.product)) + " is not supported yet";

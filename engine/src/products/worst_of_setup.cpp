@@ -94,6 +94,32 @@ void fill_worst_of(Job& job, const trade& t, const market_data& market, const en
   job.scale = market.discount().discount(t.maturity) * t.notional;
 }
 
+// Whether a float worst-of on `assets` has Greeks: up to the baskets' channels, and every
+// local-vol asset's sticky-strike grids made with the market.
+bool worst_of_greeks(const engine_options& opt, const std::vector<const asset*>& assets)
+{
+  bool greeks = opt.greeks && assets.size() <= max_basket_greek_assets;
+  for (const asset* a : assets) greeks = greeks && (a->model != model_kind::local_vol || !a->local_vol_bumped.empty());
+  return greeks;
+}
+
+// Every asset's worst_of_asset_grids axes and the grids they read (a non-local-vol asset's have
+// no times and read none; the bumped ones are set with Greeks).
+template <typename Job>
+void add_worst_of_grids(Job& job, const std::vector<const asset*>& assets, bool greeks)
+{
+  for (const asset* a : assets) {
+    bool const local = a->model == model_kind::local_vol;
+    job.grids.push_back(local ? axes_of<float>(a->local_vol) : basic_local_vol_axes<float>{});
+    job.grid_sources.push_back(local ? &a->local_vol : nullptr);
+    for (int b = 0; b < local_vol_bumped_grids; ++b) {
+      bool const bumped = local && greeks;
+      job.grids.push_back(bumped ? axes_of<float>(a->local_vol_bumped[b]) : basic_local_vol_axes<float>{});
+      job.grid_sources.push_back(bumped ? &a->local_vol_bumped[b] : nullptr);
+    }
+  }
+}
+
 }  // namespace
 
 template <typename Real>
@@ -119,8 +145,7 @@ local_vol_worst_of_job make_local_vol_worst_of_job(const trade& t, const market_
   // Equal steps to maturity beside the fixings, as for single-asset local vol.
   path_grid const g = make_path_grid(t, opt, true);
   double const df_T = market.discount().discount(t.maturity);
-  bool greeks = opt.greeks && u.assets.size() <= max_basket_greek_assets;
-  for (const asset* a : u.assets) greeks = greeks && (a->model != model_kind::local_vol || !a->local_vol_bumped.empty());
+  bool const greeks = worst_of_greeks(opt, u.assets);
   local_vol_worst_of_job job{};
   double t_prev = 0.0;
   for (std::size_t k = 0; k < g.times.size(); ++k) {
@@ -145,16 +170,7 @@ local_vol_worst_of_job make_local_vol_worst_of_job(const trade& t, const market_
     }
   }
   fill_worst_of(job, t, market, opt, u, g, greeks);
-  for (const asset* a : u.assets) {
-    bool const local = a->model == model_kind::local_vol;
-    job.grids.push_back(local ? axes_of<float>(a->local_vol) : basic_local_vol_axes<float>{});
-    job.grid_sources.push_back(local ? &a->local_vol : nullptr);
-    for (int b = 0; b < local_vol_bumped_grids; ++b) {
-      bool const bumped = local && greeks;
-      job.grids.push_back(bumped ? axes_of<float>(a->local_vol_bumped[b]) : basic_local_vol_axes<float>{});
-      job.grid_sources.push_back(bumped ? &a->local_vol_bumped[b] : nullptr);
-    }
-  }
+  add_worst_of_grids(job, u.assets, greeks);
   job.kernel.maturity = static_cast<float>(t.maturity);
   job.kernel.rate = static_cast<float>(-std::log(df_T) / t.maturity);
   append_observation_rows(t, job.steps, job.kernel);
@@ -167,9 +183,12 @@ namespace {
 // reversion, of unit variance, whose length is its total Black variance over the step: QE's
 // log-normal branch then takes its exact step (as the multi-asset exercise walks do).
 // A jump asset's diffusion steps to its forward less the jumps' compensator (jump_terms.hpp).
+// A local-vol asset's row carries the step's payment ratio and marks only (its local-vol row
+// steps it).
 heston_step worst_of_heston_step(const asset& u, const market_data& market, double a, double b, double hit_value)
 {
   double const log_forward = diffusion_log_forward(market, u, b) - diffusion_log_forward(market, u, a);
+  if (u.model == model_kind::local_vol) return make_heston_step(0.0, log_forward, hit_value, false, 0.0, 1.0, 0.0, 0.0);
   if (u.model != model_kind::heston) {
     double const dw = std::max(0.0, u.vol.total_variance(b) - u.vol.total_variance(a));
     return make_heston_step(dw, log_forward, hit_value, false, 0.0, 1.0, 0.0, 0.0);
@@ -183,13 +202,14 @@ heston_step worst_of_heston_step(const asset& u, const market_data& market, doub
 // asset's stay (its rows' Black variances move instead).
 heston_worst_of_asset worst_of_heston_asset(const asset& a)
 {
-  if (a.model != model_kind::heston) return {1.0F, 0.0F, jump_law_of<float>(a), {1.0F, 1.0F}, {1.0F, 1.0F}};
+  bool const local = a.model == model_kind::local_vol;
+  if (a.model != model_kind::heston) return {1.0F, 0.0F, jump_law_of<float>(a), {1.0F, 1.0F}, {1.0F, 1.0F}, local ? 1 : 0};
   heston_trade h{};
   h.v0 = static_cast<float>(a.heston.v0);
   h.theta = static_cast<float>(a.heston.theta);
   heston_vega_levels const lv = vega_levels(h);
   return {h.v0, static_cast<float>(a.heston.xi), jump_law_of<float>(a), {lv.v0_up, lv.v0_down},
-          {lv.theta_up, lv.theta_down}};
+          {lv.theta_up, lv.theta_down}, 0};
 }
 
 // The Greek rows of the step rows (job.steps so far, k x n + i): each step's length and end, and
@@ -222,10 +242,21 @@ std::vector<heston_worst_of_greek_row> heston_worst_of_greek_rows(const std::vec
   return rows;
 }
 
+// Asset a's local-vol row from t0 to t1 where the trade has local-vol rows (a blank row for an
+// asset of another model, whose row is unused).
+void push_local_vol_row(heston_worst_of_job& job, const asset& a, const market_data& market, double t0, double t1,
+                        double df_T)
+{
+  bool const local = a.model == model_kind::local_vol;
+  job.local_vol_steps.push_back(local ? make_local_vol_step<float>(a, market, t0, t1, df_T, false)
+                                      : basic_local_vol_step<float>{});
+}
+
 // Theta's rows (after the steps): every asset's first step shortened, then lengthened, by the
-// kernel's roll, its payment ratio and marks held; their Greek rows and jump counts beside them.
+// kernel's roll, its payment ratio and marks held; their Greek rows, jump counts and local-vol
+// rows beside them.
 void append_heston_theta_rows(heston_worst_of_job& job, const std::vector<const asset*>& assets,
-                              const market_data& market, double t1, bool jumping)
+                              const market_data& market, double t1, double df_T, bool jumping)
 {
   float const eps = heston_roll(static_cast<float>(t1));
   for (double const end : {t1 - eps, t1 + eps}) {
@@ -235,6 +266,7 @@ void append_heston_theta_rows(heston_worst_of_job& job, const std::vector<const 
       job.steps.push_back(s);
       job.greek_rows.push_back({static_cast<float>(end), static_cast<float>(end), {s.dt, s.dt}});
       if (jumping) job.jump_counts.push_back(static_cast<float>(jump_intensity(*assets[i]) * end));
+      if (!job.local_vol_steps.empty()) push_local_vol_row(job, *assets[i], market, 0.0, end, df_T);
     }
   }
 }
@@ -256,6 +288,8 @@ heston_worst_of_job make_heston_worst_of_job(const trade& t, const market_data& 
   heston_worst_of_job job{};
   int const jumping = static_cast<int>(
       std::count_if(u.assets.begin(), u.assets.end(), [](const asset* a) { return jump_intensity(*a) > 0.0; }));
+  bool const local = std::any_of(u.assets.begin(), u.assets.end(),
+                                 [](const asset* a) { return a->model == model_kind::local_vol; });
   double t_prev = 0.0;
   for (std::size_t k = 0; k < g.times.size(); ++k) {
     double const hit_value = market.discount().discount(g.times[k]) / df_T;
@@ -263,15 +297,17 @@ heston_worst_of_job make_heston_worst_of_job(const trade& t, const market_data& 
       job.steps.push_back(worst_of_heston_step(*a, market, t_prev, g.times[k], hit_value));
       job.steps.back().fixing = g.marks[k];
       if (jumping > 0) job.jump_counts.push_back(static_cast<float>(jump_intensity(*a) * (g.times[k] - t_prev)));
+      if (local) push_local_vol_row(job, *a, market, t_prev, g.times[k], df_T);
     }
     t_prev = g.times[k];
   }
-  bool const greeks = opt.greeks && n <= max_basket_greek_assets;
+  bool const greeks = worst_of_greeks(opt, u.assets);
   if (greeks) {
     job.greek_rows = heston_worst_of_greek_rows(u.assets, g, job.steps);
-    append_heston_theta_rows(job, u.assets, market, g.times.front(), jumping > 0);
+    append_heston_theta_rows(job, u.assets, market, g.times.front(), df_T, jumping > 0);
   }
   for (const asset* a : u.assets) job.assets.push_back(worst_of_heston_asset(*a));
+  if (local) add_worst_of_grids(job, u.assets, greeks);
   fill_worst_of(job, t, market, opt, u, g, greeks, heston_worst_of_normals_per_asset);
   job.kernel.maturity = static_cast<float>(t.maturity);
   job.kernel.rate = static_cast<float>(-std::log(df_T) / t.maturity);

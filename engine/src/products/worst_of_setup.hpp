@@ -56,6 +56,11 @@ struct heston_worst_of_job {
   std::vector<heston_worst_of_asset> assets;  // v0, vol of vol (a GBM asset: 1 and 0), jump law
   std::vector<float> jump_counts;             // jump trades: lambda dt per step row (empty without)
   std::vector<heston_worst_of_greek_row> greek_rows;  // with Greeks: parallel to the step rows
+  // With a local-vol asset: local-vol rows parallel to the step rows, and its grids as the
+  // local-vol worst-of's (empty without).
+  std::vector<basic_local_vol_step<float>> local_vol_steps;
+  std::vector<basic_local_vol_axes<float>> grids;
+  std::vector<const local_vol_grid*> grid_sources;
   std::vector<float> log_initials;
   std::vector<float> spots;
   std::vector<float> factor;
@@ -64,7 +69,8 @@ struct heston_worst_of_job {
 };
 
 // Equal steps to maturity beside the fixings, as single-asset Heston paths take; jump assets
-// (Merton, Bates) among the underlyings step their jumps exactly over each step. --rng sobol:
+// (Merton, Bates) among the underlyings step their jumps exactly over each step, and local-vol
+// assets beside Heston or jump ones take their local-vol rows and grids. --rng sobol:
 // at most worst_of_sobol_assets / 2 underlyings (two normals an asset a step). With Greeks (up
 // to max_basket_greek_assets underlyings): theta's first rows after the steps, the Greek rows
 // and the vega levels (heston_worst_of_greeks.hpp).

@@ -10,8 +10,12 @@
 //   theta: every asset's first step shortened or lengthened (host-made rows after the steps),
 //     its jump count's mean with it, from the same draw;
 //   correlation vega: the bumped factors, as for GBM.
+// A local-vol asset beside them reads, in each scenario, the grid the local-vol worst-of's
+// scenario reads (local_vol_worst_of_greeks.hpp: spot-, vol- and rate-bumped sticky-strike
+// grids), and its theta rows are local-vol steps.
 // Barrier and coupon digitals make pathwise estimators biased: these are differences.
 #include "mcprice/kernels/greeks/heston_greeks.hpp"
+#include "mcprice/kernels/greeks/local_vol_worst_of_greeks.hpp"
 #include "mcprice/kernels/greeks/worst_of_greeks.hpp"
 #include "mcprice/kernels/models/heston_worst_of_path.hpp"
 
@@ -32,9 +36,11 @@ MCPRICE_HD MCPRICE_CALLED float heston_worst_of_scenario_value(const heston_wors
   const heston_worst_of_greek_row* greek_rows = tab.greek_rows + t.first_step;
   const heston_worst_of_asset* assets = tab.assets + t.first_asset;
   float offset[worst_of_room<Assets>];
+  int grid[worst_of_room<Assets>];
   for (int i = 0; i < n; ++i) {
     offset[i] = tab.log_initials[t.first_asset + i];
     for (int s = 0; s < 2; ++s) offset[i] -= sc.shifted[s] == i ? sc.shift[s] : 0.0F;
+    grid[i] = assets[i].local_vol != 0 ? scenario_grid(sc, i) : 0;
   }
   float const dr = sc.model == 4 ? scenario_rate_bump : sc.model == 5 ? -scenario_rate_bump : 0.0F;
   int const vega_asset = sc.model == 2 || sc.model == 3 ? sc.model_asset : -1;
@@ -65,9 +71,9 @@ MCPRICE_HD MCPRICE_CALLED float heston_worst_of_scenario_value(const heston_wors
           float const jump = assets[i].jumps.intensity > 0.0F
                                  ? d.log_jump_of(assets[i], i, tab.jump_counts[t.first_step + row + i], sign)
                                  : 0.0F;
-          float dx = 0.0F;
           float var = 0.0F;
-          heston_qe_step(assets[i].xi, r, v[i], qe_normal_draw{sign * d.z_v[i]}, sign * y[i], dx, var);
+          float const dx = heston_worst_of_increment(t, tab, assets[i], r, row, i, grid[i], x[i], sign * y[i],
+                                                     sign * d.z_v[i], v[i], var);
           x[i] += fmaf(dr, g.dt, dx) + jump;
           float const performance = x[i] - offset[i];
           if (i == 0 || performance < w.x) w = {performance, var};

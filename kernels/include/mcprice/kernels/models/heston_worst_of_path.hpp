@@ -14,8 +14,14 @@
 // (jumps.hpp, the step's mean count from the host) is added to the asset's log spot; the
 // antithetic side takes the complemented draw. The knock-in's bridge stays on the diffusion's
 // variance, as for single-asset jump paths.
+//
+// Local-vol assets beside Heston or jump ones take this walk too: a local-vol asset moves by the
+// local-vol worst-of's log-Euler step on its own grid (local_vol_worst_of_path.hpp), from the
+// step's log-spot normal; its variance normal is drawn and left unused, so that every asset
+// takes the same draws whatever its model.
 #include "mcprice/kernels/models/heston_path.hpp"
 #include "mcprice/kernels/models/jump_feeder.hpp"
+#include "mcprice/kernels/models/local_vol_worst_of_path.hpp"
 #include "mcprice/kernels/models/worst_of_path.hpp"
 
 #include <cstdint>
@@ -28,18 +34,21 @@ inline constexpr int heston_worst_of_normals_per_asset = 2;
 // An asset's Heston parameters a path reads (a GBM asset: v0 = 1, xi = 0), and its jump law
 // (intensity 0: none). With Greeks, its vega scenarios' levels (heston_worst_of_greeks.hpp):
 // v0 and the scale of theta with the vol level +-0.01 (a GBM asset: 1 and 1, its rows move).
+// local_vol: 1 where the asset steps on its local-vol grid (its Heston fields unused).
 struct heston_worst_of_asset {
   float v0;
   float xi;
   basic_jump_law<float> jumps;
   float vega_v0[2];           // up, down
   float vega_theta_scale[2];  // up, down
+  std::int32_t local_vol;
 };
 
 // The worst-of record; its rows are Heston steps: k x assets + i is asset i's step k (every row
 // of a step carries its hit_value and fixing byte), then, with Greeks, theta's first steps (an
 // asset each, shortened then lengthened), then the observation rows.
 struct heston_worst_of_trade : basic_worst_of_trade<float> {
+  std::int32_t first_grid;  // with a local-vol asset: into the grid table, worst_of_asset_grids an asset
   float maturity;
   float rate;  // the zero rate to maturity (Greeks: theta's discount)
 };
@@ -66,26 +75,53 @@ struct heston_worst_of_tables {
   const float* jump_counts{nullptr};
   // Parallel to the step rows of trades with Greeks; null where none has them.
   const heston_worst_of_greek_row* greek_rows{nullptr};
+  // Trades with a local-vol asset: its local-vol steps parallel to the step rows (the other
+  // assets' rows unused), its grids' axes (trade.first_grid) and their values; null where none
+  // has one.
+  const basic_local_vol_step<float>* local_vol_steps{nullptr};
+  const basic_local_vol_axes<float>* grids{nullptr};
+  const basic_vol_pair<float>* surface{nullptr};
 };
 
-// Moves one side's log spots x and variances v by step k (rows: the step's, an asset each) with
-// the correlated normals y and the variance normals z_v, and returns its worst.
-// jumps: each asset's log jump over the step (0 for an asset without jumps).
+// Asset i's log increment over the step at `row` (the trade's row index of its step's first
+// asset) from log spot x with normals z_x and z_v: its QE step with variance v, or a local-vol
+// asset's step on grid `grid` (its own, or a scenario's); var: the step's variance.
+MCPRICE_HD MCPRICE_INLINE float heston_worst_of_increment(const heston_worst_of_trade& t,
+                                                          const heston_worst_of_tables& tab,
+                                                          const heston_worst_of_asset& a, const heston_step& r,
+                                                          std::int64_t row, int i, int grid, float x, float z_x,
+                                                          float z_v, float& v, float& var)
+{
+  float dx = 0.0F;
+  if (a.local_vol != 0) {
+    std::int64_t const at = t.first_step + row + i;
+    dx = worst_of_asset_increment(tab.grids[t.first_grid + i * worst_of_asset_grids + grid], tab.surface,
+                                  tab.local_vol_steps[at], x, z_x, 0.0F, var);
+  } else {
+    heston_qe_step(a.xi, r, v, qe_normal_draw{z_v}, z_x, dx, var);
+  }
+  return dx;
+}
+
+// Moves one side's log spots x and variances v by the step at `row` (k x assets: the step's
+// rows, an asset each) with the correlated normals y and the variance normals z_v, and returns
+// its worst. jumps: each asset's log jump over the step (0 for an asset without jumps).
 template <int Assets>
 MCPRICE_HD MCPRICE_INLINE worst_of_step<float> step_heston_worst_of(const heston_worst_of_trade& t,
                                                                     const heston_worst_of_tables& tab,
-                                                                    const heston_step* rows, const float* y,
+                                                                    std::int64_t row, const float* y,
                                                                     const float* z_v, const float* jumps, float sign,
                                                                     float* x, float* v)
 {
   worst_of_step<float> w{0.0F, 0.0F};
   const float* log_initial = tab.log_initials + t.first_asset;
   const heston_worst_of_asset* assets = tab.assets + t.first_asset;
+  const heston_step* rows = tab.steps + t.first_step + row;
   int const n = Assets > 0 ? Assets : t.assets;
   for (int i = 0; i < n; ++i) {
-    float dx = 0.0F;
     float var = 0.0F;
-    heston_qe_step(assets[i].xi, rows[i], v[i], qe_normal_draw{sign * z_v[i]}, sign * y[i], dx, var);
+    float const dx =
+        heston_worst_of_increment(t, tab, assets[i], rows[i], row, i, 0, x[i], sign * y[i], sign * z_v[i], v[i], var);
     x[i] += dx + jumps[i];
     float const performance = x[i] - log_initial[i];
     if (i == 0 || performance < w.x) w = {performance, var};
@@ -140,8 +176,8 @@ MCPRICE_HD MCPRICE_INLINE void walk_heston_worst_of(const heston_worst_of_trade&
           jumps[i] = d.log_jump_of(assets[i], i, tab.jump_counts[t.first_step + static_cast<std::int64_t>(k) * n + i],
                                    sign);
         }
-        return step_heston_worst_of<Assets>(t, tab, steps + static_cast<std::int64_t>(k) * n, y, d.z_v, jumps, sign,
-                                            x, sign > 0.0F ? va : vb);
+        return step_heston_worst_of<Assets>(t, tab, static_cast<std::int64_t>(k) * n, y, d.z_v, jumps, sign, x,
+                                            sign > 0.0F ? va : vb);
       },
       [&](int k, const worst_of_step<float>& a, const worst_of_step<float>& b) {
         observe(k, steps[static_cast<std::int64_t>(k) * n], a, b);
