@@ -38,11 +38,10 @@ MCPRICE_HD MCPRICE_CALLED float heston_worst_of_scenario_value(const heston_wors
   float offset[worst_of_room<Assets>];
   int grid[worst_of_room<Assets>];
   for (int i = 0; i < n; ++i) {
-    offset[i] = tab.log_initials[t.first_asset + i];
-    for (int s = 0; s < 2; ++s) offset[i] -= sc.shifted[s] == i ? sc.shift[s] : 0.0F;
+    offset[i] = scenario_offset(sc, tab.log_initials[t.first_asset + i], i);
     grid[i] = assets[i].local_vol != 0 ? scenario_grid(sc, i) : 0;
   }
-  float const dr = sc.model == 4 ? scenario_rate_bump : sc.model == 5 ? -scenario_rate_bump : 0.0F;
+  float const dr = scenario_rate_move(sc);
   int const vega_asset = sc.model == 2 || sc.model == 3 ? sc.model_asset : -1;
   int const vega_side = sc.model == 2 ? 0 : 1;
   // Theta's first rows: shortened (scenario 6) or lengthened (7), an asset each.
@@ -51,10 +50,7 @@ MCPRICE_HD MCPRICE_CALLED float heston_worst_of_scenario_value(const heston_wors
   float vb[worst_of_room<Assets>];
   for (int i = 0; i < n; ++i) va[i] = vb[i] = i == vega_asset ? assets[i].vega_v0[vega_side] : assets[i].v0;
   heston_worst_of_draws<NormalStream, Assets> d;
-  const path_gbm_trade& base = t;
-  auto const levels = observation_rows_of(steps, t);
-  auto a = worst_of_start(t, offset);
-  auto b = a;
+  scenario_sides<Antithetic, heston_step> sides(t, steps, offset, dr, t.maturity);
   walk_worst_of_sides<NormalStream, Antithetic, Assets>(
       t, tab.factors + t.first_factor + sc.factor * n * n, group, [&](auto& normals) { d.draw(n, assets, normals); },
       [&](int k, const float* y, float sign, float* x) {
@@ -81,17 +77,11 @@ MCPRICE_HD MCPRICE_CALLED float heston_worst_of_scenario_value(const heston_wors
         return w;
       },
       [&](int k, const worst_of_step<float>& wa, const worst_of_step<float>& wb) {
-        heston_step const s = steps[static_cast<std::int64_t>(k) * n];
-        float const time = greek_rows[static_cast<std::int64_t>(k) * n].time;
-        float const hit = dr == 0.0F ? s.hit_value : s.hit_value * fmaf(dr, t.maturity - time, 1.0F);
-        a.template observe<path_product::autocallable>(base, 0.0F, wa.x, wa.var, s.fixing, hit, 0.0F, levels);
-        if constexpr (Antithetic)
-          b.template observe<path_product::autocallable>(base, 0.0F, wb.x, wb.var, s.fixing, hit, 0.0F, levels);
+        std::int64_t const row = static_cast<std::int64_t>(k) * n;
+        sides.observe(steps[row], greek_rows[row].time, wa, wb);
       },
-      [&] { return !(a.settled() && (!Antithetic || b.settled())); });
-  float const up = a.template payoff<path_product::autocallable>(base);
-  if constexpr (!Antithetic) return up;
-  else return 0.5F * (up + b.template payoff<path_product::autocallable>(base));
+      [&] { return sides.open(); });
+  return sides.value();
 }
 
 // A lane of Heston worst-of trades with Greeks: the price with heston_worst_of_lane's bits.
@@ -100,19 +90,14 @@ MCPRICE_HD MCPRICE_INLINE priced_basket_greeks heston_worst_of_greek_lane(const 
                                                                           const heston_worst_of_tables& tab,
                                                                           std::int64_t block, int lane)
 {
-  auto const price = [&](std::uint64_t subsequence) { return heston_worst_of_price<NormalStream>(t, tab, subsequence); };
-  auto const add_greeks = [&](std::uint64_t subsequence, float* v) {
-    auto const value = [&](const worst_of_scenario& sc) {
-      return with_worst_of_room(t.assets, [&](auto room) {
-        constexpr int a = decltype(room)::value;
-        return t.antithetic ? heston_worst_of_scenario_value<NormalStream, true, a>(t, tab, sc, subsequence)
-                            : heston_worst_of_scenario_value<NormalStream, false, a>(t, tab, sc, subsequence);
-      });
-    };
-    worst_of_clock const clock{t.maturity, heston_roll(tab.greek_rows[t.first_step].dt), t.rate};
-    add_worst_of_greeks(t, clock, tab.spots + t.first_asset, value, v);
-  };
-  return worst_of_greek_lane_of(t, block, lane, price, add_greeks);
+  return model_worst_of_greek_lane(
+      t, tab.spots + t.first_asset, block, lane,
+      [&](std::uint64_t subsequence) { return heston_worst_of_price<NormalStream>(t, tab, subsequence); },
+      [&](auto antithetic, auto room, const worst_of_scenario& sc, std::uint64_t subsequence) {
+        return heston_worst_of_scenario_value<NormalStream, decltype(antithetic)::value, decltype(room)::value>(
+            t, tab, sc, subsequence);
+      },
+      [&] { return worst_of_clock{t.maturity, heston_roll(tab.greek_rows[t.first_step].dt), t.rate}; });
 }
 
 }  // namespace mcprice

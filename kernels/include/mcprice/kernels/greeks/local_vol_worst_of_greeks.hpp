@@ -43,18 +43,14 @@ MCPRICE_HD MCPRICE_CALLED float local_vol_worst_of_scenario_value(const local_vo
   float offset[worst_of_room<Assets>];
   int grid[worst_of_room<Assets>];
   for (int i = 0; i < n; ++i) {
-    offset[i] = tab.log_initials[t.first_asset + i];
-    for (int s = 0; s < 2; ++s) offset[i] -= sc.shifted[s] == i ? sc.shift[s] : 0.0F;
+    offset[i] = scenario_offset(sc, tab.log_initials[t.first_asset + i], i);
     grid[i] = i * worst_of_asset_grids + scenario_grid(sc, i);
   }
-  float const dr = sc.model == 4 ? scenario_rate_bump : sc.model == 5 ? -scenario_rate_bump : 0.0F;
+  float const dr = scenario_rate_move(sc);
   float const vol_shift = sc.model == 2 ? scenario_vol_bump : sc.model == 3 ? -scenario_vol_bump : 0.0F;
   // Theta's first rows: shortened (scenario 6) or lengthened (7), an asset each.
   const local_vol_step* first = sc.model >= 6 ? steps + static_cast<std::int64_t>(t.steps + sc.model - 6) * n : steps;
-  const path_gbm_trade& base = t;
-  auto const levels = observation_rows_of(steps, t);
-  auto a = worst_of_start(t, offset);
-  auto b = a;
+  scenario_sides<Antithetic, local_vol_step> sides(t, steps, offset, dr, t.maturity);
   float elapsed = 0.0F;
   walk_worst_of_sides<NormalStream, Antithetic, Assets>(
       t, tab.factors + t.first_factor + sc.factor * n * n, group, no_worst_of_draws{},
@@ -74,15 +70,10 @@ MCPRICE_HD MCPRICE_CALLED float local_vol_worst_of_scenario_value(const local_vo
       [&](int k, const worst_of_step<float>& wa, const worst_of_step<float>& wb) {
         local_vol_step const s = steps[static_cast<std::int64_t>(k) * n];
         elapsed += s.dt;
-        float const hit = dr == 0.0F ? s.hit_value : s.hit_value * fmaf(dr, t.maturity - elapsed, 1.0F);
-        a.template observe<path_product::autocallable>(base, 0.0F, wa.x, wa.var, s.fixing, hit, 0.0F, levels);
-        if constexpr (Antithetic)
-          b.template observe<path_product::autocallable>(base, 0.0F, wb.x, wb.var, s.fixing, hit, 0.0F, levels);
+        sides.observe(s, elapsed, wa, wb);
       },
-      [&] { return !(a.settled() && (!Antithetic || b.settled())); });
-  float const up = a.template payoff<path_product::autocallable>(base);
-  if constexpr (!Antithetic) return up;
-  else return 0.5F * (up + b.template payoff<path_product::autocallable>(base));
+      [&] { return sides.open(); });
+  return sides.value();
 }
 
 // A lane of local-vol worst-of trades with Greeks: the price with local_vol_worst_of_lane's bits.
@@ -91,19 +82,14 @@ MCPRICE_HD MCPRICE_INLINE priced_basket_greeks local_vol_worst_of_greek_lane(con
                                                                              const local_vol_worst_of_tables& tab,
                                                                              std::int64_t block, int lane)
 {
-  auto const price = [&](std::uint64_t subsequence) { return local_vol_worst_of_price<NormalStream>(t, tab, subsequence); };
-  auto const add_greeks = [&](std::uint64_t subsequence, float* v) {
-    auto const value = [&](const worst_of_scenario& sc) {
-      return with_worst_of_room(t.assets, [&](auto room) {
-        constexpr int a = decltype(room)::value;
-        return t.antithetic ? local_vol_worst_of_scenario_value<NormalStream, true, a>(t, tab, sc, subsequence)
-                            : local_vol_worst_of_scenario_value<NormalStream, false, a>(t, tab, sc, subsequence);
-      });
-    };
-    worst_of_clock const clock{t.maturity, local_vol_roll(tab.steps[t.first_step].dt), t.rate};
-    add_worst_of_greeks(t, clock, tab.spots + t.first_asset, value, v);
-  };
-  return worst_of_greek_lane_of(t, block, lane, price, add_greeks);
+  return model_worst_of_greek_lane(
+      t, tab.spots + t.first_asset, block, lane,
+      [&](std::uint64_t subsequence) { return local_vol_worst_of_price<NormalStream>(t, tab, subsequence); },
+      [&](auto antithetic, auto room, const worst_of_scenario& sc, std::uint64_t subsequence) {
+        return local_vol_worst_of_scenario_value<NormalStream, decltype(antithetic)::value, decltype(room)::value>(
+            t, tab, sc, subsequence);
+      },
+      [&] { return worst_of_clock{t.maturity, local_vol_roll(tab.steps[t.first_step].dt), t.rate}; });
 }
 
 }  // namespace mcprice

@@ -17,6 +17,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 namespace mcprice {
 
@@ -181,6 +182,76 @@ MCPRICE_HD MCPRICE_INLINE priced_basket_greeks worst_of_greek_lane_of(const wors
     for (int c = 0; c < channels; ++c) m.greeks.m[c].add_group(v[c], 0.0F, 1);
   }
   return m;
+}
+
+// What the models' scenario walks share (local vol's and Heston's, whose steps differ).
+
+// A scenario's rate move: +-scenario_rate_bump in the rho scenarios (4, 5), else 0.
+MCPRICE_HD MCPRICE_INLINE float scenario_rate_move(const worst_of_scenario& sc)
+{
+  return sc.model == 4 ? scenario_rate_bump : sc.model == 5 ? -scenario_rate_bump : 0.0F;
+}
+
+// Asset i's ln(L_i / S_i(0)) as scenario sc sees it: a spot shift of the asset moves it.
+MCPRICE_HD MCPRICE_INLINE float scenario_offset(const worst_of_scenario& sc, float log_initial, int i)
+{
+  for (int s = 0; s < 2; ++s) log_initial -= sc.shifted[s] == i ? sc.shift[s] : 0.0F;
+  return log_initial;
+}
+
+// The two sides' autocallable states of a scenario walk (sign -1: the antithetic side). Each
+// observation's payment ratio moves with the scenario's rate, to first order in dr.
+template <bool Antithetic, typename Step>
+struct scenario_sides {
+  const path_gbm_trade& base;
+  observation_rows<Step> levels;
+  path_state a;
+  path_state b;
+  float dr;
+  float maturity;
+
+  MCPRICE_HD MCPRICE_INLINE scenario_sides(const worst_of_trade& t, const Step* steps, const float* offsets, float rate,
+                                           float t_end)
+      : base(t), levels(observation_rows_of(steps, t)), a(worst_of_start(t, offsets)), b(a), dr(rate), maturity(t_end)
+  {
+  }
+  // After a step ending at `time` whose first row is s.
+  MCPRICE_HD MCPRICE_INLINE void observe(const Step& s, float time, const worst_of_step<float>& wa,
+                                         const worst_of_step<float>& wb)
+  {
+    float const hit = dr == 0.0F ? s.hit_value : s.hit_value * fmaf(dr, maturity - time, 1.0F);
+    a.template observe<path_product::autocallable>(base, 0.0F, wa.x, wa.var, s.fixing, hit, 0.0F, levels);
+    if constexpr (Antithetic)
+      b.template observe<path_product::autocallable>(base, 0.0F, wb.x, wb.var, s.fixing, hit, 0.0F, levels);
+  }
+  [[nodiscard]] MCPRICE_HD MCPRICE_INLINE bool open() const { return !(a.settled() && (!Antithetic || b.settled())); }
+  MCPRICE_HD MCPRICE_INLINE float value() const
+  {
+    float const up = a.template payoff<path_product::autocallable>(base);
+    if constexpr (!Antithetic) return up;
+    else return 0.5F * (up + b.template payoff<path_product::autocallable>(base));
+  }
+};
+
+// A lane of a model's worst-of trades with Greeks: price(subsequence) is a sample's price (the
+// price lane's bits), walk(antithetic, room, sc, subsequence) a scenario walk's value, sized as
+// the price walk is (std::bool_constant, std::integral_constant), and clock() the trade's
+// worst_of_clock (formed only for trades with Greeks, whose rows hold it).
+template <typename Price, typename Walk, typename Clock>
+MCPRICE_HD MCPRICE_INLINE priced_basket_greeks model_worst_of_greek_lane(const worst_of_trade& t, const float* spots,
+                                                                         std::int64_t block, int lane, Price&& price,
+                                                                         Walk&& walk, Clock&& clock)
+{
+  auto const add_greeks = [&](std::uint64_t subsequence, float* v) {
+    auto const value = [&](const worst_of_scenario& sc) {
+      return with_worst_of_room(t.assets, [&](auto room) {
+        return t.antithetic ? walk(std::true_type{}, room, sc, subsequence)
+                            : walk(std::false_type{}, room, sc, subsequence);
+      });
+    };
+    add_worst_of_greeks(t, clock(), spots, value, v);
+  };
+  return worst_of_greek_lane_of(t, block, lane, price, add_greeks);
 }
 
 // A lane of GBM worst-of trades with Greeks: the price with worst_of_lane's bits.
