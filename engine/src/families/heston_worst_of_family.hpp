@@ -2,7 +2,9 @@
 // Worst-of autocallables with a Heston or jump asset among their underlyings (GBM and local-vol
 // ones may sit beside it), float paths: each trade's Heston step rows in one table, its assets'
 // v0, vol of vol and jump law, the GBM worst-of's initial levels, spots and correlation factors,
-// and with a local-vol asset its local-vol rows and grids (as the local-vol worst-of's).
+// and with a local-vol asset its local-vol rows and grids (as the local-vol worst-of's). Two
+// families of one definition: the mixed worst-ofs (a local-vol asset among them) take kernels
+// with the local-vol step, the others kernels without it (kernels/launch/heston_worst_of.hpp).
 // Greeks (up to max_basket_greek_assets assets): scenario walks on the price's draws
 // (heston_worst_of_greeks.hpp), in the baskets' channels.
 #include "backends/family_run.hpp"
@@ -21,7 +23,8 @@
 
 namespace mcprice::detail {
 
-struct heston_worst_of_family {
+template <bool LocalVol>
+struct basic_heston_worst_of_family {
   using record = heston_worst_of_trade;
   using job = heston_worst_of_job;
   using result_input = no_result_input;
@@ -62,7 +65,7 @@ struct heston_worst_of_family {
     }
   };
 
-  static bool takes(const trade_route& r) { return !r.in_double && r.heston_worst_of; }
+  static bool takes(const trade_route& r) { return !r.in_double && r.heston_worst_of && r.mixed_worst_of == LocalVol; }
   static job make_job(const trade_route& r, const market_data& market, const engine_options& options)
   {
     return make_heston_worst_of_job(r.t, market, options);
@@ -99,20 +102,20 @@ struct heston_worst_of_family {
   template <typename Rng>
   static moments price_lane(const record& t, const heston_worst_of_tables& tab, std::int64_t block, int lane)
   {
-    return heston_worst_of_lane<Rng>(t, tab, block, lane);
+    return heston_worst_of_lane<Rng, LocalVol>(t, tab, block, lane);
   }
   static void launch(const device_ref& f, kernels::block_range b, moments* partials, kernels::launch_target at)
   {
-    kernels::launch_heston_worst_of_blocks(f, b, partials, at);
+    kernels::launch_heston_worst_of_blocks(f, LocalVol, b, partials, at);
   }
   static two_phase_layout two_phase(const std::vector<record>& records) { return worst_of_two_phase_layout(records); }
   static void launch_two_phase(const device_ref& f, kernels::block_range b, const kernels::two_phase_scratch<float>& s,
                                moments* partials, kernels::launch_target at)
   {
-    kernels::launch_heston_worst_of_two_phase(f, b, s, partials, at);
+    kernels::launch_heston_worst_of_two_phase(f, LocalVol, b, s, partials, at);
   }
 
-  static std::optional<trade_greeks> greeks_of(const family_batch<heston_worst_of_family>& b, std::size_t k,
+  static std::optional<trade_greeks> greeks_of(const family_batch<basic_heston_worst_of_family>& b, std::size_t k,
                                                const trade_outcome& o)
   {
     if (!b.records[k].greeks) return std::nullopt;
@@ -122,13 +125,16 @@ struct heston_worst_of_family {
   static priced_basket_greeks greek_lane(const record& t, const heston_worst_of_tables& tab, std::int64_t block,
                                          int lane)
   {
-    return heston_worst_of_greek_lane<Rng>(t, tab, block, lane);
+    return heston_worst_of_greek_lane<Rng, LocalVol>(t, tab, block, lane);
   }
   static void launch_greeks(const device_ref& f, kernels::block_range b, moments* partials, greek_sums* greek_partials,
                             kernels::launch_target at)
   {
-    kernels::launch_heston_worst_of_greek_blocks(f, b, partials, greek_partials, at);
+    kernels::launch_heston_worst_of_greek_blocks(f, LocalVol, b, partials, greek_partials, at);
   }
 };
+
+using heston_worst_of_family = basic_heston_worst_of_family<false>;
+using mixed_worst_of_family = basic_heston_worst_of_family<true>;
 
 }  // namespace mcprice::detail

@@ -113,7 +113,8 @@ std::optional<trade_job> build_checked(const trade& t, std::string& message, con
                       options.greeks,
                       walked_assets,
                       worst_of_on(local_vol) && !worst_of_on(heston_or_jumps),
-                      worst_of_on(heston_or_jumps)};
+                      worst_of_on(heston_or_jumps),
+                      worst_of_on(local_vol) && worst_of_on(heston_or_jumps)};
   if (r.in_double) {
     message = refused_in_double(r);
     if (!message.empty()) return std::nullopt;

@@ -23,6 +23,9 @@ struct trade_route {
   // A worst-of autocallable with a Heston or jump underlying (local-vol and GBM ones may sit
   // beside it): the Heston worst-of prices it.
   bool heston_worst_of{false};
+  // Such a worst-of with a local-vol underlying too: the mixed worst-of's kernels (the Heston
+  // worst-of's with the local-vol step).
+  bool mixed_worst_of{false};
 
   [[nodiscard]] bool european_exercise() const noexcept { return t.exercise == exercise_style::european; }
   // An autocallable on several underlyings (worst-of): it has a family of its own.

@@ -4,32 +4,39 @@
 namespace mcprice::kernels {
 namespace {
 
-// Heston worst-ofs as worst_of_routes walks them: each asset's QE step (and jumps).
+// Heston worst-ofs as worst_of_routes walks them: each asset's QE step (and jumps); with
+// LocalVol, the mixed worst-ofs', whose local-vol assets step on their grids. Two models, so
+// that the local-vol step lives in the mixed kernels only.
+template <bool LocalVol>
 struct heston_worst_of {
   using real = float;
   using trade = heston_worst_of_trade;
   using tables = heston_worst_of_tables;
-  static constexpr const char* blocks_name = "heston_worst_of_blocks_kernel";
-  static constexpr const char* observations_name = "heston_worst_of_observations_kernel";
-  static constexpr const char* payoffs_name = "heston_worst_of_payoffs_kernel";
-  static constexpr const char* greeks_name = "heston_worst_of_greek_blocks_kernel";
+  static constexpr const char* blocks_name =
+      LocalVol ? "mixed_worst_of_blocks_kernel" : "heston_worst_of_blocks_kernel";
+  static constexpr const char* observations_name =
+      LocalVol ? "mixed_worst_of_observations_kernel" : "heston_worst_of_observations_kernel";
+  static constexpr const char* payoffs_name =
+      LocalVol ? "mixed_worst_of_payoffs_kernel" : "heston_worst_of_payoffs_kernel";
+  static constexpr const char* greeks_name =
+      LocalVol ? "mixed_worst_of_greek_blocks_kernel" : "heston_worst_of_greek_blocks_kernel";
 
   template <typename Stream>
   __device__ __forceinline__ static moments lane(const trade& t, const tables& tab, std::int64_t block, int lane)
   {
-    return heston_worst_of_lane<Stream>(t, tab, block, lane);
+    return heston_worst_of_lane<Stream, LocalVol>(t, tab, block, lane);
   }
   template <typename Stream>
   __device__ __forceinline__ static priced_basket_greeks greek_lane(const trade& t, const tables& tab,
                                                                     std::int64_t block, int lane)
   {
-    return heston_worst_of_greek_lane<Stream>(t, tab, block, lane);
+    return heston_worst_of_greek_lane<Stream, LocalVol>(t, tab, block, lane);
   }
   template <typename Stream, bool Antithetic, typename Observe, typename Open>
   __device__ __forceinline__ static void walk(const trade& t, const tables& tab, std::uint64_t seed, Observe&& observe,
                                               Open&& open)
   {
-    walk_heston_worst_of<Stream, Antithetic>(t, tab, seed, observe, open);
+    walk_heston_worst_of<Stream, Antithetic, LocalVol>(t, tab, seed, observe, open);
   }
   __device__ __forceinline__ static const heston_step* steps(const trade& t, const tables& tab)
   {
@@ -43,22 +50,29 @@ struct heston_worst_of {
 
 }  // namespace
 
-void launch_heston_worst_of_blocks(const heston_worst_of_ref& f, block_range blocks, moments* partials,
-                                   launch_target at)
+void launch_heston_worst_of_blocks(const heston_worst_of_ref& f, bool local_vol, block_range blocks,
+                                   moments* partials, launch_target at)
 {
-  worst_of_routes::launch_blocks<heston_worst_of>(f, blocks, partials, at);
+  if (local_vol) worst_of_routes::launch_blocks<heston_worst_of<true>>(f, blocks, partials, at);
+  else worst_of_routes::launch_blocks<heston_worst_of<false>>(f, blocks, partials, at);
 }
 
-void launch_heston_worst_of_two_phase(const heston_worst_of_ref& f, block_range blocks,
+void launch_heston_worst_of_two_phase(const heston_worst_of_ref& f, bool local_vol, block_range blocks,
                                       const two_phase_scratch<float>& s, moments* partials, launch_target at)
 {
-  worst_of_routes::launch_two_phase<heston_worst_of>(f, blocks, s, partials, at);
+  if (local_vol) worst_of_routes::launch_two_phase<heston_worst_of<true>>(f, blocks, s, partials, at);
+  else worst_of_routes::launch_two_phase<heston_worst_of<false>>(f, blocks, s, partials, at);
 }
 
-void launch_heston_worst_of_greek_blocks(const heston_worst_of_ref& f, block_range blocks, moments* price_partials,
-                                         basket_greek_moments* greek_partials, launch_target at)
+void launch_heston_worst_of_greek_blocks(const heston_worst_of_ref& f, bool local_vol, block_range blocks,
+                                         moments* price_partials, basket_greek_moments* greek_partials,
+                                         launch_target at)
 {
-  worst_of_routes::launch_greek_blocks<heston_worst_of>(f, blocks, price_partials, greek_partials, at);
+  if (local_vol) {
+    worst_of_routes::launch_greek_blocks<heston_worst_of<true>>(f, blocks, price_partials, greek_partials, at);
+  } else {
+    worst_of_routes::launch_greek_blocks<heston_worst_of<false>>(f, blocks, price_partials, greek_partials, at);
+  }
 }
 
 }  // namespace mcprice::kernels

@@ -26,7 +26,7 @@ namespace mcprice {
 // One side's value (sign -1: the antithetic path) in scenario `sc`, from subsequence `group`.
 // Called, not inlined, on the GPU (MCPRICE_CALLED). Assets: the trade's asset count where a
 // kernel sizes it (worst_of_room), or 0.
-template <typename NormalStream, bool Antithetic, int Assets>
+template <typename NormalStream, bool Antithetic, bool LocalVol, int Assets>
 MCPRICE_HD MCPRICE_CALLED float heston_worst_of_scenario_value(const heston_worst_of_trade& t,
                                                                const heston_worst_of_tables& tab,
                                                                const worst_of_scenario& sc, std::uint64_t group)
@@ -68,7 +68,7 @@ MCPRICE_HD MCPRICE_CALLED float heston_worst_of_scenario_value(const heston_wors
                                  ? d.log_jump_of(assets[i], i, tab.jump_counts[t.first_step + row + i], sign)
                                  : 0.0F;
           float var = 0.0F;
-          float const dx = heston_worst_of_increment(t, tab, assets[i], r, row, i, grid[i], x[i], sign * y[i],
+          float const dx = heston_worst_of_increment<LocalVol>(t, tab, assets[i], r, row, i, grid[i], x[i], sign * y[i],
                                                      sign * d.z_v[i], v[i], var);
           x[i] += fmaf(dr, g.dt, dx) + jump;
           float const performance = x[i] - offset[i];
@@ -85,17 +85,17 @@ MCPRICE_HD MCPRICE_CALLED float heston_worst_of_scenario_value(const heston_wors
 }
 
 // A lane of Heston worst-of trades with Greeks: the price with heston_worst_of_lane's bits.
-template <typename NormalStream>
+template <typename NormalStream, bool LocalVol>
 MCPRICE_HD MCPRICE_INLINE priced_basket_greeks heston_worst_of_greek_lane(const heston_worst_of_trade& t,
                                                                           const heston_worst_of_tables& tab,
                                                                           std::int64_t block, int lane)
 {
   return model_worst_of_greek_lane(
       t, tab.spots + t.first_asset, block, lane,
-      [&](std::uint64_t subsequence) { return heston_worst_of_price<NormalStream>(t, tab, subsequence); },
+      [&](std::uint64_t subsequence) { return heston_worst_of_price<NormalStream, LocalVol>(t, tab, subsequence); },
       [&](auto antithetic, auto room, const worst_of_scenario& sc, std::uint64_t subsequence) {
-        return heston_worst_of_scenario_value<NormalStream, decltype(antithetic)::value, decltype(room)::value>(
-            t, tab, sc, subsequence);
+        return heston_worst_of_scenario_value<NormalStream, decltype(antithetic)::value, LocalVol,
+                                              decltype(room)::value>(t, tab, sc, subsequence);
       },
       [&] { return worst_of_clock{t.maturity, heston_roll(tab.greek_rows[t.first_step].dt), t.rate}; });
 }

@@ -15,17 +15,21 @@ namespace mcprice::kernels {
 // and correlation factors (trade.first_factor).
 using heston_worst_of_ref = family_ref<heston_worst_of_trade, heston_worst_of_tables>;
 
-void launch_heston_worst_of_blocks(const heston_worst_of_ref& f, block_range blocks, moments* partials,
-                                   launch_target at);
+// local_vol: the trades may have local-vol assets (the mixed worst-ofs' kernels, which step them
+// on their grids); without, kernels with no local-vol step (faster). A request's trades take one
+// or the other: the engine keeps them in two families.
+void launch_heston_worst_of_blocks(const heston_worst_of_ref& f, bool local_vol, block_range blocks,
+                                   moments* partials, launch_target at);
 
 // The two-phase route, with the GBM worst-of's rows a sample (worst_of_rows_per_sample) and its
 // fused route's bits.
-void launch_heston_worst_of_two_phase(const heston_worst_of_ref& f, block_range blocks,
+void launch_heston_worst_of_two_phase(const heston_worst_of_ref& f, bool local_vol, block_range blocks,
                                       const two_phase_scratch<float>& s, moments* partials, launch_target at);
 
 // Like launch_heston_worst_of_blocks (the same price partials, bit for bit), plus each partial's
 // Greek sums in the baskets' channels (trades with t.greeks; the others' stay zero).
-void launch_heston_worst_of_greek_blocks(const heston_worst_of_ref& f, block_range blocks, moments* price_partials,
-                                         basket_greek_moments* greek_partials, launch_target at);
+void launch_heston_worst_of_greek_blocks(const heston_worst_of_ref& f, bool local_vol, block_range blocks,
+                                         moments* price_partials, basket_greek_moments* greek_partials,
+                                         launch_target at);
 
 }  // namespace mcprice::kernels

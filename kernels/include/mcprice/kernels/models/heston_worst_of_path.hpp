@@ -85,7 +85,11 @@ struct heston_worst_of_tables {
 
 // Asset i's log increment over the step at `row` (the trade's row index of its step's first
 // asset) from log spot x with normals z_x and z_v: its QE step with variance v, or a local-vol
-// asset's step on grid `grid` (its own, or a scenario's); var: the step's variance.
+// asset's step on grid `grid` (its own, or a scenario's); var: the step's variance. LocalVol:
+// the kernel prices trades with local-vol assets (the mixed worst-ofs' kernels); without, the
+// local-vol step is not compiled in, which keeps the Heston kernels 8% faster
+// (docs/benchmarks.md).
+template <bool LocalVol>
 MCPRICE_HD MCPRICE_INLINE float heston_worst_of_increment(const heston_worst_of_trade& t,
                                                           const heston_worst_of_tables& tab,
                                                           const heston_worst_of_asset& a, const heston_step& r,
@@ -93,20 +97,21 @@ MCPRICE_HD MCPRICE_INLINE float heston_worst_of_increment(const heston_worst_of_
                                                           float z_v, float& v, float& var)
 {
   float dx = 0.0F;
-  if (a.local_vol != 0) {
-    std::int64_t const at = t.first_step + row + i;
-    dx = worst_of_asset_increment(tab.grids[t.first_grid + i * worst_of_asset_grids + grid], tab.surface,
-                                  tab.local_vol_steps[at], x, z_x, 0.0F, var);
-  } else {
-    heston_qe_step(a.xi, r, v, qe_normal_draw{z_v}, z_x, dx, var);
+  if constexpr (LocalVol) {
+    if (a.local_vol != 0) {
+      std::int64_t const at = t.first_step + row + i;
+      return worst_of_asset_increment(tab.grids[t.first_grid + i * worst_of_asset_grids + grid], tab.surface,
+                                      tab.local_vol_steps[at], x, z_x, 0.0F, var);
+    }
   }
+  heston_qe_step(a.xi, r, v, qe_normal_draw{z_v}, z_x, dx, var);
   return dx;
 }
 
 // Moves one side's log spots x and variances v by the step at `row` (k x assets: the step's
 // rows, an asset each) with the correlated normals y and the variance normals z_v, and returns
 // its worst. jumps: each asset's log jump over the step (0 for an asset without jumps).
-template <int Assets>
+template <int Assets, bool LocalVol>
 MCPRICE_HD MCPRICE_INLINE worst_of_step<float> step_heston_worst_of(const heston_worst_of_trade& t,
                                                                     const heston_worst_of_tables& tab,
                                                                     std::int64_t row, const float* y,
@@ -121,7 +126,8 @@ MCPRICE_HD MCPRICE_INLINE worst_of_step<float> step_heston_worst_of(const heston
   for (int i = 0; i < n; ++i) {
     float var = 0.0F;
     float const dx =
-        heston_worst_of_increment(t, tab, assets[i], rows[i], row, i, 0, x[i], sign * y[i], sign * z_v[i], v[i], var);
+        heston_worst_of_increment<LocalVol>(t, tab, assets[i], rows[i], row, i, 0, x[i], sign * y[i], sign * z_v[i], v[i],
+                                            var);
     x[i] += dx + jumps[i];
     float const performance = x[i] - log_initial[i];
     if (i == 0 || performance < w.x) w = {performance, var};
@@ -154,8 +160,9 @@ struct heston_worst_of_draws {
 };
 
 // Calls observe(k, step k's first row, worst step of side a, of side b) after each step, while
-// `open()`. Assets: the asset count where a kernel sizes it (worst_of_room), or 0.
-template <typename NormalStream, bool Antithetic, int Assets = 0, typename Observe, typename Open>
+// `open()`. Assets: the asset count where a kernel sizes it (worst_of_room), or 0. LocalVol: as
+// heston_worst_of_increment.
+template <typename NormalStream, bool Antithetic, bool LocalVol, int Assets = 0, typename Observe, typename Open>
 MCPRICE_HD MCPRICE_INLINE void walk_heston_worst_of(const heston_worst_of_trade& t, const heston_worst_of_tables& tab,
                                                     std::uint64_t group, Observe&& observe, Open&& open)
 {
@@ -176,7 +183,7 @@ MCPRICE_HD MCPRICE_INLINE void walk_heston_worst_of(const heston_worst_of_trade&
           jumps[i] = d.log_jump_of(assets[i], i, tab.jump_counts[t.first_step + static_cast<std::int64_t>(k) * n + i],
                                    sign);
         }
-        return step_heston_worst_of<Assets>(t, tab, static_cast<std::int64_t>(k) * n, y, d.z_v, jumps, sign, x,
+        return step_heston_worst_of<Assets, LocalVol>(t, tab, static_cast<std::int64_t>(k) * n, y, d.z_v, jumps, sign, x,
                                             sign > 0.0F ? va : vb);
       },
       [&](int k, const worst_of_step<float>& a, const worst_of_step<float>& b) {
@@ -185,35 +192,36 @@ MCPRICE_HD MCPRICE_INLINE void walk_heston_worst_of(const heston_worst_of_trade&
       open);
 }
 
-template <typename NormalStream, bool Antithetic, int Assets = 0>
+template <typename NormalStream, bool Antithetic, bool LocalVol, int Assets = 0>
 MCPRICE_HD MCPRICE_INLINE float heston_worst_of_sample(const heston_worst_of_trade& t, const heston_worst_of_tables& tab,
                                                        std::uint64_t group)
 {
   return worst_of_value<Antithetic>(t, tab.steps + t.first_step, tab.log_initials + t.first_asset,
                                     [&](auto&& observe, auto&& open) {
-                                      walk_heston_worst_of<NormalStream, Antithetic, Assets>(t, tab, group, observe,
-                                                                                             open);
+                                      walk_heston_worst_of<NormalStream, Antithetic, LocalVol, Assets>(
+                                          t, tab, group, observe, open);
                                     });
 }
 
-// A sample's price (with_worst_of_room: sized or not, the same arithmetic).
-template <typename NormalStream>
+// A sample's price (with_worst_of_room: sized or not, the same arithmetic; LocalVol: a trade
+// without local-vol assets prices with the same bits either way).
+template <typename NormalStream, bool LocalVol>
 MCPRICE_HD MCPRICE_INLINE float heston_worst_of_price(const heston_worst_of_trade& t, const heston_worst_of_tables& tab,
                                                       std::uint64_t group)
 {
   return with_worst_of_room(t.assets, [&](auto room) {
     constexpr int a = decltype(room)::value;
-    return t.antithetic ? heston_worst_of_sample<NormalStream, true, a>(t, tab, group)
-                        : heston_worst_of_sample<NormalStream, false, a>(t, tab, group);
+    return t.antithetic ? heston_worst_of_sample<NormalStream, true, LocalVol, a>(t, tab, group)
+                        : heston_worst_of_sample<NormalStream, false, LocalVol, a>(t, tab, group);
   });
 }
 
-template <typename NormalStream>
+template <typename NormalStream, bool LocalVol>
 MCPRICE_HD MCPRICE_INLINE moments heston_worst_of_lane(const heston_worst_of_trade& t,
                                                        const heston_worst_of_tables& tab, std::int64_t block, int lane)
 {
   return own_subsequence_lane(t.samples, block, lane, [&](std::uint64_t subsequence) {
-    return heston_worst_of_price<NormalStream>(t, tab, subsequence);
+    return heston_worst_of_price<NormalStream, LocalVol>(t, tab, subsequence);
   });
 }
 
