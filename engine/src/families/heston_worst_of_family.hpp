@@ -75,23 +75,10 @@ struct basic_heston_worst_of_family {
     j.kernel.first_step = static_cast<std::int32_t>(t.steps.size());
     j.kernel.first_asset = static_cast<std::int32_t>(t.log_initials.size());
     j.kernel.first_factor = static_cast<std::int32_t>(t.factors.size());
-    if (!j.jump_counts.empty()) {
-      t.jump_counts.resize(t.steps.size(), 0.0F);
-      t.jump_counts.insert(t.jump_counts.end(), j.jump_counts.begin(), j.jump_counts.end());
-    }
-    if (!j.greek_rows.empty()) {
-      t.greek_rows.resize(t.steps.size(), heston_worst_of_greek_row{});
-      t.greek_rows.insert(t.greek_rows.end(), j.greek_rows.begin(), j.greek_rows.end());
-    }
-    if (!j.local_vol_steps.empty()) {
-      t.local_vol_steps.resize(t.steps.size(), basic_local_vol_step<float>{});
-      t.local_vol_steps.insert(t.local_vol_steps.end(), j.local_vol_steps.begin(), j.local_vol_steps.end());
-    }
-    j.kernel.first_grid = static_cast<std::int32_t>(t.grids.size());
-    for (std::size_t g = 0; g < j.grids.size(); ++g) {
-      if (j.grid_sources[g] != nullptr) j.grids[g].first = t.surface.place(*j.grid_sources[g]);
-    }
-    t.grids.insert(t.grids.end(), j.grids.begin(), j.grids.end());
+    append_parallel_rows(t.jump_counts, t.steps.size(), j.jump_counts);
+    append_parallel_rows(t.greek_rows, t.steps.size(), j.greek_rows);
+    append_parallel_rows(t.local_vol_steps, t.steps.size(), j.local_vol_steps);
+    append_worst_of_grids(t, j);
     t.steps.insert(t.steps.end(), j.steps.begin(), j.steps.end());
     t.assets.insert(t.assets.end(), j.assets.begin(), j.assets.end());
     t.log_initials.insert(t.log_initials.end(), j.log_initials.begin(), j.log_initials.end());

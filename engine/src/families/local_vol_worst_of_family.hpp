@@ -56,14 +56,10 @@ struct local_vol_worst_of_family {
   static void append_tables(tables& t, job& j)
   {
     j.kernel.first_step = static_cast<std::int32_t>(t.steps.size());
-    j.kernel.first_grid = static_cast<std::int32_t>(t.grids.size());
     j.kernel.first_asset = static_cast<std::int32_t>(t.log_initials.size());
     j.kernel.first_factor = static_cast<std::int32_t>(t.factors.size());
-    for (std::size_t g = 0; g < j.grids.size(); ++g) {
-      if (j.grid_sources[g] != nullptr) j.grids[g].first = t.surface.place(*j.grid_sources[g]);
-    }
+    append_worst_of_grids(t, j);
     t.steps.insert(t.steps.end(), j.steps.begin(), j.steps.end());
-    t.grids.insert(t.grids.end(), j.grids.begin(), j.grids.end());
     t.log_initials.insert(t.log_initials.end(), j.log_initials.begin(), j.log_initials.end());
     t.spots.insert(t.spots.end(), j.spots.begin(), j.spots.end());
     t.factors.insert(t.factors.end(), j.factor.begin(), j.factor.end());

@@ -105,16 +105,17 @@ std::optional<trade_job> build_checked(const trade& t, std::string& message, con
            std::any_of(t.underlyings.begin(), t.underlyings.end(),
                        [&](const std::string& name) { return is(market.assets()[*market.find(name)]); });
   };
-  auto const local_vol = [](const asset& a) { return a.model == model_kind::local_vol; };
-  auto const heston_or_jumps = [](const asset& a) { return a.model == model_kind::heston || jump_intensity(a) > 0.0; };
+  bool const local_vol = worst_of_on([](const asset& a) { return a.model == model_kind::local_vol; });
+  bool const heston_or_jumps =
+      worst_of_on([](const asset& a) { return a.model == model_kind::heston || jump_intensity(a) > 0.0; });
   trade_route const r{t,
                       market.assets()[first_underlying],
                       options.precision == path_precision::float64,
                       options.greeks,
                       walked_assets,
-                      worst_of_on(local_vol) && !worst_of_on(heston_or_jumps),
-                      worst_of_on(heston_or_jumps),
-                      worst_of_on(local_vol) && worst_of_on(heston_or_jumps)};
+                      local_vol && !heston_or_jumps,
+                      heston_or_jumps,
+                      local_vol && heston_or_jumps};
   if (r.in_double) {
     message = refused_in_double(r);
     if (!message.empty()) return std::nullopt;

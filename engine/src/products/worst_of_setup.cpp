@@ -214,20 +214,25 @@ heston_worst_of_asset worst_of_heston_asset(const asset& a)
 
 // The Greek rows of the step rows (job.steps so far, k x n + i): each step's length and end, and
 // the vega scenarios' row lengths. A GBM asset's Black variance moves with its step vol shifted
-// +-0.01 along its derivative (make_greek_steps), as the GBM worst-of's scenarios move it.
+// +-0.01 along its derivative (make_greek_steps), as the GBM worst-of's scenarios move it; a
+// Heston asset's row keeps its length (its v0 and theta move), as does a local-vol asset's
+// (unused: its grids move).
 std::vector<heston_worst_of_greek_row> heston_worst_of_greek_rows(const std::vector<const asset*>& assets,
                                                                   const path_grid& g,
                                                                   const std::vector<heston_step>& steps)
 {
   std::vector<std::vector<path_greek_step>> per_asset;
-  for (const asset* a : assets) per_asset.push_back(make_greek_steps(*a, g.times, 0.0));
+  for (const asset* a : assets) {
+    bool const gbm = a->model == model_kind::gbm;
+    per_asset.push_back(gbm ? make_greek_steps(*a, g.times, 0.0) : std::vector<path_greek_step>{});
+  }
   std::vector<heston_worst_of_greek_row> rows;
   double t_prev = 0.0;
   for (std::size_t k = 0; k < g.times.size(); ++k) {
     for (std::size_t i = 0; i < assets.size(); ++i) {
       heston_worst_of_greek_row r{static_cast<float>(g.times[k] - t_prev), static_cast<float>(g.times[k]), {}};
       float const own = steps[rows.size()].dt;
-      if (assets[i]->model == model_kind::heston) {
+      if (per_asset[i].empty()) {
         r.vega_dt[0] = r.vega_dt[1] = own;
       } else {
         double const vol = std::sqrt(static_cast<double>(own));
