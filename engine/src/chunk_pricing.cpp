@@ -33,8 +33,8 @@ bool exercise_today_if_better(trade_result& r, double exercise_today, double con
 // queue, and the chunks already keep the streams busy.
 constexpr std::size_t pipelined_jobs_per_family = 2;
 
-// Progress slots a chunk takes: one a registered family, one for early exercise.
-constexpr std::size_t families_per_chunk = registered_families::size + 1;
+// Progress slots a chunk takes: one a registered family, one for early exercise in each precision.
+constexpr std::size_t families_per_chunk = registered_families::size + 2;
 
 // One family of a chunk as the chunk prices it: its rows, how it runs on the backend, and what
 // finishes a priced trade's result (its Greeks).
@@ -75,6 +75,16 @@ family_task exercise_task(const exercise_rows& rows, const pricing_backend& back
             bool const today =
                 exercise_today_if_better(r, rows.exercise_today[k], run.outcomes[k].continuation_today, rows.scales[k]);
             if (greeks) r.greeks = rows.greeks_of(k, run, today);
+          },
+          false};
+}
+
+// The same under --precision double, which has no Greeks.
+family_task exercise_task(const double_exercise_rows& rows, const pricing_backend& backend)
+{
+  return {&rows, [&backend, &rows](const run_control& c) { return backend.run_early_exercise(rows.f, c); },
+          [&rows](std::size_t k, const family_run& run, trade_result& r) {
+            exercise_today_if_better(r, rows.exercise_today[k], run.outcomes[k].continuation_today, rows.scales[k]);
           },
           false};
 }
@@ -173,6 +183,7 @@ chunk_timing price_families(const call_state& call, const request_families& f, s
     if (!batch.empty()) tasks.push_back(task_of(batch, call.backend, call.greeks));
   });
   if (!f.exercises.f.trades.empty()) tasks.push_back(exercise_task(f.exercises, call.backend, call.greeks));
+  if (!f.double_exercises.f.trades.empty()) tasks.push_back(exercise_task(f.double_exercises, call.backend));
   std::vector<family_run> const outcomes = run_tasks(call, tasks, chunk);
   guard.reported = true;
   auto const collected = std::chrono::steady_clock::now();

@@ -56,23 +56,7 @@ TEST_CASE(
 
 TEST_CASE("Bermudan options match a binomial tree with the same exercise dates on random parameters")
 {
-  std::mt19937_64 gen(20261130);
-  std::uniform_real_distribution<double> spot(80, 120), vol(0.1, 0.5), rate(0.0, 0.08), div(0.0, 0.06), mat(0.25, 2.0);
-  int const date_choices[] = {4, 12, 24};
-  for (int i = 0; i < 8; ++i) {
-    double const s = spot(gen), k = spot(gen), v = vol(gen), r = rate(gen), q = div(gen), t = mat(gen);
-    bool const call = i % 2 == 0;
-    int const dates = date_choices[i % 3];
-    double const tree = binomial_bermudan(s, k, t, r, q, v, call, dates, 2400 / dates);
-    auto const run = price_cpu(flat_market(s, v, r, q),
-                               {exercise_trade_of("b" + std::to_string(i), call ? option_type::call : option_type::put,
-                                                  {"S"}, k, t, exercise_style::bermudan, dates)},
-                               40'000);
-    INFO("S " << s << " K " << k << " vol " << v << " r " << r << " q " << q << " T " << t << " dates " << dates);
-    // The regressed policy is slightly sub-optimal (a low bias of a few tenths of a percent);
-    // the tree's own error is about 1e-3 relative.
-    check_band(run.results[0], tree, 0.006 * tree + 0.005, 0.002 * tree + 0.002);
-  }
+  check_random_bermudans(20261130, 8, [](const market_data& m, const trade& b) { return price_cpu(m, {b}, 40'000); });
 }
 
 TEST_CASE("a Bermudan with one exercise date is the European option within 4 std errors")

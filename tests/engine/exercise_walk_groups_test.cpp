@@ -72,7 +72,7 @@ struct calibrated {
     detail::run_control const control;
     auto const c = detail::calibrate(f, plan, *detail::make_cpu_calibration(f, l, plan, control), control);
     packed = detail::pack_tables(f, c.coefficients, l);
-    tables = detail::tables_at(packed.data(), l, nullptr);
+    tables = detail::tables_at<float>(packed.data(), l, nullptr);
   }
   calibrated(const calibrated&) = delete;
   calibrated& operator=(const calibrated&) = delete;

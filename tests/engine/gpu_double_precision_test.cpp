@@ -123,3 +123,17 @@ TEST_CASE("GPU double paths: Heston QE matches the semi-analytic price and the C
   auto const alone = price_double(m, {trades[0], trades[1]}, backend_choice::gpu, 50'001, 100);
   CHECK(std::memcmp(&alone.results[0].price, &fused.results[0].price, sizeof(double)) == 0);
 }
+
+TEST_CASE("GPU double paths: early exercise is refused per trade with where it is priced", "[gpu]")
+{
+  auto const m = flat_x_market();
+  trade american = on_x("american", product_kind::vanilla, option_type::put);
+  american.strike = 100.0;
+  american.exercise = exercise_style::american;
+  trade vanilla = on_x("vanilla", product_kind::vanilla, option_type::put);
+  vanilla.strike = 100.0;
+  auto const run = price_double(m, {american, vanilla}, backend_choice::gpu, 10'000, 16);
+  CHECK(run.results[0].status == trade_status::error);
+  CHECK_THAT(run.results[0].message, Catch::Contains("CPU backend only"));
+  CHECK(run.results[1].status == trade_status::ok);
+}

@@ -22,7 +22,8 @@ void copy_part(std::vector<unsigned char>& out, std::size_t offset, const std::v
 
 }  // namespace
 
-exercise_table_layout layout_of(const exercise_family& f)
+template <typename Real>
+exercise_table_layout layout_of(const basic_exercise_family<Real>& f)
 {
   exercise_table_layout l;
   std::size_t at = 0;
@@ -31,21 +32,22 @@ exercise_table_layout layout_of(const exercise_family& f)
     at += align256(bytes);
     return here;
   };
-  l.assets = place(sizeof(exercise_asset) * f.assets.size());
-  l.factors = place(sizeof(float) * f.factors.size());
-  l.gbm = place(sizeof(exercise_gbm_step) * f.gbm_steps.size());
-  l.heston = place(sizeof(heston_step) * f.heston_steps.size());
-  l.jumps = place(sizeof(float) * f.jump_counts.size());
-  l.discounts = place(sizeof(float) * f.discounts.size());
-  l.scenarios = place(sizeof(exercise_trade) * f.scenarios.size());
+  l.assets = place(sizeof(basic_exercise_asset<Real>) * f.assets.size());
+  l.factors = place(sizeof(Real) * f.factors.size());
+  l.gbm = place(sizeof(basic_exercise_gbm_step<Real>) * f.gbm_steps.size());
+  l.heston = place(sizeof(basic_heston_step<Real>) * f.heston_steps.size());
+  l.jumps = place(sizeof(Real) * f.jump_counts.size());
+  l.discounts = place(sizeof(Real) * f.discounts.size());
+  l.scenarios = place(sizeof(basic_exercise_trade<Real>) * f.scenarios.size());
   l.groups = place(sizeof(exercise_walk_group) * f.walk_groups.size());
-  l.coefficients = place(sizeof(float) * static_cast<std::size_t>(f.coefficient_dates) * max_exercise_basis);
+  l.coefficients = place(sizeof(Real) * static_cast<std::size_t>(f.coefficient_dates) * max_exercise_basis);
   l.bytes = at;
   l.any_jumps = !f.jump_counts.empty();
   return l;
 }
 
-std::vector<unsigned char> pack_tables(const exercise_family& f, const std::vector<float>& coefficients,
+template <typename Real>
+std::vector<unsigned char> pack_tables(const basic_exercise_family<Real>& f, const std::vector<Real>& coefficients,
                                        const exercise_table_layout& l)
 {
   std::vector<unsigned char> out(l.bytes);
@@ -68,20 +70,32 @@ packed_exercise_family packed(exercise_family f)
   return {std::move(f), l, std::move(tables)};
 }
 
-exercise_tables tables_at(const void* base, const exercise_table_layout& l, const basic_vol_pair<float>* surfaces)
+template <typename Real>
+basic_exercise_tables<Real> tables_at(const void* base, const exercise_table_layout& l,
+                                      const basic_vol_pair<Real>* surfaces)
 {
   auto const* b = static_cast<const unsigned char*>(base);
-  return {reinterpret_cast<const exercise_asset*>(b + l.assets),
-          reinterpret_cast<const float*>(b + l.factors),
-          reinterpret_cast<const exercise_gbm_step*>(b + l.gbm),
-          reinterpret_cast<const heston_step*>(b + l.heston),
-          reinterpret_cast<const float*>(b + l.discounts),
-          reinterpret_cast<const float*>(b + l.coefficients),
-          reinterpret_cast<const exercise_trade*>(b + l.scenarios),
+  return {reinterpret_cast<const basic_exercise_asset<Real>*>(b + l.assets),
+          reinterpret_cast<const Real*>(b + l.factors),
+          reinterpret_cast<const basic_exercise_gbm_step<Real>*>(b + l.gbm),
+          reinterpret_cast<const basic_heston_step<Real>*>(b + l.heston),
+          reinterpret_cast<const Real*>(b + l.discounts),
+          reinterpret_cast<const Real*>(b + l.coefficients),
+          reinterpret_cast<const basic_exercise_trade<Real>*>(b + l.scenarios),
           reinterpret_cast<const exercise_walk_group*>(b + l.groups),
           surfaces,
-          l.any_jumps ? reinterpret_cast<const float*>(b + l.jumps) : nullptr};
+          l.any_jumps ? reinterpret_cast<const Real*>(b + l.jumps) : nullptr};
 }
+
+template exercise_table_layout layout_of(const exercise_family&);
+template exercise_table_layout layout_of(const basic_exercise_family<double>&);
+template std::vector<unsigned char> pack_tables(const exercise_family&, const std::vector<float>&,
+                                                const exercise_table_layout&);
+template std::vector<unsigned char> pack_tables(const basic_exercise_family<double>&, const std::vector<double>&,
+                                                const exercise_table_layout&);
+template exercise_tables tables_at(const void*, const exercise_table_layout&, const basic_vol_pair<float>*);
+template basic_exercise_tables<double> tables_at(const void*, const exercise_table_layout&,
+                                                 const basic_vol_pair<double>*);
 
 namespace {
 
@@ -243,10 +257,10 @@ std::vector<exercise_combination> each_leg_alone(std::vector<exercise_combinatio
   return combinations;
 }
 
-std::size_t calibration_bytes(std::int64_t blocks, std::int64_t path_floats)
+std::size_t calibration_bytes(std::int64_t blocks, std::int64_t path_floats, std::size_t real_bytes)
 {
   auto const paths = static_cast<std::size_t>(blocks) * calibration_paths_per_block;
-  return align256(sizeof(float) * static_cast<std::size_t>(path_floats)) + align256(sizeof(float) * paths);
+  return align256(real_bytes * static_cast<std::size_t>(path_floats)) + align256(real_bytes * paths);
 }
 
 std::size_t calibration_bytes(const calibration_job& job)
@@ -254,8 +268,13 @@ std::size_t calibration_bytes(const calibration_job& job)
   return calibration_bytes(job.end_block - job.first_block, job.end_float - job.first_float);
 }
 
-calibration_plan plan_calibration(const std::vector<exercise_trade>& trades, std::int64_t total_blocks, std::size_t cap)
+template <typename Real>
+calibration_plan plan_calibration(const std::vector<basic_exercise_trade<Real>>& trades, std::int64_t total_blocks,
+                                  std::size_t cap)
 {
+  auto const bytes = [](std::int64_t blocks, std::int64_t path_floats) {
+    return calibration_bytes(blocks, path_floats, sizeof(Real));
+  };
   calibration_plan plan;
   bool open = false;
   calibration_job job{};
@@ -264,19 +283,19 @@ calibration_plan plan_calibration(const std::vector<exercise_trade>& trades, std
     open = false;
   };
   for (std::size_t i = 0; i < trades.size(); ++i) {
-    const exercise_trade& t = trades[i];
+    const basic_exercise_trade<Real>& t = trades[i];
     std::int64_t const per_block = std::int64_t{calibration_paths_per_block} * calibration_rows(t);
     std::int64_t const end = i + 1 < trades.size() ? trades[i + 1].first_calibration_block : total_blocks;
-    if (cap != 0 && calibration_bytes(1, per_block) > cap) {
+    if (cap != 0 && bytes(1, per_block) > cap) {
       plan.trades_too_large.push_back(i);
-      plan.smallest_need = std::max(plan.smallest_need, calibration_bytes(1, per_block));
+      plan.smallest_need = std::max(plan.smallest_need, bytes(1, per_block));
       close();
       continue;
     }
     for (std::int64_t b = t.first_calibration_block; b < end; ++b) {
       std::int64_t const first_float = t.calibration_offset + (b - t.first_calibration_block) * per_block;
       if (open &&
-          (cap == 0 || calibration_bytes(b + 1 - job.first_block, first_float + per_block - job.first_float) <= cap)) {
+          (cap == 0 || bytes(b + 1 - job.first_block, first_float + per_block - job.first_float) <= cap)) {
         job.end_block = b + 1;
         job.end_float = first_float + per_block;
         continue;
@@ -291,18 +310,20 @@ calibration_plan plan_calibration(const std::vector<exercise_trade>& trades, std
   return plan;
 }
 
-int backward_steps(const exercise_family& f)
+template <typename Real>
+int backward_steps(const basic_exercise_family<Real>& f)
 {
   int steps = 0;
   for (auto const& t : f.trades) steps = std::max(steps, regressions(t));
   return steps + 1;
 }
 
-calibration calibrate(const exercise_family& f, const calibration_plan& plan, calibration_executor& x,
-                      const run_control& control)
+template <typename Real>
+basic_calibration<Real> calibrate(const basic_exercise_family<Real>& f, const calibration_plan& plan,
+                                  basic_calibration_executor<Real>& x, const run_control& control)
 {
-  calibration c;
-  c.coefficients.assign(static_cast<std::size_t>(f.coefficient_dates) * max_exercise_basis, 0.0F);
+  basic_calibration<Real> c;
+  c.coefficients.assign(static_cast<std::size_t>(f.coefficient_dates) * max_exercise_basis, Real(0));
   c.continuation_today.assign(f.trades.size(), 0.0);
   if (plan.jobs.empty()) return c;
   int const steps = backward_steps(f);
@@ -325,5 +346,15 @@ calibration calibrate(const exercise_family& f, const calibration_plan& plan, ca
   x.collect(c.coefficients, c.continuation_today);
   return c;
 }
+
+template calibration_plan plan_calibration(const std::vector<exercise_trade>&, std::int64_t, std::size_t);
+template calibration_plan plan_calibration(const std::vector<basic_exercise_trade<double>>&, std::int64_t,
+                                           std::size_t);
+template int backward_steps(const exercise_family&);
+template int backward_steps(const basic_exercise_family<double>&);
+template calibration calibrate(const exercise_family&, const calibration_plan&, calibration_executor&,
+                               const run_control&);
+template basic_calibration<double> calibrate(const basic_exercise_family<double>&, const calibration_plan&,
+                                             basic_calibration_executor<double>&, const run_control&);
 
 }  // namespace mcprice::detail

@@ -19,24 +19,28 @@ namespace mcprice::detail {
 
 struct run_control;
 
-struct exercise_family {
-  std::vector<exercise_trade> trades;  // first_block and first_calibration_block: running sums
-  std::vector<exercise_asset> assets;
-  std::vector<float> factors;
-  std::vector<exercise_gbm_step> gbm_steps;
-  std::vector<heston_step> heston_steps;
-  vol_pair_table<float> surfaces;                  // local-vol assets' grids: the market's table
-  std::vector<float> jump_counts;                  // jump trades' lambda dt per step and asset
-  std::vector<float> discounts;                    // per trade (and scenario) date
+// Real: the path precision (float, or double for --precision double, which has no Greeks).
+template <typename Real>
+struct basic_exercise_family {
+  using real = Real;
+  std::vector<basic_exercise_trade<Real>> trades;  // first_block and first_calibration_block: running sums
+  std::vector<basic_exercise_asset<Real>> assets;
+  std::vector<Real> factors;
+  std::vector<basic_exercise_gbm_step<Real>> gbm_steps;
+  std::vector<basic_heston_step<Real>> heston_steps;
+  vol_pair_table<Real> surfaces;                   // local-vol assets' grids: the market's table
+  std::vector<Real> jump_counts;                   // jump trades' lambda dt per step and asset
+  std::vector<Real> discounts;                     // per trade (and scenario) date
   std::int32_t coefficient_dates{0};               // the trades' dates: max_exercise_basis coefficients each
-  std::vector<exercise_trade> scenarios;           // Greeks: bumped copies of the trades
+  std::vector<basic_exercise_trade<Real>> scenarios;  // Greeks: bumped copies of the trades
   std::vector<exercise_combination> combinations;  // Greeks: first_block a running sum
   std::vector<exercise_walk_group> walk_groups;    // Greeks: combinations the GPU walks together
   std::int64_t combination_blocks{0};
   std::int64_t blocks{0};              // pricing blocks
   std::int64_t calibration_blocks{0};  // calibration blocks (calibration_paths_per_block paths each)
-  std::int64_t calibration_floats{0};  // the path scratch all of them would take
+  std::int64_t calibration_floats{0};  // the path scratch all of them would take (in Reals)
 };
+using exercise_family = basic_exercise_family<float>;
 
 // The tables packed in one upload (256-byte aligned parts), coefficients last.
 struct exercise_table_layout {
@@ -44,12 +48,16 @@ struct exercise_table_layout {
       coefficients{0}, bytes{0};
   bool any_jumps{false};  // some trade jumps: the tables' jump_counts are set (else null)
 };
-exercise_table_layout layout_of(const exercise_family& f);
-std::vector<unsigned char> pack_tables(const exercise_family& f, const std::vector<float>& coefficients,
+template <typename Real>
+exercise_table_layout layout_of(const basic_exercise_family<Real>& f);
+template <typename Real>
+std::vector<unsigned char> pack_tables(const basic_exercise_family<Real>& f, const std::vector<Real>& coefficients,
                                        const exercise_table_layout& l);
 // The tables' views from an upload at `base`; local-vol grids from the backend's copy of the
 // market's table (`surfaces`).
-exercise_tables tables_at(const void* base, const exercise_table_layout& l, const basic_vol_pair<float>* surfaces);
+template <typename Real>
+basic_exercise_tables<Real> tables_at(const void* base, const exercise_table_layout& l,
+                                      const basic_vol_pair<Real>* surfaces);
 
 // A family with its tables packed ahead of the calibration: every part but the coefficients,
 // which go in at upload (the part from layout.coefficients on is left zero here).
@@ -105,9 +113,10 @@ struct calibration_job {
   std::int64_t end_float;
 };
 
-// Scratch bytes of a job of `blocks` blocks storing `path_floats` floats of paths (and a cash
-// flow per path).
-[[nodiscard]] std::size_t calibration_bytes(std::int64_t blocks, std::int64_t path_floats);
+// Scratch bytes of a job of `blocks` blocks storing `path_floats` values of paths (and a cash
+// flow per path), each of `real_bytes` (a float's, or a double's under --precision double).
+[[nodiscard]] std::size_t calibration_bytes(std::int64_t blocks, std::int64_t path_floats,
+                                            std::size_t real_bytes = sizeof(float));
 [[nodiscard]] std::size_t calibration_bytes(const calibration_job& job);
 
 struct calibration_plan {
@@ -118,13 +127,15 @@ struct calibration_plan {
 };
 
 // Greedy in block order: a job grows while calibration_bytes stays within cap (0: no cap).
-calibration_plan plan_calibration(const std::vector<exercise_trade>& trades, std::int64_t total_blocks,
+template <typename Real>
+calibration_plan plan_calibration(const std::vector<basic_exercise_trade<Real>>& trades, std::int64_t total_blocks,
                                   std::size_t cap);
 
 // What a backend does for the step loop.
-class calibration_executor {
+template <typename Real>
+class basic_calibration_executor {
  public:
-  virtual ~calibration_executor() = default;
+  virtual ~basic_calibration_executor() = default;
   virtual void simulate(const calibration_job& job) = 0;
   virtual void backward(const calibration_job& job, int from_step, int step) = 0;
   // The step's regressions (store_regression for every trade, from the sums of the step just
@@ -135,19 +146,24 @@ class calibration_executor {
   // backend can (the same bits as step by step); false: nothing done, go step by step.
   virtual bool backward_all(const calibration_job& /*job*/, int /*steps*/) { return false; }
   // The coefficients and continuation values as the steps left them (waits for them).
-  virtual void collect(std::vector<float>& coefficients, std::vector<double>& continuation_today) = 0;
+  virtual void collect(std::vector<Real>& coefficients, std::vector<double>& continuation_today) = 0;
 };
+using calibration_executor = basic_calibration_executor<float>;
 
-struct calibration {
-  std::vector<float> coefficients;         // per trade date, max_exercise_basis each
+template <typename Real>
+struct basic_calibration {
+  std::vector<Real> coefficients;          // per trade date, max_exercise_basis each
   std::vector<double> continuation_today;  // per trade: the mean calibration cash flow
   bool cancelled{false};
 };
+using calibration = basic_calibration<float>;
 
 // The backward steps of the family's longest trade: regressions(t) and one more for the totals.
-[[nodiscard]] int backward_steps(const exercise_family& f);
+template <typename Real>
+[[nodiscard]] int backward_steps(const basic_exercise_family<Real>& f);
 
-calibration calibrate(const exercise_family& f, const calibration_plan& plan, calibration_executor& x,
-                      const run_control& control);
+template <typename Real>
+basic_calibration<Real> calibrate(const basic_exercise_family<Real>& f, const calibration_plan& plan,
+                                  basic_calibration_executor<Real>& x, const run_control& control);
 
 }  // namespace mcprice::detail

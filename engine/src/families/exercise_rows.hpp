@@ -36,14 +36,29 @@ exercise_greek_book make_exercise_greek_book(exercise_family base, const std::ve
                                              const market_data& market, const engine_options& options,
                                              thread_cache& threads);
 
-// American and Bermudan trades with their tables and what exercising today would pay. With
-// Greeks, the Greek book is built on a kept thread from the end of the preparation: the
-// backend's calibration needs only the trades' tables, so the host builds the scenarios (some
-// 20,000 Heston steps for a 5-asset STAC-A2-style trade) while the GPU calibrates.
-struct exercise_rows : family_rows {
-  exercise_family f;  // the trades alone
+// American and Bermudan trades with their tables and what exercising today would pay, in the
+// path precision Real (--precision double: double_exercise_rows, which has no Greeks).
+template <typename Real>
+struct basic_exercise_rows : family_rows {
+  basic_exercise_family<Real> f;  // the trades alone
   std::vector<double> exercise_today;
 
+  void add_job(const basic_exercise_job<Real>& j, std::size_t row)
+  {
+    add_to_family(f, j);
+    samples.push_back(j.kernel.samples);
+    scales.push_back(j.scale);
+    paths.push_back(j.paths);
+    rows.push_back(row);
+    exercise_today.push_back(j.exercise_today);
+  }
+};
+using double_exercise_rows = basic_exercise_rows<double>;
+
+// With Greeks, the Greek book is built on a kept thread from the end of the preparation: the
+// backend's calibration needs only the trades' tables, so the host builds the scenarios (some
+// 20,000 Heston steps for a 5-asset STAC-A2-style trade) while the GPU calibrates.
+struct exercise_rows : basic_exercise_rows<float> {
   exercise_rows() = default;
   exercise_rows(exercise_rows&&) = default;
   exercise_rows& operator=(exercise_rows&&) = delete;
@@ -54,16 +69,6 @@ struct exercise_rows : family_rows {
   ~exercise_rows()
   {
     if (book_.valid()) book_.wait();
-  }
-
-  void add_job(const exercise_job& j, std::size_t row)
-  {
-    add_to_family(f, j);
-    samples.push_back(j.kernel.samples);
-    scales.push_back(j.scale);
-    paths.push_back(j.paths);
-    rows.push_back(row);
-    exercise_today.push_back(j.exercise_today);
   }
 
   // Starts the Greek book of every trade (`trades`: the rows' trades, in order).

@@ -20,18 +20,21 @@ namespace {
 template <typename Family>
 using job_slot = std::conditional_t<Family::boxed_job, std::unique_ptr<typename Family::job>, typename Family::job>;
 
-template <typename List, typename Extra>
+template <typename List, typename... Extra>
 struct job_variant_of;
-template <typename... Families, typename Extra>
-struct job_variant_of<family_list<Families...>, Extra> {
-  using type = std::variant<job_slot<Families>..., Extra>;
+template <typename... Families, typename... Extra>
+struct job_variant_of<family_list<Families...>, Extra...> {
+  using type = std::variant<job_slot<Families>..., Extra...>;
 };
 
 // A trade's work: a registered family's job (the variant's index is the family's place in the
-// list), or an early-exercise job, boxed: it is twice the size of the others, and a chunk's jobs
-// are fresh memory every call (first touching a page cost 1-3 us on the GPU host).
-using trade_job = typename job_variant_of<registered_families, std::unique_ptr<exercise_job>>::type;
+// list), or an early-exercise job (float, or double under --precision double), boxed: it is
+// twice the size of the others, and a chunk's jobs are fresh memory every call (first touching a
+// page cost 1-3 us on the GPU host).
+using trade_job = typename job_variant_of<registered_families, std::unique_ptr<exercise_job>,
+                                          std::unique_ptr<basic_exercise_job<double>>>::type;
 constexpr std::size_t exercise_slot = registered_families::size;
+constexpr std::size_t double_exercise_slot = exercise_slot + 1;
 
 template <typename T>
 T& unboxed(T& job)
@@ -62,18 +65,14 @@ std::optional<trade_job> build_in_family(const trade_route& r, const market_data
   }
 }
 
-// What --precision double refuses (it prices European exercise on GBM assets, and single-asset
-// Heston trades), or an empty string.
+// What --precision double refuses (worst-of autocallables with a Heston, local-vol or jump
+// asset), or an empty string.
 std::string refused_in_double(const trade_route& r)
 {
-  if (!r.european_exercise()) {
-    return "trade " + r.t.id + ": --precision double prices European exercise only; " +
-           std::string(to_string(r.t.exercise)) + " exercise (least squares) is in float";
-  }
-  if (r.walked_assets || r.local_vol_worst_of || r.heston_worst_of) {
+  if (r.local_vol_worst_of || r.heston_worst_of) {
     return "trade " + r.t.id +
-           ": --precision double prices multi-asset products on GBM assets only; on Heston, local-vol or jump assets "
-           "they are in float";
+           ": --precision double prices worst-of autocallables on GBM assets only; on Heston, local-vol or jump "
+           "assets they are in float";
   }
   return {};
 }
@@ -119,9 +118,14 @@ std::optional<trade_job> build_checked(const trade& t, std::string& message, con
   if (r.in_double) {
     message = refused_in_double(r);
     if (!message.empty()) return std::nullopt;
-  } else if (!r.european_exercise() || r.walked_assets) {
+  }
+  if (!r.european_exercise() || r.walked_assets) {
     // Early exercise, and baskets with Heston, local-vol or jump assets (GBM ones beside them too):
     // the early-exercise walk (a European as one date).
+    if (r.in_double) {
+      return trade_job(std::in_place_index<double_exercise_slot>,
+                       std::make_unique<basic_exercise_job<double>>(make_exercise_job<double>(t, market, options)));
+    }
     return trade_job(std::in_place_index<exercise_slot>,
                      std::make_unique<exercise_job>(make_exercise_job(t, market, options)));
   }
@@ -166,6 +170,8 @@ request_families prepare_rows(const portfolio& trades, std::size_t begin, std::s
       f.rejected.emplace_back(i, std::move(messages[k]));
     } else if (jobs[k]->index() == exercise_slot) {
       f.exercises.add_job(*std::get<exercise_slot>(*jobs[k]), i);
+    } else if (jobs[k]->index() == double_exercise_slot) {
+      f.double_exercises.add_job(*std::get<double_exercise_slot>(*jobs[k]), i);
     } else {
       add_to_batch(f, *jobs[k], i, std::make_index_sequence<registered_families::size>{});
     }

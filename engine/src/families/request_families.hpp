@@ -19,6 +19,7 @@ namespace mcprice::detail {
 struct request_families {
   family_batches priced;  // one batch a registered family, in list order
   exercise_rows exercises;
+  double_exercise_rows double_exercises;  // --precision double
   std::vector<std::pair<std::size_t, std::string>> rejected;  // rows the checks refused, and why
 };
 

@@ -25,24 +25,26 @@ std::vector<double> exercise_times(const trade& t, const engine_options& opt)
 namespace {
 
 // The basis' spot scale: the strike, else the assets' mean scaled spot today.
-float basis_norm(const trade& t, const std::vector<exercise_asset>& assets)
+template <typename Real>
+Real basis_norm(const trade& t, const std::vector<basic_exercise_asset<Real>>& assets)
 {
-  if (t.strike && *t.strike > 0.0) return static_cast<float>(*t.strike);
+  if (t.strike && *t.strike > 0.0) return static_cast<Real>(*t.strike);
   double level = 0.0;
   for (auto const& a : assets) level += std::abs(static_cast<double>(a.weight) * a.spot);
   level /= static_cast<double>(assets.size());
-  return level > 0.0 ? static_cast<float>(level) : 1.0F;
+  return level > 0.0 ? static_cast<Real>(level) : Real(1);
 }
 
+template <typename Real>
 void add_gbm_steps(const asset& a, const market_data& market, const std::vector<double>& times, std::size_t stride,
-                   std::size_t offset, std::vector<exercise_gbm_step>& out)
+                   std::size_t offset, std::vector<basic_exercise_gbm_step<Real>>& out)
 {
   double t_prev = 0.0;
   for (std::size_t d = 0; d < times.size(); ++d) {
     double const dw = std::max(0.0, a.vol.total_variance(times[d]) - a.vol.total_variance(t_prev));
     double const drift =
         diffusion_log_forward(market, a, times[d]) - diffusion_log_forward(market, a, t_prev) - 0.5 * dw;
-    out[d * stride + offset] = {static_cast<float>(drift), static_cast<float>(std::sqrt(dw))};
+    out[d * stride + offset] = {static_cast<Real>(drift), static_cast<Real>(std::sqrt(dw))};
     t_prev = times[d];
   }
 }
@@ -92,9 +94,10 @@ void for_each_substep(const std::vector<double>& times, int substeps, F&& f)
 }
 
 // The job's record with its tables appended to the family's.
-exercise_trade with_tables(exercise_family& f, const exercise_job& j)
+template <typename Real>
+basic_exercise_trade<Real> with_tables(basic_exercise_family<Real>& f, const basic_exercise_job<Real>& j)
 {
-  exercise_trade k = j.kernel;
+  basic_exercise_trade<Real> k = j.kernel;
   k.first_date = append(f.discounts, j.discounts);
   k.first_step = k.heston ? append(f.heston_steps, j.heston_steps) : append(f.gbm_steps, j.gbm_steps);
   k.first_jump = append(f.jump_counts, j.jump_counts);
@@ -108,10 +111,11 @@ exercise_trade with_tables(exercise_family& f, const exercise_job& j)
 }
 
 // What exercising today pays (American), else -1.
-double exercise_today(const trade& t, const exercise_job& job)
+template <typename Real>
+double exercise_today(const trade& t, const basic_exercise_job<Real>& job)
 {
   if (t.exercise != exercise_style::american) return -1.0;
-  exercise_state today{};
+  basic_exercise_state<Real> today{};
   today.grow(job.kernel.assets);
   return exercise_value(job.kernel, job.assets.data(), today);
 }
@@ -120,37 +124,40 @@ double exercise_today(const trade& t, const exercise_job& job)
 // reversion and a unit variance, whose "length" is the step's total Black variance w(b) - w(a).
 // heston_qe_step's log-normal branch then steps ln S by log_forward - dw/2 + sqrt(dw) z: exactly
 // the GBM step, on the asset's vol curve.
-heston_step log_normal_heston_step(const asset& u, double a, double b, double log_forward)
+template <typename Real>
+basic_heston_step<Real> log_normal_heston_step(const asset& u, double a, double b, double log_forward)
 {
   double const dw = std::max(0.0, u.vol.total_variance(b) - u.vol.total_variance(a));
-  return make_heston_step(dw, log_forward, 1.0, false, 0.0, 1.0, 0.0, 0.0);
+  return make_heston_step<Real>(dw, log_forward, 1.0, false, 0.0, 1.0, 0.0, 0.0);
 }
 
 // Sets the jumping assets' laws and the job's mean jump counts, lambda dt per step (a date, or a
 // substep when the walk substeps) and asset, on the steps' own times; returns the jumping assets.
+template <typename Real>
 int add_jumps(const market_data& market, const std::vector<std::size_t>& idx, const std::vector<double>& times,
-              int substeps, exercise_job& job)
+              int substeps, basic_exercise_job<Real>& job)
 {
   int jumping = 0;
   for (std::size_t i = 0; i < idx.size(); ++i) {
     const asset& u = market.assets()[idx[i]];
     if (jump_intensity(u) <= 0.0) continue;
-    job.assets[i].jumps = jump_law_of<float>(u);
+    job.assets[i].jumps = jump_law_of<Real>(u);
     ++jumping;
   }
   if (jumping == 0) return 0;
   for_each_substep(times, substeps, [&](double a, double b) {
     for (std::size_t i = 0; i < idx.size(); ++i)
-      job.jump_counts.push_back(static_cast<float>(jump_intensity(market.assets()[idx[i]]) * (b - a)));
+      job.jump_counts.push_back(static_cast<Real>(jump_intensity(market.assets()[idx[i]]) * (b - a)));
   });
   return jumping;
 }
 
 }  // namespace
 
-void add_to_family(exercise_family& f, const exercise_job& j)
+template <typename Real>
+void add_to_family(basic_exercise_family<Real>& f, const basic_exercise_job<Real>& j)
 {
-  exercise_trade k = with_tables(f, j);
+  basic_exercise_trade<Real> k = with_tables(f, j);
   k.first_block = f.blocks;
   f.blocks += layout::blocks_for(k.samples, exercise_normals_per_sample);
   k.first_calibration_block = f.calibration_blocks;
@@ -184,7 +191,8 @@ std::int32_t add_scenario(exercise_family& f, const exercise_job& j, std::size_t
   return static_cast<std::int32_t>(f.scenarios.size() - 1);
 }
 
-exercise_job make_exercise_job(const trade& t, const market_data& market, const engine_options& opt)
+template <typename Real>
+basic_exercise_job<Real> make_exercise_job(const trade& t, const market_data& market, const engine_options& opt)
 {
   std::vector<double> const times = exercise_times(t, opt);
   std::size_t const n = t.underlyings.size();
@@ -199,8 +207,8 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
   bool const variance_basis = any_model(model_kind::heston);
   bool const heston = variance_basis || any_model(model_kind::local_vol);
 
-  exercise_job job{};
-  exercise_trade& k = job.kernel;
+  basic_exercise_job<Real> job{};
+  basic_exercise_trade<Real>& k = job.kernel;
   k.samples = t.paths.value_or(opt.paths);
   job.paths = k.samples;
   k.calibration_samples =
@@ -212,21 +220,20 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
   k.heston = heston ? 1 : 0;
   k.variance_basis = variance_basis ? 1 : 0;
   k.basis = exercise_basis_size(k.assets, variance_basis);
-  k.strike = static_cast<float>(t.strike.value_or(0.0));
+  k.strike = static_cast<Real>(t.strike.value_or(0.0));
   k.call = t.type == option_type::call ? 1 : 0;
   k.payoff = t.product == product_kind::best_of    ? basket_payoff::best_of
              : t.product == product_kind::worst_of ? basket_payoff::worst_of
              : t.product == product_kind::spread   ? basket_payoff::spread
                                                    : basket_payoff::basket;
   for (std::size_t i = 0; i < n; ++i) {
-    float const w = n == 1 ? 1.0F : static_cast<float>(basket_weight(t, i, n));
-    job.assets.push_back({static_cast<float>(market.assets()[idx[i]].spot), w, 0.0F, 0.0F, {}, {}});
+    Real const w = n == 1 ? Real(1) : static_cast<Real>(basket_weight(t, i, n));
+    job.assets.push_back({static_cast<Real>(market.assets()[idx[i]].spot), w, Real(0), Real(0), {}, {}});
   }
   k.norm = basis_norm(t, job.assets);
   k.unit_weights =
-      std::all_of(job.assets.begin(), job.assets.end(), [](const exercise_asset& a) { return a.weight == 1.0F; }) ? 1
-                                                                                                                  : 0;
-  for (double const ti : times) job.discounts.push_back(static_cast<float>(market.discount().discount(ti)));
+      std::all_of(job.assets.begin(), job.assets.end(), [](const auto& a) { return a.weight == Real(1); }) ? 1 : 0;
+  for (double const ti : times) job.discounts.push_back(static_cast<Real>(market.discount().discount(ti)));
 
   if (heston) {
     std::int64_t const steps = t.steps.value_or(opt.steps);
@@ -239,17 +246,17 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
         double const log_forward = diffusion_log_forward(market, u, b) - diffusion_log_forward(market, u, a);
         if (u.model == model_kind::local_vol) {
           // The walk reads dt and log_forward alone: the vol is the grid's.
-          job.heston_steps.push_back(make_heston_step(b - a, log_forward, 1.0, false, 0.0, 1.0, 0.0, 0.0));
+          job.heston_steps.push_back(make_heston_step<Real>(b - a, log_forward, 1.0, false, 0.0, 1.0, 0.0, 0.0));
           continue;
         }
         if (u.model != model_kind::heston) {
-          job.heston_steps.push_back(log_normal_heston_step(u, a, b, log_forward));
+          job.heston_steps.push_back(log_normal_heston_step<Real>(u, a, b, log_forward));
           continue;
         }
         const heston_params& h = u.heston;
         double const step = b - a;
-        job.heston_steps.push_back(make_heston_step(step, log_forward, 1.0, false, h.kappa, h.theta, h.xi, h.rho,
-                                                    decays[i].at(h.kappa * step)));
+        job.heston_steps.push_back(make_heston_step<Real>(step, log_forward, 1.0, false, h.kappa, h.theta, h.xi,
+                                                          h.rho, decays[i].at(h.kappa * step)));
       }
     });
     double v_norm = 1e-4;
@@ -258,22 +265,22 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
       const asset& u = market.assets()[idx[i]];
       if (u.model == model_kind::local_vol) {
         job.grids[i] = &u.local_vol;
-        job.assets[i].surface = axes_of<float>(u.local_vol);  // its place: with_tables
+        job.assets[i].surface = axes_of<Real>(u.local_vol);  // its place: with_tables
         continue;
       }
       if (u.model != model_kind::heston) {
-        job.assets[i].v0 = 1.0F;  // log_normal_heston_step's unit variance; no vol of vol
+        job.assets[i].v0 = Real(1);  // log_normal_heston_step's unit variance; no vol of vol
         continue;
       }
       const heston_params& h = u.heston;
-      job.assets[i].v0 = static_cast<float>(h.v0);
-      job.assets[i].xi = static_cast<float>(h.xi);
+      job.assets[i].v0 = static_cast<Real>(h.v0);
+      job.assets[i].xi = static_cast<Real>(h.xi);
       v_norm = std::max({v_norm, h.theta, h.v0});
     }
-    k.v_norm = static_cast<float>(v_norm);
+    k.v_norm = static_cast<Real>(v_norm);
   } else {
     k.substeps = 1;
-    k.v_norm = 1.0F;
+    k.v_norm = Real(1);
     job.gbm_steps.resize(times.size() * n);
     for (std::size_t i = 0; i < n; ++i) add_gbm_steps(market.assets()[idx[i]], market, times, n, i, job.gbm_steps);
   }
@@ -285,11 +292,16 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
   int const steps = k.dates * k.substeps;
   k.key = stream_key(t, opt, steps, static_cast<int>(heston ? 2 * n : n), jump_feeder_uniforms(steps, jumping));
   k.calibration_key = rng::mix64(k.key ^ 0x4C53'4D43'5245'4752ULL);  // "LSMCREGR": a stream of its own
-  job.factor = n == 1 ? std::vector<float>{1.0F} : correlation_factor(market, idx);
+  job.factor = n == 1 ? std::vector<Real>{Real(1)} : correlation_factor<Real>(market, idx);
   job.scale = t.notional;
   job.exercise_today = exercise_today(t, job);
   return job;
 }
+
+template basic_exercise_job<float> make_exercise_job<float>(const trade&, const market_data&, const engine_options&);
+template basic_exercise_job<double> make_exercise_job<double>(const trade&, const market_data&, const engine_options&);
+template void add_to_family<float>(exercise_family&, const exercise_job&);
+template void add_to_family<double>(basic_exercise_family<double>&, const basic_exercise_job<double>&);
 
 exercise_job with_spots(const exercise_job& base, const trade& t, const std::vector<double>& spots)
 {

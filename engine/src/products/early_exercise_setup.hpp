@@ -18,13 +18,15 @@ namespace mcprice::detail {
 // many (the policy's regression error is then far below a price's std error).
 inline constexpr std::int64_t default_max_calibration_paths = std::int64_t{1} << 17;
 
-struct exercise_job {
-  exercise_trade kernel;  // first_* are set by the batcher
-  std::vector<exercise_asset> assets;
-  std::vector<float> factor;
-  std::vector<exercise_gbm_step> gbm_steps;
-  std::vector<heston_step> heston_steps;
-  std::vector<float> discounts;
+// Real: the path precision (float, or double for --precision double).
+template <typename Real>
+struct basic_exercise_job {
+  basic_exercise_trade<Real> kernel;  // first_* are set by the batcher
+  std::vector<basic_exercise_asset<Real>> assets;
+  std::vector<Real> factor;
+  std::vector<basic_exercise_gbm_step<Real>> gbm_steps;
+  std::vector<basic_heston_step<Real>> heston_steps;
+  std::vector<Real> discounts;
   double scale;  // notional (cash flows are discounted to today in the kernel)
   std::int64_t paths;
   double exercise_today{-1.0};  // American: what exercising today pays (< 0: not an exercise time)
@@ -32,10 +34,12 @@ struct exercise_job {
   // walks its trade's (x = ln(S/S0), the variances and the discounts do not depend on S0).
   bool trade_tables{false};
   std::vector<const local_vol_grid*> grids;  // per asset: a local-vol asset's grid (the market's), else null
-  std::vector<float> jump_counts;            // jump trades: lambda dt per step and asset (steps' order)
+  std::vector<Real> jump_counts;             // jump trades: lambda dt per step and asset (steps' order)
 };
+using exercise_job = basic_exercise_job<float>;
 
-exercise_job make_exercise_job(const trade& t, const market_data& market, const engine_options& opt);
+template <typename Real = float>
+basic_exercise_job<Real> make_exercise_job(const trade& t, const market_data& market, const engine_options& opt);
 
 // The job of `base`'s trade `t` with today's spots `spots` (one per underlying, in the trade's
 // order) and no tables of its own (trade_tables): what exercising pays, and the basis' scale
@@ -43,7 +47,8 @@ exercise_job make_exercise_job(const trade& t, const market_data& market, const 
 exercise_job with_spots(const exercise_job& base, const trade& t, const std::vector<double>& spots);
 
 // Appends the job's record (its first_* set: running sums) and tables to the family.
-void add_to_family(exercise_family& f, const exercise_job& j);
+template <typename Real>
+void add_to_family(basic_exercise_family<Real>& f, const basic_exercise_job<Real>& j);
 // Appends a Greek scenario of family trade `of` (a job of the trade with bumped inputs) to the
 // scenario table; returns its index there.
 std::int32_t add_scenario(exercise_family& f, const exercise_job& j, std::size_t of);

@@ -66,14 +66,27 @@ class cpu_backend final : public pricing_backend {
     exercise_tables const tab = tables_at(tables.data(), l, surfaces_.f32.data());
     family_run run = quasi_ ? price_exercise<exercise_sobol_stream>(f, tab, control)
                             : price_exercise<rng::host_normal_stream>(f, tab, control);
-    for (std::size_t i = 0; i < f.trades.size(); ++i) {
-      run.outcomes[i].continuation_today = c.continuation_today[i];
-      if (c.cancelled) run.outcomes[i].cancelled = true;
-    }
+    finish_calibrated(run, c);
     if (!f.combinations.empty()) {
       run.combinations = quasi_ ? price_combinations<exercise_sobol_stream>(f, tab, control)
                                 : price_combinations<rng::host_normal_stream>(f, tab, control);
     }
+    return run;
+  }
+
+  family_run run_early_exercise(const basic_exercise_family<double>& trades,
+                                const run_control& control) const override
+  {
+    calibration_plan const plan = plan_calibration(trades.trades, trades.calibration_blocks, 0);
+    basic_calibration<double> const c = calibrate(
+        trades, plan, *make_cpu_calibration(trades, layout_of(trades), plan, control, surfaces_.f64.data()), control);
+    auto const l = layout_of(trades);
+    auto const tables = pack_tables(trades, c.coefficients, l);
+    basic_exercise_tables<double> const tab = tables_at(tables.data(), l, surfaces_.f64.data());
+    using double_sobol_stream = rng::host_sobol_stream<2 * max_exercise_assets, double>;
+    family_run run = quasi_ ? price_exercise<double_sobol_stream>(trades, tab, control)
+                            : price_exercise<rng::host_normal_stream>(trades, tab, control);
+    finish_calibrated(run, c);
     return run;
   }
 
@@ -84,8 +97,19 @@ class cpu_backend final : public pricing_backend {
   // Sobol paths of early exercise: up to two bridged normals an asset a step (Heston).
   using exercise_sobol_stream = rng::host_sobol_stream<2 * max_exercise_assets>;
 
-  template <typename Stream>
-  family_run price_exercise(const exercise_family& f, const exercise_tables& tab, const run_control& control) const
+  // Each trade's continuation today, and a cancelled calibration's trades marked.
+  template <typename Real>
+  static void finish_calibrated(family_run& run, const basic_calibration<Real>& c)
+  {
+    for (std::size_t i = 0; i < run.outcomes.size(); ++i) {
+      run.outcomes[i].continuation_today = c.continuation_today[i];
+      if (c.cancelled) run.outcomes[i].cancelled = true;
+    }
+  }
+
+  template <typename Stream, typename Real>
+  family_run price_exercise(const basic_exercise_family<Real>& f, const basic_exercise_tables<Real>& tab,
+                            const run_control& control) const
   {
     return run_blocks(f.trades, f.blocks, control, [&](std::size_t i, std::int64_t block) {
       return over_lanes([&](int lane) { return exercise_lane<Stream>(f.trades[i], tab, block, lane); });

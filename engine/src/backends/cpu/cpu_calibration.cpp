@@ -14,15 +14,16 @@
 namespace mcprice::detail {
 namespace {
 
-class cpu_calibration final : public calibration_executor {
+template <typename Real>
+class cpu_calibration final : public basic_calibration_executor<Real> {
  public:
-  cpu_calibration(const exercise_family& f, const exercise_table_layout& l, const calibration_plan& plan,
-                  const run_control& control, const basic_vol_pair<float>* surfaces)
+  cpu_calibration(const basic_exercise_family<Real>& f, const exercise_table_layout& l, const calibration_plan& plan,
+                  const run_control& control, const basic_vol_pair<Real>* surfaces)
       : f_(f),
         layout_(l),
         surfaces_(surfaces),
         cancel_(control.cancel),
-        tables_(pack_tables(f, {}, l)),
+        tables_(pack_tables<Real>(f, {}, l)),
         block_sums_(static_cast<std::size_t>(f.calibration_blocks)),
         continuation_(f.trades.size(), 0.0)
   {
@@ -34,9 +35,9 @@ class cpu_calibration final : public calibration_executor {
 
   void simulate(const calibration_job& job) override
   {
-    calibration_view const v = view(job);
-    exercise_tables const tab = tables();
-    for_blocks(job, [&](const exercise_trade& t, std::int64_t b) {
+    basic_calibration_view<Real> const v = view(job);
+    basic_exercise_tables<Real> const tab = tables();
+    for_blocks(job, [&](const basic_exercise_trade<Real>& t, std::int64_t b) {
       with_sized_trade(t, [&](const auto& sized) {
         for (int lane = 0; lane < calibration_paths_per_block; ++lane) {
           simulate_calibration_path<rng::host_normal_stream>(sized, tab, v, b - t.first_calibration_block, b, lane);
@@ -47,9 +48,9 @@ class cpu_calibration final : public calibration_executor {
 
   void backward(const calibration_job& job, int from_step, int step) override
   {
-    calibration_view const v = view(job);
-    exercise_tables const tab = tables();
-    for_blocks(job, [&](const exercise_trade& t, std::int64_t b) {
+    basic_calibration_view<Real> const v = view(job);
+    basic_exercise_tables<Real> const tab = tables();
+    for_blocks(job, [&](const basic_exercise_trade<Real>& t, std::int64_t b) {
       regression_sums m{};
       with_sized_trade(t, [&](const auto& sized) {
         for (int lane = 0; lane < calibration_paths_per_block; ++lane) {
@@ -71,9 +72,9 @@ class cpu_calibration final : public calibration_executor {
     }
   }
 
-  void collect(std::vector<float>& coefficients, std::vector<double>& continuation_today) override
+  void collect(std::vector<Real>& coefficients, std::vector<double>& continuation_today) override
   {
-    std::memcpy(coefficients.data(), tables_.data() + layout_.coefficients, sizeof(float) * coefficients.size());
+    std::memcpy(coefficients.data(), tables_.data() + layout_.coefficients, sizeof(Real) * coefficients.size());
     continuation_today = continuation_;
   }
 
@@ -84,7 +85,7 @@ class cpu_calibration final : public calibration_executor {
            static_cast<std::size_t>(job.end_block - job.first_block) * calibration_paths_per_block;
   }
 
-  calibration_view view(const calibration_job& job)
+  basic_calibration_view<Real> view(const calibration_job& job)
   {
     auto const path_floats = static_cast<std::size_t>(job.end_float - job.first_float);
     return {paths_.get(), paths_.get() + path_floats, job.first_block, job.first_float};
@@ -94,22 +95,22 @@ class cpu_calibration final : public calibration_executor {
   {
     return cancel_ != nullptr && cancel_->load(std::memory_order_relaxed);
   }
-  [[nodiscard]] exercise_tables tables() const { return tables_at(tables_.data(), layout_, surfaces_); }
+  [[nodiscard]] basic_exercise_tables<Real> tables() const { return tables_at(tables_.data(), layout_, surfaces_); }
   // The table's coefficient rows (256-byte aligned within the table).
-  float* coefficients() { return reinterpret_cast<float*>(tables_.data() + layout_.coefficients); }
+  Real* coefficients() { return reinterpret_cast<Real*>(tables_.data() + layout_.coefficients); }
 
   // The paths' buffer, zeroed in pieces over a few threads: a large book's is gigabytes, whose
   // first touch alone took tens of seconds on a small machine, so a stop is looked at between
   // pieces (calibrate then returns cancelled before simulating).
   void clear_paths(std::size_t floats)
   {
-    paths_.reset(new float[floats]);
+    paths_.reset(new Real[floats]);
     std::size_t constexpr piece = std::size_t{1} << 22;  // 16 MiB
     parallel_for((floats + piece - 1) / piece,
                  [&](std::size_t k) {
                    if (cancelled()) return;
                    std::size_t const first = k * piece;
-                   std::fill(paths_.get() + first, paths_.get() + std::min(floats, first + piece), 0.0F);
+                   std::fill(paths_.get() + first, paths_.get() + std::min(floats, first + piece), Real(0));
                  },
                  1);
   }
@@ -132,24 +133,35 @@ class cpu_calibration final : public calibration_executor {
         1);
   }
 
-  const exercise_family& f_;
+  const basic_exercise_family<Real>& f_;
   exercise_table_layout layout_;
-  const basic_vol_pair<float>* surfaces_;
+  const basic_vol_pair<Real>* surfaces_;
   const std::atomic<bool>* cancel_;  // the run's stop flag (run_control::cancel), or null
   std::vector<unsigned char> tables_;
   std::vector<regression_sums> block_sums_;
-  std::unique_ptr<float[]> paths_;  // the job's paths, then its cash flows
+  std::unique_ptr<Real[]> paths_;  // the job's paths, then its cash flows
   std::vector<std::int64_t> starts_;
   std::vector<double> continuation_;
 };
 
 }  // namespace
 
-std::unique_ptr<calibration_executor> make_cpu_calibration(const exercise_family& f, const exercise_table_layout& l,
-                                                           const calibration_plan& plan, const run_control& control,
-                                                           const basic_vol_pair<float>* surfaces)
+template <typename Real>
+std::unique_ptr<basic_calibration_executor<Real>> make_cpu_calibration(const basic_exercise_family<Real>& f,
+                                                                       const exercise_table_layout& l,
+                                                                       const calibration_plan& plan,
+                                                                       const run_control& control,
+                                                                       const basic_vol_pair<Real>* surfaces)
 {
-  return std::make_unique<cpu_calibration>(f, l, plan, control, surfaces);
+  return std::make_unique<cpu_calibration<Real>>(f, l, plan, control, surfaces);
 }
+
+template std::unique_ptr<calibration_executor> make_cpu_calibration(const exercise_family&,
+                                                                    const exercise_table_layout&,
+                                                                    const calibration_plan&, const run_control&,
+                                                                    const basic_vol_pair<float>*);
+template std::unique_ptr<basic_calibration_executor<double>> make_cpu_calibration(
+    const basic_exercise_family<double>&, const exercise_table_layout&, const calibration_plan&, const run_control&,
+    const basic_vol_pair<double>*);
 
 }  // namespace mcprice::detail

@@ -8,8 +8,12 @@
 namespace mcprice::detail {
 
 // surfaces: the backend's copy of the market's local-vol grids (null where no trade reads one).
-std::unique_ptr<calibration_executor> make_cpu_calibration(const exercise_family& f, const exercise_table_layout& l,
-                                                           const calibration_plan& plan, const run_control& control,
-                                                           const basic_vol_pair<float>* surfaces = nullptr);
+// Real: the path precision (float, or double for --precision double).
+template <typename Real>
+std::unique_ptr<basic_calibration_executor<Real>> make_cpu_calibration(const basic_exercise_family<Real>& f,
+                                                                       const exercise_table_layout& l,
+                                                                       const calibration_plan& plan,
+                                                                       const run_control& control,
+                                                                       const basic_vol_pair<Real>* surfaces = nullptr);
 
 }  // namespace mcprice::detail

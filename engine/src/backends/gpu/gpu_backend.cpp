@@ -98,6 +98,19 @@ class gpu_backend final : public pricing_backend {
                                 const std::function<const packed_exercise_family*()>& with_greeks,
                                 const run_control& control) const override;
 
+  // The early-exercise kernels are float only for now: each trade comes back with an error that
+  // says where double is priced (never in float behind the caller's back).
+  family_run run_early_exercise(const basic_exercise_family<double>& trades, const run_control&) const override
+  {
+    family_run run;
+    run.outcomes.resize(trades.trades.size());
+    for (auto& o : run.outcomes) {
+      o.error = "--precision double: early exercise and multi-asset trades on Heston, local-vol or jump assets are "
+                "priced in double by the CPU backend only (--backend cpu); the GPU's kernels for them are float";
+    }
+    return run;
+  }
+
   [[nodiscard]] backend_kind kind() const noexcept override { return backend_kind::gpu; }
   [[nodiscard]] const std::string& name() const noexcept override { return name_; }
   [[nodiscard]] std::optional<memory_report> memory() const override { return ctx_.report(); }

@@ -29,7 +29,11 @@ inline constexpr int max_exercise_assets = 10;
 inline constexpr int max_exercise_basis = 10;
 inline constexpr int regression_matrix_entries = max_exercise_basis * (max_exercise_basis + 1) / 2;
 
-struct exercise_trade {
+// Real: the path precision (float, or double for --precision double); exercise_trade and the
+// other unprefixed names below are the float instances.
+template <typename Real>
+struct basic_exercise_trade {
+  using real = Real;
   std::uint64_t key;              // pricing paths
   std::uint64_t calibration_key;  // regression paths: a stream of their own
   std::int64_t samples;           // pricing paths (one sample a path)
@@ -47,9 +51,9 @@ struct exercise_trade {
   std::int32_t first_factor;        // into the factor table (assets x assets, row-major)
   std::int32_t assets;
   std::int32_t basis;  // basis functions used (exercise_basis)
-  float strike;
-  float norm;                 // spots are divided by it in the basis (the strike, or the payoff's level today)
-  float v_norm;               // Heston: the variance's scale in the basis
+  Real strike;
+  Real norm;                  // spots are divided by it in the basis (the strike, or the payoff's level today)
+  Real v_norm;                // Heston: the variance's scale in the basis
   enum basket_payoff payoff;  // a vanilla is a basket of one asset of weight 1
   std::uint8_t call;
   // The paths step in substeps (heston_step table): any Heston or local-vol asset. GBM assets
@@ -59,8 +63,17 @@ struct exercise_trade {
   std::uint8_t unit_weights;    // every asset's weight is 1 (best-of, worst-of, a vanilla): w S is S
   std::uint8_t jumps;           // some asset jumps (exercise_asset::jumps): the walk draws for it
 };
+using exercise_trade = basic_exercise_trade<float>;
 
-MCPRICE_HD MCPRICE_INLINE int asset_count(const exercise_trade& t) { return t.assets; }
+// The path precision of a record (sized or not).
+template <typename Trade>
+using real_of = typename Trade::real;
+
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE int asset_count(const basic_exercise_trade<Real>& t)
+{
+  return t.assets;
+}
 
 // The record with its asset count as a compile-time constant: the per-asset state, loops and
 // correlation products of a path then live in registers, fully unrolled (with a run-time count
@@ -70,34 +83,37 @@ MCPRICE_HD MCPRICE_INLINE int asset_count(const exercise_trade& t) { return t.as
 // kernel sizes one asset only (18% for Longstaff-Schwartz's put); the Greek combinations get a
 // kernel per sized count (tuning::exercise_sized_assets); the calibration kernels, whose
 // registers are not capped, size one asset and those counts.
-template <int N>
-struct sized_trade : exercise_trade {
+template <typename Real, int N>
+struct basic_sized_trade : basic_exercise_trade<Real> {
 };
-
 template <int N>
-MCPRICE_HD MCPRICE_INLINE constexpr int asset_count(const sized_trade<N>&)
+using sized_trade = basic_sized_trade<float, N>;
+
+template <typename Real, int N>
+MCPRICE_HD MCPRICE_INLINE constexpr int asset_count(const basic_sized_trade<Real, N>&)
 {
   return N;
 }
 
-template <int N>
-MCPRICE_HD MCPRICE_INLINE sized_trade<N> as_sized(const exercise_trade& t)
+template <int N, typename Real>
+MCPRICE_HD MCPRICE_INLINE basic_sized_trade<Real, N> as_sized(const basic_exercise_trade<Real>& t)
 {
-  sized_trade<N> s;
-  static_cast<exercise_trade&>(s) = t;
+  basic_sized_trade<Real, N> s;
+  static_cast<basic_exercise_trade<Real>&>(s) = t;
   return s;
 }
 
 // f(the record sized for one asset), else f(t).
-template <typename F>
-MCPRICE_HD MCPRICE_INLINE decltype(auto) with_one_asset_sized(const exercise_trade& t, F&& f)
+template <typename Real, typename F>
+MCPRICE_HD MCPRICE_INLINE decltype(auto) with_one_asset_sized(const basic_exercise_trade<Real>& t, F&& f)
 {
   if (t.assets == 1) return f(as_sized<1>(t));
   return f(t);
 }
 
-template <int... N, typename F>
-MCPRICE_HD MCPRICE_INLINE decltype(auto) with_sized_from(tuning::asset_counts<N...>, const exercise_trade& t, F&& f)
+template <int... N, typename Real, typename F>
+MCPRICE_HD MCPRICE_INLINE decltype(auto) with_sized_from(tuning::asset_counts<N...>, const basic_exercise_trade<Real>& t,
+                                                         F&& f)
 {
   using result = decltype(f(t));
   if constexpr (std::is_void_v<result>) {
@@ -111,8 +127,8 @@ MCPRICE_HD MCPRICE_INLINE decltype(auto) with_sized_from(tuning::asset_counts<N.
 
 // f(the record sized for its asset count where that count has sized kernels: one asset, and
 // tuning::exercise_sized_assets), else f(t).
-template <typename F>
-MCPRICE_HD MCPRICE_INLINE decltype(auto) with_sized_trade(const exercise_trade& t, F&& f)
+template <typename Real, typename F>
+MCPRICE_HD MCPRICE_INLINE decltype(auto) with_sized_trade(const basic_exercise_trade<Real>& t, F&& f)
 {
   return with_sized_from(tuning::exercise_sized_assets{}, t, f);
 }
@@ -120,8 +136,8 @@ MCPRICE_HD MCPRICE_INLINE decltype(auto) with_sized_trade(const exercise_trade& 
 // f(the record sized for `Assets` assets, which it has), or with Assets = 0 as with_one_asset_sized:
 // a kernel compiled for one asset count (the Greek combinations', tuning.hpp) takes only its
 // trades, so its registers are its own.
-template <int Assets, typename F>
-MCPRICE_HD MCPRICE_INLINE decltype(auto) with_trade_sized_for(const exercise_trade& t, F&& f)
+template <int Assets, typename Real, typename F>
+MCPRICE_HD MCPRICE_INLINE decltype(auto) with_trade_sized_for(const basic_exercise_trade<Real>& t, F&& f)
 {
   if constexpr (Assets > 0) {
     return f(as_sized<Assets>(t));
@@ -131,93 +147,110 @@ MCPRICE_HD MCPRICE_INLINE decltype(auto) with_trade_sized_for(const exercise_tra
 }
 
 // A record of the same kind as `like` (sized or plain) from a plain one.
-template <int N>
-MCPRICE_HD MCPRICE_INLINE sized_trade<N> same_kind(const sized_trade<N>&, const exercise_trade& t)
+template <typename Real, int N>
+MCPRICE_HD MCPRICE_INLINE basic_sized_trade<Real, N> same_kind(const basic_sized_trade<Real, N>&,
+                                                               const basic_exercise_trade<Real>& t)
 {
   return as_sized<N>(t);
 }
-MCPRICE_HD MCPRICE_INLINE const exercise_trade& same_kind(const exercise_trade&, const exercise_trade& t) { return t; }
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE const basic_exercise_trade<Real>& same_kind(const basic_exercise_trade<Real>&,
+                                                                      const basic_exercise_trade<Real>& t)
+{
+  return t;
+}
 
-struct exercise_asset {
-  float spot;
-  float weight;
-  float v0;  // Heston
-  float xi;  // Heston
+template <typename Real>
+struct basic_exercise_asset {
+  Real spot;
+  Real weight;
+  Real v0;  // Heston
+  Real xi;  // Heston
   // Local vol: its grid's place in the surface table and its axes; times 0 for other models.
-  basic_local_vol_axes<float> surface;
+  basic_local_vol_axes<Real> surface;
   // Merton / Bates jumps (intensity 0: none). A step's mean count is in the jump-count table.
-  basic_jump_law<float> jumps;
+  basic_jump_law<Real> jumps;
 };
+using exercise_asset = basic_exercise_asset<float>;
 
 // GBM: the step table holds dates x assets entries; Heston: dates x substeps x assets.
 // One date's step of one GBM asset: ln(F(t_d)/F(t_{d-1})) - dw/2 and sqrt(dw).
-struct exercise_gbm_step {
-  float drift;
-  float vol;
+template <typename Real>
+struct basic_exercise_gbm_step {
+  Real drift;
+  Real vol;
 };
+using exercise_gbm_step = basic_exercise_gbm_step<float>;
 
 struct exercise_walk_group;
 
 // The tables a family's trades index into (device pointers in kernels, host ones on the CPU).
-struct exercise_tables {
-  const exercise_asset* assets;
-  const float* factors;
-  const exercise_gbm_step* gbm;
-  const heston_step* heston;
-  const float* discounts;                 // P(0, t_d) per trade date
-  const float* coefficients;              // max_exercise_basis per trade date; zeros until calibrated
-  const exercise_trade* scenarios;        // Greeks: the trades' bumped copies (exercise_combination)
-  const exercise_walk_group* groups;      // Greeks on the GPU: combinations walked together
-  const basic_vol_pair<float>* surfaces;  // local-vol assets' grids (exercise_asset::surface)
+template <typename Real>
+struct basic_exercise_tables {
+  const basic_exercise_asset<Real>* assets;
+  const Real* factors;
+  const basic_exercise_gbm_step<Real>* gbm;
+  const basic_heston_step<Real>* heston;
+  const Real* discounts;                   // P(0, t_d) per trade date
+  const Real* coefficients;                // max_exercise_basis per trade date; zeros until calibrated
+  const basic_exercise_trade<Real>* scenarios;  // Greeks: the trades' bumped copies (exercise_combination)
+  const exercise_walk_group* groups;       // Greeks on the GPU: combinations walked together
+  const basic_vol_pair<Real>* surfaces;    // local-vol assets' grids (exercise_asset::surface)
   // Jump trades: lambda dt per step and asset (first_jump); null where no trade of the tables
   // jumps (the launchers then choose kernels without the jump walk: jumpless_stream).
-  const float* jump_counts;
+  const Real* jump_counts;
 };
+using exercise_tables = basic_exercise_tables<float>;
 
 // The state of a path at a date.
-struct exercise_state {
-  float x[max_exercise_assets];       // ln(S_i(t) / S_i(0))
-  float v[max_exercise_assets];       // Heston variances
-  float growth[max_exercise_assets];  // S_i(t) / S_i(0) = exp(x_i): once per date, for every scenario
-  float v_sum;                        // the variances' sum in asset order (the Heston basis)
+template <typename Real>
+struct basic_exercise_state {
+  Real x[max_exercise_assets];       // ln(S_i(t) / S_i(0))
+  Real v[max_exercise_assets];       // Heston variances
+  Real growth[max_exercise_assets];  // S_i(t) / S_i(0) = exp(x_i): once per date, for every scenario
+  Real v_sum;                        // the variances' sum in asset order (the Heston basis)
 
   MCPRICE_HD MCPRICE_INLINE void grow(int assets)
   {
-    float sum = 0.0F;
+    Real sum = Real(0);
     for (int a = 0; a < assets; ++a) {
-      growth[a] = expf(x[a]);
+      growth[a] = math::exp(x[a]);
       sum += v[a];
     }
     v_sum = sum;
   }
 };
+using exercise_state = basic_exercise_state<float>;
 
 // A second scenario walked beside a trade's: it differs from the trade only in one asset's own
 // inputs (vega's legs: that asset's v0 and variance steps, or its GBM vol), so that asset alone is
 // stepped again, on the same normals, with the second scenario's tables. x and v: its state.
-struct asset_variant {
-  const exercise_trade* other;  // nullptr: no second scenario
+template <typename Real>
+struct basic_asset_variant {
+  const basic_exercise_trade<Real>* other;  // nullptr: no second scenario
   int asset;
-  float x;
-  float v;
+  Real x;
+  Real v;
 };
+using asset_variant = basic_asset_variant<float>;
 
 // Adds step `step`'s jumps to the log spots: one jump_draw for each jumping asset, in asset
 // order, after the step's diffusion (Merton's exact step: the count from its Poisson law, the
 // sizes' sum given it). The variant's asset takes the same draw with its scenario's counts.
-template <typename Feeder, typename Trade>
-MCPRICE_HD MCPRICE_INLINE void add_step_jumps(const Trade& t, const exercise_tables& tab, std::int64_t step,
-                                              Feeder& draws, exercise_state& s, asset_variant& variant)
+template <typename Feeder, typename Trade, typename Real = real_of<Trade>>
+MCPRICE_HD MCPRICE_INLINE void add_step_jumps(const Trade& t, const basic_exercise_tables<Real>& tab, std::int64_t step,
+                                              Feeder& draws, basic_exercise_state<Real>& s,
+                                              basic_asset_variant<Real>& variant)
 {
-  const exercise_asset* assets = tab.assets + t.first_asset;
-  const float* counts = tab.jump_counts + t.first_jump + step * asset_count(t);
+  const basic_exercise_asset<Real>* assets = tab.assets + t.first_asset;
+  const Real* counts = tab.jump_counts + t.first_jump + step * asset_count(t);
   for (int a = 0; a < asset_count(t); ++a) {
-    if (!(assets[a].jumps.intensity > 0.0F)) continue;
+    if (!(assets[a].jumps.intensity > Real(0))) continue;
     jump_draw const d = draws.next();
     s.x[a] += log_jump(assets[a].jumps, counts[a], d);
     if (variant.other != nullptr && variant.asset == a) {
-      const exercise_trade& o = *variant.other;
-      float const m = tab.jump_counts[o.first_jump + step * asset_count(t) + a];
+      const basic_exercise_trade<Real>& o = *variant.other;
+      Real const m = tab.jump_counts[o.first_jump + step * asset_count(t) + a];
       variant.x += log_jump(tab.assets[o.first_asset + a].jumps, m, d);
     }
   }
@@ -231,61 +264,62 @@ MCPRICE_HD MCPRICE_INLINE void add_step_jumps(const Trade& t, const exercise_tab
 // the one its own walk would reach, bit for bit. Jumps: whether the trade jumps, at compile time,
 // so that a trade without jumps walks code with no trace of them (their draws and table reads
 // cost the STAC-A2-style workload 9.5% when they were a run-time test; docs/benchmarks.md).
-template <typename NormalStream, bool Jumps, typename Trade, typename Visit>
-MCPRICE_HD MCPRICE_INLINE void walk_exercise_steps(const Trade& t, asset_variant variant, const exercise_tables& tab,
-                                                   std::uint64_t key, std::uint64_t subsequence, Visit&& visit)
+template <typename NormalStream, bool Jumps, typename Trade, typename Visit, typename Real = real_of<Trade>>
+MCPRICE_HD MCPRICE_INLINE void walk_exercise_steps(const Trade& t, basic_asset_variant<Real> variant,
+                                                   const basic_exercise_tables<Real>& tab, std::uint64_t key,
+                                                   std::uint64_t subsequence, Visit&& visit)
 {
   NormalStream rng(key, subsequence);
-  normal_feeder<NormalStream> normals{rng};
+  normal_feeder<NormalStream, Real> normals{rng};
   [[maybe_unused]] jump_feeder<NormalStream> jump_draws{&rng};
-  exercise_state s{};
-  exercise_state s2{};
-  const exercise_asset* assets = tab.assets + t.first_asset;
+  basic_exercise_state<Real> s{};
+  basic_exercise_state<Real> s2{};
+  const basic_exercise_asset<Real>* assets = tab.assets + t.first_asset;
   for (int a = 0; a < asset_count(t); ++a) s.v[a] = assets[a].v0;
   if (variant.other != nullptr) variant.v = tab.assets[variant.other->first_asset + variant.asset].v0;
-  const float* factor = tab.factors + t.first_factor;
-  // Correlated normals y = A z (one asset: A = 1, and fmaf(1, z, 0) is z exactly).
-  auto const correlated = [&](float* y) {
-    float z[max_exercise_assets];
+  const Real* factor = tab.factors + t.first_factor;
+  // Correlated normals y = A z (one asset: A = 1, and fma(1, z, 0) is z exactly).
+  auto const correlated = [&](Real* y) {
+    Real z[max_exercise_assets];
     for (int a = 0; a < asset_count(t); ++a) z[a] = normals.next();
     for (int a = 0; a < asset_count(t); ++a) {
-      float acc = 0.0F;
-      for (int j = 0; j < asset_count(t); ++j) acc = fmaf(factor[a * asset_count(t) + j], z[j], acc);
+      Real acc = Real(0);
+      for (int j = 0; j < asset_count(t); ++j) acc = math::fma(factor[a * asset_count(t) + j], z[j], acc);
       y[a] = acc;
     }
   };
   // Local-vol assets read their grids at the substep's start; their steps carry the real dt.
-  float clock = 0.0F;
+  Real clock = Real(0);
   for (int d = 0; d < t.dates; ++d) {
-    float y[max_exercise_assets];
+    Real y[max_exercise_assets];
     if (t.heston) {
       for (int k = 0; k < t.substeps; ++k) {
-        float z_v[max_exercise_assets];
+        Real z_v[max_exercise_assets];
         for (int a = 0; a < asset_count(t); ++a) z_v[a] = normals.next();
         correlated(y);
-        const heston_step* hs =
+        const basic_heston_step<Real>* hs =
             tab.heston + t.first_step + static_cast<std::int64_t>(d * t.substeps + k) * asset_count(t);
-        float step_dt = 0.0F;
+        Real step_dt = Real(0);
         for (int a = 0; a < asset_count(t); ++a) {
-          float dx = 0.0F;
-          float var = 0.0F;
+          Real dx = Real(0);
+          Real var = Real(0);
           if (assets[a].surface.times > 0) {
-            float const sigma = local_vol_at(assets[a].surface, tab.surfaces, clock, s.x[a]);
-            dx = local_vol_increment(sigma, hs[a].log_forward, hs[a].dt, sqrtf(hs[a].dt), y[a], var);
+            Real const sigma = local_vol_at(assets[a].surface, tab.surfaces, clock, s.x[a]);
+            dx = local_vol_increment(sigma, hs[a].log_forward, hs[a].dt, math::sqrt(hs[a].dt), y[a], var);
             step_dt = hs[a].dt;
           } else {
-            heston_qe_step(assets[a].xi, hs[a], s.v[a], qe_normal_draw{z_v[a]}, y[a], dx, var);
+            heston_qe_step(assets[a].xi, hs[a], s.v[a], basic_qe_normal_draw<Real>{z_v[a]}, y[a], dx, var);
           }
           s.x[a] += dx;
         }
         clock += step_dt;
         if (variant.other != nullptr) {
           int const a = variant.asset;
-          const heston_step* hs2 =
+          const basic_heston_step<Real>* hs2 =
               tab.heston + variant.other->first_step + static_cast<std::int64_t>(d * t.substeps + k) * asset_count(t);
-          float dx = 0.0F;
-          float var_integral = 0.0F;
-          heston_qe_step(tab.assets[variant.other->first_asset + a].xi, hs2[a], variant.v, qe_normal_draw{z_v[a]}, y[a],
+          Real dx = Real(0);
+          Real var_integral = Real(0);
+          heston_qe_step(tab.assets[variant.other->first_asset + a].xi, hs2[a], variant.v, basic_qe_normal_draw<Real>{z_v[a]}, y[a],
                          dx, var_integral);
           variant.x += dx;
         }
@@ -294,12 +328,13 @@ MCPRICE_HD MCPRICE_INLINE void walk_exercise_steps(const Trade& t, asset_variant
     } else {
       correlated(y);
       for (int a = 0; a < asset_count(t); ++a) {
-        exercise_gbm_step const g = tab.gbm[t.first_step + d * asset_count(t) + a];
-        s.x[a] += fmaf(g.vol, y[a], g.drift);
+        basic_exercise_gbm_step<Real> const g = tab.gbm[t.first_step + d * asset_count(t) + a];
+        s.x[a] += math::fma(g.vol, y[a], g.drift);
       }
       if (variant.other != nullptr) {
-        exercise_gbm_step const g = tab.gbm[variant.other->first_step + d * asset_count(t) + variant.asset];
-        variant.x += fmaf(g.vol, y[variant.asset], g.drift);
+        basic_exercise_gbm_step<Real> const g =
+            tab.gbm[variant.other->first_step + d * asset_count(t) + variant.asset];
+        variant.x += math::fma(g.vol, y[variant.asset], g.drift);
       }
       if constexpr (Jumps) add_step_jumps(t, tab, d, jump_draws, s, variant);
     }
@@ -328,9 +363,10 @@ inline constexpr bool may_jump = true;
 template <typename NormalStream>
 inline constexpr bool may_jump<jumpless_stream<NormalStream>> = false;
 
-template <typename NormalStream, typename Trade, typename Visit>
-MCPRICE_HD MCPRICE_INLINE void walk_exercise_paths(const Trade& t, asset_variant variant, const exercise_tables& tab,
-                                                   std::uint64_t key, std::uint64_t subsequence, Visit&& visit)
+template <typename NormalStream, typename Trade, typename Visit, typename Real = real_of<Trade>>
+MCPRICE_HD MCPRICE_INLINE void walk_exercise_paths(const Trade& t, basic_asset_variant<Real> variant,
+                                                   const basic_exercise_tables<Real>& tab, std::uint64_t key,
+                                                   std::uint64_t subsequence, Visit&& visit)
 {
   if constexpr (may_jump<NormalStream>) {
     if (t.jumps) {
@@ -341,12 +377,13 @@ MCPRICE_HD MCPRICE_INLINE void walk_exercise_paths(const Trade& t, asset_variant
   walk_exercise_steps<NormalStream, false>(t, variant, tab, key, subsequence, visit);
 }
 
-template <typename NormalStream, typename Trade, typename Visit>
-MCPRICE_HD MCPRICE_INLINE void walk_exercise_path(const Trade& t, const exercise_tables& tab, std::uint64_t key,
-                                                  std::uint64_t subsequence, Visit&& visit)
+template <typename NormalStream, typename Trade, typename Visit, typename Real = real_of<Trade>>
+MCPRICE_HD MCPRICE_INLINE void walk_exercise_path(const Trade& t, const basic_exercise_tables<Real>& tab,
+                                                  std::uint64_t key, std::uint64_t subsequence, Visit&& visit)
 {
-  walk_exercise_paths<NormalStream>(t, asset_variant{nullptr, 0, 0.0F, 0.0F}, tab, key, subsequence,
-                                    [&](int d, const exercise_state& s, const exercise_state&) { return visit(d, s); });
+  using state = basic_exercise_state<Real>;
+  walk_exercise_paths<NormalStream>(t, basic_asset_variant<Real>{nullptr, 0, Real(0), Real(0)}, tab, key,
+                                    subsequence, [&](int d, const state& s, const state&) { return visit(d, s); });
 }
 
 // What a trade (or scenario) sees at a state, from one pass over its weighted spots w_i S_i(t)
@@ -354,35 +391,38 @@ MCPRICE_HD MCPRICE_INLINE void walk_exercise_path(const Trade& t, const exercise
 // the payoff and again for the basis): what exercising pays (undiscounted) and what the basis
 // takes of the spots. The payoff's and the basis' values are those of their own loops over the
 // weighted spots, bit for bit: the same operations in the same order.
-struct leg_view {
-  float intrinsic;
-  float hi;          // the largest weighted spot (spreads: the first leg; one asset: its spot)
-  float lo;          // the smallest (spreads: the last leg)
-  float scaled_sum;  // GBM baskets: the weighted spots / norm summed in asset order (the mean's)
+template <typename Real>
+struct basic_leg_view {
+  Real intrinsic;
+  Real hi;          // the largest weighted spot (spreads: the first leg; one asset: its spot)
+  Real lo;          // the smallest (spreads: the last leg)
+  Real scaled_sum;  // GBM baskets: the weighted spots / norm summed in asset order (the mean's)
 };
+using leg_view = basic_leg_view<float>;
 
-template <typename Trade>
-MCPRICE_HD MCPRICE_INLINE leg_view view_at(const Trade& t, const exercise_asset* assets, const exercise_state& s)
+template <typename Trade, typename Real = real_of<Trade>>
+MCPRICE_HD MCPRICE_INLINE basic_leg_view<Real> view_at(const Trade& t, const basic_exercise_asset<Real>* assets,
+                                                       const basic_exercise_state<Real>& s)
 {
   int const n = asset_count(t);
   bool const scaled = !t.variance_basis && n > 1;
-  float first = 0.0F;
-  float last = 0.0F;
-  float hi = 0.0F;
-  float lo = 0.0F;
-  float sum = 0.0F;         // the basket: from zero, in asset order
-  float spread = 0.0F;      // the spread: the first leg less the others
-  float scaled_sum = 0.0F;  // kept in step with sum, each spot divided first
+  Real first = Real(0);
+  Real last = Real(0);
+  Real hi = Real(0);
+  Real lo = Real(0);
+  Real sum = Real(0);         // the basket: from zero, in asset order
+  Real spread = Real(0);      // the spread: the first leg less the others
+  Real scaled_sum = Real(0);  // kept in step with sum, each spot divided first
   auto const pass = [&](auto&& weighted) {
-    float const w0 = weighted(0);
+    Real const w0 = weighted(0);
     first = hi = lo = last = w0;
     sum += w0;
     spread += w0;
     if (scaled) scaled_sum += w0 / t.norm;
     for (int i = 1; i < n; ++i) {
-      float const w = weighted(i);
-      hi = fmaxf(hi, w);
-      lo = fminf(lo, w);
+      Real const w = weighted(i);
+      hi = math::fmax(hi, w);
+      lo = math::fmin(lo, w);
       last = w;
       sum += w;
       spread += -w;
@@ -396,11 +436,11 @@ MCPRICE_HD MCPRICE_INLINE leg_view view_at(const Trade& t, const exercise_asset*
     pass([&](int i) { return rounded_product(assets[i].weight, rounded_product(assets[i].spot, s.growth[i])); });
   }
   bool const two_legs = t.payoff == basket_payoff::spread;
-  float const agg = t.payoff == basket_payoff::basket    ? sum
-                    : two_legs                           ? spread
-                    : t.payoff == basket_payoff::best_of ? hi
-                                                         : lo;
-  leg_view l;
+  Real const agg = t.payoff == basket_payoff::basket    ? sum
+                   : two_legs                           ? spread
+                   : t.payoff == basket_payoff::best_of ? hi
+                                                        : lo;
+  basic_leg_view<Real> l;
   l.intrinsic = payoff_of_aggregate(t, agg);
   l.hi = two_legs ? first : hi;
   l.lo = two_legs ? last : lo;
@@ -409,8 +449,9 @@ MCPRICE_HD MCPRICE_INLINE leg_view view_at(const Trade& t, const exercise_asset*
 }
 
 // What exercising pays at a state (undiscounted).
-template <typename Trade>
-MCPRICE_HD MCPRICE_INLINE float exercise_value(const Trade& t, const exercise_asset* assets, const exercise_state& s)
+template <typename Trade, typename Real = real_of<Trade>>
+MCPRICE_HD MCPRICE_INLINE Real exercise_value(const Trade& t, const basic_exercise_asset<Real>* assets,
+                                              const basic_exercise_state<Real>& s)
 {
   return view_at(t, assets, s).intrinsic;
 }
@@ -421,17 +462,18 @@ MCPRICE_HD MCPRICE_INLINE float exercise_value(const Trade& t, const exercise_as
 // the exercise value p / norm and its square and cube, and the mean scaled spot (Heston: the
 // mean variance / v_norm).
 // (A single asset's weight is 1: its weighted spot is S(t) exactly.)
-template <typename Trade>
-MCPRICE_HD MCPRICE_INLINE void exercise_basis(const Trade& t, const exercise_state& s, const leg_view& l, float* phi)
+template <typename Trade, typename Real = real_of<Trade>>
+MCPRICE_HD MCPRICE_INLINE void exercise_basis(const Trade& t, const basic_exercise_state<Real>& s,
+                                              const basic_leg_view<Real>& l, Real* phi)
 {
-  phi[0] = 1.0F;
+  phi[0] = Real(1);
   if (asset_count(t) == 1) {
-    float const y = l.hi / t.norm;
+    Real const y = l.hi / t.norm;
     phi[1] = y;
     phi[2] = rounded_product(y, y);
     phi[3] = rounded_product(phi[2], y);
     if (t.variance_basis) {
-      float const w = s.v[0] / t.v_norm;
+      Real const w = s.v[0] / t.v_norm;
       phi[4] = w;
       phi[5] = rounded_product(w, y);
       phi[6] = rounded_product(w, w);
@@ -441,9 +483,9 @@ MCPRICE_HD MCPRICE_INLINE void exercise_basis(const Trade& t, const exercise_sta
   // The extremes of the weighted spots, scaled: a correctly rounded division by norm > 0 keeps
   // the order, so these are the extremes of the scaled spots bit for bit (two divisions a leg
   // and date, not one an asset).
-  float const hi = l.hi / t.norm;
-  float const lo = l.lo / t.norm;
-  float const p = l.intrinsic / t.norm;
+  Real const hi = l.hi / t.norm;
+  Real const lo = l.lo / t.norm;
+  Real const p = l.intrinsic / t.norm;
   phi[1] = hi;
   phi[2] = lo;
   phi[3] = rounded_product(hi, hi);
@@ -454,9 +496,9 @@ MCPRICE_HD MCPRICE_INLINE void exercise_basis(const Trade& t, const exercise_sta
   phi[8] = rounded_product(phi[7], p);
   if (t.variance_basis) {
     // Heston: the mean variance in place of the mean spot (the stochastic vols matter more).
-    phi[9] = s.v_sum / (static_cast<float>(asset_count(t)) * t.v_norm);
+    phi[9] = s.v_sum / (static_cast<Real>(asset_count(t)) * t.v_norm);
   } else {
-    phi[9] = l.scaled_sum / static_cast<float>(asset_count(t));
+    phi[9] = l.scaled_sum / static_cast<Real>(asset_count(t));
   }
 }
 
@@ -468,16 +510,18 @@ MCPRICE_HD MCPRICE_INLINE constexpr int exercise_basis_size(int assets, bool var
 
 // Where date d's coefficients start in the coefficient table (t's own, or its trade's for a
 // Greek scenario).
-MCPRICE_HD MCPRICE_INLINE std::int64_t coefficient_offset(const exercise_trade& t, int d)
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE std::int64_t coefficient_offset(const basic_exercise_trade<Real>& t, int d)
 {
   return static_cast<std::int64_t>(t.first_coefficient + d) * max_exercise_basis;
 }
 
 // The regressed continuation value (discounted to today) at a state with basis phi, summed in
 // basis order. Unrolled over the largest basis so that phi stays in registers.
-MCPRICE_HD MCPRICE_INLINE float continuation_value(const exercise_trade& t, const float* beta, const float* phi)
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE Real continuation_value(const basic_exercise_trade<Real>& t, const Real* beta, const Real* phi)
 {
-  float c = 0.0F;
+  Real c = Real(0);
   MCPRICE_UNROLL
   for (int i = 0; i < max_exercise_basis; ++i) {
     if (i < t.basis) c += rounded_product(beta[i], phi[i]);
@@ -488,30 +532,31 @@ MCPRICE_HD MCPRICE_INLINE float continuation_value(const exercise_trade& t, cons
 // Whether a path exercises (not at maturity) under a date's discount factor and coefficients:
 // in the money and worth at least its continuation. Exercise values are compared discounted to
 // today, like the regression's targets.
-template <typename Trade>
-MCPRICE_HD MCPRICE_INLINE bool exercises_under(const Trade& t, float discount, const float* beta,
-                                               const exercise_state& s, const leg_view& l)
+template <typename Trade, typename Real = real_of<Trade>>
+MCPRICE_HD MCPRICE_INLINE bool exercises_under(const Trade& t, Real discount, const Real* beta,
+                                               const basic_exercise_state<Real>& s, const basic_leg_view<Real>& l)
 {
-  if (!(l.intrinsic > 0.0F)) return false;
+  if (!(l.intrinsic > Real(0))) return false;
   // Zeroed: continuation_value reads only the basis that exercise_basis fills, which the host
   // compiler cannot see (it warned, -Wmaybe-uninitialized, 45 times a build).
-  float phi[max_exercise_basis]{};
+  Real phi[max_exercise_basis]{};
   exercise_basis(t, s, l, phi);
   return rounded_product(l.intrinsic, discount) >= continuation_value(t, beta, phi);
 }
 
-template <typename Trade>
-MCPRICE_HD MCPRICE_INLINE bool exercises_at(const Trade& t, const exercise_tables& tab, int d, const exercise_state& s,
-                                            const leg_view& l)
+template <typename Trade, typename Real = real_of<Trade>>
+MCPRICE_HD MCPRICE_INLINE bool exercises_at(const Trade& t, const basic_exercise_tables<Real>& tab, int d,
+                                            const basic_exercise_state<Real>& s, const basic_leg_view<Real>& l)
 {
   return exercises_under(t, tab.discounts[t.first_date + d], tab.coefficients + coefficient_offset(t, d), s, l);
 }
 
 // Whether a path stops at a date, at maturity (`last`) or by exercising under the date's
 // discount factor and coefficients; its cash flow, discounted to today, then goes to `value`.
-template <typename Trade>
-MCPRICE_HD MCPRICE_INLINE bool stops_under(const Trade& t, bool last, float discount, const float* beta,
-                                           const exercise_state& s, const leg_view& l, float& value)
+template <typename Trade, typename Real = real_of<Trade>>
+MCPRICE_HD MCPRICE_INLINE bool stops_under(const Trade& t, bool last, Real discount, const Real* beta,
+                                           const basic_exercise_state<Real>& s, const basic_leg_view<Real>& l,
+                                           Real& value)
 {
   if (!last && !exercises_under(t, discount, beta, s, l)) return false;
   value = rounded_product(l.intrinsic, discount);
@@ -520,29 +565,30 @@ MCPRICE_HD MCPRICE_INLINE bool stops_under(const Trade& t, bool last, float disc
 
 // Whether a path of trade (or scenario) t stops at date d, at maturity or by exercising; its cash
 // flow, discounted to today, then goes to `value`.
-template <typename Trade>
-MCPRICE_HD MCPRICE_INLINE bool stops_at(const Trade& t, const exercise_tables& tab, int d, const exercise_state& s,
-                                        float& value)
+template <typename Trade, typename Real = real_of<Trade>>
+MCPRICE_HD MCPRICE_INLINE bool stops_at(const Trade& t, const basic_exercise_tables<Real>& tab, int d,
+                                        const basic_exercise_state<Real>& s, Real& value)
 {
   return stops_under(t, d + 1 >= t.dates, tab.discounts[t.first_date + d], tab.coefficients + coefficient_offset(t, d),
                      s, view_at(t, tab.assets + t.first_asset, s), value);
 }
 
 // One pricing path: its cash flow, discounted to today, under the calibrated policy.
-template <typename NormalStream, typename Trade>
-MCPRICE_HD MCPRICE_INLINE float exercise_sample(const Trade& t, const exercise_tables& tab, std::uint64_t subsequence)
+template <typename NormalStream, typename Trade, typename Real = real_of<Trade>>
+MCPRICE_HD MCPRICE_INLINE Real exercise_sample(const Trade& t, const basic_exercise_tables<Real>& tab,
+                                               std::uint64_t subsequence)
 {
-  float value = 0.0F;
-  walk_exercise_path<NormalStream>(t, tab, t.key, subsequence,
-                                   [&](int d, const exercise_state& s) { return stops_at(t, tab, d, s, value); });
+  Real value = Real(0);
+  walk_exercise_path<NormalStream>(
+      t, tab, t.key, subsequence, [&](int d, const basic_exercise_state<Real>& s) { return stops_at(t, tab, d, s, value); });
   return value;
 }
 
 inline constexpr int exercise_normals_per_sample = own_subsequence_normals;
 
-template <typename NormalStream>
-MCPRICE_HD MCPRICE_INLINE moments exercise_lane(const exercise_trade& t, const exercise_tables& tab, std::int64_t block,
-                                                int lane)
+template <typename NormalStream, typename Real>
+MCPRICE_HD MCPRICE_INLINE moments exercise_lane(const basic_exercise_trade<Real>& t, const basic_exercise_tables<Real>& tab,
+                                                std::int64_t block, int lane)
 {
   // One asset sized only: the GPU's pricing kernel has one register budget for every trade.
   return with_one_asset_sized(t, [&](const auto& sized) {
@@ -695,27 +741,37 @@ MCPRICE_HD MCPRICE_INLINE void group_leg_values(const Trade& first, const exerci
 // key). Stored floats per path and date: the assets' log spots, then (Heston) their variances.
 inline constexpr int calibration_paths_per_block = layout::lanes_per_block;
 
-MCPRICE_HD MCPRICE_INLINE int exercise_rows_per_date(const exercise_trade& t)
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE int exercise_rows_per_date(const basic_exercise_trade<Real>& t)
 {
   return t.heston ? 2 * t.assets : t.assets;
 }
 
 // Floats a calibration path stores.
-MCPRICE_HD MCPRICE_INLINE int calibration_rows(const exercise_trade& t) { return t.dates * exercise_rows_per_date(t); }
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE int calibration_rows(const basic_exercise_trade<Real>& t)
+{
+  return t.dates * exercise_rows_per_date(t);
+}
 
 // The family's path scratch is trade by trade (each trade's blocks take exactly its rows), then
 // block, row (date-major), lane; a job holds the stretch of its blocks:
 // paths[t.calibration_offset + (block * rows(t) + row) * lanes + lane - job_first_float];
 // cash flows[(family block - job_first_block) * lanes + lane].
-struct calibration_view {
-  float* paths;
-  float* cash_flows;
+// (Real: the paths' precision; "floats" counts Reals.)
+template <typename Real>
+struct basic_calibration_view {
+  Real* paths;
+  Real* cash_flows;
   std::int64_t job_first_block;  // within the family's calibration blocks
   std::int64_t job_first_float;  // the family path-scratch offset of the job's first block
 };
+using calibration_view = basic_calibration_view<float>;
 
-MCPRICE_HD MCPRICE_INLINE std::int64_t path_row_index(const exercise_trade& t, const calibration_view& v,
-                                                      std::int64_t block, int row, int lane)
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE std::int64_t path_row_index(const basic_exercise_trade<Real>& t,
+                                                      const basic_calibration_view<Real>& v, std::int64_t block,
+                                                      int row, int lane)
 {
   return t.calibration_offset + (block * calibration_rows(t) + row) * calibration_paths_per_block + lane -
          v.job_first_float;
@@ -724,17 +780,17 @@ MCPRICE_HD MCPRICE_INLINE std::int64_t path_row_index(const exercise_trade& t, c
 // Simulates calibration path `lane` of the trade's calibration block `block` (within the
 // trade; `family_block` within the family), storing its state at every date and its cash flow at
 // maturity (discounted to today).
-template <typename NormalStream, typename Trade>
-MCPRICE_HD MCPRICE_INLINE void simulate_calibration_path(const Trade& t, const exercise_tables& tab,
-                                                         const calibration_view& v, std::int64_t block,
+template <typename NormalStream, typename Trade, typename Real = real_of<Trade>>
+MCPRICE_HD MCPRICE_INLINE void simulate_calibration_path(const Trade& t, const basic_exercise_tables<Real>& tab,
+                                                         const basic_calibration_view<Real>& v, std::int64_t block,
                                                          std::int64_t family_block, int lane)
 {
   std::int64_t const path = block * calibration_paths_per_block + lane;
   if (path >= t.calibration_samples) return;
   int const per_date = exercise_rows_per_date(t);
-  const exercise_asset* assets = tab.assets + t.first_asset;
+  const basic_exercise_asset<Real>* assets = tab.assets + t.first_asset;
   walk_exercise_path<NormalStream>(
-      t, tab, t.calibration_key, static_cast<std::uint64_t>(path), [&](int d, const exercise_state& s) {
+      t, tab, t.calibration_key, static_cast<std::uint64_t>(path), [&](int d, const basic_exercise_state<Real>& s) {
         for (int a = 0; a < asset_count(t); ++a) {
           v.paths[path_row_index(t, v, block, d * per_date + a, lane)] = s.x[a];
         }
@@ -807,15 +863,23 @@ MCPRICE_HD MCPRICE_INLINE void place_part(const double* slots, regression_sums& 
 
 // The regression date of backward step `step` (0: the date before maturity), or -1 when the trade
 // has no regression at that step (then step == regressions(t) sums the totals).
-MCPRICE_HD MCPRICE_INLINE int regressions(const exercise_trade& t) { return t.dates - 1; }
-MCPRICE_HD MCPRICE_INLINE int regression_date(const exercise_trade& t, int step) { return t.dates - 2 - step; }
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE int regressions(const basic_exercise_trade<Real>& t)
+{
+  return t.dates - 1;
+}
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE int regression_date(const basic_exercise_trade<Real>& t, int step)
+{
+  return t.dates - 2 - step;
+}
 
 // visit(state) with path `lane` of the trade's calibration block `block` at date d, from scratch.
-template <typename Trade, typename Visit>
-MCPRICE_HD MCPRICE_INLINE void with_stored_state(const Trade& t, const calibration_view& v, std::int64_t block,
-                                                 int lane, int d, Visit&& visit)
+template <typename Trade, typename Visit, typename Real = real_of<Trade>>
+MCPRICE_HD MCPRICE_INLINE void with_stored_state(const Trade& t, const basic_calibration_view<Real>& v,
+                                                 std::int64_t block, int lane, int d, Visit&& visit)
 {
-  exercise_state s{};
+  basic_exercise_state<Real> s{};
   int const per_date = exercise_rows_per_date(t);
   for (int a = 0; a < asset_count(t); ++a) s.x[a] = v.paths[path_row_index(t, v, block, d * per_date + a, lane)];
   for (int a = 0; t.heston && a < asset_count(t); ++a)
@@ -826,24 +890,27 @@ MCPRICE_HD MCPRICE_INLINE void with_stored_state(const Trade& t, const calibrati
 
 // What a calibration path brings to backward step `step`'s sums: its cash flow (discounted to
 // today) and, at a regression date where it is in the money, its basis functions.
-struct regression_terms {
-  float phi[max_exercise_basis];
+template <typename Real>
+struct basic_regression_terms {
+  Real phi[max_exercise_basis];
   double cash_flow;
   bool live;          // a path of the trade, at a step the trade has
   bool in_the_money;  // in the regression (never at the totals' step)
 };
+using regression_terms = basic_regression_terms<float>;
 
 // The basis functions of path `lane` of the trade's calibration block `block` at step `step`'s
 // regression date, where it is in the money there; returns its intrinsic value there.
-template <typename Trade>
-MCPRICE_HD MCPRICE_INLINE float basis_terms(const Trade& t, const exercise_tables& tab, const calibration_view& v,
-                                            std::int64_t block, int lane, int step, regression_terms& r)
+template <typename Trade, typename Real = real_of<Trade>>
+MCPRICE_HD MCPRICE_INLINE Real basis_terms(const Trade& t, const basic_exercise_tables<Real>& tab,
+                                           const basic_calibration_view<Real>& v, std::int64_t block, int lane,
+                                           int step, basic_regression_terms<Real>& r)
 {
-  float intrinsic = 0.0F;
-  with_stored_state(t, v, block, lane, regression_date(t, step), [&](const exercise_state& s) {
-    leg_view const l = view_at(t, tab.assets + t.first_asset, s);
+  Real intrinsic = Real(0);
+  with_stored_state(t, v, block, lane, regression_date(t, step), [&](const basic_exercise_state<Real>& s) {
+    basic_leg_view<Real> const l = view_at(t, tab.assets + t.first_asset, s);
     intrinsic = l.intrinsic;
-    if (!(l.intrinsic > 0.0F)) return;
+    if (!(l.intrinsic > Real(0))) return;
     exercise_basis(t, s, l, r.phi);
     r.in_the_money = true;
   });
@@ -855,22 +922,24 @@ MCPRICE_HD MCPRICE_INLINE float basis_terms(const Trade& t, const exercise_table
 // `step`'s sums. A job whose paths stay in scratch calls this with from_step = step - 1; a job
 // that re-simulated its paths with from_step = 0: the same decisions in the same order, hence the
 // same bits.
-template <typename Trade>
-MCPRICE_HD MCPRICE_INLINE regression_terms backward_terms(const Trade& t, const exercise_tables& tab,
-                                                          const calibration_view& v, std::int64_t block,
-                                                          std::int64_t family_block, int lane, int from_step, int step)
+template <typename Trade, typename Real = real_of<Trade>>
+MCPRICE_HD MCPRICE_INLINE basic_regression_terms<Real> backward_terms(const Trade& t,
+                                                                      const basic_exercise_tables<Real>& tab,
+                                                                      const basic_calibration_view<Real>& v,
+                                                                      std::int64_t block, std::int64_t family_block,
+                                                                      int lane, int from_step, int step)
 {
-  regression_terms r{};
+  basic_regression_terms<Real> r{};
   std::int64_t const path = block * calibration_paths_per_block + lane;
   if (path >= t.calibration_samples || step > regressions(t)) return r;
   r.live = true;
-  const exercise_asset* assets = tab.assets + t.first_asset;
-  float& cash = v.cash_flows[(family_block - v.job_first_block) * calibration_paths_per_block + lane];
-  float cf = cash;
+  const basic_exercise_asset<Real>* assets = tab.assets + t.first_asset;
+  Real& cash = v.cash_flows[(family_block - v.job_first_block) * calibration_paths_per_block + lane];
+  Real cf = cash;
   for (int k = from_step; k < step; ++k) {
     int const d = regression_date(t, k);
-    with_stored_state(t, v, block, lane, d, [&](const exercise_state& s) {
-      leg_view const l = view_at(t, assets, s);
+    with_stored_state(t, v, block, lane, d, [&](const basic_exercise_state<Real>& s) {
+      basic_leg_view<Real> const l = view_at(t, assets, s);
       if (exercises_at(t, tab, d, s, l)) cf = rounded_product(l.intrinsic, tab.discounts[t.first_date + d]);
     });
   }
@@ -922,12 +991,12 @@ MCPRICE_HD MCPRICE_INLINE regression_terms carried_terms(const Trade& t, const e
 
 // A calibration path's terms of step `step`'s fixed part: its basis functions where it is in the
 // money (no cash flow: the fixed part never reads it).
-template <typename Trade>
-MCPRICE_HD MCPRICE_INLINE regression_terms fixed_terms(const Trade& t, const exercise_tables& tab,
-                                                       const calibration_view& v, std::int64_t block, int lane,
-                                                       int step)
+template <typename Trade, typename Real = real_of<Trade>>
+MCPRICE_HD MCPRICE_INLINE basic_regression_terms<Real> fixed_terms(const Trade& t, const basic_exercise_tables<Real>& tab,
+                                                                   const basic_calibration_view<Real>& v,
+                                                                   std::int64_t block, int lane, int step)
 {
-  regression_terms r{};
+  basic_regression_terms<Real> r{};
   std::int64_t const path = block * calibration_paths_per_block + lane;
   if (path >= t.calibration_samples || step >= regressions(t)) return r;
   r.live = true;
@@ -937,8 +1006,9 @@ MCPRICE_HD MCPRICE_INLINE regression_terms fixed_terms(const Trade& t, const exe
 
 // The terms added to the sums: the totals at the trade's last step, else the normal equations'
 // entries of a path in the money (xx packed row by row for the trade's basis).
-MCPRICE_HD MCPRICE_INLINE void add_terms(const exercise_trade& t, int step, const regression_terms& r,
-                                         regression_sums& out)
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE void add_terms(const basic_exercise_trade<Real>& t, int step,
+                                         const basic_regression_terms<Real>& r, regression_sums& out)
 {
   if (!r.live) return;
   if (step == regressions(t)) {
@@ -958,9 +1028,9 @@ MCPRICE_HD MCPRICE_INLINE void add_terms(const exercise_trade& t, int step, cons
   out.in_the_money += 1.0;
 }
 
-template <typename Trade>
-MCPRICE_HD MCPRICE_INLINE void backward_calibration_path(const Trade& t, const exercise_tables& tab,
-                                                         const calibration_view& v, std::int64_t block,
+template <typename Trade, typename Real = real_of<Trade>>
+MCPRICE_HD MCPRICE_INLINE void backward_calibration_path(const Trade& t, const basic_exercise_tables<Real>& tab,
+                                                         const basic_calibration_view<Real>& v, std::int64_t block,
                                                          std::int64_t family_block, int lane, int from_step, int step,
                                                          regression_sums& out)
 {

@@ -20,6 +20,7 @@
 #include "mcprice/kernels/detail/rounded_product.hpp"
 
 #include <cfloat>
+#include <type_traits>
 
 namespace mcprice {
 
@@ -27,7 +28,8 @@ namespace mcprice {
 MCPRICE_HD MCPRICE_INLINE int normal_entry(int i, int j, int basis) { return i * basis - i * (i - 1) / 2 + (j - i); }
 
 // Today's continuation value of trade t from its calibration paths' cash flows' total.
-MCPRICE_HD MCPRICE_INLINE double continuation_today_of(const exercise_trade& t, double total)
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE double continuation_today_of(const basic_exercise_trade<Real>& t, double total)
 {
   return total / static_cast<double>(t.calibration_samples);
 }
@@ -38,14 +40,16 @@ inline constexpr double min_paths_per_basis = 2.0;
 // its own square is dropped (the scaled matrix has a unit diagonal).
 inline constexpr double regression_threshold = 1e-9;
 
-// beta[0, max_exercise_basis): the continuation value's coefficients on the unscaled basis.
-// No path in the money: beta[0] = FLT_MAX (never exercise at that date).
-inline void solve_regression(const regression_sums& s, int basis, float* beta)
+// beta[0, max_exercise_basis): the continuation value's coefficients on the unscaled basis, in
+// the path precision Real. No path in the money: beta[0] = Real's largest (never exercise at
+// that date).
+template <typename Real>
+void solve_regression(const regression_sums& s, int basis, Real* beta)
 {
   constexpr int n = max_exercise_basis;
-  for (int i = 0; i < n; ++i) beta[i] = 0.0F;
+  for (int i = 0; i < n; ++i) beta[i] = Real(0);
   if (!(s.in_the_money > 0.0)) {
-    beta[0] = FLT_MAX;
+    beta[0] = std::is_same_v<Real, float> ? Real(FLT_MAX) : Real(DBL_MAX);
     return;
   }
   int const m = s.in_the_money < min_paths_per_basis * basis ? 1 : basis;
@@ -84,14 +88,15 @@ inline void solve_regression(const regression_sums& s, int basis, float* beta)
       if (kept[i]) rhs[i] = rhs[i] - rounded_product(a[i][k], x[k]);
     }
   }
-  for (int i = 0; i < m; ++i) beta[i] = static_cast<float>(rounded_product(d[i], x[i]));
+  for (int i = 0; i < m; ++i) beta[i] = static_cast<Real>(rounded_product(d[i], x[i]));
 }
 
 // What backward step `step` leaves of trade t: its regression date's coefficient row in
 // `coefficients` (the family's table), or, on the step past its last regression, today's
 // continuation value (the mean cash flow) in *continuation_today.
-inline void store_regression(const exercise_trade& t, int step, const regression_sums& s, float* coefficients,
-                             double* continuation_today)
+template <typename Real>
+void store_regression(const basic_exercise_trade<Real>& t, int step, const regression_sums& s, Real* coefficients,
+                      double* continuation_today)
 {
   if (step < regressions(t)) {
     solve_regression(s, t.basis, coefficients + coefficient_offset(t, regression_date(t, step)));

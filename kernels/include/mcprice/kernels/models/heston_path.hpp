@@ -197,10 +197,12 @@ using qe_paired_draw = basic_qe_paired_draw<float>;
 // which keeps its precision in the tail, where v' is large. Those walks keep it: drawing raw
 // bits there as well (a second feeder beside the normals') made the 10-asset STAC-A2-style
 // workload slower on the H200, 3.6-3.7 -> 4.1 s, and the 5-asset one no faster.
-struct qe_normal_draw {
-  float z;
-  MCPRICE_HD MCPRICE_INLINE float upper() const { return standard_normal_cdf(-z); }
+template <typename Real>
+struct basic_qe_normal_draw {
+  Real z;
+  MCPRICE_HD MCPRICE_INLINE Real upper() const { return standard_normal_cdf(-z); }
 };
+using qe_normal_draw = basic_qe_normal_draw<float>;
 
 // One QE step of the variance and the matching log-spot increment (xi: the vol of vol).
 //
