@@ -56,38 +56,15 @@ class cpu_backend final : public pricing_backend {
                                 const std::function<const packed_exercise_family*()>& with_greeks,
                                 const run_control& control) const override
   {
-    calibration_plan const plan = plan_calibration(trades.trades, trades.calibration_blocks, 0);
-    calibration const c = calibrate(
-        trades, plan, *make_cpu_calibration(trades, layout_of(trades), plan, control, surfaces_.f32.data()), control);
+    calibration const c = calibrated(trades, control);
     const packed_exercise_family* const greeks = with_greeks();
-    const exercise_family& f = greeks != nullptr ? greeks->f : trades;
-    auto const l = layout_of(f);
-    auto const tables = pack_tables(f, c.coefficients, l);
-    exercise_tables const tab = tables_at(tables.data(), l, surfaces_.f32.data());
-    family_run run = quasi_ ? price_exercise<exercise_sobol_stream>(f, tab, control)
-                            : price_exercise<rng::host_normal_stream>(f, tab, control);
-    finish_calibrated(run, c);
-    if (!f.combinations.empty()) {
-      run.combinations = quasi_ ? price_combinations<exercise_sobol_stream>(f, tab, control)
-                                : price_combinations<rng::host_normal_stream>(f, tab, control);
-    }
-    return run;
+    return price_calibrated(greeks != nullptr ? greeks->f : trades, c, control);
   }
 
   family_run run_early_exercise(const basic_exercise_family<double>& trades,
                                 const run_control& control) const override
   {
-    calibration_plan const plan = plan_calibration(trades.trades, trades.calibration_blocks, 0);
-    basic_calibration<double> const c = calibrate(
-        trades, plan, *make_cpu_calibration(trades, layout_of(trades), plan, control, surfaces_.f64.data()), control);
-    auto const l = layout_of(trades);
-    auto const tables = pack_tables(trades, c.coefficients, l);
-    basic_exercise_tables<double> const tab = tables_at(tables.data(), l, surfaces_.f64.data());
-    using double_sobol_stream = rng::host_sobol_stream<2 * max_exercise_assets, double>;
-    family_run run = quasi_ ? price_exercise<double_sobol_stream>(trades, tab, control)
-                            : price_exercise<rng::host_normal_stream>(trades, tab, control);
-    finish_calibrated(run, c);
-    return run;
+    return price_calibrated(trades, calibrated(trades, control), control);
   }
 
   [[nodiscard]] backend_kind kind() const noexcept override { return backend_kind::cpu; }
@@ -95,16 +72,40 @@ class cpu_backend final : public pricing_backend {
 
  private:
   // Sobol paths of early exercise: up to two bridged normals an asset a step (Heston).
-  using exercise_sobol_stream = rng::host_sobol_stream<2 * max_exercise_assets>;
-
-  // Each trade's continuation today, and a cancelled calibration's trades marked.
   template <typename Real>
-  static void finish_calibrated(family_run& run, const basic_calibration<Real>& c)
+  using exercise_sobol_stream = rng::host_sobol_stream<2 * max_exercise_assets, Real>;
+
+  // The trades' exercise policies, calibrated on the host.
+  template <typename Real>
+  basic_calibration<Real> calibrated(const basic_exercise_family<Real>& trades, const run_control& control) const
   {
+    calibration_plan const plan = plan_calibration(trades.trades, trades.calibration_blocks, 0);
+    auto executor = make_cpu_calibration(trades, layout_of(trades), plan, control, surfaces_.of<Real>().data());
+    return calibrate(trades, plan, *executor, control);
+  }
+
+  // f's pricing paths under c's policies (each trade's continuation today kept; a cancelled
+  // calibration's trades marked), then its Greek combinations where it has them (float only).
+  template <typename Real>
+  family_run price_calibrated(const basic_exercise_family<Real>& f, const basic_calibration<Real>& c,
+                              const run_control& control) const
+  {
+    auto const l = layout_of(f);
+    auto const tables = pack_tables(f, c.coefficients, l);
+    basic_exercise_tables<Real> const tab = tables_at(tables.data(), l, surfaces_.of<Real>().data());
+    family_run run = quasi_ ? price_exercise<exercise_sobol_stream<Real>>(f, tab, control)
+                            : price_exercise<rng::host_normal_stream>(f, tab, control);
     for (std::size_t i = 0; i < run.outcomes.size(); ++i) {
       run.outcomes[i].continuation_today = c.continuation_today[i];
       if (c.cancelled) run.outcomes[i].cancelled = true;
     }
+    if constexpr (std::is_same_v<Real, float>) {
+      if (!f.combinations.empty()) {
+        run.combinations = quasi_ ? price_combinations<exercise_sobol_stream<float>>(f, tab, control)
+                                  : price_combinations<rng::host_normal_stream>(f, tab, control);
+      }
+    }
+    return run;
   }
 
   template <typename Stream, typename Real>
