@@ -79,7 +79,7 @@ po::options_description visible_options()
       "also compute delta, gamma, vega, theta, rho in the same pass (every product; per asset for "
       "multi-asset trades of up to 8 assets); JSON adds each Greek's std error")(
       "precision", po::value<std::string>(),
-      "path arithmetic: float (default; double accumulation) | double (European exercise; no Greeks)")(
+      "path arithmetic: float (default; double accumulation) | double (early exercise and Greeks: CPU backend)")(
       "load-test",
       "instead of a portfolio: push a seeded stream of synthetic pricing jobs through the engine "
       "once per allocator and report throughput, latency and memory (docs/load_test.md)")(

@@ -192,8 +192,9 @@ priced price(const std::string& portfolio, const std::string& market_path, const
   if (result.summary.without_greeks > 0) {
     std::fprintf(stderr,
                  "price-batch: --greeks: %zu priced trades have no Greeks in this release (multi-asset trades "
-                 "of more than 8 assets; early-exercise and multi-asset trades on local-vol assets; "
-                 "docs/greeks.md): their Greek cells are empty\n",
+                 "of more than 8 assets; early-exercise and multi-asset trades on local-vol assets; under "
+                 "--precision double, all but single-asset GBM products; docs/greeks.md): their Greek cells "
+                 "are empty\n",
                  result.summary.without_greeks);
   }
   return {std::move(result), std::move(text), true};

@@ -119,11 +119,6 @@ engine::engine(market_data market, engine_options options, const detail::engine_
   if (options.greeks && options.route == kernel_route::two_phase) {
     throw configuration_error("--greeks: Greeks are computed on the fused route; --route two-phase cannot give them");
   }
-  if (options.precision == path_precision::float64 && options.greeks) {
-    // What double paths do not cover yet is refused, never priced in float behind the caller's
-    // back (docs/precision.md).
-    throw configuration_error("--precision double: Greeks are computed in float only; drop --greeks");
-  }
   impl_->market = std::move(market);
   impl_->options = options;
   impl_->knobs = knobs;
@@ -132,6 +127,12 @@ engine::engine(market_data market, engine_options options, const detail::engine_
     if (options.devices.size() == 1 && !options.every_device) impl_->options.device = options.devices.front();
     if (options.every_device && options.backend != backend_choice::cpu) impl_->options.device = 0;
     impl_->backend = choose_backend(impl_->options, impl_->knobs, impl_->market, impl_->notices);
+    if (options.precision == path_precision::float64 && options.greeks && impl_->backend->kind() == backend_kind::gpu) {
+      // Never Greeks in float behind the caller's back (docs/precision.md).
+      throw configuration_error(
+          "--precision double: Greeks in double are computed by the CPU backend only (--backend cpu); the GPU's "
+          "Greek kernels are float");
+    }
     return;
   }
   std::vector<std::string> models;

@@ -67,8 +67,13 @@ expect_text "--precision double: the rerun compares every row" "$tmp/double.reru
 check "--precision double: a rerun in float differs" 3 $?
 expect_text "--precision double: the rerun names the precision" "$tmp/double.float.rerun" \
   "changed, may change results: setting precision double -> float"
-"$bin" "$data/sample_portfolio.csv" --precision double --greeks --backend cpu 2>/dev/null
-check "--precision double with --greeks is refused" 1 $?
+"$bin" "$data/sample_portfolio.csv" --precision double --greeks --backend cpu --paths 2e4 --out "$tmp/double.greeks.csv" \
+  2> "$tmp/double.greeks.err"
+check "--precision double with --greeks on the CPU prices every row" 0 $?
+grep -q "^ABC-LOOKBACK,ok,[^,]*,[^,]*,[^,]*,[^,]*,[0-9]*,-\?[0-9]" "$tmp/double.greeks.csv"
+check "--precision double --greeks: a GBM lookback has Greeks" 0 $?
+expect_text "--precision double --greeks: the Heston rows' empty cells are counted" "$tmp/double.greeks.err" \
+  "priced trades have no Greeks in this release"
 "$bin" "$data/sample_portfolio.csv" --precision half --backend cpu 2>/dev/null; check "--precision half is not a precision" 1 $?
 
 # SIGINT stops a run cleanly: exit 130, every row written, the unpriced ones cancelled.

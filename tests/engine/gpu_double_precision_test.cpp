@@ -137,3 +137,12 @@ TEST_CASE("GPU double paths: early exercise is refused per trade with where it i
   CHECK_THAT(run.results[0].message, Catch::Contains("CPU backend only"));
   CHECK(run.results[1].status == trade_status::ok);
 }
+
+TEST_CASE("GPU double paths: Greeks are refused with where they are computed", "[gpu]")
+{
+  engine_options o;
+  o.backend = backend_choice::gpu;
+  o.precision = path_precision::float64;
+  o.greeks = true;
+  CHECK_THROWS_WITH(engine(flat_x_market(), o), Catch::Contains("CPU backend only"));
+}

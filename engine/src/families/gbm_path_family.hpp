@@ -7,6 +7,7 @@
 #include "backends/family_run.hpp"
 #include "families/family_batch.hpp"
 #include "families/trade_route.hpp"
+#include "mcprice/input_error.hpp"
 #include "mcprice/kernels/launch/paths.hpp"
 #include "products/path_setup.hpp"
 #include "statistics/greek_statistics.hpp"
@@ -36,7 +37,7 @@ struct basic_gbm_path_family {
 
   struct tables {
     std::vector<basic_path_step<Real>> grid;
-    std::vector<path_greek_step> greek_grid;  // with Greeks (float only): parallel to grid
+    std::vector<basic_path_greek_step<Real>> greek_grid;  // with Greeks: parallel to grid
 
     template <typename At>
     [[nodiscard]] kernels::path_tables<Real> place(At&& at) const
@@ -117,8 +118,31 @@ using gbm_path_family = float_path_family<false>;
 using scenario_path_family = float_path_family<true>;
 
 // --precision double: every single-asset GBM product, vanillas and digitals as one-step paths.
+// Greeks on the CPU backend (the engine refuses double Greeks on the GPU, whose Greek kernels
+// are float): Asians without jumps pathwise, every other product by scenario lanes, as in float.
 struct double_path_family : basic_gbm_path_family<double> {
+  using greek_sums = path_greek_moments;
+
   static bool takes(const trade_route& r) { return r.single_gbm(true); }
+  static bool pathwise(const record& t) { return t.product == path_product::asian && !(t.jumps.intensity > 0.0); }
+
+  template <typename Rng>
+  static priced_path_greeks greek_lane(const record& t, const kernels::path_tables<double>& tab, std::int64_t block,
+                                       int lane)
+  {
+    if (pathwise(t)) return asian_greek_lane<Rng>(t, tab.grid, tab.greek_grid, block, lane);
+    return scenario_greek_lane<Rng>(t, tab.grid, tab.greek_grid, block, lane);
+  }
+  static void launch_greeks(const device_ref&, kernels::block_range, moments*, greek_sums*, kernels::launch_target)
+  {
+    throw configuration_error("--precision double: Greeks in double are computed by the CPU backend only");
+  }
+  static std::optional<trade_greeks> greeks_of(const family_batch<double_path_family>& b, std::size_t k,
+                                               const trade_outcome& o)
+  {
+    return make_path_greeks(o.greek_sums().path_greeks, b.samples[k], b.scales[k],
+                            pathwise(b.records[k]) ? greek_method::pathwise_bumped_gamma : greek_method::central_bumps);
+  }
 };
 
 }  // namespace mcprice::detail

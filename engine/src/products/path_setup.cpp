@@ -39,20 +39,21 @@ bool listed(const std::vector<double>& v, double x)
 
 }  // namespace
 
-std::vector<path_greek_step> make_greek_steps(const asset& a, const std::vector<double>& times, double rate)
+template <typename Real>
+std::vector<basic_path_greek_step<Real>> make_greek_steps(const asset& a, const std::vector<double>& times, double rate)
 {
-  std::vector<path_greek_step> out;
+  std::vector<basic_path_greek_step<Real>> out;
   double prev_sigma_t = 0.0;
   double t_prev = 0.0;
   for (double ti : times) {
     double const sigma_t = std::sqrt(std::max(0.0, a.vol.total_variance(ti) * ti));
     double const d_dw = 2.0 * (sigma_t - prev_sigma_t);
     double const vol = std::sqrt(std::max(0.0, a.vol.total_variance(ti) - a.vol.total_variance(t_prev)));
-    path_greek_step g{};
-    g.dvol = vol > 0.0 ? static_cast<float>(d_dw / (2.0 * vol)) : 0.0F;
-    g.ddrift = static_cast<float>(0.5 * d_dw);
-    g.time = static_cast<float>(ti);
-    g.rate = static_cast<float>(rate);
+    basic_path_greek_step<Real> g{};
+    g.dvol = vol > 0.0 ? static_cast<Real>(d_dw / (2.0 * vol)) : Real(0);
+    g.ddrift = static_cast<Real>(0.5 * d_dw);
+    g.time = static_cast<Real>(ti);
+    g.rate = static_cast<Real>(rate);
     out.push_back(g);
     prev_sigma_t = sigma_t;
     t_prev = ti;
@@ -231,7 +232,7 @@ basic_path_job<Real> make_path_job(const trade& t, const asset& a, const market_
   job.steps = gbm_path_steps<Real>(market, a, g, df_T);
   job.kernel = make_path_record<Real>(t, a, g, opt, job.paths);
   job.scale = df_T * t.notional;
-  if (opt.greeks) job.greek_steps = make_greek_steps(a, g.times, -std::log(df_T) / t.maturity);
+  if (opt.greeks) job.greek_steps = make_greek_steps<Real>(a, g.times, -std::log(df_T) / t.maturity);
   bool const jumps = jump_intensity(a) > 0.0;
   if (jumps) {
     // The jump rows (path_gbm.hpp): step k's mean jump count; the Greek grid stays parallel.
@@ -316,6 +317,9 @@ basic_heston_job<Real> make_heston_job(const trade& t, const asset& a, const mar
   return job;
 }
 
+template std::vector<path_greek_step> make_greek_steps<float>(const asset&, const std::vector<double>&, double);
+template std::vector<basic_path_greek_step<double>> make_greek_steps<double>(const asset&, const std::vector<double>&,
+                                                                             double);
 template path_job make_path_job<float>(const trade&, const asset&, const market_data&, const engine_options&);
 template path_job_f64 make_path_job<double>(const trade&, const asset&, const market_data&, const engine_options&);
 template heston_job make_heston_job<float>(const trade&, const asset&, const market_data&, const engine_options&);

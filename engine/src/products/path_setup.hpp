@@ -22,8 +22,8 @@ template <typename Real>
 struct basic_path_job {
   basic_path_gbm_trade<Real> kernel;  // first_block and first_step are set by the batcher
   std::vector<basic_path_step<Real>> steps;
-  std::vector<path_greek_step> greek_steps;  // with Greeks (float only): parallel to steps (Asians' are read)
-  double scale;                              // P(0,T) x notional
+  std::vector<basic_path_greek_step<Real>> greek_steps;  // with Greeks: parallel to steps (Asians' are read)
+  double scale;                                          // P(0,T) x notional
   std::int64_t paths;
 };
 using path_job = basic_path_job<float>;
@@ -105,7 +105,9 @@ basic_path_gbm_trade<Real> make_path_record(const trade& t, const asset& a, cons
 // Per step: how its variance responds to a parallel shift h of the Black vol curve
 // (d dw_k/dh = 2 (sigma(t_k) t_k - sigma(t_{k-1}) t_{k-1}), sigma(t) t = sqrt(w(t) t)), its time
 // and the trade's zero rate to expiry.
-std::vector<path_greek_step> make_greek_steps(const asset& a, const std::vector<double>& times, double rate);
+template <typename Real = float>
+std::vector<basic_path_greek_step<Real>> make_greek_steps(const asset& a, const std::vector<double>& times,
+                                                          double rate);
 
 // The fixing times of a trade (fixing_times, else `fixings` equal steps ending at maturity, else
 // `steps` of them); a leading 0 means today's spot is a fixing.

@@ -16,7 +16,7 @@ namespace mcprice::kernels {
 template <typename Real>
 struct path_tables {
   const basic_path_step<Real>* grid{nullptr};
-  const path_greek_step* greek_grid{nullptr};
+  const basic_path_greek_step<Real>* greek_grid{nullptr};
 };
 
 template <typename Real>
