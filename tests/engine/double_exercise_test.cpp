@@ -80,14 +80,8 @@ TEST_CASE("double American puts match Longstaff and Schwartz's Table 1")
 
 TEST_CASE("a double Bermudan with one exercise date is the European option; a Heston American put, Clarke-Parrott's")
 {
-  auto const m = flat_market(100, 0.25, 0.03, 0.01);
-  black_scholes::inputs const in{100 * std::exp((0.03 - 0.01) * 1.5), 105, 0.25 * 0.25 * 1.5, std::exp(-0.03 * 1.5)};
-  auto const run = price_double(m,
-                                {exercise_trade_of("c", option_type::call, {"S"}, 105, 1.5, exercise_style::bermudan, 1),
-                                 exercise_trade_of("p", option_type::put, {"S"}, 105, 1.5, exercise_style::bermudan, 1)},
-                                100'000);
-  check_band(run.results[0], black_scholes::call(in), 0.0, 0.0);
-  check_band(run.results[1], black_scholes::put(in), 0.0, 0.0);
+  check_one_date_bermudans(
+      [](const market_data& m, std::vector<trade> trades) { return price_double(m, std::move(trades), 100'000); });
 
   auto const& c = clarke_parrott().front();
   auto const heston = price_double(clarke_parrott_market(c.spot), {clarke_parrott_put()}, 40'000);

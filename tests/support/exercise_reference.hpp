@@ -3,6 +3,7 @@
 // (2001) Table 1 (finite-difference American puts), Clarke and Parrott's Heston American puts,
 // Andersen and Broadie's Bermudan max-call on two assets, and a binomial tree computed here.
 #include "catch.hpp"
+#include "mcprice/black_scholes.hpp"
 #include "mcprice/market_reader.hpp"
 #include "mcprice/portfolio.hpp"
 #include "mcprice/results.hpp"
@@ -165,6 +166,20 @@ void check_random_bermudans(unsigned long long seed, int count, Price&& price)
     INFO("S " << s << " K " << k << " vol " << v << " r " << r << " q " << q << " T " << t << " dates " << dates);
     check_band(run.results[0], tree, 0.006 * tree + 0.005, 0.002 * tree + 0.002);
   }
+}
+
+// A Bermudan call and put with one exercise date are the European options: price(market,
+// trades) against Black-Scholes within 4 std errors.
+template <typename Price>
+void check_one_date_bermudans(Price&& price)
+{
+  auto const m = flat_market(100, 0.25, 0.03, 0.01);
+  black_scholes::inputs const in{100 * std::exp((0.03 - 0.01) * 1.5), 105, 0.25 * 0.25 * 1.5, std::exp(-0.03 * 1.5)};
+  pricing_run const run =
+      price(m, std::vector<trade>{exercise_trade_of("c", option_type::call, {"S"}, 105, 1.5, exercise_style::bermudan, 1),
+                                  exercise_trade_of("p", option_type::put, {"S"}, 105, 1.5, exercise_style::bermudan, 1)});
+  check_band(run.results[0], black_scholes::call(in), 0.0, 0.0);
+  check_band(run.results[1], black_scholes::put(in), 0.0, 0.0);
 }
 
 }  // namespace mcprice::testing
