@@ -131,7 +131,7 @@ fuzz: configure
 	cd build-fuzz/market && ../market_fuzzer -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 corpus
 	cd build-fuzz/manifest && LD_LIBRARY_PATH=$(CUDA_HOME)/lib64 ../manifest_fuzzer -max_total_time=$(FUZZ_SECONDS) \
 	  -print_final_stats=1 corpus
-	cd build-fuzz/command_line && ASAN_OPTIONS=max_malloc_fill_size=0 ../command_line_fuzzer -max_total_time=$(FUZZ_SECONDS) \
+	cd build-fuzz/command_line && ASAN_OPTIONS=max_malloc_fill_size=0:malloc_context_size=0 ../command_line_fuzzer -max_total_time=$(FUZZ_SECONDS) \
 	  -print_final_stats=1 corpus
 
 clean:
