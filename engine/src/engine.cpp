@@ -127,12 +127,6 @@ engine::engine(market_data market, engine_options options, const detail::engine_
     if (options.devices.size() == 1 && !options.every_device) impl_->options.device = options.devices.front();
     if (options.every_device && options.backend != backend_choice::cpu) impl_->options.device = 0;
     impl_->backend = choose_backend(impl_->options, impl_->knobs, impl_->market, impl_->notices);
-    if (options.precision == path_precision::float64 && options.greeks && impl_->backend->kind() == backend_kind::gpu) {
-      // Never Greeks in float behind the caller's back (docs/precision.md).
-      throw configuration_error(
-          "--precision double: Greeks in double are computed by the CPU backend only (--backend cpu); the GPU's "
-          "Greek kernels are float");
-    }
     return;
   }
   std::vector<std::string> models;

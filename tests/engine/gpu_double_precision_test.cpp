@@ -8,6 +8,7 @@
 #include "result_bits.hpp"
 #include "two_asset_book.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -124,7 +125,8 @@ TEST_CASE("GPU double paths: Heston QE matches the semi-analytic price and the C
   CHECK(std::memcmp(&alone.results[0].price, &fused.results[0].price, sizeof(double)) == 0);
 }
 
-TEST_CASE("GPU double paths: early exercise is refused per trade with where it is priced", "[gpu]")
+TEST_CASE("GPU double paths: early exercise is priced by the host, the CPU backend's bits, and said once",
+          "[gpu]")
 {
   auto const m = flat_x_market();
   trade american = on_x("american", product_kind::vanilla, option_type::put);
@@ -132,17 +134,48 @@ TEST_CASE("GPU double paths: early exercise is refused per trade with where it i
   american.exercise = exercise_style::american;
   trade vanilla = on_x("vanilla", product_kind::vanilla, option_type::put);
   vanilla.strike = 100.0;
-  auto const run = price_double(m, {american, vanilla}, backend_choice::gpu, 10'000, 16);
-  CHECK(run.results[0].status == trade_status::error);
-  CHECK_THAT(run.results[0].message, Catch::Contains("CPU backend only"));
-  CHECK(run.results[1].status == trade_status::ok);
-}
-
-TEST_CASE("GPU double paths: Greeks are refused with where they are computed", "[gpu]")
-{
+  auto const gpu = price_double(m, {american, vanilla}, backend_choice::gpu, 10'000, 16);
+  auto const cpu = price_double(m, {american, vanilla}, backend_choice::cpu, 10'000, 16);
+  REQUIRE(gpu.results[0].status == trade_status::ok);
+  CHECK(std::memcmp(&gpu.results[0].price, &cpu.results[0].price, sizeof(double)) == 0);
+  CHECK(std::memcmp(&gpu.results[0].std_error, &cpu.results[0].std_error, sizeof(double)) == 0);
+  check_same_as_cpu(gpu, cpu);
   engine_options o;
   o.backend = backend_choice::gpu;
   o.precision = path_precision::float64;
-  o.greeks = true;
-  CHECK_THROWS_WITH(engine(flat_x_market(), o), Catch::Contains("CPU backend only"));
+  engine const e(m, o);
+  auto const& notices = e.notices();
+  CHECK(std::count_if(notices.begin(), notices.end(),
+                      [](const std::string& n) { return n.find("priced in double by the host") != std::string::npos; }) ==
+        1);
+}
+
+TEST_CASE("GPU double paths: Greeks are computed by the host, the CPU backend's bits", "[gpu]")
+{
+  auto const m = flat_x_market();
+  trade asian = on_x("asian", product_kind::asian, option_type::call);
+  asian.strike = 100.0;
+  trade vanilla = on_x("vanilla", product_kind::vanilla, option_type::put);
+  vanilla.strike = 95.0;
+  auto const priced = [&](backend_choice b) {
+    engine_options o;
+    o.backend = b;
+    o.precision = path_precision::float64;
+    o.greeks = true;
+    o.paths = 20'000;
+    o.steps = 12;
+    portfolio book;
+    book.trades = {asian, vanilla};
+    return engine(m, o).price(book);
+  };
+  auto const gpu = priced(backend_choice::gpu);
+  auto const cpu = priced(backend_choice::cpu);
+  for (std::size_t i = 0; i < gpu.results.size(); ++i) {
+    INFO(gpu.results[i].id << " " << gpu.results[i].message);
+    REQUIRE(gpu.results[i].status == trade_status::ok);
+    REQUIRE(gpu.results[i].greeks.has_value());
+    CHECK(std::memcmp(&gpu.results[i].greeks->delta, &cpu.results[i].greeks->delta, sizeof(double)) == 0);
+    CHECK(std::memcmp(&gpu.results[i].greeks->vega, &cpu.results[i].greeks->vega, sizeof(double)) == 0);
+    CHECK(std::memcmp(&gpu.results[i].price, &cpu.results[i].price, sizeof(double)) == 0);
+  }
 }

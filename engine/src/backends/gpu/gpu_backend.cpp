@@ -85,30 +85,33 @@ class gpu_backend final : public pricing_backend {
         two_phase_(o.route == kernel_route::two_phase),
         name_(query_device(o.device).name),
         ctx_(o, market, notices),
-        runner_(ctx_, job_cap_)
+        runner_(ctx_, job_cap_),
+        host_(host_for_double(o, market, notices))
   {
   }
 
   family_run run(const family_request& request, const run_control& control) const override
   {
-    return std::visit([&](const auto* batch) { return run_family(*batch, request.greeks, control); }, request.batch);
+    return std::visit(
+        [&](const auto* batch) {
+          using family = typename std::remove_pointer_t<std::decay_t<decltype(batch)>>::family;
+          if constexpr (std::is_same_v<typename family::real, double>) {
+            if (request.greeks) return host_->run(request, control);
+          }
+          return run_family(*batch, request.greeks, control);
+        },
+        request.batch);
   }
 
   family_run run_early_exercise(const exercise_family& trades,
                                 const std::function<const packed_exercise_family*()>& with_greeks,
                                 const run_control& control) const override;
 
-  // The early-exercise kernels are float only for now: each trade comes back with an error that
-  // says where double is priced (never in float behind the caller's back).
-  family_run run_early_exercise(const basic_exercise_family<double>& trades, const run_control&) const override
+  // The early-exercise kernels are float only for now: double trades are calibrated and priced by
+  // the host's threads, bit for bit as by the CPU backend (never in float behind the caller's back).
+  family_run run_early_exercise(const basic_exercise_family<double>& trades, const run_control& control) const override
   {
-    family_run run;
-    run.outcomes.resize(trades.trades.size());
-    for (auto& o : run.outcomes) {
-      o.error = "--precision double: early exercise and multi-asset trades on Heston, local-vol or jump assets are "
-                "priced in double by the CPU backend only (--backend cpu); the GPU's kernels for them are float";
-    }
-    return run;
+    return host_->run_early_exercise(trades, control);
   }
 
   [[nodiscard]] backend_kind kind() const noexcept override { return backend_kind::gpu; }
@@ -170,6 +173,19 @@ class gpu_backend final : public pricing_backend {
     return run;
   }
 
+  // --precision double: what the GPU has no double kernels for (early exercise, Greeks) goes to a
+  // CPU backend on all the host's cores, said once on stderr.
+  static std::unique_ptr<pricing_backend> host_for_double(const engine_options& o, const market_data& market,
+                                                          std::vector<std::string>& notices)
+  {
+    if (o.precision != path_precision::float64) return nullptr;
+    auto host = make_cpu_backend(o.threads, o.rng, market);
+    notices.push_back("--precision double: early exercise, multi-asset trades on Heston, local-vol or jump assets, "
+                      "and Greeks are priced in double by the host (" + host->name() +
+                      "); the GPU's kernels for them are float");
+    return host;
+  }
+
   family_run price_exercise_paths(const exercise_family& trades, const std::vector<float>& coefficients,
                                   const run_control& control) const;
   std::vector<trade_outcome> price_combinations(const packed_exercise_family& greeks,
@@ -184,6 +200,7 @@ class gpu_backend final : public pricing_backend {
   std::string name_;
   mutable gpu_context ctx_;
   job_runner runner_;
+  std::unique_ptr<pricing_backend> host_;  // --precision double only
 };
 
 // The calibration runs step by step on one stream (each step's coefficients wait for the last
