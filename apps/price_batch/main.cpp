@@ -193,7 +193,7 @@ priced price(const std::string& portfolio, const std::string& market_path, const
     std::fprintf(stderr,
                  "price-batch: --greeks: %zu priced trades have no Greeks in this release (multi-asset trades "
                  "of more than 8 assets; early-exercise and multi-asset trades on local-vol assets; under "
-                 "--precision double, all but single-asset GBM products; docs/greeks.md): their Greek cells "
+                 "--precision double, trades priced by the early-exercise walk; docs/greeks.md): their Greek cells "
                  "are empty\n",
                  result.summary.without_greeks);
   }

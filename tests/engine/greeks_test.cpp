@@ -284,10 +284,12 @@ geometric_reference geometric_greeks(const trade& t, double spot, double vol, do
   return g;
 }
 
-engine asian_engine(const market_data& m, std::int64_t paths, bool greeks = true)
+engine asian_engine(const market_data& m, std::int64_t paths, bool greeks = true,
+                    path_precision precision = path_precision::float32)
 {
   engine_options o;
   o.backend = backend_choice::cpu;
+  o.precision = precision;
   o.paths = paths;
   o.greeks = greeks;
   return engine(m, o);
@@ -490,7 +492,7 @@ trade multi(std::string id, product_kind p, option_type type, double strike, std
 
 }  // namespace
 
-TEST_CASE("CPU multi-asset Greeks: a one-asset basket has the vanilla's Black-Scholes Greeks")
+TEST_CASE("CPU multi-asset Greeks: a one-asset basket has the vanilla's Black-Scholes Greeks, in float and double")
 {
   // Central differences of scenarios (spot +-1%, vol +-0.01, rate +-1e-3, time +-1 day): their
   // bias is a fraction of a percent here, the stated allowance 0.5%.
@@ -498,7 +500,8 @@ TEST_CASE("CPU multi-asset Greeks: a one-asset basket has the vanilla's Black-Sc
   portfolio book;
   trade one = make_trade("one-asset-basket", product_kind::basket, option_type::call, "X", 95, 1.0);
   book.trades = {one};
-  auto const run = asian_engine(market, 1'000'000).price(book);
+  auto const precision = GENERATE(path_precision::float32, path_precision::float64);
+  auto const run = asian_engine(market, 1'000'000, true, precision).price(book);
   REQUIRE(run.results[0].greeks);
   auto const& g = *run.results[0].greeks;
   REQUIRE(g.deltas.size() == 1);
@@ -534,16 +537,17 @@ TEST_CASE("CPU multi-asset Greeks: put-call parity in a basket's deltas")
   }
 }
 
-TEST_CASE("CPU multi-asset Greeks agree with repricing bumped markets with the same seed")
+TEST_CASE("CPU multi-asset Greeks agree with repricing bumped markets with the same seed, in float and double")
 {
   portfolio book;
   book.trades = {multi("best-of", product_kind::best_of, option_type::call, 100, {1.0, 2.0}),
                  multi("spread", product_kind::spread, option_type::call, 45)};
   std::int64_t const paths = 200'000;
+  auto const precision = GENERATE(path_precision::float32, path_precision::float64);
   auto price = [&](double a, double b, double vol_b, double corr, double rate) {
-    return asian_engine(two_asset_market(a, b, vol_b, corr, rate), paths, false).price(book);
+    return asian_engine(two_asset_market(a, b, vol_b, corr, rate), paths, false, precision).price(book);
   };
-  auto const run = asian_engine(two_asset_market(100, 50, 0.3, 0.4, 0.05), paths).price(book);
+  auto const run = asian_engine(two_asset_market(100, 50, 0.3, 0.4, 0.05), paths, true, precision).price(book);
   auto const a_up = price(101, 50, 0.3, 0.4, 0.05);
   auto const a_down = price(99, 50, 0.3, 0.4, 0.05);
   auto const b_up = price(100, 50.5, 0.3, 0.4, 0.05);
@@ -607,26 +611,7 @@ TEST_CASE("CPU Heston Greeks agree with derivatives of the semi-analytic price",
   REQUIRE(run.results[0].greeks);
   auto const& g = *run.results[0].greeks;
   CHECK(g.method == greek_method::central_bumps);
-  auto call = [&](auto change) {
-    auto c = base;
-    change(c);
-    return testing::heston_call(c);
-  };
-  double const delta = (call([](auto& c) { c.s += 0.01; }) - call([](auto& c) { c.s -= 0.01; })) / 0.02;
-  double const gamma =
-      (call([](auto& c) { c.s += 0.5; }) - 2 * testing::heston_call(base) + call([](auto& c) { c.s -= 0.5; })) / 0.25;
-  auto level = [](double x, double h) { return (std::sqrt(x) + h) * (std::sqrt(x) + h); };
-  double const vega = (call([&](auto& c) {
-                         c.v0 = level(c.v0, 1e-3);
-                         c.theta = level(c.theta, 1e-3);
-                       }) -
-                       call([&](auto& c) {
-                         c.v0 = level(c.v0, -1e-3);
-                         c.theta = level(c.theta, -1e-3);
-                       })) /
-                      2e-3;
-  double const rho = (call([](auto& c) { c.r += 1e-4; }) - call([](auto& c) { c.r -= 1e-4; })) / 2e-4;
-  double const theta = (call([](auto& c) { c.t -= 1e-3; }) - call([](auto& c) { c.t += 1e-3; })) / 2e-3;
+  auto const [delta, gamma, vega, theta, rho] = testing::heston_call_greeks_of(base);
   std::tuple<const char*, greek_estimate, double> const rows[] = {{"delta", g.delta, delta},
                                                                   {"gamma", g.gamma, gamma},
                                                                   {"vega", g.vega, vega},

@@ -58,10 +58,12 @@ market_data flat_market(double vol)
 }
 
 pricing_run price(const market_data& m, std::vector<trade> trades, std::int64_t paths, std::int64_t steps,
-                  rng_kind rng = rng_kind::pseudo, bool greeks = false)
+                  rng_kind rng = rng_kind::pseudo, bool greeks = false,
+                  path_precision precision = path_precision::float32)
 {
   engine_options o;
   o.backend = backend_choice::cpu;
+  o.precision = precision;
   o.paths = paths;
   o.steps = steps;
   o.rng = rng;
@@ -253,9 +255,10 @@ TEST_CASE("a one-date Bermudan under a skewed local vol is the local-vol Europea
   CHECK(a.price > e.price + 4 * std::hypot(a.std_error, e.std_error));
 }
 
-pricing_run price_with_greeks(const market_data& m, std::vector<trade> trades, std::int64_t paths, std::int64_t steps)
+pricing_run price_with_greeks(const market_data& m, std::vector<trade> trades, std::int64_t paths, std::int64_t steps,
+                              path_precision precision = path_precision::float32)
 {
-  return price(m, std::move(trades), paths, steps, rng_kind::pseudo, true);
+  return price(m, std::move(trades), paths, steps, rng_kind::pseudo, true, precision);
 }
 
 // |estimate - reference| within 4 standard errors and an allowance.
@@ -265,7 +268,8 @@ void check_greek(const char* name, const greek_estimate& g, double reference, do
   CHECK(std::abs(g.value - reference) <= 4 * g.std_error + allowance);
 }
 
-TEST_CASE("a European's sticky-strike Greeks under local vol are Black-Scholes' at its implied vol", "[heavy]")
+TEST_CASE("a European's sticky-strike Greeks under local vol are Black-Scholes' at its implied vol, in float and double",
+          "[heavy]")
 {
   // A steep skew with a term structure: sticky strike and a local vol held fixed in spot differ
   // by about vega x skew / S0 in delta (~0.04 here), well beyond the allowance.
@@ -291,7 +295,8 @@ TEST_CASE("a European's sticky-strike Greeks under local vol are Black-Scholes' 
     book.push_back(
         trade_on("L", "K" + std::to_string(int(p.k)), product_kind::vanilla, p.type, p.k, expiries[p.expiry]));
   }
-  auto const run = price_with_greeks(m, book, 200000, 100);
+  auto const precision = GENERATE(path_precision::float32, path_precision::float64);
+  auto const run = price_with_greeks(m, book, 200000, 100, precision);
   for (std::size_t i = 0; i < points.size(); ++i) {
     auto const& res = run.results[i];
     INFO(res.id << " " << res.message);
@@ -313,7 +318,7 @@ TEST_CASE("a European's sticky-strike Greeks under local vol are Black-Scholes' 
   }
 }
 
-TEST_CASE("a flat surface's barrier and Asian Greeks are GBM's")
+TEST_CASE("a flat surface's barrier and Asian Greeks are GBM's, in float and double")
 {
   auto const m = flat_market(0.2);
   auto book_on = [](const std::string& a) {
@@ -326,8 +331,9 @@ TEST_CASE("a flat surface's barrier and Asian Greeks are GBM's")
     asian.fixings = 12;
     return std::vector<trade>{barrier, asian};
   };
-  auto const lv = price_with_greeks(m, book_on("L"), 100000, 48);
-  auto const gbm = price_with_greeks(m, book_on("G"), 100000, 48);
+  auto const precision = GENERATE(path_precision::float32, path_precision::float64);
+  auto const lv = price_with_greeks(m, book_on("L"), 100000, 48, precision);
+  auto const gbm = price_with_greeks(m, book_on("G"), 100000, 48, precision);
   for (std::size_t i = 0; i < lv.results.size(); ++i) {
     auto const& a = lv.results[i];
     auto const& b = gbm.results[i];

@@ -46,10 +46,11 @@ market_data structured_market()
 }
 
 pricing_run price(const market_data& m, std::vector<trade> trades, std::int64_t paths, std::int64_t steps,
-                  bool greeks = false)
+                  bool greeks = false, path_precision precision = path_precision::float32)
 {
   engine_options o;
   o.backend = backend_choice::cpu;
+  o.precision = precision;
   o.paths = paths;
   o.steps = steps;
   o.greeks = greeks;
@@ -335,11 +336,13 @@ TEST_CASE("a worst-of autocallable of independent assets pays coupons on both di
   check_within(price(m, {t}, 200000, 8).results[0], expected, 2e-4);
 }
 
-TEST_CASE("a worst-of autocallable's Greeks by scenario walks match its digitals'", "[structured][greeks]")
+TEST_CASE("a worst-of autocallable's Greeks by scenario walks match its digitals', in float and double",
+          "[structured][greeks]")
 {
   market_data const m = structured_market();
   trade const t = worst_of_strip("worst-strip-greeks", 0.05, 1.0);
-  auto const run = price(m, {t}, 200000, 8, true);
+  auto const precision = GENERATE(path_precision::float32, path_precision::float64);
+  auto const run = price(m, {t}, 200000, 8, true, precision);
   auto const& r = run.results[0];
   REQUIRE(r.status == trade_status::ok);
   REQUIRE(r.greeks);

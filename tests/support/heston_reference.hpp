@@ -70,6 +70,35 @@ inline double heston_put(const heston_case& c)
   return heston_call(c) - c.s * std::exp(-c.q * c.t) + c.k * std::exp(-c.r * c.t);
 }
 
+// A Heston call's Greeks as the scenario lanes define them (model vega: sqrt(v0) and sqrt(theta)
+// moving together; theta: calendar time passing), by central differences of the semi-analytic
+// price in double.
+struct heston_call_greeks {
+  double delta, gamma, vega, theta, rho;
+};
+inline heston_call_greeks heston_call_greeks_of(const heston_case& base)
+{
+  auto call = [&](auto change) {
+    auto c = base;
+    change(c);
+    return heston_call(c);
+  };
+  auto level = [](double x, double h) { return (std::sqrt(x) + h) * (std::sqrt(x) + h); };
+  auto vol_level = [&](double h) {
+    return call([&](auto& c) {
+      c.v0 = level(c.v0, h);
+      c.theta = level(c.theta, h);
+    });
+  };
+  heston_call_greeks g{};
+  g.delta = (call([](auto& c) { c.s += 0.01; }) - call([](auto& c) { c.s -= 0.01; })) / 0.02;
+  g.gamma = (call([](auto& c) { c.s += 0.5; }) - 2 * heston_call(base) + call([](auto& c) { c.s -= 0.5; })) / 0.25;
+  g.vega = (vol_level(1e-3) - vol_level(-1e-3)) / 2e-3;
+  g.rho = (call([](auto& c) { c.r += 1e-4; }) - call([](auto& c) { c.r -= 1e-4; })) / 2e-4;
+  g.theta = (call([](auto& c) { c.t -= 1e-3; }) - call([](auto& c) { c.t += 1e-3; })) / 2e-3;
+  return g;
+}
+
 // kappa = 0 (no mean reversion), theta = 0 (variance drifts to zero), v0 = 0 (starts at zero),
 // rho = +1 and -1 (perfect correlation), a huge vol of vol over five years, and a short maturity
 // with fast mean reversion: the QE step's limits and both of its branches.

@@ -1,10 +1,11 @@
 #pragma once
 // Baskets, best-of, worst-of and spreads on correlated GBM assets: each trade's per-asset
 // parameters and correlation factors in their own tables. Greeks: per-asset deltas, gammas and
-// vegas, cross gammas and correlation vega by scenario channels (float only).
+// vegas, cross gammas and correlation vega by scenario channels (in double on the host).
 #include "backends/family_run.hpp"
 #include "families/family_batch.hpp"
 #include "families/trade_route.hpp"
+#include "mcprice/input_error.hpp"
 #include "mcprice/kernels/launch/baskets.hpp"
 #include "products/basket_setup.hpp"
 #include "statistics/greek_statistics.hpp"
@@ -82,18 +83,23 @@ struct basic_basket_family {
   }
 };
 
-struct basket_family : basic_basket_family<float> {
+// Greeks by scenario channels in either precision; the GPU's Greek kernel is float (under
+// --precision double the GPU backend hands Greeks to the host: gpu_backend.cpp).
+template <typename Real>
+struct basic_basket_greek_family : basic_basket_family<Real> {
   using greek_sums = basket_greek_moments;
+  using typename basic_basket_family<Real>::record;
+  using typename basic_basket_family<Real>::device_ref;
 
   // Trades without Greeks of their own (more assets than the channels hold) keep none.
-  static std::optional<trade_greeks> greeks_of(const family_batch<basket_family>& b, std::size_t k,
-                                               const trade_outcome& o)
+  template <typename Batch>
+  static std::optional<trade_greeks> greeks_of(const Batch& b, std::size_t k, const trade_outcome& o)
   {
     if (!b.records[k].greeks) return std::nullopt;
     return make_basket_greeks(o.greek_sums().basket_greeks, b.records[k].assets, b.samples[k], b.scales[k]);
   }
   template <typename Rng>
-  static priced_basket_greeks greek_lane(const record& t, const kernels::basket_tables<float>& tab, std::int64_t block,
+  static priced_basket_greeks greek_lane(const record& t, const kernels::basket_tables<Real>& tab, std::int64_t block,
                                          int lane)
   {
     return basket_greek_lane<Rng>(t, tab.assets, tab.factors, block, lane);
@@ -101,10 +107,12 @@ struct basket_family : basic_basket_family<float> {
   static void launch_greeks(const device_ref& f, kernels::block_range b, moments* partials, greek_sums* greek_partials,
                             kernels::launch_target at)
   {
-    kernels::launch_basket_greek_blocks(f, b, partials, greek_partials, at);
+    if constexpr (std::is_same_v<Real, float>) kernels::launch_basket_greek_blocks(f, b, partials, greek_partials, at);
+    else throw configuration_error("--precision double: the GPU's basket Greek kernel is float");
   }
 };
 
-struct double_basket_family : basic_basket_family<double> {};
+struct basket_family : basic_basket_greek_family<float> {};
+struct double_basket_family : basic_basket_greek_family<double> {};
 
 }  // namespace mcprice::detail

@@ -1,10 +1,11 @@
 #pragma once
 // Every single-asset product on a Heston asset (Andersen's QE scheme; Europeans by conditional
 // Monte Carlo): each trade's QE steps in one table. Greeks: central differences on scenario
-// lanes (float only). --precision double has a family of its own, without Greeks.
+// lanes. --precision double has a family of its own (its Greeks on the host).
 #include "backends/family_run.hpp"
 #include "families/family_batch.hpp"
 #include "families/trade_route.hpp"
+#include "mcprice/input_error.hpp"
 #include "mcprice/kernels/launch/heston.hpp"
 #include "mcprice/kernels/models/heston_sample.hpp"
 #include "products/path_setup.hpp"
@@ -80,16 +81,21 @@ struct basic_heston_family {
   }
 };
 
-struct heston_family : basic_heston_family<float> {
+// Greeks by scenario lanes in either precision; the GPU's Greek kernel is float (under
+// --precision double the GPU backend hands Greeks to the host: gpu_backend.cpp).
+template <typename Real>
+struct basic_heston_greek_family : basic_heston_family<Real> {
   using greek_sums = path_greek_moments;
+  using typename basic_heston_family<Real>::record;
+  using typename basic_heston_family<Real>::device_ref;
 
-  static std::optional<trade_greeks> greeks_of(const family_batch<heston_family>& b, std::size_t k,
-                                               const trade_outcome& o)
+  template <typename Batch>
+  static std::optional<trade_greeks> greeks_of(const Batch& b, std::size_t k, const trade_outcome& o)
   {
     return make_path_greeks(o.greek_sums().path_greeks, b.samples[k], b.scales[k], greek_method::central_bumps);
   }
   template <typename Rng>
-  static priced_path_greeks greek_lane(const record& t, const kernels::heston_tables<float>& tab, std::int64_t block,
+  static priced_path_greeks greek_lane(const record& t, const kernels::heston_tables<Real>& tab, std::int64_t block,
                                        int lane)
   {
     return heston_greek_lane<Rng>(t, tab.steps, block, lane);
@@ -97,10 +103,12 @@ struct heston_family : basic_heston_family<float> {
   static void launch_greeks(const device_ref& f, kernels::block_range b, moments* partials, greek_sums* greek_partials,
                             kernels::launch_target at)
   {
-    kernels::launch_heston_greek_blocks(f, b, partials, greek_partials, at);
+    if constexpr (std::is_same_v<Real, float>) kernels::launch_heston_greek_blocks(f, b, partials, greek_partials, at);
+    else throw configuration_error("--precision double: the GPU's Heston Greek kernel is float");
   }
 };
 
-struct double_heston_family : basic_heston_family<double> {};
+struct heston_family : basic_heston_greek_family<float> {};
+struct double_heston_family : basic_heston_greek_family<double> {};
 
 }  // namespace mcprice::detail

@@ -2,11 +2,12 @@
 // Every single-asset product on a local_vol asset (Dupire, log Euler steps): each trade's steps
 // in one table; the grids (with Greeks, the sticky-strike ones too) are read from the market's
 // table, which the backend holds for the engine's lifetime (market/market_surfaces.hpp).
-// Greeks: central differences on scenario lanes (float only).
-// --precision double has a family of its own, without Greeks.
+// Greeks: central differences on scenario lanes. --precision double has a family of its own (its
+// Greeks on the host).
 #include "backends/family_run.hpp"
 #include "families/family_batch.hpp"
 #include "families/trade_route.hpp"
+#include "mcprice/input_error.hpp"
 #include "mcprice/kernels/launch/local_vol.hpp"
 #include "products/local_vol_setup.hpp"
 #include "statistics/greek_statistics.hpp"
@@ -87,16 +88,21 @@ struct basic_local_vol_family {
   }
 };
 
-struct local_vol_family : basic_local_vol_family<float> {
+// Greeks by scenario lanes in either precision; the GPU's Greek kernel is float (under
+// --precision double the GPU backend hands Greeks to the host: gpu_backend.cpp).
+template <typename Real>
+struct basic_local_vol_greek_family : basic_local_vol_family<Real> {
   using greek_sums = path_greek_moments;
+  using typename basic_local_vol_family<Real>::record;
+  using typename basic_local_vol_family<Real>::device_ref;
 
-  static std::optional<trade_greeks> greeks_of(const family_batch<local_vol_family>& b, std::size_t k,
-                                               const trade_outcome& o)
+  template <typename Batch>
+  static std::optional<trade_greeks> greeks_of(const Batch& b, std::size_t k, const trade_outcome& o)
   {
     return make_path_greeks(o.greek_sums().path_greeks, b.samples[k], b.scales[k], greek_method::central_bumps);
   }
   template <typename Rng>
-  static priced_path_greeks greek_lane(const record& t, const kernels::local_vol_tables<float>& tab, std::int64_t block,
+  static priced_path_greeks greek_lane(const record& t, const kernels::local_vol_tables<Real>& tab, std::int64_t block,
                                        int lane)
   {
     return local_vol_greek_lane<Rng>(t, tab.steps, tab.surface, block, lane);
@@ -104,10 +110,12 @@ struct local_vol_family : basic_local_vol_family<float> {
   static void launch_greeks(const device_ref& f, kernels::block_range b, moments* partials, greek_sums* greek_partials,
                             kernels::launch_target at)
   {
-    kernels::launch_local_vol_greek_blocks(f, b, partials, greek_partials, at);
+    if constexpr (std::is_same_v<Real, float>) kernels::launch_local_vol_greek_blocks(f, b, partials, greek_partials, at);
+    else throw configuration_error("--precision double: the GPU's local-vol Greek kernel is float");
   }
 };
 
-struct double_local_vol_family : basic_local_vol_family<double> {};
+struct local_vol_family : basic_local_vol_greek_family<float> {};
+struct double_local_vol_family : basic_local_vol_greek_family<double> {};
 
 }  // namespace mcprice::detail

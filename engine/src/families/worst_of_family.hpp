@@ -1,12 +1,14 @@
 #pragma once
 // Worst-of autocallables on several correlated GBM assets: each trade's step rows in one grid,
-// beside its assets' initial levels and spots and its correlation factor. Greeks (float, up to
+// beside its assets' initial levels and spots and its correlation factor. Greeks (up to
 // max_basket_greek_assets assets): scenario walks on the price's normals, in the baskets'
-// channels (worst_of_greeks.hpp). --precision double has a family of its own, without Greeks.
+// channels (worst_of_greeks.hpp). --precision double has a family of its own (its Greeks on the
+// host).
 #include "backends/family_run.hpp"
 #include "families/family_batch.hpp"
 #include "families/trade_route.hpp"
 #include "families/worst_of_layout.hpp"
+#include "mcprice/input_error.hpp"
 #include "mcprice/kernels/launch/worst_of.hpp"
 #include "products/worst_of_setup.hpp"
 #include "statistics/greek_statistics.hpp"
@@ -33,7 +35,7 @@ struct basic_worst_of_family {
 
   struct tables {
     std::vector<basic_path_step<Real>> grid;
-    std::vector<path_greek_step> greek_grid;  // with Greeks: parallel to grid
+    std::vector<basic_path_greek_step<Real>> greek_grid;  // with Greeks: parallel to grid
     std::vector<Real> log_initials;
     std::vector<Real> spots;
     std::vector<Real> factors;
@@ -89,27 +91,35 @@ struct basic_worst_of_family {
   }
 };
 
-struct worst_of_family : basic_worst_of_family<float> {
+// Greeks by scenario walks in either precision; the GPU's Greek kernel is float (under
+// --precision double the GPU backend hands Greeks to the host: gpu_backend.cpp).
+template <typename Real>
+struct basic_worst_of_greek_family : basic_worst_of_family<Real> {
   using greek_sums = basket_greek_moments;
+  using typename basic_worst_of_family<Real>::record;
+  using typename basic_worst_of_family<Real>::device_ref;
 
-  static std::optional<trade_greeks> greeks_of(const family_batch<worst_of_family>& b, std::size_t k,
-                                               const trade_outcome& o)
+  template <typename Batch>
+  static std::optional<trade_greeks> greeks_of(const Batch& b, std::size_t k, const trade_outcome& o)
   {
     if (!b.records[k].greeks) return std::nullopt;
     return make_basket_greeks(o.greek_sums().basket_greeks, b.records[k].assets, b.samples[k], b.scales[k]);
   }
   template <typename Rng>
-  static priced_basket_greeks greek_lane(const record& t, const kernels::worst_of_tables<float>& tab,
-                                         std::int64_t block, int lane)
+  static priced_basket_greeks greek_lane(const record& t, const kernels::worst_of_tables<Real>& tab, std::int64_t block,
+                                         int lane)
   {
     return worst_of_greek_lane<Rng>(t, tab.grid, tab.greek_grid, tab.log_initials, tab.spots, tab.factors, block, lane);
   }
   static void launch_greeks(const device_ref& f, kernels::block_range b, moments* partials, greek_sums* greek_partials,
                             kernels::launch_target at)
   {
-    kernels::launch_worst_of_greek_blocks(f, b, partials, greek_partials, at);
+    if constexpr (std::is_same_v<Real, float>) kernels::launch_worst_of_greek_blocks(f, b, partials, greek_partials, at);
+    else throw configuration_error("--precision double: the GPU's worst-of Greek kernel is float");
   }
 };
-struct double_worst_of_family : basic_worst_of_family<double> {};
+
+struct worst_of_family : basic_worst_of_greek_family<float> {};
+struct double_worst_of_family : basic_worst_of_greek_family<double> {};
 
 }  // namespace mcprice::detail

@@ -50,7 +50,9 @@ std::vector<Real> correlation_factor(const market_data& market, const std::vecto
   append_factor(c, out);
   if (!with_bumps) return out;
   // Correlation vega's scenarios: every pairwise correlation +-h (clamped to [-1, 1]).
-  for (double const h : {double{basket_correlation_bump}, -double{basket_correlation_bump}}) {
+  // The kernel divides by its own precision's bump (basket_bumps<Real>), so the host moves by it.
+  constexpr double bump = basket_bumps<Real>::correlation;
+  for (double const h : {bump, -bump}) {
     Eigen::MatrixXd bumped = c;
     for (Eigen::Index i = 0; i < c.rows(); ++i) {
       for (Eigen::Index j = 0; j < c.cols(); ++j) {

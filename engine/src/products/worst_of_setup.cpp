@@ -33,12 +33,13 @@ std::vector<basic_path_step<Real>> worst_of_steps(const market_data& market, con
 }
 
 // Rows parallel to the step rows: asset i's Greek step k at k x n + i (make_greek_steps).
-std::vector<path_greek_step> worst_of_greek_steps(const std::vector<const asset*>& assets, const path_grid& g,
-                                                  double rate)
+template <typename Real>
+std::vector<basic_path_greek_step<Real>> worst_of_greek_steps(const std::vector<const asset*>& assets,
+                                                              const path_grid& g, double rate)
 {
-  std::vector<std::vector<path_greek_step>> per_asset;
-  for (const asset* a : assets) per_asset.push_back(make_greek_steps(*a, g.times, rate));
-  std::vector<path_greek_step> rows;
+  std::vector<std::vector<basic_path_greek_step<Real>>> per_asset;
+  for (const asset* a : assets) per_asset.push_back(make_greek_steps<Real>(*a, g.times, rate));
+  std::vector<basic_path_greek_step<Real>> rows;
   for (std::size_t k = 0; k < g.times.size(); ++k) {
     for (auto const& steps : per_asset) rows.push_back(steps[k]);
   }
@@ -128,11 +129,11 @@ basic_worst_of_job<Real> make_worst_of_job(const trade& t, const market_data& ma
   worst_of_assets const u = assets_of(t, market, opt);
   path_grid const g = make_path_grid(t, opt, false);
   double const df_T = market.discount().discount(t.maturity);
-  bool const greeks = opt.greeks && std::is_same_v<Real, float> && u.assets.size() <= max_basket_greek_assets;
+  bool const greeks = opt.greeks && u.assets.size() <= max_basket_greek_assets;
   basic_worst_of_job<Real> job{};
   job.steps = worst_of_steps<Real>(market, u.assets, g, df_T);
   fill_worst_of(job, t, market, opt, u, g, greeks);
-  if (greeks) job.greek_steps = worst_of_greek_steps(u.assets, g, -std::log(df_T) / t.maturity);
+  if (greeks) job.greek_steps = worst_of_greek_steps<Real>(u.assets, g, -std::log(df_T) / t.maturity);
   append_observation_rows(t, job.steps, job.kernel);
   if (greeks) job.greek_steps.resize(job.steps.size());
   return job;

@@ -22,11 +22,11 @@ template <typename Real>
 struct basic_worst_of_job {
   basic_worst_of_trade<Real> kernel;  // first_block, first_step, first_asset, first_factor: set by the batcher
   std::vector<basic_path_step<Real>> steps;
-  std::vector<path_greek_step> greek_steps;  // with Greeks: parallel to steps
-  std::vector<Real> log_initials;            // ln(L_i / S_i(0))
-  std::vector<Real> spots;                   // S_i(0)
-  std::vector<Real> factor;                  // assets x assets, row-major (with Greeks, then the bumped ones)
-  double scale;                              // P(0,T) x notional
+  std::vector<basic_path_greek_step<Real>> greek_steps;  // with Greeks: parallel to steps
+  std::vector<Real> log_initials;                        // ln(L_i / S_i(0))
+  std::vector<Real> spots;                               // S_i(0)
+  std::vector<Real> factor;  // assets x assets, row-major (with Greeks, then the bumped ones)
+  double scale;              // P(0,T) x notional
   std::int64_t paths;
 };
 

@@ -18,10 +18,18 @@ inline constexpr int max_basket_greek_assets = 8;
 inline constexpr int basket_greek_channels =
     3 * max_basket_greek_assets + max_basket_greek_assets * (max_basket_greek_assets - 1) / 2 + 3;
 
-inline constexpr float basket_spot_bump = 0.01F;
-inline constexpr float basket_vol_bump = 0.01F;
-inline constexpr float basket_rate_bump = 1e-3F;
-inline constexpr float basket_correlation_bump = 0.01F;
+// The scenarios' bumps in either path precision (the float names are the float kernels').
+template <typename Real>
+struct basket_bumps {
+  static constexpr Real spot = Real(0.01);
+  static constexpr Real vol = Real(0.01);
+  static constexpr Real rate = Real(1e-3);
+  static constexpr Real correlation = Real(0.01);
+};
+inline constexpr float basket_spot_bump = basket_bumps<float>::spot;
+inline constexpr float basket_vol_bump = basket_bumps<float>::vol;
+inline constexpr float basket_rate_bump = basket_bumps<float>::rate;
+inline constexpr float basket_correlation_bump = basket_bumps<float>::correlation;
 
 // Channel layout for n assets: delta_i, gamma_i, vega_i (n each), the n(n-1)/2 cross gammas in
 // row-major pair order, then correlation vega, theta, rho.
@@ -62,115 +70,124 @@ MCPRICE_HD MCPRICE_INLINE priced_basket_greeks operator+(const priced_basket_gre
 }
 
 // The correlated normal of asset i: row i of `factor` times the sample's normals.
-MCPRICE_HD MCPRICE_INLINE float correlated_normal(int n, const float* factor, const float* z, int i)
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE Real correlated_normal(int n, const Real* factor, const Real* z, int i)
 {
-  float y = 0.0F;
-  for (int j = 0; j < n; ++j) y = fmaf(factor[i * n + j], z[j], y);
+  Real y(0);
+  for (int j = 0; j < n; ++j) y = math::fma(factor[i * n + j], z[j], y);
   return y;
 }
 
 // S_i = S0_i exp(drift + stdev y), with drift and stdev those of the scenario.
-MCPRICE_HD MCPRICE_INLINE float spot_of(const basket_asset& a, float drift, float stdev, float y)
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE Real spot_of(const basic_basket_asset<Real>& a, Real drift, Real stdev, Real y)
 {
-  return a.spot * expf(fmaf(stdev, y, drift));
+  return a.spot * math::exp(math::fma(stdev, y, drift));
 }
 
 // Adds one path's scenario differences (sign -1: the antithetic path) to v[channels], each
 // times `share` (1/2 with antithetic pairs).
-MCPRICE_HD MCPRICE_INLINE void add_basket_path_greeks(const basket_gbm_trade& t, const basket_asset* assets,
-                                                      const float* factor, const float* z, float sign, float share,
-                                                      float* v)
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE void add_basket_path_greeks(const basic_basket_gbm_trade<Real>& t,
+                                                      const basic_basket_asset<Real>* assets, const Real* factor,
+                                                      const Real* z, Real sign, Real share, Real* v)
 {
+  using bumps = basket_bumps<Real>;
+  Real const one(1);
+  Real const two(2);
+  Real const half(0.5);
   int const n = t.assets;
   basket_channels const ch{n};
-  float y[max_basket_greek_assets];
-  float s[max_basket_greek_assets];
+  Real y[max_basket_greek_assets];
+  Real s[max_basket_greek_assets];
   for (int i = 0; i < n; ++i) {
     y[i] = sign * correlated_normal(n, factor, z, i);
     s[i] = spot_of(assets[i], assets[i].drift, assets[i].stdev, y[i]);
   }
   auto payoff_with = [&](auto&& spot) { return basket_payoff(t, assets, spot); };
-  float const base = payoff_with([&](int k) { return s[k]; });
-  float const h = basket_spot_bump;
+  Real const base = payoff_with([&](int k) { return s[k]; });
+  Real const h = bumps::spot;
   // One asset's spot moved (by scale, or to a new value).
-  auto moved = [&](int i, float value) { return payoff_with([&](int k) { return k == i ? value : s[k]; }); };
+  auto moved = [&](int i, Real value) { return payoff_with([&](int k) { return k == i ? value : s[k]; }); };
   for (int i = 0; i < n; ++i) {
-    float const up = moved(i, s[i] * (1.0F + h));
-    float const down = moved(i, s[i] * (1.0F - h));
-    float const dS = h * assets[i].spot;
-    v[ch.delta(i)] += share * (up - down) / (2.0F * dS);
-    v[ch.gamma(i)] += share * (up - 2.0F * base + down) / (dS * dS);
+    Real const up = moved(i, s[i] * (one + h));
+    Real const down = moved(i, s[i] * (one - h));
+    Real const dS = h * assets[i].spot;
+    v[ch.delta(i)] += share * (up - down) / (two * dS);
+    v[ch.gamma(i)] += share * (up - two * base + down) / (dS * dS);
     // Vol +-0.01: stdev = sigma sqrt(T) moves by +-0.01 sqrt(T), drift by -(stdev'^2 - stdev^2)/2.
-    float const sd = assets[i].stdev;
-    float const d_sd = basket_vol_bump * sqrtf(t.maturity);
-    float const sd_up = sd + d_sd;
-    float const sd_down = sd - d_sd;
-    float const vol_up = moved(i, spot_of(assets[i], assets[i].drift - 0.5F * (sd_up * sd_up - sd * sd), sd_up, y[i]));
-    float const vol_down =
-        moved(i, spot_of(assets[i], assets[i].drift - 0.5F * (sd_down * sd_down - sd * sd), sd_down, y[i]));
-    v[ch.vega(i)] += share * (vol_up - vol_down) / (2.0F * basket_vol_bump);
+    Real const sd = assets[i].stdev;
+    Real const d_sd = bumps::vol * math::sqrt(t.maturity);
+    Real const sd_up = sd + d_sd;
+    Real const sd_down = sd - d_sd;
+    Real const vol_up = moved(i, spot_of(assets[i], assets[i].drift - half * (sd_up * sd_up - sd * sd), sd_up, y[i]));
+    Real const vol_down =
+        moved(i, spot_of(assets[i], assets[i].drift - half * (sd_down * sd_down - sd * sd), sd_down, y[i]));
+    v[ch.vega(i)] += share * (vol_up - vol_down) / (two * bumps::vol);
   }
   for (int i = 0; i < n; ++i) {
     for (int j = i + 1; j < n; ++j) {
-      auto corner = [&](float ci, float cj) {
+      auto corner = [&](Real ci, Real cj) {
         return payoff_with([&](int k) { return k == i ? s[k] * ci : k == j ? s[k] * cj : s[k]; });
       };
-      float const pp = corner(1.0F + h, 1.0F + h);
-      float const pm = corner(1.0F + h, 1.0F - h);
-      float const mp = corner(1.0F - h, 1.0F + h);
-      float const mm = corner(1.0F - h, 1.0F - h);
-      v[ch.cross(i, j)] += share * (pp - pm - mp + mm) / (4.0F * h * h * assets[i].spot * assets[j].spot);
+      Real const pp = corner(one + h, one + h);
+      Real const pm = corner(one + h, one - h);
+      Real const mp = corner(one - h, one + h);
+      Real const mm = corner(one - h, one - h);
+      v[ch.cross(i, j)] += share * (pp - pm - mp + mm) / (Real(4) * h * h * assets[i].spot * assets[j].spot);
     }
   }
   // Correlations +-0.01: the bumped factors follow the trade's own.
   if (n > 1) {
-    float corr[2];
+    Real corr[2];
     for (int side = 0; side < 2; ++side) {
-      const float* f = factor + (side + 1) * n * n;
+      const Real* f = factor + (side + 1) * n * n;
       corr[side] = payoff_with([&](int k) {
         return spot_of(assets[k], assets[k].drift, assets[k].stdev, sign * correlated_normal(n, f, z, k));
       });
     }
-    v[ch.correlation_vega()] += share * (corr[0] - corr[1]) / (2.0F * basket_correlation_bump);
+    v[ch.correlation_vega()] += share * (corr[0] - corr[1]) / (two * bumps::correlation);
   }
   // Rate +-dr: forwards scale by e^{+-dr T}, the discount by e^{-+dr T}.
-  float const grow = expf(basket_rate_bump * t.maturity);
-  float const rate_up = payoff_with([&](int k) { return s[k] * grow; }) / grow;
-  float const rate_down = payoff_with([&](int k) { return s[k] / grow; }) * grow;
-  v[ch.rho()] += share * (rate_up - rate_down) / (2.0F * basket_rate_bump);
+  Real const grow = math::exp(bumps::rate * t.maturity);
+  Real const rate_up = payoff_with([&](int k) { return s[k] * grow; }) / grow;
+  Real const rate_down = payoff_with([&](int k) { return s[k] / grow; }) * grow;
+  v[ch.rho()] += share * (rate_up - rate_down) / (two * bumps::rate);
   // Time +-eps: maturity T -+ eps with each asset's drift / T and vol held; discount e^{+-r eps}.
-  float const eps = fminf(1.0F / 365.0F, 0.5F * t.maturity);
-  float rolled[2];
+  Real const eps = math::fmin(one / Real(365), half * t.maturity);
+  Real rolled[2];
   for (int side = 0; side < 2; ++side) {
-    float const ratio = (t.maturity + (side == 0 ? -eps : eps)) / t.maturity;
-    float const root = sqrtf(ratio);
+    Real const ratio = (t.maturity + (side == 0 ? -eps : eps)) / t.maturity;
+    Real const root = math::sqrt(ratio);
     rolled[side] =
         payoff_with([&](int k) { return spot_of(assets[k], assets[k].drift * ratio, assets[k].stdev * root, y[k]); });
   }
-  float const carry = expf(t.rate * eps);
-  v[ch.theta()] += share * (rolled[0] * carry - rolled[1] / carry) / (2.0F * eps);
+  Real const carry = math::exp(t.rate * eps);
+  v[ch.theta()] += share * (rolled[0] * carry - rolled[1] / carry) / (two * eps);
 }
 
 // One sample's price (with basket_sample's bits) and its Greek channels.
-template <typename NormalStream>
-MCPRICE_HD MCPRICE_INLINE float basket_sample_with_greeks(const basket_gbm_trade& t, const basket_asset* assets,
-                                                          const float* factor, std::uint64_t subsequence, float* v)
+template <typename NormalStream, typename Real>
+MCPRICE_HD MCPRICE_INLINE Real basket_sample_with_greeks(const basic_basket_gbm_trade<Real>& t,
+                                                         const basic_basket_asset<Real>* assets, const Real* factor,
+                                                         std::uint64_t subsequence, Real* v)
 {
   NormalStream rng(t.key, subsequence);
-  float z[max_basket_assets];
+  Real z[max_basket_assets];
   basket_normals(t, rng, z);
-  float const up = basket_path(t, assets, factor, z, 1.0F);
-  float const price = t.antithetic ? 0.5F * (up + basket_path(t, assets, factor, z, -1.0F)) : up;
+  Real const up = basket_path(t, assets, factor, z, Real(1));
+  Real const price = t.antithetic ? Real(0.5) * (up + basket_path(t, assets, factor, z, Real(-1))) : up;
   if (!t.greeks) return price;
-  float const share = t.antithetic ? 0.5F : 1.0F;
-  add_basket_path_greeks(t, assets, factor, z, 1.0F, share, v);
-  if (t.antithetic) add_basket_path_greeks(t, assets, factor, z, -1.0F, share, v);
+  Real const share = t.antithetic ? Real(0.5) : Real(1);
+  add_basket_path_greeks(t, assets, factor, z, Real(1), share, v);
+  if (t.antithetic) add_basket_path_greeks(t, assets, factor, z, Real(-1), share, v);
   return price;
 }
 
-template <typename NormalStream>
-MCPRICE_HD MCPRICE_INLINE priced_basket_greeks basket_greek_lane(const basket_gbm_trade& t, const basket_asset* assets,
-                                                                 const float* factors, std::int64_t block, int lane)
+template <typename NormalStream, typename Real>
+MCPRICE_HD MCPRICE_INLINE priced_basket_greeks basket_greek_lane(const basic_basket_gbm_trade<Real>& t,
+                                                                 const basic_basket_asset<Real>* assets,
+                                                                 const Real* factors, std::int64_t block, int lane)
 {
   constexpr int d = own_subsequence_normals;
   priced_basket_greeks m{};
@@ -178,12 +195,12 @@ MCPRICE_HD MCPRICE_INLINE priced_basket_greeks basket_greek_lane(const basket_gb
   for (int g = 0; g < layout::groups_per_lane(d); ++g) {
     std::int64_t const group = layout::group_index(block, g, lane, d);
     if (group >= t.samples) break;
-    float v[basket_greek_channels] = {};
-    float const price = basket_sample_with_greeks<NormalStream>(t, assets + t.first_asset, factors + t.first_factor,
-                                                                static_cast<std::uint64_t>(group), v);
-    m.price.add_group(price, 0.0F, 1);
+    Real v[basket_greek_channels] = {};
+    Real const price = basket_sample_with_greeks<NormalStream>(t, assets + t.first_asset, factors + t.first_factor,
+                                                               static_cast<std::uint64_t>(group), v);
+    m.price.add_group(price, Real(0), 1);
     if (t.greeks) {
-      for (int c = 0; c < channels; ++c) m.greeks.m[c].add_group(v[c], 0.0F, 1);
+      for (int c = 0; c < channels; ++c) m.greeks.m[c].add_group(v[c], Real(0), 1);
     }
   }
   return m;

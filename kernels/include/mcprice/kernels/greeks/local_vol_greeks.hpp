@@ -22,81 +22,94 @@ using vol_pair = basic_vol_pair<float>;
 
 // With Greeks a trade's step table holds two more steps after its own: its first step shortened
 // and lengthened by this (as the other scenario lanes' roll).
-MCPRICE_HD MCPRICE_INLINE float local_vol_roll(float first_dt) { return fminf(1.0F / 365.0F, 0.5F * first_dt); }
-
-template <typename NormalStream, path_product Product, bool Antithetic>
-MCPRICE_HD MCPRICE_INLINE float local_vol_scenario_sample(const local_vol_trade& h, const local_vol_step* grid,
-                                                          const vol_pair* table, std::uint64_t group, greek_values& out)
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE Real local_vol_roll(Real first_dt)
 {
-  const path_gbm_trade& t = h;
+  return math::fmin(Real(1) / Real(365), Real(0.5) * first_dt);
+}
+
+template <typename NormalStream, path_product Product, bool Antithetic, typename Real>
+MCPRICE_HD MCPRICE_INLINE Real local_vol_scenario_sample(const basic_local_vol_trade<Real>& h,
+                                                         const basic_local_vol_step<Real>* grid,
+                                                         const basic_vol_pair<Real>* table, std::uint64_t group,
+                                                         basic_greek_values<Real>& out)
+{
+  using record = basic_path_gbm_trade<Real>;
+  using state = basic_path_state<Real>;
+  using step_row = basic_local_vol_step<Real>;
+  constexpr Real rate_bump = scenario_bumps<Real>::rate;
+  const record& t = h;
   NormalStream rng(t.key, group);
-  const local_vol_step* steps = grid + t.first_step;
-  path_gbm_trade const spot_up = scenario_trade(t, 0);
-  path_gbm_trade const spot_down = scenario_trade(t, 1);
-  auto trade_of = [&](int i) -> const path_gbm_trade& { return i == 0 ? spot_up : i == 1 ? spot_down : t; };
+  const step_row* steps = grid + t.first_step;
+  record const spot_up = scenario_trade(t, 0);
+  record const spot_down = scenario_trade(t, 1);
+  auto trade_of = [&](int i) -> const record& { return i == 0 ? spot_up : i == 1 ? spot_down : t; };
   // Scenario i's grid: the bumped grids in scenario order, the base grid for time.
-  auto grid_of = [&](int i) -> const basic_local_vol_axes<float>& {
+  auto grid_of = [&](int i) -> const basic_local_vol_axes<Real>& {
     return i < local_vol_bumped_grids ? h.bumped[i] : h.surface;
   };
   constexpr int sides = Antithetic ? 2 : 1;
-  path_state base[sides];
-  path_state st[sides][path_scenarios];
+  state base[sides];
+  state st[sides][path_scenarios];
   for (int side = 0; side < sides; ++side) {
-    base[side] = path_state::start(t);
+    base[side] = state::start(t);
     MCPRICE_UNROLL
-    for (int i = 0; i < path_scenarios; ++i) st[side][i] = path_state::start(trade_of(i));
+    for (int i = 0; i < path_scenarios; ++i) st[side][i] = state::start(trade_of(i));
   }
   auto const levels = observation_rows_of(steps, t);
-  float elapsed = 0.0F;
+  Real elapsed(0);
   // Local-vol assets carry no jumps: the walk hands no_jump.
-  auto step = [&](int k, float z, float u, auto) {
-    local_vol_step const s = steps[k];
+  auto step = [&](int k, Real z, Real u, auto) {
+    step_row const s = steps[k];
     elapsed += s.dt;
     for (int side = 0; side < sides; ++side) {
-      float const zs = side == 0 ? z : -z;
-      float var = 0.0F;
-      float const dx = local_vol_increment(h.surface, table, s, base[side].x, zs, var);
+      Real const zs = side == 0 ? z : -z;
+      Real var(0);
+      Real const dx = local_vol_increment(h.surface, table, s, base[side].x, zs, var);
       base[side].template move<Product>(t, t.log_barrier, dx, var, s.fixing, s.hit_value, u, levels);
       MCPRICE_UNROLL
       for (int i = 0; i < path_scenarios; ++i) {
-        local_vol_step const si = i >= 6 && k == 0 ? steps[t.steps + i - 6] : s;
-        float var_i = 0.0F;
-        float dx_i = local_vol_increment(grid_of(i), table, si, st[side][i].x, zs, var_i);
-        float hit = s.hit_value;
+        step_row const si = i >= 6 && k == 0 ? steps[t.steps + i - 6] : s;
+        Real var_i(0);
+        Real dx_i = local_vol_increment(grid_of(i), table, si, st[side][i].x, zs, var_i);
+        Real hit = s.hit_value;
         if (i == 4 || i == 5) {
-          float const dr = i == 4 ? scenario_rate_bump : -scenario_rate_bump;
-          dx_i = fmaf(dr, s.dt, dx_i);
-          hit = s.hit_value * fmaf(dr, h.maturity - elapsed, 1.0F);
+          Real const dr = i == 4 ? rate_bump : -rate_bump;
+          dx_i = math::fma(dr, s.dt, dx_i);
+          hit = s.hit_value * math::fma(dr, h.maturity - elapsed, Real(1));
         }
-        const path_gbm_trade& ti = trade_of(i);
+        const record& ti = trade_of(i);
         st[side][i].template move<Product>(ti, ti.log_barrier, dx_i, var_i, s.fixing, hit, u, levels);
       }
     }
   };
   for_path_step_normals<Product>(t, rng, step);
-  float const eps = local_vol_roll(steps[0].dt);
-  float const rate_up = expf(-scenario_rate_bump * h.maturity);
-  float const time_factor = expf(h.rate * eps);
-  greek_values v{};
-  float price = 0.0F;
+  Real const eps = local_vol_roll(steps[0].dt);
+  Real const rate_up = math::exp(-rate_bump * h.maturity);
+  Real const time_factor = math::exp(h.rate * eps);
+  basic_greek_values<Real> v{};
+  Real price(0);
   for (int side = 0; side < sides; ++side) {
-    float p[path_scenarios];
+    Real p[path_scenarios];
     MCPRICE_UNROLL
     for (int i = 0; i < path_scenarios; ++i) p[i] = st[side][i].template payoff<Product>(trade_of(i));
-    float const p0 = base[side].template settle<Product>(t);
-    add_scenario_differences(v, p0, p, scenario_spot_bump * t.spot, scenario_vol_bump, rate_up, time_factor, eps);
-    price = side == 0 ? p0 : 0.5F * (price + p0);
+    Real const p0 = base[side].template settle<Product>(t);
+    add_scenario_differences(v, p0, p, scenario_bumps<Real>::spot * t.spot, scenario_bumps<Real>::vol, rate_up,
+                             time_factor, eps);
+    price = side == 0 ? p0 : Real(0.5) * (price + p0);
   }
   if constexpr (Antithetic) v = halved(v);
   out = v;
   return price;
 }
 
-template <typename NormalStream>
-MCPRICE_HD MCPRICE_INLINE priced_path_greeks local_vol_greek_lane(const local_vol_trade& h, const local_vol_step* grid,
-                                                                  const vol_pair* table, std::int64_t block, int lane)
+template <typename NormalStream, typename Real>
+MCPRICE_HD MCPRICE_INLINE priced_path_greeks local_vol_greek_lane(const basic_local_vol_trade<Real>& h,
+                                                                  const basic_local_vol_step<Real>* grid,
+                                                                  const basic_vol_pair<Real>* table, std::int64_t block,
+                                                                  int lane)
 {
-  return greek_lane_of(h, block, lane, [&](std::uint64_t subsequence, greek_values& v) {
+  return greek_lane_of(h, block, lane, [&](std::uint64_t subsequence, basic_greek_values<Real>& v) {
     return with_path_product(h.product, [&](auto product) {
       constexpr path_product P = decltype(product)::value;
       return h.antithetic ? local_vol_scenario_sample<NormalStream, P, true>(h, grid, table, subsequence, v)

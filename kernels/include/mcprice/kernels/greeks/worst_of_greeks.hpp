@@ -24,105 +24,135 @@ namespace mcprice {
 // What a scenario moves. model: the single-asset scenario (scenario_step_of's index: 2/3 vol,
 // 4/5 rate, 6/7 time; 0 none) for asset model_asset (-1: every asset); factor: 0 the trade's
 // correlation factor, 1 and 2 the bumped ones; shift: performance shifts of up to two assets.
-struct worst_of_scenario {
+template <typename Real>
+struct basic_worst_of_scenario {
   int model{0};
   int model_asset{-1};
   int factor{0};
   int shifted[2]{-1, -1};
-  float shift[2]{0.0F, 0.0F};
+  Real shift[2]{Real(0), Real(0)};
 };
+using worst_of_scenario = basic_worst_of_scenario<float>;
 
 // The tables a worst-of Greek walk reads beside the price's.
-struct worst_of_greek_view {
-  const path_step* steps;         // the trade's rows
-  const path_greek_step* greeks;  // parallel to them
-  const float* log_initials;      // the trade's
-  const float* factors;           // the trade's own, then correlations +h, -h
+template <typename Real>
+struct basic_worst_of_greek_view {
+  const basic_path_step<Real>* steps;         // the trade's rows
+  const basic_path_greek_step<Real>* greeks;  // parallel to them
+  const Real* log_initials;                   // the trade's
+  const Real* factors;                        // the trade's own, then correlations +h, -h
 };
+using worst_of_greek_view = basic_worst_of_greek_view<float>;
+
+// The first step's roll of the time scenarios (the single-asset lanes' min(1 day, t_1 / 2)).
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE Real worst_of_roll(Real first_time)
+{
+  return math::fmin(Real(1) / Real(365), Real(0.5) * first_time);
+}
 
 // One side's value (sign -1: the antithetic path) in scenario `sc`, from subsequence `group`.
 // Called, not inlined, on the GPU (MCPRICE_CALLED): a sample walks 1 + 4n + 2n(n-1) + 6 of them
 // from a dozen call sites. Assets: the trade's asset count where a kernel sizes it
 // (worst_of_room), or 0.
-template <typename NormalStream, bool Antithetic, int Assets>
-MCPRICE_HD MCPRICE_CALLED float worst_of_scenario_value(const worst_of_trade& t, const worst_of_greek_view& v,
-                                                        const worst_of_scenario& sc, std::uint64_t group)
+template <typename NormalStream, bool Antithetic, int Assets, typename Real>
+MCPRICE_HD MCPRICE_CALLED Real worst_of_scenario_value(const basic_worst_of_trade<Real>& t,
+                                                       const basic_worst_of_greek_view<Real>& v,
+                                                       const basic_worst_of_scenario<Real>& sc, std::uint64_t group)
 {
+  Real const zero(0);
   int const n = Assets > 0 ? Assets : t.assets;
-  float const maturity = v.greeks[static_cast<std::int64_t>(t.steps - 1) * n].time;
-  float const eps = fminf(1.0F / 365.0F, 0.5F * v.greeks[0].time);
-  const float* factor = v.factors + sc.factor * n * n;
-  const path_gbm_trade& base = t;
+  Real const maturity = v.greeks[static_cast<std::int64_t>(t.steps - 1) * n].time;
+  Real const eps = worst_of_roll(v.greeks[0].time);
+  const Real* factor = v.factors + sc.factor * n * n;
+  const basic_path_gbm_trade<Real>& base = t;
   auto const levels = observation_rows_of(v.steps, t);
-  float offset[worst_of_room<Assets>];
+  Real offset[worst_of_room<Assets>];
   for (int i = 0; i < n; ++i) {
     offset[i] = v.log_initials[i];
-    for (int s = 0; s < 2; ++s) offset[i] -= sc.shifted[s] == i ? sc.shift[s] : 0.0F;
+    for (int s = 0; s < 2; ++s) offset[i] -= sc.shifted[s] == i ? sc.shift[s] : zero;
   }
   auto a = worst_of_start(t, offset);
   auto b = a;
   NormalStream rng(t.key, group);
-  normal_feeder<NormalStream, float> normals{rng};
-  float xa[worst_of_room<Assets>] = {};
-  float xb[worst_of_room<Assets>] = {};
+  normal_feeder<NormalStream, Real> normals{rng};
+  Real xa[worst_of_room<Assets>] = {};
+  Real xb[worst_of_room<Assets>] = {};
   for (int k = 0; k < t.steps && !(a.settled() && (!Antithetic || b.settled())); ++k) {
-    float y[worst_of_room<Assets>];
+    Real y[worst_of_room<Assets>];
     worst_of_normals(n, factor, normals, y);
-    worst_of_step<float> wa{0.0F, 0.0F};
-    worst_of_step<float> wb{0.0F, 0.0F};
-    float hit = 0.0F;
+    worst_of_step<Real> wa{zero, zero};
+    worst_of_step<Real> wb{zero, zero};
+    Real hit = zero;
     for (int i = 0; i < n; ++i) {
       std::int64_t const row = static_cast<std::int64_t>(k) * n + i;
-      float const t_prev = k == 0 ? 0.0F : v.greeks[row - n].time;
+      Real const t_prev = k == 0 ? zero : v.greeks[row - n].time;
       bool const moved = sc.model_asset < 0 || sc.model_asset == i;
-      scenario_step const c =
+      basic_scenario_step<Real> const c =
           scenario_step_of(moved ? sc.model : 0, k, v.steps[row], v.greeks[row], t_prev, maturity, eps);
       if (i == 0) hit = c.hit_value;
-      xa[i] += fmaf(c.vol, y[i], c.drift);
-      xb[i] += fmaf(c.vol, -y[i], c.drift);
-      float const pa = xa[i] - offset[i];
-      float const pb = xb[i] - offset[i];
+      xa[i] += math::fma(c.vol, y[i], c.drift);
+      xb[i] += math::fma(c.vol, -y[i], c.drift);
+      Real const pa = xa[i] - offset[i];
+      Real const pb = xb[i] - offset[i];
       if (i == 0 || pa < wa.x) wa = {pa, c.vol * c.vol};
       if (i == 0 || pb < wb.x) wb = {pb, c.vol * c.vol};
     }
     std::uint8_t const marks = v.steps[static_cast<std::int64_t>(k) * n].fixing;
-    a.template observe<path_product::autocallable>(base, 0.0F, wa.x, wa.var, marks, hit, 0.0F, levels);
+    a.template observe<path_product::autocallable>(base, zero, wa.x, wa.var, marks, hit, zero, levels);
     if constexpr (Antithetic)
-      b.template observe<path_product::autocallable>(base, 0.0F, wb.x, wb.var, marks, hit, 0.0F, levels);
+      b.template observe<path_product::autocallable>(base, zero, wb.x, wb.var, marks, hit, zero, levels);
   }
-  float const up = a.template payoff<path_product::autocallable>(base);
+  Real const up = a.template payoff<path_product::autocallable>(base);
   if constexpr (!Antithetic) return up;
-  else return 0.5F * (up + b.template payoff<path_product::autocallable>(base));
+  else return Real(0.5) * (up + b.template payoff<path_product::autocallable>(base));
 }
 
 // What theta and rho read beside the scenarios' values: the trade's maturity, its first step's
 // roll and the zero rate to maturity.
-struct worst_of_clock {
-  float maturity;
-  float eps;
-  float rate;
+template <typename Real>
+struct basic_worst_of_clock {
+  Real maturity;
+  Real eps;
+  Real rate;
 };
+using worst_of_clock = basic_worst_of_clock<float>;
 
-MCPRICE_HD MCPRICE_INLINE worst_of_clock clock_of(const worst_of_trade& t, const worst_of_greek_view& v)
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE basic_worst_of_clock<Real> clock_of(const basic_worst_of_trade<Real>& t,
+                                                              const basic_worst_of_greek_view<Real>& v)
 {
-  float const maturity = v.greeks[static_cast<std::int64_t>(t.steps - 1) * t.assets].time;
-  return {maturity, fminf(1.0F / 365.0F, 0.5F * v.greeks[0].time), v.greeks[0].rate};
+  Real const maturity = v.greeks[static_cast<std::int64_t>(t.steps - 1) * t.assets].time;
+  return {maturity, worst_of_roll(v.greeks[0].time), v.greeks[0].rate};
 }
 
 // Adds one sample's Greek channels to g (basket_channels' layout); spots: S_i(0); value(sc): the
 // sample's value in scenario sc.
-template <typename Value>
-MCPRICE_HD MCPRICE_INLINE void add_worst_of_greeks(const worst_of_trade& t, const worst_of_clock& clock,
-                                                   const float* spots, Value&& value, float* g)
+template <typename Real, typename Value>
+MCPRICE_HD MCPRICE_INLINE void add_worst_of_greeks(const basic_worst_of_trade<Real>& t,
+                                                   const basic_worst_of_clock<Real>& clock, const Real* spots,
+                                                   Value&& value, Real* g)
 {
+  using bumps = basket_bumps<Real>;
+  using scenario = basic_worst_of_scenario<Real>;
+  Real const two(2);
   int const n = t.assets;
   basket_channels const ch{n};
-  float const h = basket_spot_bump;
-  float const up_shift = log1pf(h);
-  float const down_shift = log1pf(-h);
-  float const p0 = value(worst_of_scenario{});
-  auto shifted = [&](int i, float si, int j, float sj) {
-    worst_of_scenario sc;
+  Real const h = bumps::spot;
+  // log1pf itself in float, as scenario_trade's logf: nvcc folds the constant call, not through
+  // a wrapper, and the float Greeks keep their bits.
+  Real up_shift;
+  Real down_shift;
+  if constexpr (std::is_same_v<Real, float>) {
+    up_shift = log1pf(h);
+    down_shift = log1pf(-h);
+  } else {
+    up_shift = math::log1p(h);
+    down_shift = math::log1p(-h);
+  }
+  Real const p0 = value(scenario{});
+  auto shifted = [&](int i, Real si, int j, Real sj) {
+    scenario sc;
     sc.shifted[0] = i;
     sc.shift[0] = si;
     sc.shifted[1] = j;
@@ -130,43 +160,45 @@ MCPRICE_HD MCPRICE_INLINE void add_worst_of_greeks(const worst_of_trade& t, cons
     return value(sc);
   };
   auto modelled = [&](int model, int asset) {
-    worst_of_scenario sc;
+    scenario sc;
     sc.model = model;
     sc.model_asset = asset;
     return value(sc);
   };
   for (int i = 0; i < n; ++i) {
-    float const up = shifted(i, up_shift, -1, 0.0F);
-    float const down = shifted(i, down_shift, -1, 0.0F);
-    float const dS = h * spots[i];
-    g[ch.delta(i)] = (up - down) / (2.0F * dS);
-    g[ch.gamma(i)] = (up - 2.0F * p0 + down) / (dS * dS);
-    g[ch.vega(i)] = (modelled(2, i) - modelled(3, i)) / (2.0F * scenario_vol_bump);
+    Real const up = shifted(i, up_shift, -1, Real(0));
+    Real const down = shifted(i, down_shift, -1, Real(0));
+    Real const dS = h * spots[i];
+    g[ch.delta(i)] = (up - down) / (two * dS);
+    g[ch.gamma(i)] = (up - two * p0 + down) / (dS * dS);
+    g[ch.vega(i)] = (modelled(2, i) - modelled(3, i)) / (two * scenario_bumps<Real>::vol);
     for (int j = i + 1; j < n; ++j) {
-      float const pp = shifted(i, up_shift, j, up_shift);
-      float const pm = shifted(i, up_shift, j, down_shift);
-      float const mp = shifted(i, down_shift, j, up_shift);
-      float const mm = shifted(i, down_shift, j, down_shift);
-      g[ch.cross(i, j)] = (pp - pm - mp + mm) / (4.0F * h * h * spots[i] * spots[j]);
+      Real const pp = shifted(i, up_shift, j, up_shift);
+      Real const pm = shifted(i, up_shift, j, down_shift);
+      Real const mp = shifted(i, down_shift, j, up_shift);
+      Real const mm = shifted(i, down_shift, j, down_shift);
+      g[ch.cross(i, j)] = (pp - pm - mp + mm) / (Real(4) * h * h * spots[i] * spots[j]);
     }
   }
-  worst_of_scenario correlated;
+  scenario correlated;
   correlated.factor = 1;
-  float const corr_up = value(correlated);
+  Real const corr_up = value(correlated);
   correlated.factor = 2;
-  g[ch.correlation_vega()] = (corr_up - value(correlated)) / (2.0F * basket_correlation_bump);
-  float const rate_up = expf(-scenario_rate_bump * clock.maturity);
-  float const time_factor = expf(clock.rate * clock.eps);
-  g[ch.rho()] = (modelled(4, -1) * rate_up - modelled(5, -1) / rate_up) / (2.0F * scenario_rate_bump);
-  g[ch.theta()] = (modelled(6, -1) * time_factor - modelled(7, -1) / time_factor) / (2.0F * clock.eps);
+  g[ch.correlation_vega()] = (corr_up - value(correlated)) / (two * bumps::correlation);
+  constexpr Real rate_bump = scenario_bumps<Real>::rate;
+  Real const rate_up = math::exp(-rate_bump * clock.maturity);
+  Real const time_factor = math::exp(clock.rate * clock.eps);
+  g[ch.rho()] = (modelled(4, -1) * rate_up - modelled(5, -1) / rate_up) / (two * rate_bump);
+  g[ch.theta()] = (modelled(6, -1) * time_factor - modelled(7, -1) / time_factor) / (two * clock.eps);
 }
 
 // A lane of worst-of trades with Greeks, whatever the model: price(subsequence) is a sample's
 // price, add_greeks(subsequence, v) its Greek channels (trades with t.greeks; the others' stay
 // zero).
-template <typename Price, typename AddGreeks>
-MCPRICE_HD MCPRICE_INLINE priced_basket_greeks worst_of_greek_lane_of(const worst_of_trade& t, std::int64_t block,
-                                                                      int lane, Price&& price, AddGreeks&& add_greeks)
+template <typename Real, typename Price, typename AddGreeks>
+MCPRICE_HD MCPRICE_INLINE priced_basket_greeks worst_of_greek_lane_of(const basic_worst_of_trade<Real>& t,
+                                                                      std::int64_t block, int lane, Price&& price,
+                                                                      AddGreeks&& add_greeks)
 {
   constexpr int d = own_subsequence_normals;
   priced_basket_greeks m{};
@@ -175,11 +207,11 @@ MCPRICE_HD MCPRICE_INLINE priced_basket_greeks worst_of_greek_lane_of(const wors
     std::int64_t const group = layout::group_index(block, g, lane, d);
     if (group >= t.samples) break;
     auto const subsequence = static_cast<std::uint64_t>(group);
-    m.price.add_group(price(subsequence), 0.0F, 1);
+    m.price.add_group(price(subsequence), Real(0), 1);
     if (!t.greeks) continue;
-    float v[basket_greek_channels] = {};
+    Real v[basket_greek_channels] = {};
     add_greeks(subsequence, v);
-    for (int c = 0; c < channels; ++c) m.greeks.m[c].add_group(v[c], 0.0F, 1);
+    for (int c = 0; c < channels; ++c) m.greeks.m[c].add_group(v[c], Real(0), 1);
   }
   return m;
 }
@@ -255,20 +287,21 @@ MCPRICE_HD MCPRICE_INLINE priced_basket_greeks model_worst_of_greek_lane(const w
 }
 
 // A lane of GBM worst-of trades with Greeks: the price with worst_of_lane's bits.
-template <typename NormalStream>
-MCPRICE_HD MCPRICE_INLINE priced_basket_greeks worst_of_greek_lane(const worst_of_trade& t, const path_step* grid,
-                                                                   const path_greek_step* greek_grid,
-                                                                   const float* log_initials, const float* spots,
-                                                                   const float* factors, std::int64_t block, int lane)
+template <typename NormalStream, typename Real>
+MCPRICE_HD MCPRICE_INLINE priced_basket_greeks worst_of_greek_lane(const basic_worst_of_trade<Real>& t,
+                                                                   const basic_path_step<Real>* grid,
+                                                                   const basic_path_greek_step<Real>* greek_grid,
+                                                                   const Real* log_initials, const Real* spots,
+                                                                   const Real* factors, std::int64_t block, int lane)
 {
   auto const price = [&](std::uint64_t subsequence) {
     return worst_of_price<NormalStream>(t, grid, log_initials, factors, subsequence);
   };
-  auto const add_greeks = [&](std::uint64_t subsequence, float* v) {
+  auto const add_greeks = [&](std::uint64_t subsequence, Real* v) {
     // Formed here: a request whose trades have no Greek rows has no Greek grid to offset.
-    worst_of_greek_view const view{grid + t.first_step, greek_grid + t.first_step, log_initials + t.first_asset,
-                                   factors + t.first_factor};
-    auto const value = [&](const worst_of_scenario& sc) {
+    basic_worst_of_greek_view<Real> const view{grid + t.first_step, greek_grid + t.first_step,
+                                               log_initials + t.first_asset, factors + t.first_factor};
+    auto const value = [&](const basic_worst_of_scenario<Real>& sc) {
       return with_worst_of_room(t.assets, [&](auto room) {
         constexpr int a = decltype(room)::value;
         return t.antithetic ? worst_of_scenario_value<NormalStream, true, a>(t, view, sc, subsequence)

@@ -11,11 +11,11 @@ namespace mcprice::kernels {
 
 // Every trade's step rows (trade.first_step: steps x assets, then its observation rows), its
 // assets' ln(L_i / S_i(0)) and spots (trade.first_asset) and its correlation factor
-// (trade.first_factor); with Greeks, the Greek rows parallel to the step rows (float only).
+// (trade.first_factor); with Greeks, the Greek rows parallel to the step rows.
 template <typename Real>
 struct worst_of_tables {
   const basic_path_step<Real>* grid{nullptr};
-  const path_greek_step* greek_grid{nullptr};
+  const basic_path_greek_step<Real>* greek_grid{nullptr};
   const Real* log_initials{nullptr};
   const Real* spots{nullptr};
   const Real* factors{nullptr};
