@@ -179,3 +179,28 @@ TEST_CASE("GPU double paths: Greeks are computed by the host, the CPU backend's 
     CHECK(std::memcmp(&gpu.results[i].price, &cpu.results[i].price, sizeof(double)) == 0);
   }
 }
+
+TEST_CASE("GPU double paths: a local-vol worst-of autocallable is priced by the host, the CPU backend's bits", "[gpu]")
+{
+  auto const m = parse_market(R"({"rate": 0.03, "assets": {
+      "G": {"spot": 100, "dividend_yield": 0.01, "vol": 0.25},
+      "L": {"spot": 100, "dividend_yield": 0.01, "model": "local_vol",
+            "vol_surface": {"expiries": [0.5, 1, 2, 4], "strikes": [40, 70, 100, 130, 200],
+                            "vols": [[0.3, 0.25, 0.2, 0.19, 0.2], [0.28, 0.24, 0.2, 0.19, 0.2],
+                                     [0.27, 0.23, 0.2, 0.19, 0.2], [0.26, 0.23, 0.21, 0.2, 0.2]]}}},
+      "correlation": {"G,L": 0.4}})",
+                              "local-vol worst-of");
+  trade note;
+  note.id = "worst-of-note";
+  note.product = product_kind::autocallable;
+  note.underlyings = {"G", "L"};
+  note.maturity = 2.0;
+  note.observation_times = {0.5, 1.0, 1.5, 2.0};
+  note.coupon = 0.03;
+  note.coupon_barrier = {0.9};
+  note.ki_barrier = 0.6;
+  auto const gpu = price_double(m, {note}, backend_choice::gpu, 20'000, 24);
+  auto const cpu = price_double(m, {note}, backend_choice::cpu, 20'000, 24);
+  REQUIRE(gpu.results[0].status == trade_status::ok);
+  CHECK(std::memcmp(&gpu.results[0].price, &cpu.results[0].price, sizeof(double)) == 0);
+}

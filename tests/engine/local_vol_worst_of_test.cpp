@@ -2,8 +2,8 @@
 // on flat surfaces they are the GBM worst-of on the same normals, Greeks included (a trade's
 // normals follow its id, not its model); a worst-of whose second asset can
 // never be the worst is the single-asset local-vol note on a skewed surface, Greeks included;
-// threads keep the bits, Sobol points price it, its redemption probabilities sum to one, and
-// what it does not price yet is refused by name. Beside Heston or jump assets:
+// threads keep the bits, Sobol points price it, its redemption probabilities sum to one, in
+// float and double (double: no Greeks), and what it does not price yet is refused by name. Beside Heston or jump assets:
 // mixed_worst_of_test.cpp.
 #include "catch.hpp"
 #include "mcprice/engine.hpp"
@@ -74,11 +74,13 @@ trade_result alone(const engine_options& o, std::vector<std::string> underlyings
   return run.results[0];
 }
 
-TEST_CASE("a worst-of on flat local-vol surfaces prices as the GBM worst-of on the same normals, alone and beside GBM",
+TEST_CASE("a worst-of on flat local-vol surfaces prices as the GBM worst-of on the same normals, alone and beside GBM, "
+          "in float and double",
           "[structured][local_vol]")
 {
   // Flat surfaces make the local vol the implied vol: the log-Euler steps are the GBM steps.
-  engine_options const o = cpu_options(100000, false);
+  engine_options o = cpu_options(100000, false);
+  o.precision = GENERATE(path_precision::float32, path_precision::float64);
   trade_result const gbm = alone(o, {"GA", "GB"});
   for (auto const& assets : {std::vector<std::string>{"LA", "LB"}, std::vector<std::string>{"LA", "GB"}}) {
     trade_result const r = alone(o, assets);
@@ -122,10 +124,12 @@ TEST_CASE("a local-vol worst-of whose other asset is never the worst is the sing
   CHECK(std::abs(g.deltas[1].value) <= 4.0 * g.deltas[1].std_error + 1e-9);
 }
 
-TEST_CASE("local-vol worst-ofs keep their bits across threads, price on Sobol points and count their redemptions",
+TEST_CASE("local-vol worst-ofs keep their bits across threads, price on Sobol points and count their redemptions, "
+          "in float and double",
           "[structured][local_vol]")
 {
   engine_options o = cpu_options(4000, false);
+  o.precision = GENERATE(path_precision::float32, path_precision::float64);
   o.threads = 1;
   std::vector<trade> const book = {note_on({"S", "far"}, "mixed"), note_on({"LA", "LB"}, "local")};
   auto const one = price(o, book);
@@ -149,14 +153,30 @@ TEST_CASE("local-vol worst-ofs keep their bits across threads, price on Sobol po
   }
 }
 
-TEST_CASE("local-vol worst-ofs in double are refused by name; beside a Heston asset they price (the Heston walk)",
+TEST_CASE("local-vol worst-ofs in double agree with float and have no Greeks; beside a Heston asset they price in "
+          "float only (the Heston walk)",
           "[structured][local_vol]")
 {
-  engine_options o = cpu_options(1000, false);
+  engine_options o = cpu_options(100000, true);
+  std::vector<trade> const book = {note_on({"S", "far"}, "skewed"), note_on({"LA", "LB"}, "flat")};
+  auto const in_float = price(o, book);
+  o.precision = path_precision::float64;
+  auto const in_double = price(o, book);
+  for (std::size_t i = 0; i < book.size(); ++i) {
+    auto const& d = in_double.results[i];
+    auto const& f = in_float.results[i];
+    require_ok(d);
+    CHECK_FALSE(d.greeks.has_value());  // the Greek walks are float
+    CHECK(d.price != f.price);          // other normals, not the float path rounded
+    check_same_value(d.id.c_str(), d.price, d.std_error, f.price, f.std_error, 0.0);
+  }
+  CHECK(in_double.summary.without_greeks == book.size());
+  o.greeks = false;
+  o.precision = path_precision::float32;
   auto const heston = price(o, {note_on({"S", "K"}, "heston")});
   require_ok(heston.results[0]);  // mixed_worst_of_test.cpp checks its numbers
   o.precision = path_precision::float64;
-  auto const in_double = price(o, {note_on({"S", "far"}, "double")});
-  CHECK(in_double.results[0].status == trade_status::error);
-  CHECK(in_double.results[0].message.find("--precision double") != std::string::npos);
+  auto const mixed = price(o, {note_on({"S", "K"}, "heston")});
+  CHECK(mixed.results[0].status == trade_status::error);
+  CHECK(mixed.results[0].message.find("--precision double") != std::string::npos);
 }

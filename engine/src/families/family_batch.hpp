@@ -37,6 +37,13 @@ struct two_phase_layout {
 template <typename Family>
 inline constexpr bool has_greeks = !std::is_void_v<typename Family::greek_sums>;
 
+// Whether the GPU has kernels for the family (a family says `gpu_kernels = false` when its
+// records are priced by the host's lanes under either backend).
+template <typename Family, typename = void>
+inline constexpr bool has_gpu_kernels = true;
+template <typename Family>
+inline constexpr bool has_gpu_kernels<Family, std::void_t<decltype(Family::gpu_kernels)>> = Family::gpu_kernels;
+
 // What every family keeps per trade for its results, whatever its records.
 struct family_rows {
   std::vector<double> scales;  // turns a mean payoff into a price

@@ -1,6 +1,6 @@
 #pragma once
 // Worst-of autocallables with a local-vol asset among their underlyings (GBM ones may sit
-// beside it), float paths: each trade's local-vol step rows in one table, its assets' grid axes
+// beside it), float paths (double ones on the host, without Greeks): each trade's local-vol step rows in one table, its assets' grid axes
 // in another, the grids read from the market's table (market/market_surfaces.hpp), and the GBM
 // worst-of's initial levels, spots and correlation factors. Greeks (up to
 // max_basket_greek_assets assets): scenario walks on the price's normals, each reading its
@@ -17,41 +17,46 @@
 
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 namespace mcprice::detail {
 
-struct local_vol_worst_of_family {
-  using record = local_vol_worst_of_trade;
-  using job = local_vol_worst_of_job;
+template <typename Real>
+struct basic_local_vol_worst_of_family {
+  using record = basic_local_vol_worst_of_trade<Real>;
+  using job = basic_local_vol_worst_of_job<Real>;
   using result_input = no_result_input;
-  using greek_sums = basket_greek_moments;
-  using real = float;
-  using device_ref = kernels::local_vol_worst_of_ref;
+  using greek_sums = void;
+  using real = Real;
+  using device_ref = kernels::family_ref<record, basic_local_vol_worst_of_tables<Real>>;
   static constexpr int normals_per_sample = path_normals_per_sample;
   static constexpr bool boxed_job = true;  // its vectors would widen every job slot of a chunk
   // Bridged normals a step of a Sobol stream: one an asset, as the GBM worst-of.
   static constexpr int sobol_factors = worst_of_sobol_assets;
 
   struct tables {
-    std::vector<local_vol_step> steps;
-    std::vector<basic_local_vol_axes<float>> grids;
-    vol_pair_table<float> surface;
-    std::vector<float> log_initials;
-    std::vector<float> spots;
-    std::vector<float> factors;
+    std::vector<basic_local_vol_step<Real>> steps;
+    std::vector<basic_local_vol_axes<Real>> grids;
+    vol_pair_table<Real> surface;
+    std::vector<Real> log_initials;
+    std::vector<Real> spots;
+    std::vector<Real> factors;
 
     template <typename At>
-    [[nodiscard]] local_vol_worst_of_tables place(At&& at) const
+    [[nodiscard]] basic_local_vol_worst_of_tables<Real> place(At&& at) const
     {
       return {at(steps), at(grids), at(surface), at(log_initials), at(spots), at(factors)};
     }
   };
 
-  static bool takes(const trade_route& r) { return !r.in_double && r.local_vol_worst_of; }
+  static bool takes(const trade_route& r)
+  {
+    return r.in_double == std::is_same_v<Real, double> && r.local_vol_worst_of;
+  }
   static job make_job(const trade_route& r, const market_data& market, const engine_options& options)
   {
-    return make_local_vol_worst_of_job(r.t, market, options);
+    return make_local_vol_worst_of_job<Real>(r.t, market, options);
   }
   static void append_tables(tables& t, job& j)
   {
@@ -66,15 +71,21 @@ struct local_vol_worst_of_family {
   }
 
   template <typename Rng>
-  static moments price_lane(const record& t, const local_vol_worst_of_tables& tab, std::int64_t block, int lane)
+  static moments price_lane(const record& t, const basic_local_vol_worst_of_tables<Real>& tab, std::int64_t block,
+                            int lane)
   {
     return local_vol_worst_of_lane<Rng>(t, tab, block, lane);
   }
+  static two_phase_layout two_phase(const std::vector<record>& records) { return worst_of_two_phase_layout(records); }
+};
+
+struct local_vol_worst_of_family : basic_local_vol_worst_of_family<float> {
+  using greek_sums = basket_greek_moments;
+
   static void launch(const device_ref& f, kernels::block_range b, moments* partials, kernels::launch_target at)
   {
     kernels::launch_local_vol_worst_of_blocks(f, b, partials, at);
   }
-  static two_phase_layout two_phase(const std::vector<record>& records) { return worst_of_two_phase_layout(records); }
   static void launch_two_phase(const device_ref& f, kernels::block_range b, const kernels::two_phase_scratch<float>& s,
                                moments* partials, kernels::launch_target at)
   {
@@ -98,6 +109,13 @@ struct local_vol_worst_of_family {
   {
     kernels::launch_local_vol_worst_of_greek_blocks(f, b, partials, greek_partials, at);
   }
+};
+
+// --precision double: priced by the CPU backend's lanes, on either backend (the GPU's kernels
+// for it are float: gpu_backend.cpp hands it to the host), without Greeks (its Greek walks are
+// float).
+struct double_local_vol_worst_of_family : basic_local_vol_worst_of_family<double> {
+  static constexpr bool gpu_kernels = false;
 };
 
 }  // namespace mcprice::detail

@@ -65,14 +65,14 @@ std::optional<trade_job> build_in_family(const trade_route& r, const market_data
   }
 }
 
-// What --precision double refuses (worst-of autocallables with a Heston, local-vol or jump
-// asset), or an empty string.
+// What --precision double refuses (worst-of autocallables with a Heston or jump asset), or an
+// empty string.
 std::string refused_in_double(const trade_route& r)
 {
-  if (r.local_vol_worst_of || r.heston_worst_of) {
+  if (r.heston_worst_of) {
     return "trade " + r.t.id +
-           ": --precision double prices worst-of autocallables on GBM assets only; on Heston, local-vol or jump "
-           "assets they are in float";
+           ": --precision double prices worst-of autocallables on GBM and local-vol assets only; on Heston or "
+           "jump assets they are in float";
   }
   return {};
 }

@@ -106,17 +106,18 @@ bool worst_of_greeks(const engine_options& opt, const std::vector<const asset*>&
 
 // Every asset's worst_of_asset_grids axes and the grids they read (a non-local-vol asset's have
 // no times and read none; the bumped ones are set with Greeks).
-template <typename Job>
-void add_worst_of_grids(Job& job, const std::vector<const asset*>& assets, bool greeks)
+template <typename Real>
+void add_worst_of_grids(std::vector<basic_local_vol_axes<Real>>& grids, std::vector<const local_vol_grid*>& sources,
+                        const std::vector<const asset*>& assets, bool greeks)
 {
   for (const asset* a : assets) {
     bool const local = a->model == model_kind::local_vol;
-    job.grids.push_back(local ? axes_of<float>(a->local_vol) : basic_local_vol_axes<float>{});
-    job.grid_sources.push_back(local ? &a->local_vol : nullptr);
+    grids.push_back(local ? axes_of<Real>(a->local_vol) : basic_local_vol_axes<Real>{});
+    sources.push_back(local ? &a->local_vol : nullptr);
     for (int b = 0; b < local_vol_bumped_grids; ++b) {
       bool const bumped = local && greeks;
-      job.grids.push_back(bumped ? axes_of<float>(a->local_vol_bumped[b]) : basic_local_vol_axes<float>{});
-      job.grid_sources.push_back(bumped ? &a->local_vol_bumped[b] : nullptr);
+      grids.push_back(bumped ? axes_of<Real>(a->local_vol_bumped[b]) : basic_local_vol_axes<Real>{});
+      sources.push_back(bumped ? &a->local_vol_bumped[b] : nullptr);
     }
   }
 }
@@ -139,19 +140,21 @@ basic_worst_of_job<Real> make_worst_of_job(const trade& t, const market_data& ma
   return job;
 }
 
-local_vol_worst_of_job make_local_vol_worst_of_job(const trade& t, const market_data& market,
-                                                   const engine_options& opt)
+template <typename Real>
+basic_local_vol_worst_of_job<Real> make_local_vol_worst_of_job(const trade& t, const market_data& market,
+                                                               const engine_options& opt)
 {
   worst_of_assets const u = assets_of(t, market, opt);
   // Equal steps to maturity beside the fixings, as for single-asset local vol.
   path_grid const g = make_path_grid(t, opt, true);
   double const df_T = market.discount().discount(t.maturity);
-  bool const greeks = worst_of_greeks(opt, u.assets);
-  local_vol_worst_of_job job{};
+  // The Greek walks are float: a double job has none.
+  bool const greeks = std::is_same_v<Real, float> && worst_of_greeks(opt, u.assets);
+  basic_local_vol_worst_of_job<Real> job{};
   double t_prev = 0.0;
   for (std::size_t k = 0; k < g.times.size(); ++k) {
     for (const asset* a : u.assets) {
-      job.steps.push_back(make_local_vol_step<float>(*a, market, t_prev, g.times[k], df_T, false));
+      job.steps.push_back(make_local_vol_step<Real>(*a, market, t_prev, g.times[k], df_T, false));
       job.steps.back().fixing = g.marks[k];
     }
     t_prev = g.times[k];
@@ -160,10 +163,10 @@ local_vol_worst_of_job make_local_vol_worst_of_job(const trade& t, const market_
     // Theta's rows: every asset's first step shortened, then lengthened, by the kernel's roll,
     // their payment ratio held (local_vol_worst_of_greeks.hpp).
     double const t1 = g.times.front();
-    double const eps = local_vol_roll(static_cast<float>(t1));
+    double const eps = local_vol_roll(static_cast<Real>(t1));
     for (double const end : {t1 - eps, t1 + eps}) {
       for (std::size_t i = 0; i < u.assets.size(); ++i) {
-        basic_local_vol_step<float> s = make_local_vol_step<float>(*u.assets[i], market, 0.0, end, df_T, false);
+        basic_local_vol_step<Real> s = make_local_vol_step<Real>(*u.assets[i], market, 0.0, end, df_T, false);
         s.hit_value = job.steps[i].hit_value;
         s.fixing = job.steps[i].fixing;
         job.steps.push_back(s);
@@ -171,12 +174,16 @@ local_vol_worst_of_job make_local_vol_worst_of_job(const trade& t, const market_
     }
   }
   fill_worst_of(job, t, market, opt, u, g, greeks);
-  add_worst_of_grids(job, u.assets, greeks);
-  job.kernel.maturity = static_cast<float>(t.maturity);
-  job.kernel.rate = static_cast<float>(-std::log(df_T) / t.maturity);
+  add_worst_of_grids(job.grids, job.grid_sources, u.assets, greeks);
+  job.kernel.maturity = static_cast<Real>(t.maturity);
+  job.kernel.rate = static_cast<Real>(-std::log(df_T) / t.maturity);
   append_observation_rows(t, job.steps, job.kernel);
   return job;
 }
+template local_vol_worst_of_job make_local_vol_worst_of_job<float>(const trade&, const market_data&,
+                                                                   const engine_options&);
+template basic_local_vol_worst_of_job<double> make_local_vol_worst_of_job<double>(const trade&, const market_data&,
+                                                                                  const engine_options&);
 
 namespace {
 
@@ -313,7 +320,7 @@ heston_worst_of_job make_heston_worst_of_job(const trade& t, const market_data& 
     append_heston_theta_rows(job, u.assets, market, g.times.front(), df_T, jumping > 0);
   }
   for (const asset* a : u.assets) job.assets.push_back(worst_of_heston_asset(*a));
-  if (local) add_worst_of_grids(job, u.assets, greeks);
+  if (local) add_worst_of_grids(job.grids, job.grid_sources, u.assets, greeks);
   fill_worst_of(job, t, market, opt, u, g, greeks, heston_worst_of_normals_per_asset);
   job.kernel.maturity = static_cast<float>(t.maturity);
   job.kernel.rate = static_cast<float>(-std::log(df_T) / t.maturity);

@@ -33,22 +33,26 @@ struct basic_worst_of_job {
 template <typename Real>
 basic_worst_of_job<Real> make_worst_of_job(const trade& t, const market_data& market, const engine_options& opt);
 
-struct local_vol_worst_of_job {
-  local_vol_worst_of_trade kernel;  // first_block, first_step, first_asset, first_factor, first_grid: the batcher's
-  std::vector<basic_local_vol_step<float>> steps;
+// Real: the path precision (double without Greeks: its Greek walks are float).
+template <typename Real>
+struct basic_local_vol_worst_of_job {
+  basic_local_vol_worst_of_trade<Real> kernel;  // first_block, first_step, first_asset, first_factor, first_grid: the batcher's
+  std::vector<basic_local_vol_step<Real>> steps;
   // worst_of_asset_grids axes per asset (a GBM asset's have no times; the bumped ones are set with
   // Greeks), and the grids they read (null where none), whose place the batcher sets in `first`.
-  std::vector<basic_local_vol_axes<float>> grids;
+  std::vector<basic_local_vol_axes<Real>> grids;
   std::vector<const local_vol_grid*> grid_sources;
-  std::vector<float> log_initials;
-  std::vector<float> spots;
-  std::vector<float> factor;
+  std::vector<Real> log_initials;
+  std::vector<Real> spots;
+  std::vector<Real> factor;
   double scale;
   std::int64_t paths;
 };
+using local_vol_worst_of_job = basic_local_vol_worst_of_job<float>;
 
-local_vol_worst_of_job make_local_vol_worst_of_job(const trade& t, const market_data& market,
-                                                   const engine_options& opt);
+template <typename Real>
+basic_local_vol_worst_of_job<Real> make_local_vol_worst_of_job(const trade& t, const market_data& market,
+                                                               const engine_options& opt);
 
 struct heston_worst_of_job {
   heston_worst_of_trade kernel;  // first_block, first_step, first_asset, first_factor: set by the batcher
