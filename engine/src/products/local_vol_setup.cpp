@@ -51,7 +51,7 @@ basic_local_vol_job<Real> make_local_vol_job(const trade& t, const asset& a, con
     // Theta's scenarios: the first step shortened and lengthened by the kernel's roll (the same
     // Real), its discount ratio held (local_vol_greeks.hpp).
     double const t1 = g.times.front();
-    double const eps = local_vol_roll(static_cast<Real>(t1));
+    double const eps = scenario_roll(static_cast<Real>(t1));
     for (double const end : {t1 - eps, t1 + eps}) {
       basic_local_vol_step<Real> s = make_local_vol_step<Real>(a, market, 0.0, end, df_T, g.is_fixing(0));
       s.hit_value = job.steps.front().hit_value;

@@ -283,7 +283,7 @@ basic_heston_job<Real> make_heston_job(const trade& t, const asset& a, const mar
     // Theta's scenarios: the first step shortened and lengthened by the kernel's roll (the same
     // Real), the zero rate, yield and the model held (heston_greeks.hpp).
     double const t1 = g.times.front();
-    double const eps = heston_roll(static_cast<Real>(t1));
+    double const eps = scenario_roll(static_cast<Real>(t1));
     for (double const dt : {t1 - eps, t1 + eps}) {
       job.steps.push_back(make_heston_step<Real>(dt, log_forward(t1) * dt / t1, market.discount().discount(t1) / df_T,
                                                  g.is_fixing(0), a.heston.kappa, a.heston.theta, a.heston.xi,

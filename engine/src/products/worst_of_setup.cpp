@@ -163,7 +163,7 @@ basic_local_vol_worst_of_job<Real> make_local_vol_worst_of_job(const trade& t, c
     // Theta's rows: every asset's first step shortened, then lengthened, by the kernel's roll,
     // their payment ratio held (local_vol_worst_of_greeks.hpp).
     double const t1 = g.times.front();
-    double const eps = local_vol_roll(static_cast<Real>(t1));
+    double const eps = scenario_roll(static_cast<Real>(t1));
     for (double const end : {t1 - eps, t1 + eps}) {
       for (std::size_t i = 0; i < u.assets.size(); ++i) {
         basic_local_vol_step<Real> s = make_local_vol_step<Real>(*u.assets[i], market, 0.0, end, df_T, false);
@@ -271,7 +271,7 @@ void push_local_vol_row(heston_worst_of_job& job, const asset& a, const market_d
 void append_heston_theta_rows(heston_worst_of_job& job, const std::vector<const asset*>& assets,
                               const market_data& market, double t1, double df_T, bool jumping)
 {
-  float const eps = heston_roll(static_cast<float>(t1));
+  float const eps = scenario_roll(static_cast<float>(t1));
   for (double const end : {t1 - eps, t1 + eps}) {
     for (std::size_t i = 0; i < assets.size(); ++i) {
       heston_step s = worst_of_heston_step(*assets[i], market, 0.0, end, job.steps[i].hit_value);

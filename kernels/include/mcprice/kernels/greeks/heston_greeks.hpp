@@ -12,6 +12,7 @@
 #include "mcprice/kernels/models/heston_conditional.hpp"
 #include "mcprice/kernels/models/heston_path.hpp"
 #include "mcprice/kernels/greeks/path_greeks.hpp"
+#include "mcprice/kernels/greeks/scenario_roll.hpp"
 
 namespace mcprice {
 
@@ -21,12 +22,7 @@ inline constexpr Real heston_vol_bump_of = Real(0.01);
 inline constexpr float heston_vol_bump = heston_vol_bump_of<float>;
 
 // With Greeks a trade's step table holds two more steps after its own: its first step
-// shortened and lengthened by heston_roll(T, t_1).
-template <typename Real>
-MCPRICE_HD MCPRICE_INLINE Real heston_roll(Real first_dt)
-{
-  return math::fmin(Real(1) / Real(365), Real(0.5) * first_dt);
-}
+// shortened and lengthened by scenario_roll(t_1).
 
 // The steps of a variance level theta' = scale x theta: the constants that scale with theta.
 template <typename Real>
@@ -100,7 +96,7 @@ MCPRICE_HD MCPRICE_INLINE Real heston_european_scenario_sample(const basic_hesto
   });
   basic_path_gbm_trade<Real> const spot_up = scenario_trade(t, 0);
   basic_path_gbm_trade<Real> const spot_down = scenario_trade(t, 1);
-  Real const eps = heston_roll(steps[0].dt);
+  Real const eps = scenario_roll(steps[0].dt);
   if (t.jumps.intensity > Real(0)) {
     // One jump count a side; the time scenarios' horizons are shorter and longer by eps.
     std::uint32_t const bits = rng.next_uint4().x;
@@ -150,7 +146,7 @@ MCPRICE_HD MCPRICE_INLINE Real heston_scenario_sample(const basic_heston_trade<R
   record const spot_up = scenario_trade(t, 0);
   record const spot_down = scenario_trade(t, 1);
   basic_heston_vega_levels<Real> const lv = vega_levels(h);
-  Real const eps = heston_roll(steps[0].dt);
+  Real const eps = scenario_roll(steps[0].dt);
   state base[sides];
   state st[sides][path_scenarios];
   Real v_base[sides];

@@ -97,7 +97,7 @@ MCPRICE_HD MCPRICE_INLINE priced_basket_greeks heston_worst_of_greek_lane(const 
         return heston_worst_of_scenario_value<NormalStream, decltype(antithetic)::value, LocalVol,
                                               decltype(room)::value>(t, tab, sc, subsequence);
       },
-      [&] { return worst_of_clock{t.maturity, heston_roll(tab.greek_rows[t.first_step].dt), t.rate}; });
+      [&] { return worst_of_clock{t.maturity, scenario_roll(tab.greek_rows[t.first_step].dt), t.rate}; });
 }
 
 }  // namespace mcprice

@@ -12,6 +12,7 @@
 //   time +-eps:  the first step shortened or lengthened (host-made steps after the trade's own),
 //                the base grid; discount e^{+-r eps}.
 #include "mcprice/kernels/greeks/path_greeks.hpp"
+#include "mcprice/kernels/greeks/scenario_roll.hpp"
 #include "mcprice/kernels/models/local_vol_path.hpp"
 
 namespace mcprice {
@@ -21,12 +22,7 @@ using local_vol_step = basic_local_vol_step<float>;
 using vol_pair = basic_vol_pair<float>;
 
 // With Greeks a trade's step table holds two more steps after its own: its first step shortened
-// and lengthened by this (as the other scenario lanes' roll).
-template <typename Real>
-MCPRICE_HD MCPRICE_INLINE Real local_vol_roll(Real first_dt)
-{
-  return math::fmin(Real(1) / Real(365), Real(0.5) * first_dt);
-}
+// and lengthened by scenario_roll(t_1).
 
 template <typename NormalStream, path_product Product, bool Antithetic, typename Real>
 MCPRICE_HD MCPRICE_INLINE Real local_vol_scenario_sample(const basic_local_vol_trade<Real>& h,
@@ -84,7 +80,7 @@ MCPRICE_HD MCPRICE_INLINE Real local_vol_scenario_sample(const basic_local_vol_t
     }
   };
   for_path_step_normals<Product>(t, rng, step);
-  Real const eps = local_vol_roll(steps[0].dt);
+  Real const eps = scenario_roll(steps[0].dt);
   Real const rate_up = math::exp(-rate_bump * h.maturity);
   Real const time_factor = math::exp(h.rate * eps);
   basic_greek_values<Real> v{};

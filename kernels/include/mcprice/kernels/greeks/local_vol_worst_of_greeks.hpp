@@ -89,7 +89,7 @@ MCPRICE_HD MCPRICE_INLINE priced_basket_greeks local_vol_worst_of_greek_lane(con
         return local_vol_worst_of_scenario_value<NormalStream, decltype(antithetic)::value, decltype(room)::value>(
             t, tab, sc, subsequence);
       },
-      [&] { return worst_of_clock{t.maturity, local_vol_roll(tab.steps[t.first_step].dt), t.rate}; });
+      [&] { return worst_of_clock{t.maturity, scenario_roll(tab.steps[t.first_step].dt), t.rate}; });
 }
 
 }  // namespace mcprice

@@ -13,6 +13,7 @@
 // state in registers, and the calls and coupons are digitals: differences, not derivatives.
 #include "mcprice/kernels/greeks/basket_greeks.hpp"
 #include "mcprice/kernels/greeks/path_greeks.hpp"
+#include "mcprice/kernels/greeks/scenario_roll.hpp"
 #include "mcprice/kernels/models/worst_of_path.hpp"
 
 #include <cmath>
@@ -44,13 +45,6 @@ struct basic_worst_of_greek_view {
 };
 using worst_of_greek_view = basic_worst_of_greek_view<float>;
 
-// The first step's roll of the time scenarios (the single-asset lanes' min(1 day, t_1 / 2)).
-template <typename Real>
-MCPRICE_HD MCPRICE_INLINE Real worst_of_roll(Real first_time)
-{
-  return math::fmin(Real(1) / Real(365), Real(0.5) * first_time);
-}
-
 // One side's value (sign -1: the antithetic path) in scenario `sc`, from subsequence `group`.
 // Called, not inlined, on the GPU (MCPRICE_CALLED): a sample walks 1 + 4n + 2n(n-1) + 6 of them
 // from a dozen call sites. Assets: the trade's asset count where a kernel sizes it
@@ -63,7 +57,7 @@ MCPRICE_HD MCPRICE_CALLED Real worst_of_scenario_value(const basic_worst_of_trad
   Real const zero(0);
   int const n = Assets > 0 ? Assets : t.assets;
   Real const maturity = v.greeks[static_cast<std::int64_t>(t.steps - 1) * n].time;
-  Real const eps = worst_of_roll(v.greeks[0].time);
+  Real const eps = scenario_roll(v.greeks[0].time);
   const Real* factor = v.factors + sc.factor * n * n;
   const basic_path_gbm_trade<Real>& base = t;
   auto const levels = observation_rows_of(v.steps, t);
@@ -123,7 +117,7 @@ MCPRICE_HD MCPRICE_INLINE basic_worst_of_clock<Real> clock_of(const basic_worst_
                                                               const basic_worst_of_greek_view<Real>& v)
 {
   Real const maturity = v.greeks[static_cast<std::int64_t>(t.steps - 1) * t.assets].time;
-  return {maturity, worst_of_roll(v.greeks[0].time), v.greeks[0].rate};
+  return {maturity, scenario_roll(v.greeks[0].time), v.greeks[0].rate};
 }
 
 // Adds one sample's Greek channels to g (basket_channels' layout); spots: S_i(0); value(sc): the
