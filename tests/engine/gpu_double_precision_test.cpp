@@ -180,15 +180,17 @@ TEST_CASE("GPU double paths: Greeks are computed by the host, the CPU backend's 
   }
 }
 
-TEST_CASE("GPU double paths: a local-vol worst-of autocallable is priced by the host, the CPU backend's bits", "[gpu]")
+TEST_CASE("GPU double paths: local-vol and Heston worst-of autocallables are priced by the host, the CPU backend's bits",
+          "[gpu]")
 {
   auto const m = parse_market(R"({"rate": 0.03, "assets": {
       "G": {"spot": 100, "dividend_yield": 0.01, "vol": 0.25},
       "L": {"spot": 100, "dividend_yield": 0.01, "model": "local_vol",
             "vol_surface": {"expiries": [0.5, 1, 2, 4], "strikes": [40, 70, 100, 130, 200],
                             "vols": [[0.3, 0.25, 0.2, 0.19, 0.2], [0.28, 0.24, 0.2, 0.19, 0.2],
-                                     [0.27, 0.23, 0.2, 0.19, 0.2], [0.26, 0.23, 0.21, 0.2, 0.2]]}}},
-      "correlation": {"G,L": 0.4}})",
+                                     [0.27, 0.23, 0.2, 0.19, 0.2], [0.26, 0.23, 0.21, 0.2, 0.2]]}},
+      "H": {"spot": 100, "model": "heston", "heston": {"v0": 0.04, "kappa": 1.5, "theta": 0.05, "xi": 0.5, "rho": -0.7}}},
+      "correlation": {"G,L": 0.4, "G,H": 0.3}})",
                               "local-vol worst-of");
   trade note;
   note.id = "worst-of-note";
@@ -199,8 +201,13 @@ TEST_CASE("GPU double paths: a local-vol worst-of autocallable is priced by the 
   note.coupon = 0.03;
   note.coupon_barrier = {0.9};
   note.ki_barrier = 0.6;
-  auto const gpu = price_double(m, {note}, backend_choice::gpu, 20'000, 24);
-  auto const cpu = price_double(m, {note}, backend_choice::cpu, 20'000, 24);
-  REQUIRE(gpu.results[0].status == trade_status::ok);
-  CHECK(std::memcmp(&gpu.results[0].price, &cpu.results[0].price, sizeof(double)) == 0);
+  trade heston = note;
+  heston.id = "heston-worst-of-note";
+  heston.underlyings = {"G", "H"};
+  auto const gpu = price_double(m, {note, heston}, backend_choice::gpu, 20'000, 24);
+  auto const cpu = price_double(m, {note, heston}, backend_choice::cpu, 20'000, 24);
+  for (std::size_t i = 0; i < gpu.results.size(); ++i) {
+    REQUIRE(gpu.results[i].status == trade_status::ok);
+    CHECK(std::memcmp(&gpu.results[i].price, &cpu.results[i].price, sizeof(double)) == 0);
+  }
 }

@@ -130,11 +130,21 @@ TEST_CASE("Heston worst-ofs keep their bits across threads, price on Sobol point
   CHECK(three.results[0].message.find("--rng sobol") != std::string::npos);
 }
 
-TEST_CASE("Heston worst-ofs in double are refused by name", "[structured][heston]")
+TEST_CASE("Heston worst-ofs in double agree with float and keep their bits across threads", "[structured][heston]")
 {
-  engine_options o = cpu_options(1000);
+  engine_options o = cpu_options(100000);
+  std::vector<trade> const book = {note_on({"HA", "far"}, "heston-gbm"), note_on({"HA", "HB"}, "heston-heston")};
+  auto const in_float = price(o, book);
   o.precision = path_precision::float64;
-  auto const in_double = price(o, {note_on({"HA", "far"}, "double")});
-  CHECK(in_double.results[0].status == trade_status::error);
-  CHECK(in_double.results[0].message.find("--precision double") != std::string::npos);
+  auto const in_double = price(o, book);
+  for (std::size_t i = 0; i < book.size(); ++i) {
+    require_ok(in_double.results[i]);
+    CHECK(in_double.results[i].price != in_float.results[i].price);  // other normals
+    check_same_value(in_double.results[i], in_float.results[i], 0.0);
+  }
+  o.paths = 3000;
+  o.threads = 1;
+  auto const one = price(o, book);
+  o.threads = 3;
+  CHECK(same_result_bits(one, price(o, book)));
 }

@@ -44,7 +44,7 @@ using registered_families =
     family_list<european_family, gbm_path_family, scenario_path_family, heston_family, local_vol_family,
                 double_path_family, double_heston_family, double_local_vol_family, double_basket_family, basket_family,
                 worst_of_family, double_worst_of_family, local_vol_worst_of_family, double_local_vol_worst_of_family,
-                heston_worst_of_family, mixed_worst_of_family>;
+                heston_worst_of_family, mixed_worst_of_family, double_heston_worst_of_family>;
 
 using family_batches = registered_families::batches;
 

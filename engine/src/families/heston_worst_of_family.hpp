@@ -1,6 +1,6 @@
 #pragma once
 // Worst-of autocallables with a Heston or jump asset among their underlyings (GBM and local-vol
-// ones may sit beside it), float paths: each trade's Heston step rows in one table, its assets'
+// ones may sit beside it), float paths (double ones on the host, without Greeks): each trade's Heston step rows in one table, its assets'
 // v0, vol of vol and jump law, the GBM worst-of's initial levels, spots and correlation factors,
 // and with a local-vol asset its local-vol rows and grids (as the local-vol worst-of's). Two
 // families of one definition: the mixed worst-ofs (a local-vol asset among them) take kernels
@@ -23,34 +23,36 @@
 
 namespace mcprice::detail {
 
-template <bool LocalVol>
+// Real: the path precision; LocalVol: the walk with the local-vol step (a trade without local-vol
+// assets prices with the same bits either way).
+template <typename Real, bool LocalVol>
 struct basic_heston_worst_of_family {
-  using record = heston_worst_of_trade;
-  using job = heston_worst_of_job;
+  using record = basic_heston_worst_of_trade<Real>;
+  using job = basic_heston_worst_of_job<Real>;
   using result_input = no_result_input;
-  using greek_sums = basket_greek_moments;
-  using real = float;
-  using device_ref = kernels::heston_worst_of_ref;
+  using greek_sums = void;
+  using real = Real;
+  using device_ref = kernels::family_ref<record, basic_heston_worst_of_tables<Real>>;
   static constexpr int normals_per_sample = path_normals_per_sample;
   static constexpr bool boxed_job = true;  // its vectors would widen every job slot of a chunk
   // Bridged normals a step of a Sobol stream: two an asset (make_heston_worst_of_job refuses more).
   static constexpr int sobol_factors = worst_of_sobol_assets;
 
   struct tables {
-    std::vector<heston_step> steps;
-    std::vector<heston_worst_of_asset> assets;
-    std::vector<float> log_initials;
-    std::vector<float> factors;
-    std::vector<float> spots;
-    std::vector<float> jump_counts;                     // parallel to steps up to the last jump trade's rows
+    std::vector<basic_heston_step<Real>> steps;
+    std::vector<basic_heston_worst_of_asset<Real>> assets;
+    std::vector<Real> log_initials;
+    std::vector<Real> factors;
+    std::vector<Real> spots;
+    std::vector<Real> jump_counts;                      // parallel to steps up to the last jump trade's rows
     std::vector<heston_worst_of_greek_row> greek_rows;  // parallel to steps up to the last Greek trade's rows
     // Parallel to steps up to the last local-vol trade's rows; the grids' axes and values.
-    std::vector<basic_local_vol_step<float>> local_vol_steps;
-    std::vector<basic_local_vol_axes<float>> grids;
-    vol_pair_table<float> surface;
+    std::vector<basic_local_vol_step<Real>> local_vol_steps;
+    std::vector<basic_local_vol_axes<Real>> grids;
+    vol_pair_table<Real> surface;
 
     template <typename At>
-    [[nodiscard]] heston_worst_of_tables place(At&& at) const
+    [[nodiscard]] basic_heston_worst_of_tables<Real> place(At&& at) const
     {
       return {at(steps),
               at(assets),
@@ -65,10 +67,9 @@ struct basic_heston_worst_of_family {
     }
   };
 
-  static bool takes(const trade_route& r) { return !r.in_double && r.heston_worst_of && r.mixed_worst_of == LocalVol; }
   static job make_job(const trade_route& r, const market_data& market, const engine_options& options)
   {
-    return make_heston_worst_of_job(r.t, market, options);
+    return make_heston_worst_of_job<Real>(r.t, market, options);
   }
   static void append_tables(tables& t, job& j)
   {
@@ -87,23 +88,35 @@ struct basic_heston_worst_of_family {
   }
 
   template <typename Rng>
-  static moments price_lane(const record& t, const heston_worst_of_tables& tab, std::int64_t block, int lane)
+  static moments price_lane(const record& t, const basic_heston_worst_of_tables<Real>& tab, std::int64_t block,
+                            int lane)
   {
     return heston_worst_of_lane<Rng, LocalVol>(t, tab, block, lane);
   }
+  static two_phase_layout two_phase(const std::vector<record>& records) { return worst_of_two_phase_layout(records); }
+};
+
+// The float families, with Greeks and the GPU's kernels: the mixed worst-ofs (a local-vol asset
+// among them) take kernels with the local-vol step, the others kernels without it.
+template <bool LocalVol>
+struct float_heston_worst_of_family : basic_heston_worst_of_family<float, LocalVol> {
+  using greek_sums = basket_greek_moments;
+  using typename basic_heston_worst_of_family<float, LocalVol>::record;
+  using typename basic_heston_worst_of_family<float, LocalVol>::device_ref;
+
+  static bool takes(const trade_route& r) { return !r.in_double && r.heston_worst_of && r.mixed_worst_of == LocalVol; }
   static void launch(const device_ref& f, kernels::block_range b, moments* partials, kernels::launch_target at)
   {
     kernels::launch_heston_worst_of_blocks(f, LocalVol, b, partials, at);
   }
-  static two_phase_layout two_phase(const std::vector<record>& records) { return worst_of_two_phase_layout(records); }
   static void launch_two_phase(const device_ref& f, kernels::block_range b, const kernels::two_phase_scratch<float>& s,
                                moments* partials, kernels::launch_target at)
   {
     kernels::launch_heston_worst_of_two_phase(f, LocalVol, b, s, partials, at);
   }
 
-  static std::optional<trade_greeks> greeks_of(const family_batch<basic_heston_worst_of_family>& b, std::size_t k,
-                                               const trade_outcome& o)
+  template <typename Batch>
+  static std::optional<trade_greeks> greeks_of(const Batch& b, std::size_t k, const trade_outcome& o)
   {
     if (!b.records[k].greeks) return std::nullopt;
     return make_basket_greeks(o.greek_sums().basket_greeks, b.records[k].assets, b.samples[k], b.scales[k]);
@@ -121,7 +134,16 @@ struct basic_heston_worst_of_family {
   }
 };
 
-using heston_worst_of_family = basic_heston_worst_of_family<false>;
-using mixed_worst_of_family = basic_heston_worst_of_family<true>;
+using heston_worst_of_family = float_heston_worst_of_family<false>;
+using mixed_worst_of_family = float_heston_worst_of_family<true>;
+
+// --precision double: every Heston and jump worst-of (local-vol assets beside them or not) on the
+// walk with the local-vol step, priced by the CPU backend's lanes on either backend (the GPU's
+// kernels for it are float: gpu_backend.cpp hands it to the host), without Greeks (its Greek
+// walks are float).
+struct double_heston_worst_of_family : basic_heston_worst_of_family<double, true> {
+  static constexpr bool gpu_kernels = false;
+  static bool takes(const trade_route& r) { return r.in_double && r.heston_worst_of; }
+};
 
 }  // namespace mcprice::detail

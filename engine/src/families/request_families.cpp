@@ -65,18 +65,6 @@ std::optional<trade_job> build_in_family(const trade_route& r, const market_data
   }
 }
 
-// What --precision double refuses (worst-of autocallables with a Heston or jump asset), or an
-// empty string.
-std::string refused_in_double(const trade_route& r)
-{
-  if (r.heston_worst_of) {
-    return "trade " + r.t.id +
-           ": --precision double prices worst-of autocallables on GBM and local-vol assets only; on Heston or "
-           "jump assets they are in float";
-  }
-  return {};
-}
-
 // Fills `message` (why the trade cannot be priced) or returns the trade's kernel work.
 std::optional<trade_job> build_checked(const trade& t, std::string& message, const market_data& market,
                                        const engine_options& options)
@@ -115,10 +103,6 @@ std::optional<trade_job> build_checked(const trade& t, std::string& message, con
                       local_vol && !heston_or_jumps,
                       heston_or_jumps,
                       local_vol && heston_or_jumps};
-  if (r.in_double) {
-    message = refused_in_double(r);
-    if (!message.empty()) return std::nullopt;
-  }
   if (!r.european_exercise() || r.walked_assets) {
     // Early exercise, and baskets with Heston, local-vol or jump assets (GBM ones beside them too):
     // the early-exercise walk (a European as one date).

@@ -193,30 +193,36 @@ namespace {
 // A jump asset's diffusion steps to its forward less the jumps' compensator (jump_terms.hpp).
 // A local-vol asset's row carries the step's payment ratio and marks only (its local-vol row
 // steps it).
-heston_step worst_of_heston_step(const asset& u, const market_data& market, double a, double b, double hit_value)
+template <typename Real>
+basic_heston_step<Real> worst_of_heston_step(const asset& u, const market_data& market, double a, double b,
+                                             double hit_value)
 {
   double const log_forward = diffusion_log_forward(market, u, b) - diffusion_log_forward(market, u, a);
-  if (u.model == model_kind::local_vol) return make_heston_step(0.0, log_forward, hit_value, false, 0.0, 1.0, 0.0, 0.0);
+  if (u.model == model_kind::local_vol) {
+    return make_heston_step<Real>(0.0, log_forward, hit_value, false, 0.0, 1.0, 0.0, 0.0);
+  }
   if (u.model != model_kind::heston) {
     double const dw = std::max(0.0, u.vol.total_variance(b) - u.vol.total_variance(a));
-    return make_heston_step(dw, log_forward, hit_value, false, 0.0, 1.0, 0.0, 0.0);
+    return make_heston_step<Real>(dw, log_forward, hit_value, false, 0.0, 1.0, 0.0, 0.0);
   }
   const heston_params& h = u.heston;
-  return make_heston_step(b - a, log_forward, hit_value, false, h.kappa, h.theta, h.xi, h.rho);
+  return make_heston_step<Real>(b - a, log_forward, hit_value, false, h.kappa, h.theta, h.xi, h.rho);
 }
 
 // An asset's price-walk parameters and, for Greeks, its vega levels: a Heston asset's v0 and
 // theta scale with the vol level +-0.01 (vega_levels, as single-asset Heston Greeks); a GBM
 // asset's stay (its rows' Black variances move instead).
-heston_worst_of_asset worst_of_heston_asset(const asset& a)
+template <typename Real>
+basic_heston_worst_of_asset<Real> worst_of_heston_asset(const asset& a)
 {
   bool const local = a.model == model_kind::local_vol;
-  if (a.model != model_kind::heston) return {1.0F, 0.0F, jump_law_of<float>(a), {1.0F, 1.0F}, {1.0F, 1.0F}, local ? 1 : 0};
-  heston_trade h{};
-  h.v0 = static_cast<float>(a.heston.v0);
-  h.theta = static_cast<float>(a.heston.theta);
-  heston_vega_levels const lv = vega_levels(h);
-  return {h.v0, static_cast<float>(a.heston.xi), jump_law_of<float>(a), {lv.v0_up, lv.v0_down},
+  Real const one(1);
+  if (a.model != model_kind::heston) return {one, Real(0), jump_law_of<Real>(a), {one, one}, {one, one}, local ? 1 : 0};
+  basic_heston_trade<Real> h{};
+  h.v0 = static_cast<Real>(a.heston.v0);
+  h.theta = static_cast<Real>(a.heston.theta);
+  basic_heston_vega_levels<Real> const lv = vega_levels(h);
+  return {h.v0, static_cast<Real>(a.heston.xi), jump_law_of<Real>(a), {lv.v0_up, lv.v0_down},
           {lv.theta_up, lv.theta_down}, 0};
 }
 
@@ -257,12 +263,13 @@ std::vector<heston_worst_of_greek_row> heston_worst_of_greek_rows(const std::vec
 
 // Asset a's local-vol row from t0 to t1 where the trade has local-vol rows (a blank row for an
 // asset of another model, whose row is unused).
-void push_local_vol_row(heston_worst_of_job& job, const asset& a, const market_data& market, double t0, double t1,
-                        double df_T)
+template <typename Real>
+void push_local_vol_row(basic_heston_worst_of_job<Real>& job, const asset& a, const market_data& market, double t0,
+                        double t1, double df_T)
 {
   bool const local = a.model == model_kind::local_vol;
-  job.local_vol_steps.push_back(local ? make_local_vol_step<float>(a, market, t0, t1, df_T, false)
-                                      : basic_local_vol_step<float>{});
+  job.local_vol_steps.push_back(local ? make_local_vol_step<Real>(a, market, t0, t1, df_T, false)
+                                      : basic_local_vol_step<Real>{});
 }
 
 // Theta's rows (after the steps): every asset's first step shortened, then lengthened, by the
@@ -274,7 +281,7 @@ void append_heston_theta_rows(heston_worst_of_job& job, const std::vector<const 
   float const eps = scenario_roll(static_cast<float>(t1));
   for (double const end : {t1 - eps, t1 + eps}) {
     for (std::size_t i = 0; i < assets.size(); ++i) {
-      heston_step s = worst_of_heston_step(*assets[i], market, 0.0, end, job.steps[i].hit_value);
+      heston_step s = worst_of_heston_step<float>(*assets[i], market, 0.0, end, job.steps[i].hit_value);
       s.fixing = job.steps[i].fixing;
       job.steps.push_back(s);
       job.greek_rows.push_back({static_cast<float>(end), static_cast<float>(end), {s.dt, s.dt}});
@@ -286,7 +293,9 @@ void append_heston_theta_rows(heston_worst_of_job& job, const std::vector<const 
 
 }  // namespace
 
-heston_worst_of_job make_heston_worst_of_job(const trade& t, const market_data& market, const engine_options& opt)
+template <typename Real>
+basic_heston_worst_of_job<Real> make_heston_worst_of_job(const trade& t, const market_data& market,
+                                                         const engine_options& opt)
 {
   worst_of_assets const u = assets_of(t, market, opt);
   auto const n = static_cast<int>(u.assets.size());
@@ -298,7 +307,7 @@ heston_worst_of_job make_heston_worst_of_job(const trade& t, const market_data& 
   }
   path_grid const g = make_path_grid(t, opt, true);
   double const df_T = market.discount().discount(t.maturity);
-  heston_worst_of_job job{};
+  basic_heston_worst_of_job<Real> job{};
   int const jumping = static_cast<int>(
       std::count_if(u.assets.begin(), u.assets.end(), [](const asset* a) { return jump_intensity(*a) > 0.0; }));
   bool const local = std::any_of(u.assets.begin(), u.assets.end(),
@@ -307,23 +316,26 @@ heston_worst_of_job make_heston_worst_of_job(const trade& t, const market_data& 
   for (std::size_t k = 0; k < g.times.size(); ++k) {
     double const hit_value = market.discount().discount(g.times[k]) / df_T;
     for (const asset* a : u.assets) {
-      job.steps.push_back(worst_of_heston_step(*a, market, t_prev, g.times[k], hit_value));
+      job.steps.push_back(worst_of_heston_step<Real>(*a, market, t_prev, g.times[k], hit_value));
       job.steps.back().fixing = g.marks[k];
-      if (jumping > 0) job.jump_counts.push_back(static_cast<float>(jump_intensity(*a) * (g.times[k] - t_prev)));
+      if (jumping > 0) job.jump_counts.push_back(static_cast<Real>(jump_intensity(*a) * (g.times[k] - t_prev)));
       if (local) push_local_vol_row(job, *a, market, t_prev, g.times[k], df_T);
     }
     t_prev = g.times[k];
   }
-  bool const greeks = worst_of_greeks(opt, u.assets);
-  if (greeks) {
-    job.greek_rows = heston_worst_of_greek_rows(u.assets, g, job.steps);
-    append_heston_theta_rows(job, u.assets, market, g.times.front(), df_T, jumping > 0);
+  // The Greek walks are float: a double job has none.
+  bool const greeks = std::is_same_v<Real, float> && worst_of_greeks(opt, u.assets);
+  if constexpr (std::is_same_v<Real, float>) {
+    if (greeks) {
+      job.greek_rows = heston_worst_of_greek_rows(u.assets, g, job.steps);
+      append_heston_theta_rows(job, u.assets, market, g.times.front(), df_T, jumping > 0);
+    }
   }
-  for (const asset* a : u.assets) job.assets.push_back(worst_of_heston_asset(*a));
+  for (const asset* a : u.assets) job.assets.push_back(worst_of_heston_asset<Real>(*a));
   if (local) add_worst_of_grids(job.grids, job.grid_sources, u.assets, greeks);
   fill_worst_of(job, t, market, opt, u, g, greeks, heston_worst_of_normals_per_asset);
-  job.kernel.maturity = static_cast<float>(t.maturity);
-  job.kernel.rate = static_cast<float>(-std::log(df_T) / t.maturity);
+  job.kernel.maturity = static_cast<Real>(t.maturity);
+  job.kernel.rate = static_cast<Real>(-std::log(df_T) / t.maturity);
   if (jumping > 0) {
     int const steps = job.kernel.steps;
     job.kernel.key =
@@ -333,6 +345,9 @@ heston_worst_of_job make_heston_worst_of_job(const trade& t, const market_data& 
   return job;
 }
 
+template heston_worst_of_job make_heston_worst_of_job<float>(const trade&, const market_data&, const engine_options&);
+template basic_heston_worst_of_job<double> make_heston_worst_of_job<double>(const trade&, const market_data&,
+                                                                            const engine_options&);
 template basic_worst_of_job<float> make_worst_of_job<float>(const trade&, const market_data&, const engine_options&);
 template basic_worst_of_job<double> make_worst_of_job<double>(const trade&, const market_data&, const engine_options&);
 

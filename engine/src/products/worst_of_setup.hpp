@@ -54,30 +54,35 @@ template <typename Real>
 basic_local_vol_worst_of_job<Real> make_local_vol_worst_of_job(const trade& t, const market_data& market,
                                                                const engine_options& opt);
 
-struct heston_worst_of_job {
-  heston_worst_of_trade kernel;  // first_block, first_step, first_asset, first_factor: set by the batcher
-  std::vector<heston_step> steps;
-  std::vector<heston_worst_of_asset> assets;  // v0, vol of vol (a GBM asset: 1 and 0), jump law
-  std::vector<float> jump_counts;             // jump trades: lambda dt per step row (empty without)
-  std::vector<heston_worst_of_greek_row> greek_rows;  // with Greeks: parallel to the step rows
+// Real: the path precision (double without Greeks: the Greek walks are float).
+template <typename Real>
+struct basic_heston_worst_of_job {
+  basic_heston_worst_of_trade<Real> kernel;  // first_block, first_step, first_asset, first_factor: the batcher's
+  std::vector<basic_heston_step<Real>> steps;
+  std::vector<basic_heston_worst_of_asset<Real>> assets;  // v0, vol of vol (a GBM asset: 1 and 0), jump law
+  std::vector<Real> jump_counts;                          // jump trades: lambda dt per step row (empty without)
+  std::vector<heston_worst_of_greek_row> greek_rows;      // with Greeks: parallel to the step rows
   // With a local-vol asset: local-vol rows parallel to the step rows, and its grids as the
   // local-vol worst-of's (empty without).
-  std::vector<basic_local_vol_step<float>> local_vol_steps;
-  std::vector<basic_local_vol_axes<float>> grids;
+  std::vector<basic_local_vol_step<Real>> local_vol_steps;
+  std::vector<basic_local_vol_axes<Real>> grids;
   std::vector<const local_vol_grid*> grid_sources;
-  std::vector<float> log_initials;
-  std::vector<float> spots;
-  std::vector<float> factor;
+  std::vector<Real> log_initials;
+  std::vector<Real> spots;
+  std::vector<Real> factor;
   double scale;
   std::int64_t paths;
 };
+using heston_worst_of_job = basic_heston_worst_of_job<float>;
 
 // Equal steps to maturity beside the fixings, as single-asset Heston paths take; jump assets
 // (Merton, Bates) among the underlyings step their jumps exactly over each step, and local-vol
 // assets beside Heston or jump ones take their local-vol rows and grids. --rng sobol:
 // at most worst_of_sobol_assets / 2 underlyings (two normals an asset a step). With Greeks (up
 // to max_basket_greek_assets underlyings): theta's first rows after the steps, the Greek rows
-// and the vega levels (heston_worst_of_greeks.hpp).
-heston_worst_of_job make_heston_worst_of_job(const trade& t, const market_data& market, const engine_options& opt);
+// and the vega levels (heston_worst_of_greeks.hpp); a double job has no Greeks.
+template <typename Real>
+basic_heston_worst_of_job<Real> make_heston_worst_of_job(const trade& t, const market_data& market,
+                                                         const engine_options& opt);
 
 }  // namespace mcprice::detail

@@ -177,16 +177,17 @@ class gpu_backend final : public pricing_backend {
     return run;
   }
 
-  // --precision double: what the GPU has no double kernels for (early exercise, local-vol
-  // worst-ofs, Greeks) goes to a CPU backend on all the host's cores, said once on stderr.
+  // --precision double: what the GPU has no double kernels for (early exercise, worst-ofs on
+  // local-vol, Heston or jump assets, Greeks) goes to a CPU backend on all the host's cores, said
+  // once on stderr.
   static std::unique_ptr<pricing_backend> host_for_double(const engine_options& o, const market_data& market,
                                                           std::vector<std::string>& notices)
   {
     if (o.precision != path_precision::float64) return nullptr;
     auto host = make_cpu_backend(o.threads, o.rng, market);
-    notices.push_back("--precision double: early exercise, multi-asset trades on Heston, local-vol or jump assets, "
-                      "local-vol worst-of autocallables and Greeks are priced in double by the host (" + host->name() +
-                      "); the GPU's kernels for them are float");
+    notices.push_back("--precision double: early exercise, multi-asset trades (worst-of autocallables included) on "
+                      "Heston, local-vol or jump assets, and Greeks are priced in double by the host (" +
+                      host->name() + "); the GPU's kernels for them are float");
     return host;
   }
 

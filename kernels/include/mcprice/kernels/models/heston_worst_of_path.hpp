@@ -35,23 +35,28 @@ inline constexpr int heston_worst_of_normals_per_asset = 2;
 // (intensity 0: none). With Greeks, its vega scenarios' levels (heston_worst_of_greeks.hpp):
 // v0 and the scale of theta with the vol level +-0.01 (a GBM asset: 1 and 1, its rows move).
 // local_vol: 1 where the asset steps on its local-vol grid (its Heston fields unused).
-struct heston_worst_of_asset {
-  float v0;
-  float xi;
-  basic_jump_law<float> jumps;
-  float vega_v0[2];           // up, down
-  float vega_theta_scale[2];  // up, down
+// Real: the path precision (double: --precision double, without Greeks).
+template <typename Real>
+struct basic_heston_worst_of_asset {
+  Real v0;
+  Real xi;
+  basic_jump_law<Real> jumps;
+  Real vega_v0[2];           // up, down
+  Real vega_theta_scale[2];  // up, down
   std::int32_t local_vol;
 };
+using heston_worst_of_asset = basic_heston_worst_of_asset<float>;
 
 // The worst-of record; its rows are Heston steps: k x assets + i is asset i's step k (every row
 // of a step carries its hit_value and fixing byte), then, with Greeks, theta's first steps (an
 // asset each, shortened then lengthened), then the observation rows.
-struct heston_worst_of_trade : basic_worst_of_trade<float> {
+template <typename Real>
+struct basic_heston_worst_of_trade : basic_worst_of_trade<Real> {
   std::int32_t first_grid;  // with a local-vol asset: into the grid table, worst_of_asset_grids an asset
-  float maturity;
-  float rate;  // the zero rate to maturity (Greeks: theta's discount)
+  Real maturity;
+  Real rate;  // the zero rate to maturity (Greeks: theta's discount)
 };
+using heston_worst_of_trade = basic_heston_worst_of_trade<float>;
 
 // With Greeks, a row parallel to each step row (theta's rows included): the step's length in
 // time and its end (a GBM asset's row holds its Black variance in dt), and the row's length
@@ -64,24 +69,26 @@ struct alignas(16) heston_worst_of_greek_row {
 };
 
 // What a walk reads: the family's tables (device pointers in kernels, host ones on the CPU).
-struct heston_worst_of_tables {
-  const heston_step* steps{nullptr};
-  const heston_worst_of_asset* assets{nullptr};  // trade.first_asset, as the initial levels
-  const float* log_initials{nullptr};            // ln(L_i / S_i(0))
-  const float* spots{nullptr};                   // S_i(0)
-  const float* factors{nullptr};  // assets x assets, row-major; with Greeks then correlations +h, -h
+template <typename Real>
+struct basic_heston_worst_of_tables {
+  const basic_heston_step<Real>* steps{nullptr};
+  const basic_heston_worst_of_asset<Real>* assets{nullptr};  // trade.first_asset, as the initial levels
+  const Real* log_initials{nullptr};                         // ln(L_i / S_i(0))
+  const Real* spots{nullptr};                                // S_i(0)
+  const Real* factors{nullptr};  // assets x assets, row-major; with Greeks then correlations +h, -h
   // A jump trade's mean jump counts lambda dt, parallel to its step rows (from trade.first_step:
   // asset i's step k at k x assets + i); null where no trade jumps.
-  const float* jump_counts{nullptr};
-  // Parallel to the step rows of trades with Greeks; null where none has them.
+  const Real* jump_counts{nullptr};
+  // Parallel to the step rows of trades with Greeks (float only); null where none has them.
   const heston_worst_of_greek_row* greek_rows{nullptr};
   // Trades with a local-vol asset: its local-vol steps parallel to the step rows (the other
   // assets' rows unused), its grids' axes (trade.first_grid) and their values; null where none
   // has one.
-  const basic_local_vol_step<float>* local_vol_steps{nullptr};
-  const basic_local_vol_axes<float>* grids{nullptr};
-  const basic_vol_pair<float>* surface{nullptr};
+  const basic_local_vol_step<Real>* local_vol_steps{nullptr};
+  const basic_local_vol_axes<Real>* grids{nullptr};
+  const basic_vol_pair<Real>* surface{nullptr};
 };
+using heston_worst_of_tables = basic_heston_worst_of_tables<float>;
 
 // Asset i's log increment over the step at `row` (the trade's row index of its step's first
 // asset) from log spot x with normals z_x and z_v: its QE step with variance v, or a local-vol
@@ -89,47 +96,46 @@ struct heston_worst_of_tables {
 // the kernel prices trades with local-vol assets (the mixed worst-ofs' kernels); without, the
 // local-vol step is not compiled in, which keeps the Heston kernels 8% faster
 // (docs/benchmarks.md).
-template <bool LocalVol>
-MCPRICE_HD MCPRICE_INLINE float heston_worst_of_increment(const heston_worst_of_trade& t,
-                                                          const heston_worst_of_tables& tab,
-                                                          const heston_worst_of_asset& a, const heston_step& r,
-                                                          std::int64_t row, int i, int grid, float x, float z_x,
-                                                          float z_v, float& v, float& var)
+template <bool LocalVol, typename Real>
+MCPRICE_HD MCPRICE_INLINE Real heston_worst_of_increment(const basic_heston_worst_of_trade<Real>& t,
+                                                         const basic_heston_worst_of_tables<Real>& tab,
+                                                         const basic_heston_worst_of_asset<Real>& a,
+                                                         const basic_heston_step<Real>& r, std::int64_t row, int i,
+                                                         int grid, Real x, Real z_x, Real z_v, Real& v, Real& var)
 {
-  float dx = 0.0F;
+  Real dx(0);
   if constexpr (LocalVol) {
     if (a.local_vol != 0) {
       std::int64_t const at = t.first_step + row + i;
       return worst_of_asset_increment(tab.grids[t.first_grid + i * worst_of_asset_grids + grid], tab.surface,
-                                      tab.local_vol_steps[at], x, z_x, 0.0F, var);
+                                      tab.local_vol_steps[at], x, z_x, Real(0), var);
     }
   }
-  heston_qe_step(a.xi, r, v, qe_normal_draw{z_v}, z_x, dx, var);
+  heston_qe_step(a.xi, r, v, basic_qe_normal_draw<Real>{z_v}, z_x, dx, var);
   return dx;
 }
 
 // Moves one side's log spots x and variances v by the step at `row` (k x assets: the step's
 // rows, an asset each) with the correlated normals y and the variance normals z_v, and returns
 // its worst. jumps: each asset's log jump over the step (0 for an asset without jumps).
-template <int Assets, bool LocalVol>
-MCPRICE_HD MCPRICE_INLINE worst_of_step<float> step_heston_worst_of(const heston_worst_of_trade& t,
-                                                                    const heston_worst_of_tables& tab,
-                                                                    std::int64_t row, const float* y,
-                                                                    const float* z_v, const float* jumps, float sign,
-                                                                    float* x, float* v)
+template <int Assets, bool LocalVol, typename Real>
+MCPRICE_HD MCPRICE_INLINE worst_of_step<Real> step_heston_worst_of(const basic_heston_worst_of_trade<Real>& t,
+                                                                   const basic_heston_worst_of_tables<Real>& tab,
+                                                                   std::int64_t row, const Real* y, const Real* z_v,
+                                                                   const Real* jumps, Real sign, Real* x, Real* v)
 {
-  worst_of_step<float> w{0.0F, 0.0F};
-  const float* log_initial = tab.log_initials + t.first_asset;
-  const heston_worst_of_asset* assets = tab.assets + t.first_asset;
-  const heston_step* rows = tab.steps + t.first_step + row;
+  worst_of_step<Real> w{Real(0), Real(0)};
+  const Real* log_initial = tab.log_initials + t.first_asset;
+  const basic_heston_worst_of_asset<Real>* assets = tab.assets + t.first_asset;
+  const basic_heston_step<Real>* rows = tab.steps + t.first_step + row;
   int const n = Assets > 0 ? Assets : t.assets;
   for (int i = 0; i < n; ++i) {
-    float var = 0.0F;
-    float const dx =
+    Real var(0);
+    Real const dx =
         heston_worst_of_increment<LocalVol>(t, tab, assets[i], rows[i], row, i, 0, x[i], sign * y[i], sign * z_v[i], v[i],
                                             var);
     x[i] += dx + jumps[i];
-    float const performance = x[i] - log_initial[i];
+    Real const performance = x[i] - log_initial[i];
     if (i == 0 || performance < w.x) w = {performance, var};
   }
   return w;
@@ -137,64 +143,66 @@ MCPRICE_HD MCPRICE_INLINE worst_of_step<float> step_heston_worst_of(const heston
 
 // A step's draws beside its correlated normals: a variance normal per asset, then a jump draw
 // per jumping asset in asset order. Every Heston worst-of walk (price, scenarios) draws here.
-template <typename NormalStream, int Assets>
+template <typename NormalStream, int Assets, typename Real = float>
 struct heston_worst_of_draws {
-  float z_v[worst_of_room<Assets>];
+  Real z_v[worst_of_room<Assets>];
   jump_draw jumps[worst_of_room<Assets>] = {};
   jump_feeder<NormalStream> feeder{nullptr};  // bound to the walk's stream at its first step
 
   template <typename Normals>
-  MCPRICE_HD MCPRICE_INLINE void draw(int n, const heston_worst_of_asset* assets, Normals& normals)
+  MCPRICE_HD MCPRICE_INLINE void draw(int n, const basic_heston_worst_of_asset<Real>* assets, Normals& normals)
   {
     for (int i = 0; i < n; ++i) z_v[i] = normals.next();
     feeder.rng = &normals.rng;
     for (int i = 0; i < n; ++i) {
-      if (assets[i].jumps.intensity > 0.0F) jumps[i] = feeder.next();
+      if (assets[i].jumps.intensity > Real(0)) jumps[i] = feeder.next();
     }
   }
   // Asset i's log jump over a step of mean count m on one side (sign -1: the antithetic one).
-  MCPRICE_HD MCPRICE_INLINE float log_jump_of(const heston_worst_of_asset& a, int i, float m, float sign) const
+  MCPRICE_HD MCPRICE_INLINE Real log_jump_of(const basic_heston_worst_of_asset<Real>& a, int i, Real m, Real sign) const
   {
-    return log_jump(a.jumps, m, sign > 0.0F ? jumps[i] : jumps[i].antithetic());
+    return log_jump(a.jumps, m, sign > Real(0) ? jumps[i] : jumps[i].antithetic());
   }
 };
 
 // Calls observe(k, step k's first row, worst step of side a, of side b) after each step, while
 // `open()`. Assets: the asset count where a kernel sizes it (worst_of_room), or 0. LocalVol: as
 // heston_worst_of_increment.
-template <typename NormalStream, bool Antithetic, bool LocalVol, int Assets = 0, typename Observe, typename Open>
-MCPRICE_HD MCPRICE_INLINE void walk_heston_worst_of(const heston_worst_of_trade& t, const heston_worst_of_tables& tab,
-                                                    std::uint64_t group, Observe&& observe, Open&& open)
+template <typename NormalStream, bool Antithetic, bool LocalVol, int Assets = 0, typename Real, typename Observe,
+          typename Open>
+MCPRICE_HD MCPRICE_INLINE void walk_heston_worst_of(const basic_heston_worst_of_trade<Real>& t,
+                                                    const basic_heston_worst_of_tables<Real>& tab, std::uint64_t group,
+                                                    Observe&& observe, Open&& open)
 {
   int const n = Assets > 0 ? Assets : t.assets;
-  const heston_step* steps = tab.steps + t.first_step;
-  float va[worst_of_room<Assets>];
-  float vb[worst_of_room<Assets>];
+  const basic_heston_step<Real>* steps = tab.steps + t.first_step;
+  Real va[worst_of_room<Assets>];
+  Real vb[worst_of_room<Assets>];
   // Each side's log jumps over the step (0 without).
-  const heston_worst_of_asset* assets = tab.assets + t.first_asset;
-  heston_worst_of_draws<NormalStream, Assets> d;
-  float jumps[worst_of_room<Assets>] = {};
+  const basic_heston_worst_of_asset<Real>* assets = tab.assets + t.first_asset;
+  heston_worst_of_draws<NormalStream, Assets, Real> d;
+  Real jumps[worst_of_room<Assets>] = {};
   for (int i = 0; i < n; ++i) va[i] = vb[i] = assets[i].v0;
   walk_worst_of_sides<NormalStream, Antithetic, Assets>(
       t, tab.factors + t.first_factor, group, [&](auto& normals) { d.draw(n, assets, normals); },
-      [&](int k, const float* y, float sign, float* x) {
+      [&](int k, const Real* y, Real sign, Real* x) {
         for (int i = 0; i < n; ++i) {
-          if (!(assets[i].jumps.intensity > 0.0F)) continue;
+          if (!(assets[i].jumps.intensity > Real(0))) continue;
           jumps[i] = d.log_jump_of(assets[i], i, tab.jump_counts[t.first_step + static_cast<std::int64_t>(k) * n + i],
                                    sign);
         }
         return step_heston_worst_of<Assets, LocalVol>(t, tab, static_cast<std::int64_t>(k) * n, y, d.z_v, jumps, sign, x,
-                                            sign > 0.0F ? va : vb);
+                                                      sign > Real(0) ? va : vb);
       },
-      [&](int k, const worst_of_step<float>& a, const worst_of_step<float>& b) {
+      [&](int k, const worst_of_step<Real>& a, const worst_of_step<Real>& b) {
         observe(k, steps[static_cast<std::int64_t>(k) * n], a, b);
       },
       open);
 }
 
-template <typename NormalStream, bool Antithetic, bool LocalVol, int Assets = 0>
-MCPRICE_HD MCPRICE_INLINE float heston_worst_of_sample(const heston_worst_of_trade& t, const heston_worst_of_tables& tab,
-                                                       std::uint64_t group)
+template <typename NormalStream, bool Antithetic, bool LocalVol, int Assets = 0, typename Real>
+MCPRICE_HD MCPRICE_INLINE Real heston_worst_of_sample(const basic_heston_worst_of_trade<Real>& t,
+                                                      const basic_heston_worst_of_tables<Real>& tab, std::uint64_t group)
 {
   return worst_of_value<Antithetic>(t, tab.steps + t.first_step, tab.log_initials + t.first_asset,
                                     [&](auto&& observe, auto&& open) {
@@ -205,9 +213,9 @@ MCPRICE_HD MCPRICE_INLINE float heston_worst_of_sample(const heston_worst_of_tra
 
 // A sample's price (with_worst_of_room: sized or not, the same arithmetic; LocalVol: a trade
 // without local-vol assets prices with the same bits either way).
-template <typename NormalStream, bool LocalVol>
-MCPRICE_HD MCPRICE_INLINE float heston_worst_of_price(const heston_worst_of_trade& t, const heston_worst_of_tables& tab,
-                                                      std::uint64_t group)
+template <typename NormalStream, bool LocalVol, typename Real>
+MCPRICE_HD MCPRICE_INLINE Real heston_worst_of_price(const basic_heston_worst_of_trade<Real>& t,
+                                                     const basic_heston_worst_of_tables<Real>& tab, std::uint64_t group)
 {
   return with_worst_of_room(t.assets, [&](auto room) {
     constexpr int a = decltype(room)::value;
@@ -216,9 +224,10 @@ MCPRICE_HD MCPRICE_INLINE float heston_worst_of_price(const heston_worst_of_trad
   });
 }
 
-template <typename NormalStream, bool LocalVol>
-MCPRICE_HD MCPRICE_INLINE moments heston_worst_of_lane(const heston_worst_of_trade& t,
-                                                       const heston_worst_of_tables& tab, std::int64_t block, int lane)
+template <typename NormalStream, bool LocalVol, typename Real>
+MCPRICE_HD MCPRICE_INLINE moments heston_worst_of_lane(const basic_heston_worst_of_trade<Real>& t,
+                                                       const basic_heston_worst_of_tables<Real>& tab, std::int64_t block,
+                                                       int lane)
 {
   return own_subsequence_lane(t.samples, block, lane, [&](std::uint64_t subsequence) {
     return heston_worst_of_price<NormalStream, LocalVol>(t, tab, subsequence);
