@@ -5,7 +5,6 @@
 #include "backends/family_run.hpp"
 #include "families/family_batch.hpp"
 #include "families/trade_route.hpp"
-#include "mcprice/input_error.hpp"
 #include "mcprice/kernels/launch/baskets.hpp"
 #include "products/basket_setup.hpp"
 #include "statistics/greek_statistics.hpp"
@@ -83,13 +82,12 @@ struct basic_basket_family {
   }
 };
 
-// Greeks by scenario channels in either precision; the GPU's Greek kernel is float (under
-// --precision double the GPU backend hands Greeks to the host: gpu_backend.cpp).
+// Greeks by scenario channels in either precision; the GPU's Greek kernel (the float family's
+// launch_greeks) is float: under --precision double the GPU backend hands Greeks to the host.
 template <typename Real>
 struct basic_basket_greek_family : basic_basket_family<Real> {
   using greek_sums = basket_greek_moments;
   using typename basic_basket_family<Real>::record;
-  using typename basic_basket_family<Real>::device_ref;
 
   // Trades without Greeks of their own (more assets than the channels hold) keep none.
   template <typename Batch>
@@ -104,15 +102,15 @@ struct basic_basket_greek_family : basic_basket_family<Real> {
   {
     return basket_greek_lane<Rng>(t, tab.assets, tab.factors, block, lane);
   }
+};
+
+struct basket_family : basic_basket_greek_family<float> {
   static void launch_greeks(const device_ref& f, kernels::block_range b, moments* partials, greek_sums* greek_partials,
                             kernels::launch_target at)
   {
-    if constexpr (std::is_same_v<Real, float>) kernels::launch_basket_greek_blocks(f, b, partials, greek_partials, at);
-    else throw configuration_error("--precision double: the GPU's basket Greek kernel is float");
+    kernels::launch_basket_greek_blocks(f, b, partials, greek_partials, at);
   }
 };
-
-struct basket_family : basic_basket_greek_family<float> {};
 struct double_basket_family : basic_basket_greek_family<double> {};
 
 }  // namespace mcprice::detail

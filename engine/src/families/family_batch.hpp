@@ -37,6 +37,11 @@ struct two_phase_layout {
 template <typename Family>
 inline constexpr bool has_greeks = !std::is_void_v<typename Family::greek_sums>;
 
+// Whether the GPU computes the family's Greeks: its Greek kernels are float (under --precision
+// double the GPU backend hands a request with Greeks to the host).
+template <typename Family>
+inline constexpr bool has_gpu_greeks = has_greeks<Family> && std::is_same_v<typename Family::real, float>;
+
 // Whether the GPU has kernels for the family (a family says `gpu_kernels = false` when its
 // records are priced by the host's lanes under either backend).
 template <typename Family, typename = void>

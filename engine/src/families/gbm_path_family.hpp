@@ -118,8 +118,8 @@ using gbm_path_family = float_path_family<false>;
 using scenario_path_family = float_path_family<true>;
 
 // --precision double: every single-asset GBM product, vanillas and digitals as one-step paths.
-// Greeks on the CPU backend (the engine refuses double Greeks on the GPU, whose Greek kernels
-// are float): Asians without jumps pathwise, every other product by scenario lanes, as in float.
+// Greeks on the host under either backend (the GPU's Greek kernels are float): Asians without
+// jumps pathwise, every other product by scenario lanes, as in float.
 struct double_path_family : basic_gbm_path_family<double> {
   using greek_sums = path_greek_moments;
 
@@ -132,10 +132,6 @@ struct double_path_family : basic_gbm_path_family<double> {
   {
     if (pathwise(t)) return asian_greek_lane<Rng>(t, tab.grid, tab.greek_grid, block, lane);
     return scenario_greek_lane<Rng>(t, tab.grid, tab.greek_grid, block, lane);
-  }
-  static void launch_greeks(const device_ref&, kernels::block_range, moments*, greek_sums*, kernels::launch_target)
-  {
-    throw configuration_error("--precision double: Greeks in double are computed by the CPU backend only");
   }
   static std::optional<trade_greeks> greeks_of(const family_batch<double_path_family>& b, std::size_t k,
                                                const trade_outcome& o)

@@ -5,7 +5,6 @@
 #include "backends/family_run.hpp"
 #include "families/family_batch.hpp"
 #include "families/trade_route.hpp"
-#include "mcprice/input_error.hpp"
 #include "mcprice/kernels/launch/heston.hpp"
 #include "mcprice/kernels/models/heston_sample.hpp"
 #include "products/path_setup.hpp"
@@ -81,13 +80,12 @@ struct basic_heston_family {
   }
 };
 
-// Greeks by scenario lanes in either precision; the GPU's Greek kernel is float (under
-// --precision double the GPU backend hands Greeks to the host: gpu_backend.cpp).
+// Greeks by scenario lanes in either precision; the GPU's Greek kernel (the float family's
+// launch_greeks) is float: under --precision double the GPU backend hands Greeks to the host.
 template <typename Real>
 struct basic_heston_greek_family : basic_heston_family<Real> {
   using greek_sums = path_greek_moments;
   using typename basic_heston_family<Real>::record;
-  using typename basic_heston_family<Real>::device_ref;
 
   template <typename Batch>
   static std::optional<trade_greeks> greeks_of(const Batch& b, std::size_t k, const trade_outcome& o)
@@ -100,15 +98,15 @@ struct basic_heston_greek_family : basic_heston_family<Real> {
   {
     return heston_greek_lane<Rng>(t, tab.steps, block, lane);
   }
+};
+
+struct heston_family : basic_heston_greek_family<float> {
   static void launch_greeks(const device_ref& f, kernels::block_range b, moments* partials, greek_sums* greek_partials,
                             kernels::launch_target at)
   {
-    if constexpr (std::is_same_v<Real, float>) kernels::launch_heston_greek_blocks(f, b, partials, greek_partials, at);
-    else throw configuration_error("--precision double: the GPU's Heston Greek kernel is float");
+    kernels::launch_heston_greek_blocks(f, b, partials, greek_partials, at);
   }
 };
-
-struct heston_family : basic_heston_greek_family<float> {};
 struct double_heston_family : basic_heston_greek_family<double> {};
 
 }  // namespace mcprice::detail

@@ -1,8 +1,8 @@
 #pragma once
 // Worst-of autocallables with a Heston or jump asset among their underlyings (GBM and local-vol
-// ones may sit beside it), float paths (double ones on the host, without Greeks): each trade's Heston step rows in one table, its assets'
-// v0, vol of vol and jump law, the GBM worst-of's initial levels, spots and correlation factors,
-// and with a local-vol asset its local-vol rows and grids (as the local-vol worst-of's). Two
+// ones may sit beside it), float paths (double ones on the host, without Greeks): each trade's
+// Heston step rows in one table, its assets' v0, vol of vol and jump law, the GBM worst-of's
+// initial levels, spots and correlation factors, and with a local-vol asset its local-vol rows and grids (as the local-vol worst-of's). Two
 // families of one definition: the mixed worst-ofs (a local-vol asset among them) take kernels
 // with the local-vol step, the others kernels without it (kernels/launch/heston_worst_of.hpp).
 // Greeks (up to max_basket_greek_assets assets): scenario walks on the price's draws

@@ -7,7 +7,6 @@
 #include "backends/family_run.hpp"
 #include "families/family_batch.hpp"
 #include "families/trade_route.hpp"
-#include "mcprice/input_error.hpp"
 #include "mcprice/kernels/launch/local_vol.hpp"
 #include "products/local_vol_setup.hpp"
 #include "statistics/greek_statistics.hpp"
@@ -88,13 +87,12 @@ struct basic_local_vol_family {
   }
 };
 
-// Greeks by scenario lanes in either precision; the GPU's Greek kernel is float (under
-// --precision double the GPU backend hands Greeks to the host: gpu_backend.cpp).
+// Greeks by scenario lanes in either precision; the GPU's Greek kernel (the float family's
+// launch_greeks) is float: under --precision double the GPU backend hands Greeks to the host.
 template <typename Real>
 struct basic_local_vol_greek_family : basic_local_vol_family<Real> {
   using greek_sums = path_greek_moments;
   using typename basic_local_vol_family<Real>::record;
-  using typename basic_local_vol_family<Real>::device_ref;
 
   template <typename Batch>
   static std::optional<trade_greeks> greeks_of(const Batch& b, std::size_t k, const trade_outcome& o)
@@ -107,15 +105,15 @@ struct basic_local_vol_greek_family : basic_local_vol_family<Real> {
   {
     return local_vol_greek_lane<Rng>(t, tab.steps, tab.surface, block, lane);
   }
+};
+
+struct local_vol_family : basic_local_vol_greek_family<float> {
   static void launch_greeks(const device_ref& f, kernels::block_range b, moments* partials, greek_sums* greek_partials,
                             kernels::launch_target at)
   {
-    if constexpr (std::is_same_v<Real, float>) kernels::launch_local_vol_greek_blocks(f, b, partials, greek_partials, at);
-    else throw configuration_error("--precision double: the GPU's local-vol Greek kernel is float");
+    kernels::launch_local_vol_greek_blocks(f, b, partials, greek_partials, at);
   }
 };
-
-struct local_vol_family : basic_local_vol_greek_family<float> {};
 struct double_local_vol_family : basic_local_vol_greek_family<double> {};
 
 }  // namespace mcprice::detail

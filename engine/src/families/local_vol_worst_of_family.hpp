@@ -1,7 +1,7 @@
 #pragma once
 // Worst-of autocallables with a local-vol asset among their underlyings (GBM ones may sit
-// beside it), float paths (double ones on the host, without Greeks): each trade's local-vol step rows in one table, its assets' grid axes
-// in another, the grids read from the market's table (market/market_surfaces.hpp), and the GBM
+// beside it), float paths (double ones on the host, without Greeks): each trade's local-vol step
+// rows in one table, its assets' grid axes in another, the grids read from the market's table (market/market_surfaces.hpp), and the GBM
 // worst-of's initial levels, spots and correlation factors. Greeks (up to
 // max_basket_greek_assets assets): scenario walks on the price's normals, each reading its
 // sticky-strike grids (local_vol_worst_of_greeks.hpp), in the baskets' channels.

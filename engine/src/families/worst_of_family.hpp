@@ -8,7 +8,6 @@
 #include "families/family_batch.hpp"
 #include "families/trade_route.hpp"
 #include "families/worst_of_layout.hpp"
-#include "mcprice/input_error.hpp"
 #include "mcprice/kernels/launch/worst_of.hpp"
 #include "products/worst_of_setup.hpp"
 #include "statistics/greek_statistics.hpp"
@@ -91,13 +90,12 @@ struct basic_worst_of_family {
   }
 };
 
-// Greeks by scenario walks in either precision; the GPU's Greek kernel is float (under
-// --precision double the GPU backend hands Greeks to the host: gpu_backend.cpp).
+// Greeks by scenario walks in either precision; the GPU's Greek kernel (the float family's
+// launch_greeks) is float: under --precision double the GPU backend hands Greeks to the host.
 template <typename Real>
 struct basic_worst_of_greek_family : basic_worst_of_family<Real> {
   using greek_sums = basket_greek_moments;
   using typename basic_worst_of_family<Real>::record;
-  using typename basic_worst_of_family<Real>::device_ref;
 
   template <typename Batch>
   static std::optional<trade_greeks> greeks_of(const Batch& b, std::size_t k, const trade_outcome& o)
@@ -111,15 +109,15 @@ struct basic_worst_of_greek_family : basic_worst_of_family<Real> {
   {
     return worst_of_greek_lane<Rng>(t, tab.grid, tab.greek_grid, tab.log_initials, tab.spots, tab.factors, block, lane);
   }
+};
+
+struct worst_of_family : basic_worst_of_greek_family<float> {
   static void launch_greeks(const device_ref& f, kernels::block_range b, moments* partials, greek_sums* greek_partials,
                             kernels::launch_target at)
   {
-    if constexpr (std::is_same_v<Real, float>) kernels::launch_worst_of_greek_blocks(f, b, partials, greek_partials, at);
-    else throw configuration_error("--precision double: the GPU's worst-of Greek kernel is float");
+    kernels::launch_worst_of_greek_blocks(f, b, partials, greek_partials, at);
   }
 };
-
-struct worst_of_family : basic_worst_of_greek_family<float> {};
 struct double_worst_of_family : basic_worst_of_greek_family<double> {};
 
 }  // namespace mcprice::detail

@@ -131,7 +131,7 @@ class gpu_backend final : public pricing_backend {
   family_run run_family(const family_batch<Family>& b, bool greeks, const run_control& control) const
   {
     using real = typename Family::real;
-    bool const with_greeks = has_greeks<Family> && greeks;
+    bool const with_greeks = has_gpu_greeks<Family> && greeks;
     bool const two_phase = two_phase_ && !with_greeks;
     packed_tables const tables(b.tables);
     two_phase_layout const scratch = two_phase ? Family::two_phase(b.records) : two_phase_layout{};
@@ -140,7 +140,7 @@ class gpu_backend final : public pricing_backend {
       typename Family::device_ref const f{static_cast<const typename Family::record*>(r.records), r.num_records,
                                           tables.place(b.tables, r.tables, ctx_)};
       kernels::launch_target const at{s.value(), grid_blocks_, ctx_.sobol_directions()};
-      if constexpr (has_greeks<Family>) {
+      if constexpr (has_gpu_greeks<Family>) {
         if (with_greeks) {
           Family::launch_greeks(f, blocks, out.partials, static_cast<typename Family::greek_sums*>(out.greek_partials),
                                 at);
@@ -162,7 +162,7 @@ class gpu_backend final : public pricing_backend {
     u.tables = tables.bytes().data();
     u.table_bytes = tables.bytes().size();
     u.scratch_per_block = sizeof(real) * static_cast<std::size_t>(scratch.path_values + scratch.payoff_values);
-    if constexpr (has_greeks<Family>) {
+    if constexpr (has_gpu_greeks<Family>) {
       if (with_greeks) u.greeks = greek_reduction_of<typename Family::greek_sums>();
     }
     tally_layout const tallies(b.records);
