@@ -333,7 +333,9 @@ void autocall_bench(bool cpu)
 }
 
 // What --precision double costs: single-asset trades priced with float and with double paths
-// (antithetic, the default), each a median of 5 engine calls. Not in `all`.
+// (antithetic, the default), each a median of 5 engine calls. Not in `all`. Path-steps: the
+// vanillas count one a path, the best-of two (asset-paths), the American 50 (its pricing walk
+// only, not the calibration's).
 void precision_bench(bool cpu)
 {
   auto const heston_market = parse_market(R"({"rate": 0.0, "assets": {"H": {"spot": 100, "model": "heston",
@@ -342,6 +344,14 @@ void precision_bench(bool cpu)
   auto const gbm_market = parse_market(R"({"rate": 0.03, "assets": {"G": {"spot": 100, "vol": 0.25},
       "G2": {"spot": 95, "vol": 0.2}}, "correlation": {"G,G2": 0.5}})",
                                        "gbm");
+  // Local vol from a skewed implied surface (strikes 40% to 200% of spot; the market checks it is
+  // free of static arbitrage).
+  auto const local_vol_market = parse_market(R"({"rate": 0.03, "assets": {"L": {"spot": 100, "model": "local_vol",
+      "vol_surface": {"expiries": [0.25, 0.5, 1, 2], "strikes": [40, 60, 80, 90, 100, 110, 120, 150, 200],
+      "vols": [[0.33, 0.3, 0.275, 0.262, 0.25, 0.24, 0.232, 0.22, 0.21], [0.325, 0.297, 0.273, 0.261, 0.25, 0.241,
+      0.234, 0.223, 0.214], [0.32, 0.294, 0.271, 0.26, 0.25, 0.242, 0.236, 0.226, 0.218], [0.31, 0.288, 0.268,
+      0.259, 0.25, 0.243, 0.238, 0.23, 0.224]]}}}})",
+                                             "local-vol");
   auto make = [](std::string id, product_kind p, std::string asset) {
     trade t;
     t.id = std::move(id);
@@ -362,21 +372,35 @@ void precision_bench(bool cpu)
   trade const vanilla = make("gbm-vanilla", product_kind::vanilla, "G");
   trade best = make("gbm-best-of-2", product_kind::best_of, "G");
   best.underlyings = {"G", "G2"};
-  for (const trade& t : {heston, barrier, asian, vanilla, best}) {
+  // Families whose double work the GPU backend hands to its host (CPU, all cores): the
+  // early-exercise walk and every request with Greeks; and local vol's own double kernels.
+  trade american = make("gbm-american-put", product_kind::vanilla, "G");
+  american.type = option_type::put;
+  american.exercise = exercise_style::american;
+  trade const local_vol = make("local-vol-european", product_kind::vanilla, "L");
+  trade const vanilla_greeks = make("gbm-vanilla-greeks", product_kind::vanilla, "G");
+  trade asian_greeks = make("gbm-asian-greeks", product_kind::asian, "G");
+  asian_greeks.fixings = 252;
+  for (const trade& t : {heston, barrier, asian, vanilla, best, local_vol, american, vanilla_greeks, asian_greeks}) {
     bool const is_heston = t.id == heston.id;
-    bool const is_vanilla = t.id == vanilla.id;
+    bool const is_vanilla = t.id == vanilla.id || t.id == vanilla_greeks.id;
     bool const is_best = t.id == best.id;
-    double const steps = is_vanilla ? 1.0 : is_best ? 2.0 : 252.0;  // best-of: asset-paths
+    bool const is_american = t.id == american.id;
+    bool const greeks = t.id == vanilla_greeks.id || t.id == asian_greeks.id;
+    bool const on_host = is_american || greeks;  // in double; float runs on the GPU
+    double const steps = is_vanilla ? 1.0 : is_best ? 2.0 : is_american ? 50.0 : 252.0;  // best-of: asset-paths
     double rate[2] = {0.0, 0.0};
     for (path_precision p : {path_precision::float32, path_precision::float64}) {
       engine_options o;
       o.backend = cpu ? backend_choice::cpu : backend_choice::gpu;
       o.precision = p;
-      o.steps = 252;
+      o.steps = is_american ? 50 : 252;
+      o.greeks = greeks;
       o.paths = cpu ? (1 << 14) : (is_vanilla || is_best ? (1 << 24) : (1 << 21));
+      if (!cpu && on_host) o.paths = is_vanilla ? (1 << 22) : (1 << 17);  // the host's double takes seconds
       portfolio book;
       book.trades = {t};
-      engine const eng(is_heston ? heston_market : gbm_market, o);
+      engine const eng(is_heston ? heston_market : t.id == local_vol.id ? local_vol_market : gbm_market, o);
       pricing_run run;
       double const wall = timed(5, [&] { run = eng.price(book); });
       auto const& r = run.results[0];
