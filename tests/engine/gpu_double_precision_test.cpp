@@ -155,6 +155,7 @@ TEST_CASE("GPU double paths: Greeks are computed by the host, the CPU backend's 
   auto const m = flat_x_market();
   trade asian = on_x("asian", product_kind::asian, option_type::call);
   asian.strike = 100.0;
+  asian.fixings = 12;
   trade vanilla = on_x("vanilla", product_kind::vanilla, option_type::put);
   vanilla.strike = 95.0;
   auto const priced = [&](backend_choice b) {
