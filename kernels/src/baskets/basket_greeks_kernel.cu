@@ -20,10 +20,10 @@ template <typename Stream>
 __global__ void __launch_bounds__(tuning::european_policy::threads_per_block)
     basket_greek_blocks_kernel(const basket_gbm_trade* __restrict__ trades, int num_trades,
                                const basket_asset* __restrict__ assets, const float* __restrict__ factors,
-                               std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ price_partials,
+                               block_range blocks, moments* __restrict__ price_partials,
                                basket_greek_moments* __restrict__ greek_partials)
 {
-  detail::reduce_canonical_units(trades, num_trades, block_begin, block_end,
+  detail::reduce_canonical_units(trades, num_trades, blocks,
                                  detail::store_price_and_greeks<basket_greek_moments>{price_partials, greek_partials},
                                  basket_greek_lane_fn<Stream>{assets, factors});
 }
@@ -37,7 +37,7 @@ void launch_basket_greek_blocks(const basket_ref<float>& f, block_range blocks, 
   detail::with_normal_stream<rng::device_sobol_stream<0>>(at, [&](auto stream) {
     detail::launch_persistent(basket_greek_blocks_kernel<typename decltype(stream)::type>, "basket_greek_blocks_kernel",
                               blocks.size(), at.grid_blocks, at.stream, f.trades, f.num_trades, f.tables.assets,
-                              f.tables.factors, blocks.begin, blocks.end, price_partials, greek_partials);
+                              f.tables.factors, blocks, price_partials, greek_partials);
   });
 }
 

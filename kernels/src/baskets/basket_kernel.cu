@@ -23,9 +23,9 @@ template <typename Real, typename Stream>
 __global__ void __launch_bounds__(policy::threads_per_block)
     basket_blocks_kernel(const basic_basket_gbm_trade<Real>* __restrict__ trades, int num_trades,
                          const basic_basket_asset<Real>* __restrict__ assets, const Real* __restrict__ factors,
-                         std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ block_moments)
+                         block_range blocks, moments* __restrict__ block_moments)
 {
-  detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, block_moments,
+  detail::reduce_canonical_blocks(trades, num_trades, blocks, block_moments,
                                   basket_fused_lane<Real, Stream>{assets, factors});
 }
 
@@ -38,7 +38,7 @@ void launch_basket_blocks(const basket_ref<Real>& f, block_range blocks, moments
   detail::with_normal_stream<rng::device_sobol_stream<0, Real>>(at, [&](auto stream) {
     detail::launch_persistent(basket_blocks_kernel<Real, typename decltype(stream)::type>, "basket_blocks_kernel",
                               blocks.size(), at.grid_blocks, at.stream, f.trades, f.num_trades, f.tables.assets,
-                              f.tables.factors, blocks.begin, blocks.end, partials);
+                              f.tables.factors, blocks, partials);
   });
 }
 

@@ -68,20 +68,20 @@ template <typename Real, typename Stream>
 __global__ void __launch_bounds__(policy::threads_per_block)
     basket_observations_kernel(const basic_basket_gbm_trade<Real>* __restrict__ trades, int num_trades,
                                const basic_basket_asset<Real>* __restrict__ assets, const Real* __restrict__ factors,
-                               std::int64_t block_begin, std::int64_t block_end, Real* __restrict__ paths, int rows)
+                               block_range blocks, Real* __restrict__ paths, int rows)
 {
-  detail::for_canonical_blocks(trades, num_trades, block_begin, block_end,
-                               observation_lane<Real, Stream>{assets, factors, paths, rows, block_begin});
+  detail::for_canonical_blocks(trades, num_trades, blocks,
+                               observation_lane<Real, Stream>{assets, factors, paths, rows, blocks.begin});
 }
 
 template <typename Real>
 __global__ void __launch_bounds__(policy::threads_per_block)
     basket_payoffs_kernel(const basic_basket_gbm_trade<Real>* __restrict__ trades, int num_trades,
-                          const basic_basket_asset<Real>* __restrict__ assets, std::int64_t block_begin,
-                          std::int64_t block_end, const Real* __restrict__ paths, int rows, Real* __restrict__ payoffs)
+                          const basic_basket_asset<Real>* __restrict__ assets, block_range blocks,
+                          const Real* __restrict__ paths, int rows, Real* __restrict__ payoffs)
 {
-  detail::for_canonical_blocks(trades, num_trades, block_begin, block_end,
-                               payoff_lane<Real>{assets, paths, rows, payoffs, block_begin});
+  detail::for_canonical_blocks(trades, num_trades, blocks,
+                               payoff_lane<Real>{assets, paths, rows, payoffs, blocks.begin});
 }
 
 }  // namespace
@@ -94,12 +94,10 @@ void launch_basket_two_phase(const basket_ref<Real>& f, block_range blocks, cons
   detail::with_normal_stream<rng::device_sobol_stream<0, Real>>(at, [&](auto stream) {
     detail::launch_persistent(basket_observations_kernel<Real, typename decltype(stream)::type>,
                               "basket_observations_kernel", blocks.size(), at.grid_blocks, at.stream, f.trades,
-                              f.num_trades, f.tables.assets, f.tables.factors, blocks.begin, blocks.end, s.paths,
-                              s.rows);
+                              f.num_trades, f.tables.assets, f.tables.factors, blocks, s.paths, s.rows);
   });
   detail::launch_persistent(basket_payoffs_kernel<Real>, "basket_payoffs_kernel", blocks.size(), at.grid_blocks,
-                            at.stream, f.trades, f.num_trades, f.tables.assets, blocks.begin, blocks.end, s.paths,
-                            s.rows, s.payoffs);
+                            at.stream, f.trades, f.num_trades, f.tables.assets, blocks, s.paths, s.rows, s.payoffs);
   two_phase::launch_sample_blocks(f, blocks, s.payoffs, partials, at);
 }
 

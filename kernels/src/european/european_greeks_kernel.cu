@@ -18,11 +18,10 @@ struct greek_lane {
 
 template <typename Stream>
 __global__ void __launch_bounds__(policy::threads_per_block, policy::min_blocks_per_sm)
-    european_greek_blocks_kernel(const european_gbm_trade* __restrict__ trades, int num_trades,
-                                 std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ price_partials,
-                                 greek_moments* __restrict__ greek_partials)
+    european_greek_blocks_kernel(const european_gbm_trade* __restrict__ trades, int num_trades, block_range blocks,
+                                 moments* __restrict__ price_partials, greek_moments* __restrict__ greek_partials)
 {
-  detail::reduce_canonical_units(trades, num_trades, block_begin, block_end,
+  detail::reduce_canonical_units(trades, num_trades, blocks,
                                  detail::store_price_and_greeks<greek_moments>{price_partials, greek_partials},
                                  greek_lane<Stream>{});
 }
@@ -36,7 +35,7 @@ void launch_european_greek_blocks(const european_ref& f, block_range blocks, mom
   detail::with_normal_stream<rng::device_sobol_stream<0>>(at, [&](auto stream) {
     detail::launch_persistent(european_greek_blocks_kernel<typename decltype(stream)::type>,
                               "european_greek_blocks_kernel", blocks.size(), at.grid_blocks, at.stream, f.trades,
-                              f.num_trades, blocks.begin, blocks.end, price_partials, greek_partials);
+                              f.num_trades, blocks, price_partials, greek_partials);
   });
 }
 

@@ -18,10 +18,10 @@ struct fused_lane {
 
 template <typename Stream>
 __global__ void __launch_bounds__(policy::threads_per_block, policy::min_blocks_per_sm)
-    european_blocks_kernel(const european_gbm_trade* __restrict__ trades, int num_trades, std::int64_t block_begin,
-                           std::int64_t block_end, moments* __restrict__ block_moments)
+    european_blocks_kernel(const european_gbm_trade* __restrict__ trades, int num_trades, block_range blocks,
+                           moments* __restrict__ block_moments)
 {
-  detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, block_moments, fused_lane<Stream>{});
+  detail::reduce_canonical_blocks(trades, num_trades, blocks, block_moments, fused_lane<Stream>{});
 }
 
 }  // namespace
@@ -31,8 +31,7 @@ void launch_european_blocks(const european_ref& f, block_range blocks, moments* 
   if (f.num_trades == 0) return;
   detail::with_normal_stream<rng::device_sobol_stream<0>>(at, [&](auto stream) {
     detail::launch_persistent(european_blocks_kernel<typename decltype(stream)::type>, "european_blocks_kernel",
-                              blocks.size(), at.grid_blocks, at.stream, f.trades, f.num_trades, blocks.begin,
-                              blocks.end, partials);
+                              blocks.size(), at.grid_blocks, at.stream, f.trades, f.num_trades, blocks, partials);
   });
 }
 

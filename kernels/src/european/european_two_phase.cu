@@ -63,10 +63,10 @@ struct payoff_lane {
 // Phase 1 walks the blocks like the fused kernel (same groups, same subsequences) but stores.
 template <typename Stream>
 __global__ void __launch_bounds__(policy::threads_per_block)
-    european_paths_kernel(const european_gbm_trade* __restrict__ trades, int num_trades, std::int64_t block_begin,
-                          std::int64_t block_end, float* __restrict__ paths)
+    european_paths_kernel(const european_gbm_trade* __restrict__ trades, int num_trades, block_range blocks,
+                          float* __restrict__ paths)
 {
-  detail::for_canonical_blocks(trades, num_trades, block_begin, block_end, path_lane<Stream>{paths, block_begin});
+  detail::for_canonical_blocks(trades, num_trades, blocks, path_lane<Stream>{paths, blocks.begin});
 }
 
 template <terminal_payoff Kind, bool Antithetic>
@@ -77,13 +77,13 @@ __device__ __forceinline__ float payoff_of_slot(const european_gbm_trade& t, con
 
 // Phase 2: one thread per sample slot.
 __global__ void european_payoffs_kernel(const european_gbm_trade* __restrict__ trades, int num_trades,
-                                        std::int64_t block_begin, std::int64_t block_end,
-                                        const float* __restrict__ paths, float* __restrict__ payoffs)
+                                        block_range blocks, const float* __restrict__ paths,
+                                        float* __restrict__ payoffs)
 {
-  std::int64_t const slots = (block_end - block_begin) * payoff_floats_per_block;
+  std::int64_t const slots = blocks.size() * payoff_floats_per_block;
   for (std::int64_t s = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; s < slots;
        s += std::int64_t{gridDim.x} * blockDim.x) {
-    std::int64_t const b = block_begin + s / payoff_floats_per_block;
+    std::int64_t const b = blocks.begin + s / payoff_floats_per_block;
     european_gbm_trade const& t = trades[detail::trade_of_block_by_thread(trades, num_trades, b)];
     std::int64_t const sample = (b - t.first_block) * payoff_floats_per_block + s % payoff_floats_per_block;
     float value = 0.0F;
@@ -122,11 +122,10 @@ __global__ void european_payoffs_kernel(const european_gbm_trade* __restrict__ t
 
 // Phase 3: the canonical-block moments from the stored sample values.
 __global__ void __launch_bounds__(policy::threads_per_block)
-    payoff_blocks_kernel(const european_gbm_trade* __restrict__ trades, int num_trades, std::int64_t block_begin,
-                         std::int64_t block_end, const float* __restrict__ payoffs, moments* __restrict__ block_moments)
+    payoff_blocks_kernel(const european_gbm_trade* __restrict__ trades, int num_trades, block_range blocks,
+                         const float* __restrict__ payoffs, moments* __restrict__ block_moments)
 {
-  detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, block_moments,
-                                  payoff_lane{payoffs, block_begin});
+  detail::reduce_canonical_blocks(trades, num_trades, blocks, block_moments, payoff_lane{payoffs, blocks.begin});
 }
 
 }  // namespace
@@ -137,18 +136,16 @@ void launch_european_two_phase(const european_ref& f, block_range blocks, const 
   if (f.num_trades == 0 || blocks.size() <= 0) return;
   detail::with_normal_stream<rng::device_sobol_stream<0>>(at, [&](auto stream) {
     detail::launch_persistent(european_paths_kernel<typename decltype(stream)::type>, "european_paths_kernel",
-                              blocks.size(), at.grid_blocks, at.stream, f.trades, f.num_trades, blocks.begin,
-                              blocks.end, s.paths);
+                              blocks.size(), at.grid_blocks, at.stream, f.trades, f.num_trades, blocks, s.paths);
   });
   // Phase 2 takes one thread a sample slot, on a grid of its own.
   std::int64_t const slots = blocks.size() * payoff_floats_per_block;
   int const threads = 256;
   auto const grid = static_cast<int>(std::min<std::int64_t>((slots + threads - 1) / threads, 65535));
-  european_payoffs_kernel<<<grid, threads, 0, at.stream>>>(f.trades, f.num_trades, blocks.begin, blocks.end, s.paths,
-                                                           s.payoffs);
+  european_payoffs_kernel<<<grid, threads, 0, at.stream>>>(f.trades, f.num_trades, blocks, s.paths, s.payoffs);
   MCPRICE_CHECK_LAUNCH("european_payoffs_kernel");
   detail::launch_persistent(payoff_blocks_kernel, "payoff_blocks_kernel", blocks.size(), at.grid_blocks, at.stream,
-                            f.trades, f.num_trades, blocks.begin, blocks.end, s.payoffs, partials);
+                            f.trades, f.num_trades, blocks, s.payoffs, partials);
 }
 
 }  // namespace mcprice::kernels

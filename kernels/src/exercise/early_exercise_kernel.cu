@@ -47,9 +47,9 @@ template <typename Stream>
 __global__ void __launch_bounds__(tuning::exercise_policy::threads_per_block,
                                   tuning::exercise_policy::min_blocks_per_sm)
     exercise_blocks_kernel(const exercise_trade* __restrict__ records, int num, exercise_tables tables,
-                           std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ block_moments)
+                           block_range blocks, moments* __restrict__ block_moments)
 {
-  detail::reduce_canonical_blocks(records, num, block_begin, block_end, block_moments, exercise_lane_fn<Stream>{tables});
+  detail::reduce_canonical_blocks(records, num, blocks, block_moments, exercise_lane_fn<Stream>{tables});
 }
 
 // Whether the combination kernel compiled for `Assets` (0: the counts without a kernel of their
@@ -61,21 +61,20 @@ __device__ __forceinline__ bool takes(const exercise_combination& c, const exerc
   return Assets > 0 ? n == Assets : !tuning::exercise_sized(n);
 }
 
-// The units of a combination group's block `j` (within each member) that fall in [block_begin,
-// block_end), computed from one walk per lane and stored by the group's last member in range
+// The units of a combination group's block `j` (within each member) that fall in the job's
+// blocks, computed from one walk per lane and stored by the group's last member in range
 // (the units are handed out last first: its unit comes before the others'); the other members'
 // units of that block return at once. Each member's per-path value and warp
 // total are those of its own unit (combination_lane): the same bits.
 template <typename Stream, int Assets>
 __device__ __forceinline__ void group_units(const exercise_combination* __restrict__ records,
                                             const exercise_tables& tables, int self, std::int64_t j, int warp, int lane,
-                                            std::int64_t block_begin, std::int64_t block_end,
-                                            moments* __restrict__ partials)
+                                            block_range blocks, moments* __restrict__ partials)
 {
   const exercise_walk_group& g = tables.groups[records[self].group];
   auto const in_range = [&](int m) {
     std::int64_t const b = records[g.member[m]].first_block + j;
-    return b >= block_begin && b < block_end;
+    return b >= blocks.begin && b < blocks.end;
   };
   int owner = g.members - 1;
   while (!in_range(owner)) --owner;
@@ -95,7 +94,7 @@ __device__ __forceinline__ void group_units(const exercise_combination* __restri
     if (sample < samples) mine.add_group(combined_value(c, value, c.group_leg), 0.0F, 1);
     moments const total = detail::warp_sum(mine);
     if (lane % layout::lanes_per_partial == 0) {
-      partials[(c.first_block + j - block_begin) * layout::partials_per_block + warp] = total;
+      partials[(c.first_block + j - blocks.begin) * layout::partials_per_block + warp] = total;
     }
   }
 }
@@ -114,26 +113,27 @@ template <int Assets, typename Stream>
 __global__ void __launch_bounds__(tuning::combination_policy<Assets>::threads_per_block,
                                   tuning::combination_policy<Assets>::min_blocks_per_sm)
     combination_blocks_kernel(const exercise_combination* __restrict__ records, int num, exercise_tables tables,
-                              std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ partials,
+                              block_range blocks, moments* __restrict__ partials,
                               unsigned long long* __restrict__ next_unit)
 {
   constexpr int per_block = layout::partials_per_block;
   int const lane_in_warp = static_cast<int>(threadIdx.x) % layout::lanes_per_partial;
-  auto const units = static_cast<unsigned long long>((block_end - block_begin) * per_block);
+  auto const units = static_cast<unsigned long long>(blocks.size() * per_block);
   for (;;) {
-    unsigned long long u = 0;
-    if (lane_in_warp == 0) u = atomicAdd(next_unit, 1ULL);
+    // Asked to stop, a warp takes no more units (they stay undone: the host cancels the request).
+    unsigned long long u = units;
+    if (lane_in_warp == 0 && !detail::stop_asked(blocks.stop)) u = atomicAdd(next_unit, 1ULL);
     u = __shfl_sync(0xffffffffU, u, 0);
     if (u >= units) break;
     auto const unit = static_cast<std::int64_t>(units - 1 - u);
-    std::int64_t const b = block_begin + unit / per_block;
+    std::int64_t const b = blocks.begin + unit / per_block;
     int const warp = static_cast<int>(unit % per_block);
     int const lane = warp * layout::lanes_per_partial + lane_in_warp;
     int const index = detail::trade_of_block(records, num, b);
     if (!takes<Assets>(records[index], tables)) continue;
     std::int64_t const j = b - records[index].first_block;
     if (records[index].group >= 0) {
-      group_units<Stream, Assets>(records, tables, index, j, warp, lane, block_begin, block_end, partials);
+      group_units<Stream, Assets>(records, tables, index, j, warp, lane, blocks, partials);
       continue;
     }
     moments const total = detail::warp_sum(lane_moments<Stream, Assets>(records[index], tables, j, lane));
@@ -485,7 +485,7 @@ void launch_exercise_price_blocks(const exercise_ref& f, block_range blocks, mom
   with_walk_stream(at, f.tables, [&](auto stream) {
     detail::launch_persistent(exercise_blocks_kernel<typename decltype(stream)::type>,
                               "exercise_blocks_kernel (prices)", blocks.size(), at.grid_blocks, at.stream, f.trades,
-                              f.num_trades, f.tables, blocks.begin, blocks.end, partials);
+                              f.num_trades, f.tables, blocks, partials);
   });
 }
 
@@ -498,7 +498,7 @@ void launch_combination_kind(const combination_ref& f, block_range blocks, momen
   with_walk_stream(at, f.tables, [&](auto stream) {
     detail::launch_persistent(combination_blocks_kernel<Assets, typename decltype(stream)::type>,
                               "combination_blocks_kernel (Greeks)", blocks.size(), at.grid_blocks, at.stream, f.trades,
-                              f.num_trades, f.tables, blocks.begin, blocks.end, partials, unit_counter);
+                              f.num_trades, f.tables, blocks, partials, unit_counter);
   });
 }
 

@@ -18,10 +18,10 @@ struct heston_greek_lane_fn {
 template <typename Stream>
 __global__ void __launch_bounds__(tuning::european_policy::threads_per_block)
     heston_greek_blocks_kernel(const heston_trade* __restrict__ trades, int num_trades,
-                               const heston_step* __restrict__ steps, std::int64_t block_begin, std::int64_t block_end,
+                               const heston_step* __restrict__ steps, block_range blocks,
                                moments* __restrict__ price_partials, path_greek_moments* __restrict__ greek_partials)
 {
-  detail::reduce_canonical_units(trades, num_trades, block_begin, block_end,
+  detail::reduce_canonical_units(trades, num_trades, blocks,
                                  detail::store_price_and_greeks<path_greek_moments>{price_partials, greek_partials},
                                  heston_greek_lane_fn<Stream>{steps});
 }
@@ -34,8 +34,8 @@ void launch_heston_greek_blocks(const heston_ref<float>& f, block_range blocks, 
   if (f.num_trades == 0) return;
   detail::with_normal_stream<rng::device_sobol_stream<3>>(at, [&](auto stream) {
     detail::launch_persistent(heston_greek_blocks_kernel<typename decltype(stream)::type>, "heston_greek_blocks_kernel",
-                              blocks.size(), at.grid_blocks, at.stream, f.trades, f.num_trades, f.tables.steps,
-                              blocks.begin, blocks.end, price_partials, greek_partials);
+                              blocks.size(), at.grid_blocks, at.stream, f.trades, f.num_trades, f.tables.steps, blocks,
+                              price_partials, greek_partials);
   });
 }
 

@@ -36,10 +36,10 @@ template <typename Real, bool EuropeansOnly, typename Stream>
 __global__ void __launch_bounds__(heston_kernel_policy<Real, EuropeansOnly>::threads_per_block,
                                   heston_kernel_policy<Real, EuropeansOnly>::min_blocks_per_sm)
     heston_blocks_kernel(const basic_heston_trade<Real>* __restrict__ trades, int num_trades,
-                         const basic_heston_step<Real>* __restrict__ steps, std::int64_t block_begin,
-                         std::int64_t block_end, moments* __restrict__ block_moments)
+                         const basic_heston_step<Real>* __restrict__ steps, block_range blocks,
+                         moments* __restrict__ block_moments)
 {
-  detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, block_moments,
+  detail::reduce_canonical_blocks(trades, num_trades, blocks, block_moments,
                                   heston_fused_lane<Real, EuropeansOnly, Stream>{steps});
 }
 
@@ -65,11 +65,11 @@ void launch_heston_blocks(const heston_ref<Real>& f, block_range blocks, moments
     using Stream = typename decltype(stream)::type;
     if (f.tables.europeans_only) {
       detail::launch_persistent(heston_blocks_kernel<Real, true, Stream>, "heston_blocks_kernel<europeans>",
-                                blocks.size(), grid, at.stream, f.trades, f.num_trades, f.tables.steps, blocks.begin,
-                                blocks.end, partials);
+                                blocks.size(), grid, at.stream, f.trades, f.num_trades, f.tables.steps, blocks,
+                                partials);
     } else {
       detail::launch_persistent(heston_blocks_kernel<Real, false, Stream>, "heston_blocks_kernel", blocks.size(), grid,
-                                at.stream, f.trades, f.num_trades, f.tables.steps, blocks.begin, blocks.end, partials);
+                                at.stream, f.trades, f.num_trades, f.tables.steps, blocks, partials);
     }
   });
 }

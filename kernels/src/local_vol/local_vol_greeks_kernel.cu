@@ -20,10 +20,10 @@ template <typename Stream>
 __global__ void __launch_bounds__(tuning::european_policy::threads_per_block)
     local_vol_greek_blocks_kernel(const local_vol_trade* __restrict__ trades, int num_trades,
                                   const local_vol_step* __restrict__ steps, const vol_pair* __restrict__ surface,
-                                  std::int64_t block_begin, std::int64_t block_end,
-                                  moments* __restrict__ price_partials, path_greek_moments* __restrict__ greek_partials)
+                                  block_range blocks, moments* __restrict__ price_partials,
+                                  path_greek_moments* __restrict__ greek_partials)
 {
-  detail::reduce_canonical_units(trades, num_trades, block_begin, block_end,
+  detail::reduce_canonical_units(trades, num_trades, blocks,
                                  detail::store_price_and_greeks<path_greek_moments>{price_partials, greek_partials},
                                  local_vol_greek_lane_fn<Stream>{steps, surface});
 }
@@ -37,8 +37,7 @@ void launch_local_vol_greek_blocks(const local_vol_ref<float>& f, block_range bl
   detail::with_normal_stream<rng::device_sobol_stream<2>>(at, [&](auto stream) {
     detail::launch_persistent(local_vol_greek_blocks_kernel<typename decltype(stream)::type>,
                               "local_vol_greek_blocks_kernel", blocks.size(), at.grid_blocks, at.stream, f.trades,
-                              f.num_trades, f.tables.steps, f.tables.surface, blocks.begin, blocks.end, price_partials,
-                              greek_partials);
+                              f.num_trades, f.tables.steps, f.tables.surface, blocks, price_partials, greek_partials);
   });
 }
 

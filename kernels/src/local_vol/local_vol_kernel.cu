@@ -32,10 +32,10 @@ template <typename Real, typename Stream, bool Structured>
 __global__ void __launch_bounds__(policy::threads_per_block, local_vol_min_blocks<Real>)
     local_vol_blocks_kernel(const basic_local_vol_trade<Real>* __restrict__ trades, int num_trades,
                             const basic_local_vol_step<Real>* __restrict__ steps,
-                            const basic_vol_pair<Real>* __restrict__ surface, std::int64_t block_begin,
-                            std::int64_t block_end, moments* __restrict__ block_moments)
+                            const basic_vol_pair<Real>* __restrict__ surface, block_range blocks,
+                            moments* __restrict__ block_moments)
 {
-  detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, block_moments,
+  detail::reduce_canonical_blocks(trades, num_trades, blocks, block_moments,
                                   local_vol_fused_lane<Real, Stream, Structured>{steps, surface});
 }
 
@@ -49,7 +49,7 @@ void launch_local_vol_blocks(const local_vol_ref<Real>& f, block_range blocks, m
     using Stream = typename decltype(stream)::type;
     auto const launch = [&](auto kernel, const char* name) {
       detail::launch_persistent(kernel, name, blocks.size(), at.grid_blocks, at.stream, f.trades, f.num_trades,
-                                f.tables.steps, f.tables.surface, blocks.begin, blocks.end, partials);
+                                f.tables.steps, f.tables.surface, blocks, partials);
     };
     if (f.tables.structured) launch(local_vol_blocks_kernel<Real, Stream, true>, "local_vol_blocks_kernel");
     else launch(local_vol_blocks_kernel<Real, Stream, false>, "local_vol_blocks_kernel<plain>");

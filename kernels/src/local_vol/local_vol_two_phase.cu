@@ -53,24 +53,22 @@ template <typename Real, typename Stream>
 __global__ void __launch_bounds__(policy::threads_per_block)
     local_vol_observations_kernel(const basic_local_vol_trade<Real>* __restrict__ trades, int num_trades,
                                   const basic_local_vol_step<Real>* __restrict__ grid,
-                                  const basic_vol_pair<Real>* __restrict__ surface, std::int64_t block_begin,
-                                  std::int64_t block_end, Real* __restrict__ paths, int rows)
+                                  const basic_vol_pair<Real>* __restrict__ surface, block_range blocks,
+                                  Real* __restrict__ paths, int rows)
 {
-  detail::for_canonical_blocks(trades, num_trades, block_begin, block_end,
-                               observation_lane<Real, Stream>{grid, surface, paths, rows, block_begin});
+  detail::for_canonical_blocks(trades, num_trades, blocks,
+                               observation_lane<Real, Stream>{grid, surface, paths, rows, blocks.begin});
 }
 
 template <typename Real>
 __global__ void __launch_bounds__(policy::threads_per_block)
     local_vol_payoffs_kernel(const basic_local_vol_trade<Real>* __restrict__ trades, int num_trades,
-                             const basic_local_vol_step<Real>* __restrict__ grid, std::int64_t block_begin,
-                             std::int64_t block_end, const Real* __restrict__ paths, int rows,
-                             Real* __restrict__ payoffs)
+                             const basic_local_vol_step<Real>* __restrict__ grid, block_range blocks,
+                             const Real* __restrict__ paths, int rows, Real* __restrict__ payoffs)
 {
   using step = basic_local_vol_step<Real>;
   using lane = two_phase::replay_lane<two_phase::stored_path_replay<step>, step, Real>;
-  detail::for_canonical_blocks(trades, num_trades, block_begin, block_end,
-                               lane{grid, paths, rows, payoffs, block_begin});
+  detail::for_canonical_blocks(trades, num_trades, blocks, lane{grid, paths, rows, payoffs, blocks.begin});
 }
 
 }  // namespace
@@ -83,12 +81,10 @@ void launch_local_vol_two_phase(const local_vol_ref<Real>& f, block_range blocks
   detail::with_normal_stream<rng::device_sobol_stream<2, Real>>(at, [&](auto stream) {
     detail::launch_persistent(local_vol_observations_kernel<Real, typename decltype(stream)::type>,
                               "local_vol_observations_kernel", blocks.size(), at.grid_blocks, at.stream, f.trades,
-                              f.num_trades, f.tables.steps, f.tables.surface, blocks.begin, blocks.end, s.paths,
-                              s.rows);
+                              f.num_trades, f.tables.steps, f.tables.surface, blocks, s.paths, s.rows);
   });
   detail::launch_persistent(local_vol_payoffs_kernel<Real>, "local_vol_payoffs_kernel", blocks.size(), at.grid_blocks,
-                            at.stream, f.trades, f.num_trades, f.tables.steps, blocks.begin, blocks.end, s.paths,
-                            s.rows, s.payoffs);
+                            at.stream, f.trades, f.num_trades, f.tables.steps, blocks, s.paths, s.rows, s.payoffs);
   two_phase::launch_sample_blocks(f, blocks, s.payoffs, partials, at);
 }
 

@@ -22,10 +22,10 @@ template <bool ScenarioLanes, typename Stream>
 __global__ void __launch_bounds__(tuning::european_policy::threads_per_block)
     path_greek_blocks_kernel(const path_gbm_trade* __restrict__ trades, int num_trades,
                              const path_step* __restrict__ grid, const path_greek_step* __restrict__ greek_grid,
-                             std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ price_partials,
+                             block_range blocks, moments* __restrict__ price_partials,
                              path_greek_moments* __restrict__ greek_partials)
 {
-  detail::reduce_canonical_units(trades, num_trades, block_begin, block_end,
+  detail::reduce_canonical_units(trades, num_trades, blocks,
                                  detail::store_price_and_greeks<path_greek_moments>{price_partials, greek_partials},
                                  path_greek_lane_fn<ScenarioLanes, Stream>{grid, greek_grid});
 }
@@ -39,8 +39,7 @@ void launch_asian_greek_blocks(const path_ref<float>& f, block_range blocks, mom
   detail::with_normal_stream<rng::device_sobol_stream<2>>(at, [&](auto stream) {
     detail::launch_persistent(path_greek_blocks_kernel<false, typename decltype(stream)::type>,
                               "path_greek_blocks_kernel (asians)", blocks.size(), at.grid_blocks, at.stream, f.trades,
-                              f.num_trades, f.tables.grid, f.tables.greek_grid, blocks.begin, blocks.end,
-                              price_partials, greek_partials);
+                              f.num_trades, f.tables.grid, f.tables.greek_grid, blocks, price_partials, greek_partials);
   });
 }
 
@@ -51,8 +50,8 @@ void launch_scenario_greek_blocks(const path_ref<float>& f, block_range blocks, 
   detail::with_normal_stream<rng::device_sobol_stream<2>>(at, [&](auto stream) {
     detail::launch_persistent(path_greek_blocks_kernel<true, typename decltype(stream)::type>,
                               "path_greek_blocks_kernel (scenario lanes)", blocks.size(), at.grid_blocks, at.stream,
-                              f.trades, f.num_trades, f.tables.grid, f.tables.greek_grid, blocks.begin, blocks.end,
-                              price_partials, greek_partials);
+                              f.trades, f.num_trades, f.tables.grid, f.tables.greek_grid, blocks, price_partials,
+                              greek_partials);
   });
 }
 

@@ -21,11 +21,10 @@ struct path_fused_lane {
 template <typename Real, typename Stream>
 __global__ void __launch_bounds__(policy::threads_per_block)
     path_blocks_kernel(const basic_path_gbm_trade<Real>* __restrict__ trades, int num_trades,
-                       const basic_path_step<Real>* __restrict__ grid, std::int64_t block_begin, std::int64_t block_end,
+                       const basic_path_step<Real>* __restrict__ grid, block_range blocks,
                        moments* __restrict__ block_moments)
 {
-  detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, block_moments,
-                                  path_fused_lane<Real, Stream>{grid});
+  detail::reduce_canonical_blocks(trades, num_trades, blocks, block_moments, path_fused_lane<Real, Stream>{grid});
 }
 
 }  // namespace
@@ -36,8 +35,8 @@ void launch_path_blocks(const path_ref<Real>& f, block_range blocks, moments* pa
   if (f.num_trades == 0) return;
   detail::with_normal_stream<rng::device_sobol_stream<2, Real>>(at, [&](auto stream) {
     detail::launch_persistent(path_blocks_kernel<Real, typename decltype(stream)::type>, "path_blocks_kernel",
-                              blocks.size(), at.grid_blocks, at.stream, f.trades, f.num_trades, f.tables.grid,
-                              blocks.begin, blocks.end, partials);
+                              blocks.size(), at.grid_blocks, at.stream, f.trades, f.num_trades, f.tables.grid, blocks,
+                              partials);
   });
 }
 

@@ -19,10 +19,10 @@ struct worst_of_greek_lane_fn {
 template <typename Stream>
 __global__ void __launch_bounds__(tuning::european_policy::threads_per_block)
     worst_of_greek_blocks_kernel(const worst_of_trade* __restrict__ trades, int num_trades, worst_of_tables<float> tab,
-                                 std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ price_partials,
+                                 block_range blocks, moments* __restrict__ price_partials,
                                  basket_greek_moments* __restrict__ greek_partials)
 {
-  detail::reduce_canonical_units(trades, num_trades, block_begin, block_end,
+  detail::reduce_canonical_units(trades, num_trades, blocks,
                                  detail::store_price_and_greeks<basket_greek_moments>{price_partials, greek_partials},
                                  worst_of_greek_lane_fn<Stream>{tab});
 }
@@ -36,7 +36,7 @@ void launch_worst_of_greek_blocks(const worst_of_ref<float>& f, block_range bloc
   detail::with_normal_stream<rng::device_sobol_stream<worst_of_sobol_assets>>(at, [&](auto stream) {
     detail::launch_persistent(worst_of_greek_blocks_kernel<typename decltype(stream)::type>,
                               "worst_of_greek_blocks_kernel", blocks.size(), at.grid_blocks, at.stream, f.trades,
-                              f.num_trades, f.tables, blocks.begin, blocks.end, price_partials, greek_partials);
+                              f.num_trades, f.tables, blocks, price_partials, greek_partials);
   });
 }
 

@@ -28,10 +28,9 @@ struct fused_lane {
 template <typename Model, typename Stream>
 __global__ void __launch_bounds__(policy::threads_per_block)
     blocks_kernel(const typename Model::trade* __restrict__ trades, int num_trades, typename Model::tables tab,
-                  std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ block_moments)
+                  block_range blocks, moments* __restrict__ block_moments)
 {
-  detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, block_moments,
-                                  fused_lane<Model, Stream>{tab});
+  detail::reduce_canonical_blocks(trades, num_trades, blocks, block_moments, fused_lane<Model, Stream>{tab});
 }
 
 // Rows of a sample: step k's worst log performance of side a at 2k, its variance at 2k + 1;
@@ -113,21 +112,19 @@ struct payoff_lane {
 template <typename Model, typename Stream>
 __global__ void __launch_bounds__(policy::threads_per_block)
     observations_kernel(const typename Model::trade* __restrict__ trades, int num_trades, typename Model::tables tab,
-                        std::int64_t block_begin, std::int64_t block_end, typename Model::real* __restrict__ paths,
-                        int rows)
+                        block_range blocks, typename Model::real* __restrict__ paths, int rows)
 {
-  detail::for_canonical_blocks(trades, num_trades, block_begin, block_end,
-                               observation_lane<Model, Stream>{tab, paths, rows, block_begin});
+  detail::for_canonical_blocks(trades, num_trades, blocks,
+                               observation_lane<Model, Stream>{tab, paths, rows, blocks.begin});
 }
 
 template <typename Model>
 __global__ void __launch_bounds__(policy::threads_per_block)
     payoffs_kernel(const typename Model::trade* __restrict__ trades, int num_trades, typename Model::tables tab,
-                   std::int64_t block_begin, std::int64_t block_end, const typename Model::real* __restrict__ paths,
-                   int rows, typename Model::real* __restrict__ payoffs)
+                   block_range blocks, const typename Model::real* __restrict__ paths, int rows,
+                   typename Model::real* __restrict__ payoffs)
 {
-  detail::for_canonical_blocks(trades, num_trades, block_begin, block_end,
-                               payoff_lane<Model>{tab, paths, rows, payoffs, block_begin});
+  detail::for_canonical_blocks(trades, num_trades, blocks, payoff_lane<Model>{tab, paths, rows, payoffs, blocks.begin});
 }
 
 // The fused route over `blocks` (Model::name names the kernel in errors and profiles).
@@ -137,9 +134,8 @@ void launch_blocks(const Ref& f, block_range blocks, moments* partials, launch_t
   if (f.num_trades == 0) return;
   using real = typename Model::real;
   detail::with_normal_stream<rng::device_sobol_stream<worst_of_sobol_assets, real>>(at, [&](auto stream) {
-    detail::launch_persistent(blocks_kernel<Model, typename decltype(stream)::type>, Model::blocks_name,
-                              blocks.size(), at.grid_blocks, at.stream, f.trades, f.num_trades, f.tables, blocks.begin,
-                              blocks.end, partials);
+    detail::launch_persistent(blocks_kernel<Model, typename decltype(stream)::type>, Model::blocks_name, blocks.size(),
+                              at.grid_blocks, at.stream, f.trades, f.num_trades, f.tables, blocks, partials);
   });
 }
 
@@ -153,11 +149,11 @@ void launch_two_phase(const Ref& f, block_range blocks, const two_phase_scratch<
   using real = typename Model::real;
   detail::with_normal_stream<rng::device_sobol_stream<worst_of_sobol_assets, real>>(at, [&](auto stream) {
     detail::launch_persistent(observations_kernel<Model, typename decltype(stream)::type>, Model::observations_name,
-                              blocks.size(), at.grid_blocks, at.stream, f.trades, f.num_trades, f.tables, blocks.begin,
-                              blocks.end, s.paths, s.rows);
+                              blocks.size(), at.grid_blocks, at.stream, f.trades, f.num_trades, f.tables, blocks,
+                              s.paths, s.rows);
   });
   detail::launch_persistent(payoffs_kernel<Model>, Model::payoffs_name, blocks.size(), at.grid_blocks, at.stream,
-                            f.trades, f.num_trades, f.tables, blocks.begin, blocks.end, s.paths, s.rows, s.payoffs);
+                            f.trades, f.num_trades, f.tables, blocks, s.paths, s.rows, s.payoffs);
   two_phase::launch_sample_blocks(f, blocks, s.payoffs, partials, at);
 }
 
@@ -175,10 +171,10 @@ template <typename Model, typename Stream>
 __global__ void __launch_bounds__(tuning::worst_of_greek_policy::threads_per_block,
                                   tuning::worst_of_greek_policy::min_blocks_per_sm)
     greek_blocks_kernel(const typename Model::trade* __restrict__ trades, int num_trades, typename Model::tables tab,
-                        std::int64_t block_begin, std::int64_t block_end, moments* __restrict__ price_partials,
+                        block_range blocks, moments* __restrict__ price_partials,
                         basket_greek_moments* __restrict__ greek_partials)
 {
-  detail::reduce_canonical_units(trades, num_trades, block_begin, block_end,
+  detail::reduce_canonical_units(trades, num_trades, blocks,
                                  detail::store_price_and_greeks<basket_greek_moments>{price_partials, greek_partials},
                                  greek_lane<Model, Stream>{tab});
 }
@@ -192,8 +188,8 @@ void launch_greek_blocks(const Ref& f, block_range blocks, moments* price_partia
   if (f.num_trades == 0) return;
   detail::with_normal_stream<rng::device_sobol_stream<worst_of_sobol_assets>>(at, [&](auto stream) {
     detail::launch_persistent(greek_blocks_kernel<Model, typename decltype(stream)::type>, Model::greeks_name,
-                              blocks.size(), at.grid_blocks, at.stream, f.trades, f.num_trades, f.tables, blocks.begin,
-                              blocks.end, price_partials, greek_partials);
+                              blocks.size(), at.grid_blocks, at.stream, f.trades, f.num_trades, f.tables, blocks,
+                              price_partials, greek_partials);
   });
 }
 

@@ -20,6 +20,10 @@ constexpr std::int64_t max_blocks_per_job = std::int64_t{1} << 19;
 
 std::size_t round256(std::size_t b) { return scratch_lease::charged(b); }
 
+// The segment offsets' upload: n_seg + 1 offsets, then one more slot whose first word is the
+// request's stop word (block_range::stop), zeroed by the same copy.
+std::size_t offset_bytes_of(std::size_t n_seg) { return sizeof(std::int64_t) * (n_seg + 2); }
+
 std::size_t cub_temp_bytes(std::size_t segments)
 {
   std::size_t temp = 0;
@@ -124,6 +128,9 @@ struct job_runner::request_state {
   job_split split;
   request_on_device device;
   const std::int64_t* d_offsets{nullptr};
+  unsigned int* d_stop{nullptr};  // the stop word, after the offsets
+  unsigned int* h_stop{nullptr};  // its staging: 1 once the caller has cancelled
+  bool stop_sent{false};          // the kernels were asked to stop: every sum may be partial
   moments* h_sums{nullptr};
   const greek_reduction* greeks{nullptr};  // requests with Greeks: what their sums are
   unsigned char* h_greeks{nullptr};        // and their segment sums
@@ -153,7 +160,7 @@ family_run job_runner::run(const request_upload& u, const run_control& control, 
   // and the pinned staging that also receives the segment sums, both cached across requests.
   std::size_t const n_seg = r.plan.segments.size();
   std::size_t const extra_bytes = u.table_bytes + u.tail_bytes;
-  std::size_t const offset_bytes = sizeof(std::int64_t) * (n_seg + 1);
+  std::size_t const offset_bytes = offset_bytes_of(n_seg);
   std::size_t const tally_bytes = sizeof(unsigned long long) * u.tally_slots;
   auto device_data =
       ctx_.request_buffers().acquire(arena_view::footprint({u.record_bytes, extra_bytes, offset_bytes, tally_bytes}));
@@ -174,7 +181,9 @@ family_run job_runner::run(const request_upload& u, const run_control& control, 
   std::vector<stream_view> const streams = queue_jobs(r, control, kernels, run);
   turn.give_up();
   double const collect_from = control.timeline != nullptr ? control.timeline->now() : 0.0;
-  collect(streams, control.spin_wait);
+  collect(streams, control.spin_wait, [&] {
+    if (!r.stop_sent && control.cancelled()) send_stop(r);
+  });
   if (u.tally_slots > 0 && !streams.empty()) {
     // Every job's atomics have landed once all its streams are collected: one copy back then.
     MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.h_tally, r.d_tally, tally_bytes, cudaMemcpyDeviceToHost,
@@ -185,6 +194,12 @@ family_run job_runner::run(const request_upload& u, const run_control& control, 
   ctx_.events().release(r.uploaded);
   if (clock) trace_request(*control.timeline, *clock, control.chunk, submitted_from, collect_from, traces);
 
+  if (r.stop_sent) {
+    // The stop's copy reads the request's staging, which goes back to its cache after this.
+    MCPRICE_CUDA_TRY(cudaStreamSynchronize(stop_stream_->value()));
+    // Some blocks were left undone, and which is not known: no trade of the request is priced.
+    for (trade_outcome& o : run.outcomes) o.cancelled = o.cancelled || o.error.empty();
+  }
   // A failed job's segments hold nothing: its trades keep their error and no sums.
   std::vector<moments> sums(r.h_sums, r.h_sums + n_seg);
   auto const totals = combine_segments(r.plan, sums, run.outcomes.size());
@@ -302,7 +317,7 @@ void job_runner::upload(const request_upload& u, request_state& r, device_buffer
 {
   nvtx_range const phase("upload");
   std::size_t const n_seg = r.plan.segments.size();
-  std::size_t const offset_bytes = sizeof(std::int64_t) * (n_seg + 1);
+  std::size_t const offset_bytes = offset_bytes_of(n_seg);
   std::size_t const extra_bytes = u.table_bytes + u.tail_bytes;
   char* const host = staging.as<char>();
   std::memcpy(host, u.records, u.record_bytes);
@@ -311,12 +326,14 @@ void job_runner::upload(const request_upload& u, request_state& r, device_buffer
   auto* const h_offsets = reinterpret_cast<std::int64_t*>(host + u.record_bytes + extra_bytes);
   for (std::size_t i = 0; i < n_seg; ++i) h_offsets[i] = r.plan.segments[i].first_block;
   h_offsets[n_seg] = r.plan.total_blocks;
+  h_offsets[n_seg + 1] = 0;
+  r.h_stop = reinterpret_cast<unsigned int*>(h_offsets + n_seg + 1);
   r.h_sums = reinterpret_cast<moments*>(host + u.record_bytes + extra_bytes + offset_bytes);
 
   arena_view arena(device_data.data(), device_data.size());
   void* const d_records = arena.allocate(u.record_bytes);
   void* const d_extra = extra_bytes > 0 ? arena.allocate(extra_bytes) : nullptr;
-  auto* const d_offsets = arena.allocate_n<std::int64_t>(n_seg + 1);
+  auto* const d_offsets = arena.allocate_n<std::int64_t>(n_seg + 2);
   unsigned long long* const d_tally = u.tally_slots > 0 ? arena.allocate_n<unsigned long long>(u.tally_slots) : nullptr;
   if (d_tally != nullptr) u.bind_tally(host, d_tally);
   stream_view const s = ctx_.upload_stream();
@@ -334,6 +351,20 @@ void job_runner::upload(const request_upload& u, request_state& r, device_buffer
   r.device.tables = d_extra;
   r.d_tally = d_tally;
   r.d_offsets = d_offsets;
+  r.d_stop = reinterpret_cast<unsigned int*>(d_offsets + n_seg + 1);
+}
+
+// Asks the request's queued kernels to stop: its stop word set through a stream of its own,
+// which no job's work is queued on, so the copy lands while the kernels run (after the upload,
+// whose zero it must not precede).
+void job_runner::send_stop(request_state& r) const
+{
+  std::call_once(stop_stream_once_, [this] { stop_stream_.emplace(); });
+  *static_cast<volatile unsigned int*>(r.h_stop) = 1U;
+  ctx_.events().wait(stop_stream_->view(), r.uploaded);
+  MCPRICE_CUDA_TRY(
+      cudaMemcpyAsync(r.d_stop, r.h_stop, sizeof(unsigned int), cudaMemcpyHostToDevice, stop_stream_->value()));
+  r.stop_sent = true;
 }
 
 // Under --pool-limit a job holding scratch may be refused more (scratch_busy): it has given
@@ -361,7 +392,7 @@ void job_runner::run_admitted_job(const job_range& job, const request_state& r, 
 void job_runner::run_job(const job_range& job, const request_state& r, stream_view s, int job_no,
                          const job_kernels& kernels, std::size_t admit) const
 {
-  kernels::block_range const blocks{job.first_block(r.plan), job.end_block(r.plan)};
+  kernels::block_range const blocks{job.first_block(r.plan), job.end_block(r.plan), r.d_stop};
   auto const n_blocks = static_cast<std::size_t>(blocks.size());
   auto const segs = static_cast<int>(job.end_segment - job.first_segment);
   kernels::segment_offsets const segments{r.d_offsets + job.first_segment, blocks.begin, segs};
@@ -445,13 +476,15 @@ void job_runner::trace_request(run_timeline& timeline, const device_clock& clock
 // as the runtime's own wait does with one context and many cores, or yielding, much the same
 // on Linux) starved the threads preparing chunks and making results for milliseconds: all but
 // the last chunks' collectors sleep 50 us between polls (spin: run_control::spin_wait).
-void job_runner::collect(const std::vector<stream_view>& used, bool spin) const
+// on_wait runs between polls (the request's stop, once its caller cancels).
+void job_runner::collect(const std::vector<stream_view>& used, bool spin, const std::function<void()>& on_wait) const
 {
   nvtx_range const phase("collect");
   std::vector<order_token> done;
   for (stream_view s : used) done.push_back(ctx_.events().record(s));
   for (order_token t : done) {
     while (!ctx_.events().passed(t)) {
+      if (on_wait) on_wait();
       if (!spin) std::this_thread::sleep_for(std::chrono::microseconds(50));
     }
     ctx_.events().release(t);

@@ -98,7 +98,8 @@ class job_runner {
                         const job_kernels& kernels) const;
   void run_job(const job_range& job, const request_state& r, stream_view s, int job_no, const job_kernels& kernels,
                std::size_t admit) const;
-  void collect(const std::vector<stream_view>& used, bool spin) const;
+  void collect(const std::vector<stream_view>& used, bool spin, const std::function<void()>& on_wait = {}) const;
+  void send_stop(request_state& r) const;
   struct device_clock;
   struct job_trace;
   std::shared_ptr<const device_clock> device_clock_of(run_timeline& timeline) const;
@@ -109,6 +110,8 @@ class job_runner {
   std::size_t job_cap_;
   mutable std::once_flag trace_stream_once_;
   mutable std::optional<stream> trace_stream_;  // idle: the traced calls' device clock is recorded there
+  mutable std::once_flag stop_stream_once_;
+  mutable std::optional<stream> stop_stream_;  // idle but for requests' stop words (send_stop)
 };
 
 }  // namespace mcprice::detail

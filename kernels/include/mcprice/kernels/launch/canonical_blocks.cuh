@@ -6,6 +6,7 @@
 #include "mcprice/kernels/greeks/basket_greeks.hpp"
 #include "mcprice/kernels/greeks/european_greeks.hpp"
 #include "mcprice/kernels/greeks/path_greeks.hpp"
+#include "mcprice/kernels/launch/family_ref.hpp"
 #include "mcprice/kernels/launch/tuning.hpp"
 #include "mcprice/memory/cuda_error.hpp"
 
@@ -115,19 +116,30 @@ void launch_persistent(void (*kernel)(Params...), const char* what, std::int64_t
                        args...);
 }
 
-// Visits the request's canonical blocks [block_begin, block_end) with a persistent grid:
-// visit(trade, block within the trade, block within the request, lane) for every lane.
+// The request's stop word (block_range::stop): non-zero once the host has been asked to stop.
+// Volatile, so every unit reads the word afresh (from L2: the host's copy lands there while the
+// kernel runs). A loop reads it before a unit's work and looks at it after, so the load's
+// latency hides behind the work.
+__device__ __forceinline__ bool stop_asked(const unsigned int* stop)
+{
+  return stop != nullptr && *static_cast<const volatile unsigned int*>(stop) != 0U;
+}
+
+// Visits the job's canonical blocks with a persistent grid: visit(trade, block within the
+// trade, block within the request, lane) for every lane. A block asked to stop leaves the
+// canonical blocks still to come.
 template <typename Trade, typename Visit>
 __device__ __forceinline__ void for_canonical_blocks(const Trade* __restrict__ trades, int num_trades,
-                                                     std::int64_t block_begin, std::int64_t block_end, Visit visit)
+                                                     block_range blocks, Visit visit)
 {
   __shared__ Trade current;
-  for (std::int64_t b = block_begin + blockIdx.x; b < block_end; b += gridDim.x) {
+  for (std::int64_t b = blocks.begin + blockIdx.x; b < blocks.end; b += gridDim.x) {
     stage_trade(trades, num_trades, b, current);
+    bool const stop = threadIdx.x == 0 && stop_asked(blocks.stop);
     __syncthreads();
     Trade const t = current;
     visit(t, b - t.first_block, b, static_cast<int>(threadIdx.x));
-    __syncthreads();  // the shared trade is reused by the next canonical block
+    if (__syncthreads_or(stop)) break;  // also: the shared trade is reused by the next block
   }
 }
 
@@ -188,36 +200,38 @@ struct store_price_and_greeks {
 
 // lane_fn(trade, block within the trade, block within the request, lane) -> a lane's sums.
 // The work unit is a warp's 32 lanes of a canonical block: unit u is warp u % partials_per_block
-// of block block_begin + u / partials_per_block, and store(u, the warp's total) keeps it. Each
+// of block blocks.begin + u / partials_per_block, and store(u, the warp's total) keeps it. Each
 // warp finds its own trade and walks its own units, so there is no barrier in the loop: a warp
-// that finishes early starts its next unit instead of waiting for the block's others.
+// that finishes early starts its next unit instead of waiting for the block's others. A warp
+// asked to stop leaves its units still to come.
 template <typename Trade, typename LaneFn, typename Store>
 __device__ __forceinline__ void reduce_canonical_units(const Trade* __restrict__ trades, int num_trades,
-                                                       std::int64_t block_begin, std::int64_t block_end, Store store,
-                                                       LaneFn lane_fn)
+                                                       block_range blocks, Store store, LaneFn lane_fn)
 {
   constexpr int per_block = layout::partials_per_block;
   int const warp = static_cast<int>(threadIdx.x) / layout::lanes_per_partial;
   int const lane_in_warp = static_cast<int>(threadIdx.x) % layout::lanes_per_partial;
-  std::int64_t const units = (block_end - block_begin) * per_block;
+  std::int64_t const units = blocks.size() * per_block;
   std::int64_t const stride = std::int64_t{gridDim.x} * (blockDim.x / layout::lanes_per_partial);
   for (std::int64_t u = std::int64_t{blockIdx.x} * (blockDim.x / layout::lanes_per_partial) + warp; u < units;
        u += stride) {
-    std::int64_t const b = block_begin + u / per_block;
+    bool const stop = stop_asked(blocks.stop);
+    std::int64_t const b = blocks.begin + u / per_block;
     int const lane = static_cast<int>(u % per_block) * layout::lanes_per_partial + lane_in_warp;
     Trade const t = trades[trade_of_block(trades, num_trades, b)];
     auto const total = warp_sum(lane_fn(t, b - t.first_block, b, lane));
     if (lane_in_warp == 0) store(u, total);
+    if (__any_sync(0xffffffffU, stop)) break;
   }
 }
 
 // The price-only form: lane_fn returns moments, written to partials[u].
 template <typename Trade, typename LaneFn>
 __device__ __forceinline__ void reduce_canonical_blocks(const Trade* __restrict__ trades, int num_trades,
-                                                        std::int64_t block_begin, std::int64_t block_end,
-                                                        moments* __restrict__ partials, LaneFn lane_fn)
+                                                        block_range blocks, moments* __restrict__ partials,
+                                                        LaneFn lane_fn)
 {
-  reduce_canonical_units(trades, num_trades, block_begin, block_end, store_moments{partials}, lane_fn);
+  reduce_canonical_units(trades, num_trades, blocks, store_moments{partials}, lane_fn);
 }
 
 }  // namespace mcprice::kernels::detail

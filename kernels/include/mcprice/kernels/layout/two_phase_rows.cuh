@@ -156,11 +156,10 @@ namespace {
 
 template <typename Trade, typename Real>
 __global__ void __launch_bounds__(tuning::european_policy::threads_per_block)
-    sample_blocks_kernel(const Trade* __restrict__ trades, int num_trades, std::int64_t block_begin,
-                         std::int64_t block_end, const Real* __restrict__ payoffs, moments* __restrict__ partials)
+    sample_blocks_kernel(const Trade* __restrict__ trades, int num_trades, block_range blocks,
+                         const Real* __restrict__ payoffs, moments* __restrict__ partials)
 {
-  detail::reduce_canonical_blocks(trades, num_trades, block_begin, block_end, partials,
-                                  sample_lane<Real>{payoffs, block_begin});
+  detail::reduce_canonical_blocks(trades, num_trades, blocks, partials, sample_lane<Real>{payoffs, blocks.begin});
 }
 
 template <typename Trade, typename Tables, typename Real>
@@ -168,8 +167,7 @@ void launch_sample_blocks(const family_ref<Trade, Tables>& f, block_range blocks
                           moments* partials, launch_target at)
 {
   detail::launch_persistent(sample_blocks_kernel<Trade, Real>, "two_phase::sample_blocks_kernel", blocks.size(),
-                            at.grid_blocks, at.stream, f.trades, f.num_trades, blocks.begin, blocks.end, payoffs,
-                            partials);
+                            at.grid_blocks, at.stream, f.trades, f.num_trades, blocks, payoffs, partials);
 }
 
 }  // namespace
