@@ -118,8 +118,9 @@ void launch_persistent(void (*kernel)(Params...), const char* what, std::int64_t
 
 // The request's stop word (block_range::stop): non-zero once the host has been asked to stop.
 // Volatile, so every unit reads the word afresh (from L2: the host's copy lands there while the
-// kernel runs). A loop reads it before a unit's work and looks at it after, so the load's
-// latency hides behind the work.
+// kernel runs). The loops read it after each unit's work: a value held across the work cost
+// the European kernel, at its register cap, a spilled word; the load's wait at the unit's end
+// is hidden by the other warps.
 __device__ __forceinline__ bool stop_asked(const unsigned int* stop)
 {
   return stop != nullptr && *static_cast<const volatile unsigned int*>(stop) != 0U;
@@ -135,11 +136,11 @@ __device__ __forceinline__ void for_canonical_blocks(const Trade* __restrict__ t
   __shared__ Trade current;
   for (std::int64_t b = blocks.begin + blockIdx.x; b < blocks.end; b += gridDim.x) {
     stage_trade(trades, num_trades, b, current);
-    bool const stop = threadIdx.x == 0 && stop_asked(blocks.stop);
     __syncthreads();
     Trade const t = current;
     visit(t, b - t.first_block, b, static_cast<int>(threadIdx.x));
-    if (__syncthreads_or(stop)) break;  // also: the shared trade is reused by the next block
+    // Also the barrier before the shared trade is reused by the next block.
+    if (__syncthreads_or(threadIdx.x == 0 && stop_asked(blocks.stop))) break;
   }
 }
 
@@ -215,13 +216,12 @@ __device__ __forceinline__ void reduce_canonical_units(const Trade* __restrict__
   std::int64_t const stride = std::int64_t{gridDim.x} * (blockDim.x / layout::lanes_per_partial);
   for (std::int64_t u = std::int64_t{blockIdx.x} * (blockDim.x / layout::lanes_per_partial) + warp; u < units;
        u += stride) {
-    bool const stop = stop_asked(blocks.stop);
     std::int64_t const b = blocks.begin + u / per_block;
     int const lane = static_cast<int>(u % per_block) * layout::lanes_per_partial + lane_in_warp;
     Trade const t = trades[trade_of_block(trades, num_trades, b)];
     auto const total = warp_sum(lane_fn(t, b - t.first_block, b, lane));
     if (lane_in_warp == 0) store(u, total);
-    if (__any_sync(0xffffffffU, stop)) break;
+    if (__any_sync(0xffffffffU, stop_asked(blocks.stop))) break;
   }
 }
 
