@@ -7,7 +7,6 @@
 #include "backends/family_run.hpp"
 #include "families/family_batch.hpp"
 #include "families/trade_route.hpp"
-#include "mcprice/input_error.hpp"
 #include "mcprice/kernels/launch/paths.hpp"
 #include "products/path_setup.hpp"
 #include "statistics/greek_statistics.hpp"
