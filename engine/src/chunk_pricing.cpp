@@ -64,7 +64,8 @@ family_task task_of(const family_batch<Family>& batch, const pricing_backend& ba
 }
 
 // American and Bermudan trades: worth more exercised today than their continuation, they are.
-family_task exercise_task(const exercise_rows& rows, const pricing_backend& backend, bool greeks)
+template <typename Real>
+family_task exercise_task(const basic_exercise_rows<Real>& rows, const pricing_backend& backend, bool greeks)
 {
   return {&rows,
           [&backend, &rows](const run_control& c) {
@@ -75,16 +76,6 @@ family_task exercise_task(const exercise_rows& rows, const pricing_backend& back
             bool const today =
                 exercise_today_if_better(r, rows.exercise_today[k], run.outcomes[k].continuation_today, rows.scales[k]);
             if (greeks) r.greeks = rows.greeks_of(k, run, today);
-          },
-          false};
-}
-
-// The same under --precision double, which has no Greeks.
-family_task exercise_task(const double_exercise_rows& rows, const pricing_backend& backend)
-{
-  return {&rows, [&backend, &rows](const run_control& c) { return backend.run_early_exercise(rows.f, c); },
-          [&rows](std::size_t k, const family_run& run, trade_result& r) {
-            exercise_today_if_better(r, rows.exercise_today[k], run.outcomes[k].continuation_today, rows.scales[k]);
           },
           false};
 }
@@ -183,7 +174,8 @@ chunk_timing price_families(const call_state& call, const request_families& f, s
     if (!batch.empty()) tasks.push_back(task_of(batch, call.backend, call.greeks));
   });
   if (!f.exercises.f.trades.empty()) tasks.push_back(exercise_task(f.exercises, call.backend, call.greeks));
-  if (!f.double_exercises.f.trades.empty()) tasks.push_back(exercise_task(f.double_exercises, call.backend));
+  if (!f.double_exercises.f.trades.empty())
+    tasks.push_back(exercise_task(f.double_exercises, call.backend, call.greeks));
   std::vector<family_run> const outcomes = run_tasks(call, tasks, chunk);
   guard.reported = true;
   auto const collected = std::chrono::steady_clock::now();

@@ -180,3 +180,65 @@ TEST_CASE("double early exercise under Sobol points agrees with Philox")
   REQUIRE(b.status == trade_status::ok);
   CHECK(std::abs(a.price - b.price) <= 4.0 * std::hypot(a.std_error, b.std_error) + 0.01);
 }
+
+TEST_CASE("double Bermudan put Greeks match a binomial tree's differences with the same bumps and exercise dates")
+{
+  check_bermudan_put_greeks([](const market_data& m, const trade& t) {
+    engine_options o = options_in(path_precision::float64, 100'000);
+    o.greeks = true;
+    portfolio book;
+    book.trades = {t};
+    return engine(m, o).price(book);
+  });
+}
+
+TEST_CASE("double Greeks of the early-exercise walk: float's within their errors, bits across threads")
+{
+  // A Bermudan worst-of put and a European basket (the walk as one date) on Heston assets, and a
+  // Bermudan put on a Merton asset: spot, vol, correlation, rate and time bumps in double.
+  auto m = parse_market(R"({"rate": 0.03, "assets": {
+    "H1": {"spot": 100, "dividend_yield": 0.01, "model": "heston", "heston": {"v0": 0.04, "kappa": 1.5, "theta": 0.05, "xi": 0.5, "rho": -0.6}},
+    "H2": {"spot": 95, "model": "heston", "heston": {"v0": 0.06, "kappa": 1.0, "theta": 0.05, "xi": 0.4, "rho": -0.5}},
+    "J": {"spot": 100, "vol": 0.2, "jumps": {"intensity": 0.5, "mean": -0.1, "vol": 0.15}}},
+    "correlation": {"H1,H2": 0.3}})",
+                        "walked");
+  trade basket = exercise_trade_of("basket", option_type::call, {"H1", "H2"}, 95, 1, exercise_style::european, 1,
+                                   product_kind::basket);
+  trade worst = exercise_trade_of("worst", option_type::put, {"H1", "H2"}, 100, 0.5, exercise_style::bermudan, 6,
+                                  product_kind::worst_of);
+  trade jump = exercise_trade_of("jump", option_type::put, {"J"}, 100, 1, exercise_style::bermudan, 8);
+  portfolio book;
+  book.trades = {basket, worst, jump};
+  auto const priced = [&](path_precision precision, unsigned threads) {
+    engine_options o = options_in(precision, 40'003, 24, threads);
+    o.greeks = true;
+    return engine(m, o).price(book);
+  };
+  auto const one = priced(path_precision::float64, 1);
+  auto const two = priced(path_precision::float64, 2);
+  auto const in_float = priced(path_precision::float32, 0);
+  CHECK(same_result_bits(one, two));
+  CHECK(one.summary.without_greeks == 0);
+  for (std::size_t i = 0; i < book.trades.size(); ++i) {
+    REQUIRE(one.results[i].status == trade_status::ok);
+    REQUIRE(one.results[i].greeks.has_value());
+    REQUIRE(two.results[i].greeks.has_value());
+    REQUIRE(in_float.results[i].greeks.has_value());
+    auto const d = one.results[i].greeks->all();
+    auto const again = two.results[i].greeks->all();
+    auto const f = in_float.results[i].greeks->all();
+    REQUIRE(d.size() == f.size());
+    REQUIRE(d.size() == again.size());
+    for (std::size_t g = 0; g < d.size(); ++g) {
+      INFO(book.trades[i].id << " Greek " << g << ": double " << d[g].value << " +- " << d[g].std_error << ", float "
+                             << f[g].value << " +- " << f[g].std_error);
+      CHECK(same_bits(d[g].value, again[g].value));
+      CHECK(same_bits(d[g].std_error, again[g].std_error));
+      CHECK(d[g].value != f[g].value);  // other normals (double Box-Muller), not the float path rounded
+      // Each precision calibrates its own policy; a policy's error moves a difference at second
+      // order, which the allowance (1% of the value) covers.
+      CHECK(std::abs(d[g].value - f[g].value) <=
+            4.0 * std::hypot(d[g].std_error, f[g].std_error) + 0.01 * std::abs(f[g].value) + 1e-6);
+    }
+  }
+}

@@ -196,19 +196,29 @@ TEST_CASE("double Greeks of Heston barriers, Asians and digitals agree with the 
   check_double_against_float(mixed_market(), book, 100'000);
 }
 
-TEST_CASE("double Greeks: products without them are priced with empty Greek cells and counted")
+TEST_CASE("double Greeks: early exercise has them; products without them are priced with empty Greek cells and counted")
 {
+  auto const m = parse_market(R"({"rate": 0.05, "assets": {"X": {"spot": 100, "vol": 0.25},
+      "H": {"spot": 90, "model": "heston", "heston": {"v0": 0.04, "kappa": 1.5, "theta": 0.04, "xi": 0.5, "rho": -0.6}},
+      "L": {"spot": 100, "model": "local_vol", "vol_surface": {"expiries": [0.5, 1, 2], "strikes": [60, 100, 150],
+            "vols": [[0.3, 0.22, 0.21], [0.28, 0.22, 0.2], [0.27, 0.22, 0.2]]}}}})",
+                              "mixed with local vol");
   trade vanilla = on_x("vanilla", product_kind::vanilla, option_type::put);
   vanilla.strike = 100.0;
   trade american = vanilla;
   american.id = "american";
   american.exercise = exercise_style::american;
+  trade local_vol_american = american;
+  local_vol_american.id = "local-vol american";
+  local_vol_american.underlyings = {"L"};
   portfolio book;
-  book.trades = {on_h("heston", product_kind::vanilla, option_type::call, 90.0), vanilla, american};
-  auto const run = price_with_greeks(mixed_market(), book, path_precision::float64, 10'000);
+  book.trades = {on_h("heston", product_kind::vanilla, option_type::call, 90.0), vanilla, american, local_vol_american};
+  auto const run = price_with_greeks(m, book, path_precision::float64, 10'000);
   CHECK(run.results[0].greeks.has_value());
   CHECK(run.results[1].greeks.has_value());
-  CHECK(run.results[2].status == trade_status::ok);
-  CHECK_FALSE(run.results[2].greeks.has_value());
+  CHECK(run.results[2].greeks.has_value());
+  // The walk has no sticky-strike grids for a spot bump on local vol, in either precision.
+  CHECK(run.results[3].status == trade_status::ok);
+  CHECK_FALSE(run.results[3].greeks.has_value());
   CHECK(run.summary.without_greeks == 1);
 }

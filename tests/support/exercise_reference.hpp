@@ -182,4 +182,42 @@ void check_one_date_bermudans(Price&& price)
   check_band(run.results[1], black_scholes::put(in), 0.0, 0.0);
 }
 
+// A Bermudan put's Greeks (25 dates) from price(market, trade) against a binomial tree's
+// central differences with the same bumps and exercise dates.
+template <typename Price>
+void check_bermudan_put_greeks(Price&& price)
+{
+  double const s = 38, k = 40, t = 1, r = 0.06, q = 0.0, v = 0.25;
+  int const dates = 25;
+  auto const tree = [&](double spot, double vol, double rate, double mat) {
+    return binomial_bermudan(spot, k, mat, rate, q, vol, false, dates, 80);
+  };
+  double const h = 0.01 * s;
+  double const up = tree(s + h, v, r, t), mid = tree(s, v, r, t), down = tree(s - h, v, r, t);
+  double const day = 1.0 / 365.0;
+  struct expected {
+    const char* name;
+    double value;
+    double allowance;
+  };
+  pricing_run const run = price(flat_market(s, v, r, q),
+                                exercise_trade_of("p", option_type::put, {"S"}, k, t, exercise_style::bermudan, dates));
+  REQUIRE(run.results[0].greeks);
+  auto const& g = *run.results[0].greeks;
+  CHECK(g.method == greek_method::central_bumps);
+  // The regressed policy's sub-optimality moves differences far less than prices (first order
+  // cancels); allowances cover it and the tree's own error.
+  expected const rows[] = {{"delta", (up - down) / (2 * h), 0.01},
+                           {"gamma", (up - 2 * mid + down) / (h * h), 0.01},
+                           {"vega", (tree(s, v + 0.01, r, t) - tree(s, v - 0.01, r, t)) / 0.02, 0.15},
+                           {"rho", (tree(s, v, r + 1e-3, t) - tree(s, v, r - 1e-3, t)) / 2e-3, 0.25},
+                           {"theta", (tree(s, v, r, t - day) - tree(s, v, r, t + day)) / (2 * day), 0.1}};
+  greek_estimate const got[] = {g.delta, g.gamma, g.vega, g.rho, g.theta};
+  for (int i = 0; i < 5; ++i) {
+    INFO(rows[i].name << ": " << got[i].value << " +- " << got[i].std_error << ", tree " << rows[i].value);
+    CHECK(got[i].std_error > 0.0);
+    CHECK(std::abs(got[i].value - rows[i].value) <= 4.0 * got[i].std_error + rows[i].allowance);
+  }
+}
+
 }  // namespace mcprice::testing

@@ -36,9 +36,10 @@ class pricing_backend {
   virtual family_run run_early_exercise(const exercise_family& f,
                                         const std::function<const packed_exercise_family*()>& with_greeks,
                                         const run_control& control) const = 0;
-  // The same in double (--precision double; no Greeks). A backend without double early-exercise
-  // kernels gives every trade an error that says so.
-  virtual family_run run_early_exercise(const basic_exercise_family<double>& f, const run_control& control) const = 0;
+  // The same in double (--precision double). The GPU backend's run on the host's cores.
+  virtual family_run run_early_exercise(const basic_exercise_family<double>& f,
+                                        const std::function<const basic_packed_exercise_family<double>*()>& with_greeks,
+                                        const run_control& control) const = 0;
   [[nodiscard]] virtual backend_kind kind() const noexcept = 0;
   [[nodiscard]] virtual const std::string& name() const noexcept = 0;
   [[nodiscard]] virtual std::optional<memory_report> memory() const { return std::nullopt; }

@@ -63,7 +63,8 @@ std::vector<unsigned char> pack_tables(const basic_exercise_family<Real>& f, con
   return out;
 }
 
-packed_exercise_family packed(exercise_family f)
+template <typename Real>
+basic_packed_exercise_family<Real> packed(basic_exercise_family<Real> f)
 {
   auto const l = layout_of(f);
   auto tables = pack_tables(f, {}, l);
@@ -114,7 +115,9 @@ constexpr int same_walks = -1;
 
 // How two scenarios' walks differ: same_walks; the one asset whose own inputs (v0, vol of vol,
 // its steps) differ; or walks_apart (other key, dates, correlation factor, or more assets).
-int walk_difference(const exercise_family& f, const exercise_trade& a, const exercise_trade& b)
+template <typename Real>
+int walk_difference(const basic_exercise_family<Real>& f, const basic_exercise_trade<Real>& a,
+                    const basic_exercise_trade<Real>& b)
 {
   if (a.key != b.key || a.dates != b.dates || a.substeps != b.substeps || a.heston != b.heston || a.jumps != b.jumps ||
       a.assets != b.assets ||
@@ -125,9 +128,9 @@ int walk_difference(const exercise_family& f, const exercise_trade& a, const exe
   std::int64_t const per_asset = std::int64_t{a.dates} * a.substeps;
   int found = same_walks;
   for (int i = 0; i < n; ++i) {
-    exercise_asset const& x = f.assets[static_cast<std::size_t>(a.first_asset + i)];
-    exercise_asset const& y = f.assets[static_cast<std::size_t>(b.first_asset + i)];
-    bool same = std::memcmp(&x.v0, &y.v0, sizeof(float)) == 0 && std::memcmp(&x.xi, &y.xi, sizeof(float)) == 0 &&
+    basic_exercise_asset<Real> const& x = f.assets[static_cast<std::size_t>(a.first_asset + i)];
+    basic_exercise_asset<Real> const& y = f.assets[static_cast<std::size_t>(b.first_asset + i)];
+    bool same = std::memcmp(&x.v0, &y.v0, sizeof(Real)) == 0 && std::memcmp(&x.xi, &y.xi, sizeof(Real)) == 0 &&
                 std::memcmp(&x.jumps, &y.jumps, sizeof(x.jumps)) == 0;
     // Steps are date-major (per_asset rows of n); one table shared is the same for every asset.
     for (std::int64_t k = 0; same && a.first_step != b.first_step && k < per_asset; ++k) {
@@ -145,7 +148,9 @@ int walk_difference(const exercise_family& f, const exercise_trade& a, const exe
 
 }  // namespace
 
-bool same_walk(const exercise_family& f, const exercise_trade& a, const exercise_trade& b)
+template <typename Real>
+bool same_walk(const basic_exercise_family<Real>& f, const basic_exercise_trade<Real>& a,
+               const basic_exercise_trade<Real>& b)
 {
   return walk_difference(f, a, b) == same_walks;
 }
@@ -157,16 +162,18 @@ std::uint32_t combination_asset_counts(const exercise_family& f)
   return counts;
 }
 
-bool same_decisions(const exercise_family& f, const exercise_trade& a, const exercise_trade& b)
+template <typename Real>
+bool same_decisions(const basic_exercise_family<Real>& f, const basic_exercise_trade<Real>& a,
+                    const basic_exercise_trade<Real>& b)
 {
-  auto const same_float = [](float x, float y) { return std::memcmp(&x, &y, sizeof(float)) == 0; };
+  auto const same_real = [](Real x, Real y) { return std::memcmp(&x, &y, sizeof(Real)) == 0; };
   bool same = a.first_date == b.first_date && a.first_coefficient == b.first_coefficient && a.basis == b.basis &&
               a.payoff == b.payoff && a.call == b.call && a.unit_weights == b.unit_weights &&
-              same_float(a.strike, b.strike) && same_float(a.norm, b.norm) && same_float(a.v_norm, b.v_norm) &&
+              same_real(a.strike, b.strike) && same_real(a.norm, b.norm) && same_real(a.v_norm, b.v_norm) &&
               same_walk(f, a, b);
   for (int i = 0; same && i < a.assets; ++i) {
-    same = same_float(f.assets[static_cast<std::size_t>(a.first_asset + i)].weight,
-                      f.assets[static_cast<std::size_t>(b.first_asset + i)].weight);
+    same = same_real(f.assets[static_cast<std::size_t>(a.first_asset + i)].weight,
+                     f.assets[static_cast<std::size_t>(b.first_asset + i)].weight);
   }
   return same;
 }
@@ -178,7 +185,8 @@ int walk_group_legs(std::size_t spot_legs, std::int64_t paths, int resident_warp
   return static_cast<int>(std::clamp(legs, double{tuning::exercise_walk_min_legs}, double{max_group_legs}));
 }
 
-int walk_group_legs(const exercise_family& f, std::size_t first, std::size_t end)
+template <typename Real>
+int walk_group_legs(const basic_exercise_family<Real>& f, std::size_t first, std::size_t end)
 {
   std::set<std::int32_t> legs;
   std::int64_t paths = 0;
@@ -193,7 +201,8 @@ int walk_group_legs(const exercise_family& f, std::size_t first, std::size_t end
   return walk_group_legs(legs.size(), paths, sized ? tuning::exercise_sized_walk_warps : tuning::exercise_walk_warps);
 }
 
-void group_spot_walks(exercise_family& f, std::size_t first, std::size_t end, int max_legs)
+template <typename Real>
+void group_spot_walks(basic_exercise_family<Real>& f, std::size_t first, std::size_t end, int max_legs)
 {
   max_legs = std::clamp(max_legs, 1, max_group_legs);
   std::optional<exercise_walk_group> open;
@@ -212,7 +221,8 @@ void group_spot_walks(exercise_family& f, std::size_t first, std::size_t end, in
     // Group g with this combination in it, if it may join (its legs recorded in c.group_leg).
     auto const joined = [&](exercise_walk_group g) -> std::optional<exercise_walk_group> {
       if (g.members == max_group_members) return std::nullopt;
-      const exercise_trade& walker = f.scenarios[static_cast<std::size_t>(g.legs > 0 ? g.scenario[0] : c.scenario[0])];
+      const basic_exercise_trade<Real>& walker =
+          f.scenarios[static_cast<std::size_t>(g.legs > 0 ? g.scenario[0] : c.scenario[0])];
       for (int k = 0; k < c.legs; ++k) {
         if (!same_decisions(f, walker, f.scenarios[static_cast<std::size_t>(c.scenario[k])])) return std::nullopt;
         auto const at =
@@ -236,7 +246,8 @@ void group_spot_walks(exercise_family& f, std::size_t first, std::size_t end, in
   close();
 }
 
-void mark_variant_pairs(exercise_family& f, std::size_t first, std::size_t end)
+template <typename Real>
+void mark_variant_pairs(basic_exercise_family<Real>& f, std::size_t first, std::size_t end)
 {
   for (std::size_t i = first; i < end; ++i) {
     exercise_combination& c = f.combinations[i];
@@ -346,6 +357,19 @@ basic_calibration<Real> calibrate(const basic_exercise_family<Real>& f, const ca
   x.collect(c.coefficients, c.continuation_today);
   return c;
 }
+
+#define MCPRICE_EXERCISE_FAMILY_OF(Real)                                                              \
+  template basic_packed_exercise_family<Real> packed(basic_exercise_family<Real>);                    \
+  template bool same_walk(const basic_exercise_family<Real>&, const basic_exercise_trade<Real>&,      \
+                          const basic_exercise_trade<Real>&);                                         \
+  template bool same_decisions(const basic_exercise_family<Real>&, const basic_exercise_trade<Real>&, \
+                               const basic_exercise_trade<Real>&);                                    \
+  template int walk_group_legs(const basic_exercise_family<Real>&, std::size_t, std::size_t);         \
+  template void group_spot_walks(basic_exercise_family<Real>&, std::size_t, std::size_t, int);        \
+  template void mark_variant_pairs(basic_exercise_family<Real>&, std::size_t, std::size_t);
+MCPRICE_EXERCISE_FAMILY_OF(float)
+MCPRICE_EXERCISE_FAMILY_OF(double)
+#undef MCPRICE_EXERCISE_FAMILY_OF
 
 template calibration_plan plan_calibration(const std::vector<exercise_trade>&, std::int64_t, std::size_t);
 template calibration_plan plan_calibration(const std::vector<basic_exercise_trade<double>>&, std::int64_t,

@@ -19,7 +19,7 @@ namespace mcprice::detail {
 
 struct run_control;
 
-// Real: the path precision (float, or double for --precision double, which has no Greeks).
+// Real: the path precision (float, or double for --precision double).
 template <typename Real>
 struct basic_exercise_family {
   using real = Real;
@@ -61,18 +61,22 @@ basic_exercise_tables<Real> tables_at(const void* base, const exercise_table_lay
 
 // A family with its tables packed ahead of the calibration: every part but the coefficients,
 // which go in at upload (the part from layout.coefficients on is left zero here).
-struct packed_exercise_family {
-  exercise_family f;
+template <typename Real>
+struct basic_packed_exercise_family {
+  basic_exercise_family<Real> f;
   exercise_table_layout layout;
   std::vector<unsigned char> tables;
 };
-packed_exercise_family packed(exercise_family f);
+using packed_exercise_family = basic_packed_exercise_family<float>;
+template <typename Real>
+basic_packed_exercise_family<Real> packed(basic_exercise_family<Real> f);
 
 // Groups the shared-path combinations [first, end) of one trade (its delta, gamma and
 // cross-gamma scenarios) whose scenarios walk the same log-spot paths, as many as fit one
 // group's legs, and marks each grouped combination with its group and legs' places. The
 // combinations' values keep their bits; only the GPU reads the groups.
-void group_spot_walks(exercise_family& f, std::size_t first, std::size_t end, int max_legs);
+template <typename Real>
+void group_spot_walks(basic_exercise_family<Real>& f, std::size_t first, std::size_t end, int max_legs);
 
 // The legs a trade's walk groups hold: `spot_legs` distinct spot scenarios, walked on `paths`
 // paths, one warp per 32, leaving about `resident_warps` warps of walks.
@@ -81,11 +85,14 @@ void group_spot_walks(exercise_family& f, std::size_t first, std::size_t end, in
 
 // walk_group_legs for the shared-path combinations [first, end) of one trade, with the resident
 // warps of the kernel its Greeks run (tuning::exercise_walk_warps, or exercise_sized_walk_warps).
-[[nodiscard]] int walk_group_legs(const exercise_family& f, std::size_t first, std::size_t end);
+template <typename Real>
+[[nodiscard]] int walk_group_legs(const basic_exercise_family<Real>& f, std::size_t first, std::size_t end);
 
 // Whether two scenarios walk bit-identical paths: the same key, dates, steps, correlation
 // factor, variances' start and vol of vol (today's spots, strikes and discounts may differ).
-[[nodiscard]] bool same_walk(const exercise_family& f, const exercise_trade& a, const exercise_trade& b);
+template <typename Real>
+[[nodiscard]] bool same_walk(const basic_exercise_family<Real>& f, const basic_exercise_trade<Real>& a,
+                             const basic_exercise_trade<Real>& b);
 
 // The asset counts of the family's Greek combinations' trades: bit n for n assets.
 [[nodiscard]] std::uint32_t combination_asset_counts(const exercise_family& f);
@@ -93,12 +100,15 @@ void group_spot_walks(exercise_family& f, std::size_t first, std::size_t end, in
 // Whether two scenarios differ only in today's spots: they walk the same paths (same_walk) and
 // decide by the same dates, discounts, coefficients, payoff, weights and basis scales. One walk
 // then serves both, on a's record (shared_walk_values); only then is a combination's path shared.
-[[nodiscard]] bool same_decisions(const exercise_family& f, const exercise_trade& a, const exercise_trade& b);
+template <typename Real>
+[[nodiscard]] bool same_decisions(const basic_exercise_family<Real>& f, const basic_exercise_trade<Real>& a,
+                                  const basic_exercise_trade<Real>& b);
 
 // Marks the two-leg combinations [first, end) whose legs differ only in one asset's own inputs
 // (vega's scenarios: that asset's v0 and steps, or its vol), setting variant_asset: one walk
 // then serves both legs (asset_variant). Every other combination gets -1.
-void mark_variant_pairs(exercise_family& f, std::size_t first, std::size_t end);
+template <typename Real>
+void mark_variant_pairs(basic_exercise_family<Real>& f, std::size_t first, std::size_t end);
 
 // The combinations with every leg walking on its own (no groups, no variant pairs): the same
 // bits, for tests and benchmarks (engine_options::shared_greek_walks = false).

@@ -9,7 +9,8 @@ namespace mcprice::detail {
 namespace {
 
 // Trade `trade`'s scenarios and combinations appended to the family.
-void add_greeks(exercise_family& f, std::size_t trade, exercise_greek_plan& plan)
+template <typename Real>
+void add_greeks(basic_exercise_family<Real>& f, std::size_t trade, basic_exercise_greek_plan<Real>& plan)
 {
   std::size_t const first = f.combinations.size();
   // One growth of the tables for all scenarios.
@@ -47,11 +48,13 @@ void add_greeks(exercise_family& f, std::size_t trade, exercise_greek_plan& plan
 
 }  // namespace
 
-exercise_greek_book make_exercise_greek_book(exercise_family base, const std::vector<trade>& trades,
-                                             const market_data& market, const engine_options& options,
-                                             thread_cache& threads)
+template <typename Real>
+basic_exercise_greek_book<Real> make_exercise_greek_book(basic_exercise_family<Real> base,
+                                                         const std::vector<trade>& trades, const market_data& market,
+                                                         const engine_options& options, thread_cache& threads)
 {
-  exercise_greek_book book{{}, std::vector<std::optional<exercise_greek_plan>>(trades.size()), {}};
+  basic_exercise_greek_book<Real> book{
+      {}, std::vector<std::optional<basic_exercise_greek_plan<Real>>>(trades.size()), {}};
   // Local-vol trades have none here: a spot bump would need the sticky-strike grids
   // (local_vol_greeks.hpp) in the walk.
   auto const on_local_vol = [&](const trade& t) {
@@ -62,7 +65,7 @@ exercise_greek_book make_exercise_greek_book(exercise_family base, const std::ve
   parallel_for(
       threads, trades.size(),
       [&](std::size_t k) {
-        if (!on_local_vol(trades[k])) book.plans[k] = make_exercise_greeks(trades[k], market, options);
+        if (!on_local_vol(trades[k])) book.plans[k] = make_exercise_greeks<Real>(trades[k], market, options);
       },
       1);
   for (std::size_t k = 0; k < trades.size(); ++k) {
@@ -73,8 +76,9 @@ exercise_greek_book make_exercise_greek_book(exercise_family base, const std::ve
   return book;
 }
 
-void exercise_rows::start_greeks(std::vector<trade> trades, const market_data& market, const engine_options& options,
-                                 thread_cache& threads)
+template <typename Real>
+void basic_exercise_rows<Real>::start_greeks(std::vector<trade> trades, const market_data& market,
+                                             const engine_options& options, thread_cache& threads)
 {
   book_ = threads
               .run([base = f, trades = std::move(trades), &market, &options, &threads]() mutable {
@@ -82,5 +86,27 @@ void exercise_rows::start_greeks(std::vector<trade> trades, const market_data& m
               })
               .share();
 }
+
+template <typename Real>
+std::optional<trade_greeks> basic_exercise_rows<Real>::greeks_of(std::size_t k, const family_run& run, bool today) const
+{
+  if (!book_.valid()) return std::nullopt;
+  const basic_exercise_greek_book<Real>& book = book_.get();
+  if (!book.plans[k]) return std::nullopt;
+  const basic_exercise_greek_plan<Real>& plan = *book.plans[k];
+  if (today) return exercised_today_greeks(plan, scales[k]);
+  std::vector<greek_estimate> values;
+  for (std::size_t g = 0; g < plan.greeks.size(); ++g) {
+    std::size_t const c = book.first_combination[k] + g;
+    if (c >= run.combinations.size()) return std::nullopt;
+    auto const& o = run.combinations[c];
+    if (!o.error.empty() || o.cancelled) return std::nullopt;
+    values.push_back(estimate(o.sums, samples[k], scales[k] / plan.greeks[g].denominator));
+  }
+  return assemble_exercise_greeks(plan, values);
+}
+
+template struct basic_exercise_rows<float>;
+template struct basic_exercise_rows<double>;
 
 }  // namespace mcprice::detail

@@ -136,6 +136,17 @@ void add_to_batch(request_families& f, trade_job& job, std::size_t row, std::ind
   ((job.index() == I ? std::get<I>(f.priced).add(unboxed(std::get<I>(job)), row) : void()), ...);
 }
 
+// The Greek book of the rows' trades, started on a kept thread.
+template <typename Real>
+void start_greeks(basic_exercise_rows<Real>& rows, const portfolio& trades, const market_data& market,
+                  const engine_options& options, thread_cache& threads)
+{
+  if (rows.f.trades.empty()) return;
+  std::vector<trade> exercised;
+  for (std::size_t const row : rows.rows) exercised.push_back(trades.trades[row]);
+  rows.start_greeks(std::move(exercised), market, options, threads);
+}
+
 }  // namespace
 
 request_families prepare_rows(const portfolio& trades, std::size_t begin, std::size_t end, const market_data& market,
@@ -160,10 +171,9 @@ request_families prepare_rows(const portfolio& trades, std::size_t begin, std::s
       add_to_batch(f, *jobs[k], i, std::make_index_sequence<registered_families::size>{});
     }
   }
-  if (options.greeks && !f.exercises.f.trades.empty()) {
-    std::vector<trade> exercised;
-    for (std::size_t const row : f.exercises.rows) exercised.push_back(trades.trades[row]);
-    f.exercises.start_greeks(std::move(exercised), market, options, threads);
+  if (options.greeks) {
+    start_greeks(f.exercises, trades, market, options, threads);
+    start_greeks(f.double_exercises, trades, market, options, threads);
   }
   return f;
 }

@@ -170,11 +170,12 @@ void add_to_family(basic_exercise_family<Real>& f, const basic_exercise_job<Real
   f.trades.push_back(k);
 }
 
-std::int32_t add_scenario(exercise_family& f, const exercise_job& j, std::size_t of)
+template <typename Real>
+std::int32_t add_scenario(basic_exercise_family<Real>& f, const basic_exercise_job<Real>& j, std::size_t of)
 {
-  exercise_trade k = j.kernel;
+  basic_exercise_trade<Real> k = j.kernel;
   if (j.trade_tables) {
-    const exercise_trade& own = f.trades[of];
+    const basic_exercise_trade<Real>& own = f.trades[of];
     k.first_date = own.first_date;
     k.first_step = own.first_step;
     k.first_jump = own.first_jump;
@@ -303,13 +304,21 @@ template basic_exercise_job<double> make_exercise_job<double>(const trade&, cons
 template void add_to_family<float>(exercise_family&, const exercise_job&);
 template void add_to_family<double>(basic_exercise_family<double>&, const basic_exercise_job<double>&);
 
-exercise_job with_spots(const exercise_job& base, const trade& t, const std::vector<double>& spots)
+template <typename Real>
+basic_exercise_job<Real> with_spots(const basic_exercise_job<Real>& base, const trade& t,
+                                    const std::vector<double>& spots)
 {
-  exercise_job job{base.kernel, base.assets, {}, {}, {}, {}, base.scale, base.paths, -1.0, true, {}, {}};
-  for (std::size_t i = 0; i < job.assets.size(); ++i) job.assets[i].spot = static_cast<float>(spots[i]);
+  basic_exercise_job<Real> job{base.kernel, base.assets, {}, {}, {}, {}, base.scale, base.paths, -1.0, true, {}, {}};
+  for (std::size_t i = 0; i < job.assets.size(); ++i) job.assets[i].spot = static_cast<Real>(spots[i]);
   job.kernel.norm = basis_norm(t, job.assets);
   job.exercise_today = exercise_today(t, job);
   return job;
 }
+
+template exercise_job with_spots(const exercise_job&, const trade&, const std::vector<double>&);
+template basic_exercise_job<double> with_spots(const basic_exercise_job<double>&, const trade&,
+                                               const std::vector<double>&);
+template std::int32_t add_scenario(exercise_family&, const exercise_job&, std::size_t);
+template std::int32_t add_scenario(basic_exercise_family<double>&, const basic_exercise_job<double>&, std::size_t);
 
 }  // namespace mcprice::detail

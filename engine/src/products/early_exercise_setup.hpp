@@ -44,14 +44,17 @@ basic_exercise_job<Real> make_exercise_job(const trade& t, const market_data& ma
 // The job of `base`'s trade `t` with today's spots `spots` (one per underlying, in the trade's
 // order) and no tables of its own (trade_tables): what exercising pays, and the basis' scale
 // when the trade has no strike, follow the spots.
-exercise_job with_spots(const exercise_job& base, const trade& t, const std::vector<double>& spots);
+template <typename Real>
+basic_exercise_job<Real> with_spots(const basic_exercise_job<Real>& base, const trade& t,
+                                    const std::vector<double>& spots);
 
 // Appends the job's record (its first_* set: running sums) and tables to the family.
 template <typename Real>
 void add_to_family(basic_exercise_family<Real>& f, const basic_exercise_job<Real>& j);
 // Appends a Greek scenario of family trade `of` (a job of the trade with bumped inputs) to the
 // scenario table; returns its index there.
-std::int32_t add_scenario(exercise_family& f, const exercise_job& j, std::size_t of);
+template <typename Real>
+std::int32_t add_scenario(basic_exercise_family<Real>& f, const basic_exercise_job<Real>& j, std::size_t of);
 
 // The exercise dates after today: American, `exercise_dates` (default: steps) equal steps;
 // Bermudan, `exercise_dates` equally spaced dates ending at maturity.

@@ -78,6 +78,7 @@ market_data local_market(const trade& t, const market_data& m, const bump& b)
   return {shifted(m.discount(), b.rate_shift), std::move(assets), std::move(corr), m.source()};
 }
 
+template <typename Real>
 class plan_builder {
  public:
   plan_builder(const trade& t, const market_data& m, const engine_options& opt) : t_(t), m_(m), opt_(opt)
@@ -136,7 +137,7 @@ class plan_builder {
     return scenario(b);
   }
 
-  exercise_greek_plan take()
+  basic_exercise_greek_plan<Real> take()
   {
     // Each scenario is a function of its bump alone, built into its own slot: the same plan on
     // any number of threads.
@@ -147,25 +148,27 @@ class plan_builder {
   }
 
  private:
-  [[nodiscard]] exercise_job build(const bump& b) const
+  [[nodiscard]] basic_exercise_job<Real> build(const bump& b) const
   {
     trade t = t_;
     t.maturity += b.maturity_shift;
-    return make_exercise_job(t, local_market(t_, m_, b), opt_);
+    return make_exercise_job<Real>(t, local_market(t_, m_, b), opt_);
   }
 
   const trade& t_;
   const market_data& m_;
   const engine_options& opt_;
-  exercise_greek_plan plan_;
+  basic_exercise_greek_plan<Real> plan_;
   std::vector<std::pair<std::size_t, bump>> pending_;  // scenarios to build: (slot, bump)
 };
 
 }  // namespace
 
-exercise_greek_plan make_exercise_greeks(const trade& t, const market_data& market, const engine_options& opt)
+template <typename Real>
+basic_exercise_greek_plan<Real> make_exercise_greeks(const trade& t, const market_data& market,
+                                                     const engine_options& opt)
 {
-  plan_builder p(t, market, opt);
+  plan_builder<Real> p(t, market, opt);
   std::size_t const n = t.underlyings.size();
   std::vector<double> spot(n);
   for (std::size_t i = 0; i < n; ++i) spot[i] = market.assets()[*market.find(t.underlyings[i])].spot;
@@ -209,7 +212,9 @@ exercise_greek_plan make_exercise_greeks(const trade& t, const market_data& mark
   return p.take();
 }
 
-trade_greeks assemble_exercise_greeks(const exercise_greek_plan& plan, const std::vector<greek_estimate>& values)
+template <typename Real>
+trade_greeks assemble_exercise_greeks(const basic_exercise_greek_plan<Real>& plan,
+                                      const std::vector<greek_estimate>& values)
 {
   trade_greeks g;
   g.method = greek_method::central_bumps;
@@ -249,7 +254,8 @@ trade_greeks assemble_exercise_greeks(const exercise_greek_plan& plan, const std
   return g;
 }
 
-trade_greeks exercised_today_greeks(const exercise_greek_plan& plan, double scale)
+template <typename Real>
+trade_greeks exercised_today_greeks(const basic_exercise_greek_plan<Real>& plan, double scale)
 {
   std::vector<greek_estimate> values;
   for (auto const& greek : plan.greeks) {
@@ -259,5 +265,14 @@ trade_greeks exercised_today_greeks(const exercise_greek_plan& plan, double scal
   }
   return assemble_exercise_greeks(plan, values);
 }
+
+template exercise_greek_plan make_exercise_greeks<float>(const trade&, const market_data&, const engine_options&);
+template basic_exercise_greek_plan<double> make_exercise_greeks<double>(const trade&, const market_data&,
+                                                                        const engine_options&);
+template trade_greeks assemble_exercise_greeks(const exercise_greek_plan&, const std::vector<greek_estimate>&);
+template trade_greeks assemble_exercise_greeks(const basic_exercise_greek_plan<double>&,
+                                               const std::vector<greek_estimate>&);
+template trade_greeks exercised_today_greeks(const exercise_greek_plan&, double);
+template trade_greeks exercised_today_greeks(const basic_exercise_greek_plan<double>&, double);
 
 }  // namespace mcprice::detail

@@ -27,19 +27,27 @@ struct exercise_greek {
   bool shared_path{false};  // the legs differ in spots only (delta, gamma, cross gamma)
 };
 
-struct exercise_greek_plan {
-  std::vector<exercise_job> scenarios;  // scenario 0 is the trade itself
+// Real: the scenarios' path precision (float, or double under --precision double).
+template <typename Real>
+struct basic_exercise_greek_plan {
+  std::vector<basic_exercise_job<Real>> scenarios;  // scenario 0 is the trade itself
   std::vector<exercise_greek> greeks;
   std::size_t assets{0};
 };
+using exercise_greek_plan = basic_exercise_greek_plan<float>;
 
 // Bumps: spot x (1 +- 1%), vol +- 0.01 (Heston: sqrt(v0) and sqrt(theta) together), every
 // pairwise correlation +- 0.01, the discount curve +- 1e-3, maturity -+ one day.
-exercise_greek_plan make_exercise_greeks(const trade& t, const market_data& market, const engine_options& opt);
+template <typename Real = float>
+basic_exercise_greek_plan<Real> make_exercise_greeks(const trade& t, const market_data& market,
+                                                     const engine_options& opt);
 
 // The Greeks from each combination's estimate (scale: the trade's, before the denominator);
 // exercised today, from what exercising today pays in each scenario instead (no MC error).
-trade_greeks assemble_exercise_greeks(const exercise_greek_plan& plan, const std::vector<greek_estimate>& values);
-trade_greeks exercised_today_greeks(const exercise_greek_plan& plan, double scale);
+template <typename Real>
+trade_greeks assemble_exercise_greeks(const basic_exercise_greek_plan<Real>& plan,
+                                      const std::vector<greek_estimate>& values);
+template <typename Real>
+trade_greeks exercised_today_greeks(const basic_exercise_greek_plan<Real>& plan, double scale);
 
 }  // namespace mcprice::detail

@@ -56,21 +56,30 @@ class cpu_backend final : public pricing_backend {
                                 const std::function<const packed_exercise_family*()>& with_greeks,
                                 const run_control& control) const override
   {
-    calibration const c = calibrated(trades, control);
-    const packed_exercise_family* const greeks = with_greeks();
-    return price_calibrated(greeks != nullptr ? greeks->f : trades, c, control);
+    return run_exercise(trades, with_greeks, control);
   }
 
   family_run run_early_exercise(const basic_exercise_family<double>& trades,
+                                const std::function<const basic_packed_exercise_family<double>*()>& with_greeks,
                                 const run_control& control) const override
   {
-    return price_calibrated(trades, calibrated(trades, control), control);
+    return run_exercise(trades, with_greeks, control);
   }
 
   [[nodiscard]] backend_kind kind() const noexcept override { return backend_kind::cpu; }
   [[nodiscard]] const std::string& name() const noexcept override { return name_; }
 
  private:
+  template <typename Real>
+  family_run run_exercise(const basic_exercise_family<Real>& trades,
+                          const std::function<const basic_packed_exercise_family<Real>*()>& with_greeks,
+                          const run_control& control) const
+  {
+    basic_calibration<Real> const c = calibrated(trades, control);
+    const basic_packed_exercise_family<Real>* const greeks = with_greeks();
+    return price_calibrated(greeks != nullptr ? greeks->f : trades, c, control);
+  }
+
   // Sobol paths of early exercise: up to two bridged normals an asset a step (Heston).
   template <typename Real>
   using exercise_sobol_stream = rng::host_sobol_stream<2 * max_exercise_assets, Real>;
@@ -85,7 +94,7 @@ class cpu_backend final : public pricing_backend {
   }
 
   // f's pricing paths under c's policies (each trade's continuation today kept; a cancelled
-  // calibration's trades marked), then its Greek combinations where it has them (float only).
+  // calibration's trades marked), then its Greek combinations where it has them.
   template <typename Real>
   family_run price_calibrated(const basic_exercise_family<Real>& f, const basic_calibration<Real>& c,
                               const run_control& control) const
@@ -99,11 +108,9 @@ class cpu_backend final : public pricing_backend {
       run.outcomes[i].continuation_today = c.continuation_today[i];
       if (c.cancelled) run.outcomes[i].cancelled = true;
     }
-    if constexpr (std::is_same_v<Real, float>) {
-      if (!f.combinations.empty()) {
-        run.combinations = quasi_ ? price_combinations<exercise_sobol_stream<float>>(f, tab, control)
-                                  : price_combinations<rng::host_normal_stream>(f, tab, control);
-      }
+    if (!f.combinations.empty()) {
+      run.combinations = quasi_ ? price_combinations<exercise_sobol_stream<Real>>(f, tab, control)
+                                : price_combinations<rng::host_normal_stream>(f, tab, control);
     }
     return run;
   }
@@ -116,8 +123,9 @@ class cpu_backend final : public pricing_backend {
       return over_lanes([&](int lane) { return exercise_lane<Stream>(f.trades[i], tab, block, lane); });
     });
   }
-  template <typename Stream>
-  std::vector<trade_outcome> price_combinations(const exercise_family& f, const exercise_tables& tab,
+  template <typename Stream, typename Real>
+  std::vector<trade_outcome> price_combinations(const basic_exercise_family<Real>& f,
+                                                const basic_exercise_tables<Real>& tab,
                                                 const run_control& control) const
   {
     return run_blocks(f.combinations, f.combination_blocks, control,

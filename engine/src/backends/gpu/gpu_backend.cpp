@@ -113,9 +113,11 @@ class gpu_backend final : public pricing_backend {
 
   // The early-exercise kernels are float only for now: double trades are calibrated and priced by
   // the host's threads, bit for bit as by the CPU backend (never in float behind the caller's back).
-  family_run run_early_exercise(const basic_exercise_family<double>& trades, const run_control& control) const override
+  family_run run_early_exercise(const basic_exercise_family<double>& trades,
+                                const std::function<const basic_packed_exercise_family<double>*()>& with_greeks,
+                                const run_control& control) const override
   {
-    return host_->run_early_exercise(trades, control);
+    return host_->run_early_exercise(trades, with_greeks, control);
   }
 
   [[nodiscard]] backend_kind kind() const noexcept override { return backend_kind::gpu; }

@@ -621,12 +621,14 @@ struct exercise_combination {
   std::int32_t variant_asset;
 };
 
-// The legs' values combined into the combination's per-path value, in leg order.
-MCPRICE_HD MCPRICE_INLINE float combined_value(const exercise_combination& c, const float* value,
-                                               const std::int32_t* leg_of)
+// The legs' values combined into the combination's per-path value, in leg order. The weights
+// (+-1, -2) are exact in either precision.
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE Real combined_value(const exercise_combination& c, const Real* value,
+                                              const std::int32_t* leg_of)
 {
-  float v = 0.0F;
-  for (int k = 0; k < c.legs; ++k) v += rounded_product(c.weight[k], value[leg_of[k]]);
+  Real v = Real(0);
+  for (int k = 0; k < c.legs; ++k) v += rounded_product(static_cast<Real>(c.weight[k]), value[leg_of[k]]);
   return v;
 }
 
@@ -647,18 +649,19 @@ MCPRICE_HD MCPRICE_INLINE int lowest_bit(std::uint64_t m)
 // The legs are spot scenarios of one trade (same_decisions: records equal but for their asset
 // tables), so a date's discount factor and coefficients are read once for all of them, and a
 // leg reads only its spots: the same operations as each leg's stops_at.
-template <typename NormalStream, typename Trade>
+template <typename NormalStream, typename Trade, typename Real = real_of<Trade>>
 MCPRICE_HD MCPRICE_INLINE void shared_walk_values(const Trade& first, const std::int32_t* scenario, int legs,
-                                                  const exercise_tables& tab, std::uint64_t subsequence, float* value)
+                                                  const basic_exercise_tables<Real>& tab, std::uint64_t subsequence,
+                                                  Real* value)
 {
   std::uint64_t left = legs >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << legs) - 1;
-  walk_exercise_path<NormalStream>(first, tab, first.key, subsequence, [&](int d, const exercise_state& s) {
+  walk_exercise_path<NormalStream>(first, tab, first.key, subsequence, [&](int d, const basic_exercise_state<Real>& s) {
     bool const last = d + 1 >= first.dates;
-    float const discount = tab.discounts[first.first_date + d];
-    const float* beta = tab.coefficients + coefficient_offset(first, d);
+    Real const discount = tab.discounts[first.first_date + d];
+    const Real* beta = tab.coefficients + coefficient_offset(first, d);
     for (std::uint64_t open = left; open != 0; open &= open - 1) {
       int const k = lowest_bit(open);
-      const exercise_asset* spots = tab.assets + tab.scenarios[scenario[k]].first_asset;
+      const basic_exercise_asset<Real>* spots = tab.assets + tab.scenarios[scenario[k]].first_asset;
       if (stops_under(first, last, discount, beta, s, view_at(first, spots, s), value[k]))
         left &= ~(std::uint64_t{1} << k);
     }
@@ -666,36 +669,39 @@ MCPRICE_HD MCPRICE_INLINE void shared_walk_values(const Trade& first, const std:
   });
 }
 
-template <typename NormalStream, typename Trade>
+template <typename NormalStream, typename Trade, typename Real = real_of<Trade>>
 MCPRICE_HD MCPRICE_INLINE void shared_path_values(const Trade& first, const exercise_combination& c,
-                                                  const exercise_tables& tab, std::uint64_t subsequence, float* value)
+                                                  const basic_exercise_tables<Real>& tab, std::uint64_t subsequence,
+                                                  Real* value)
 {
   shared_walk_values<NormalStream>(first, c.scenario, c.legs, tab, subsequence, value);
 }
 
 // The two legs of a variant pair (vega) from one walk: each leg's value is its own walk's.
-template <typename NormalStream, typename Trade>
+template <typename NormalStream, typename Trade, typename Real = real_of<Trade>>
 MCPRICE_HD MCPRICE_INLINE void variant_pair_values(const Trade& first, const exercise_combination& c,
-                                                   const exercise_tables& tab, std::uint64_t subsequence, float* value)
+                                                   const basic_exercise_tables<Real>& tab, std::uint64_t subsequence,
+                                                   Real* value)
 {
-  const exercise_trade& other = tab.scenarios[c.scenario[1]];
+  const basic_exercise_trade<Real>& other = tab.scenarios[c.scenario[1]];
   auto const second = same_kind(first, other);
   bool done[2] = {false, false};
-  walk_exercise_paths<NormalStream>(first, asset_variant{&other, c.variant_asset, 0.0F, 0.0F}, tab, first.key,
-                                    subsequence, [&](int d, const exercise_state& s, const exercise_state& s2) {
-                                      if (!done[0]) done[0] = stops_at(first, tab, d, s, value[0]);
-                                      if (!done[1]) done[1] = stops_at(second, tab, d, s2, value[1]);
-                                      return done[0] && done[1];
-                                    });
+  walk_exercise_paths<NormalStream>(
+      first, basic_asset_variant<Real>{&other, c.variant_asset, Real(0), Real(0)}, tab, first.key, subsequence,
+      [&](int d, const basic_exercise_state<Real>& s, const basic_exercise_state<Real>& s2) {
+        if (!done[0]) done[0] = stops_at(first, tab, d, s, value[0]);
+        if (!done[1]) done[1] = stops_at(second, tab, d, s2, value[1]);
+        return done[0] && done[1];
+      });
 }
 
-template <typename NormalStream, int Assets = 0>
-MCPRICE_HD MCPRICE_INLINE moments combination_lane(const exercise_combination& c, const exercise_tables& tab,
-                                                   std::int64_t block, int lane)
+template <typename NormalStream, int Assets = 0, typename Real>
+MCPRICE_HD MCPRICE_INLINE moments combination_lane(const exercise_combination& c,
+                                                   const basic_exercise_tables<Real>& tab, std::int64_t block, int lane)
 {
   return with_trade_sized_for<Assets>(tab.scenarios[c.scenario[0]], [&](const auto& first) {
     return own_subsequence_lane(c.samples, block, lane, [&](std::uint64_t subsequence) {
-      float value[max_combination_legs] = {};
+      Real value[max_combination_legs] = {};
       if (c.shared_path) {
         shared_path_values<NormalStream>(first, c, tab, subsequence, value);
       } else if (c.variant_asset >= 0) {
@@ -728,9 +734,10 @@ struct exercise_walk_group {
 };
 
 // Every leg's value (discounted cash flow) on path `subsequence` of the group's walk.
-template <typename NormalStream, typename Trade>
+template <typename NormalStream, typename Trade, typename Real = real_of<Trade>>
 MCPRICE_HD MCPRICE_INLINE void group_leg_values(const Trade& first, const exercise_walk_group& g,
-                                                const exercise_tables& tab, std::uint64_t subsequence, float* value)
+                                                const basic_exercise_tables<Real>& tab, std::uint64_t subsequence,
+                                                Real* value)
 {
   shared_walk_values<NormalStream>(first, g.scenario, g.legs, tab, subsequence, value);
 }
