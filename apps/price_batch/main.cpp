@@ -192,9 +192,7 @@ priced price(const std::string& portfolio, const std::string& market_path, const
   if (result.summary.without_greeks > 0) {
     std::fprintf(stderr,
                  "price-batch: --greeks: %zu priced trades have no Greeks in this release (multi-asset trades "
-                 "of more than 8 assets; early-exercise and multi-asset trades on local-vol assets; under "
-                 "--precision double, trades priced by the early-exercise walk and worst-ofs on local-vol, Heston or jump "
-                 "assets; "
+                 "of more than 8 assets; early-exercise and multi-asset trades on local-vol assets; "
                  "docs/greeks.md): their Greek cells are empty\n",
                  result.summary.without_greeks);
   }

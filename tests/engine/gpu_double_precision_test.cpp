@@ -150,7 +150,8 @@ TEST_CASE("GPU double paths: early exercise is priced by the host, the CPU backe
         1);
 }
 
-TEST_CASE("GPU double paths: Greeks are computed by the host, the CPU backend's bits", "[gpu]")
+TEST_CASE("GPU double paths: Greeks, early exercise's included, are computed by the host, the CPU backend's bits",
+          "[gpu]")
 {
   auto const m = flat_x_market();
   trade asian = on_x("asian", product_kind::asian, option_type::call);
@@ -158,6 +159,9 @@ TEST_CASE("GPU double paths: Greeks are computed by the host, the CPU backend's 
   asian.fixings = 12;
   trade vanilla = on_x("vanilla", product_kind::vanilla, option_type::put);
   vanilla.strike = 95.0;
+  trade american = vanilla;  // the early-exercise walk's Greek combinations
+  american.id = "american";
+  american.exercise = exercise_style::american;
   auto const priced = [&](backend_choice b) {
     engine_options o;
     o.backend = b;
@@ -166,7 +170,7 @@ TEST_CASE("GPU double paths: Greeks are computed by the host, the CPU backend's 
     o.paths = 20'000;
     o.steps = 12;
     portfolio book;
-    book.trades = {asian, vanilla};
+    book.trades = {asian, vanilla, american};
     return engine(m, o).price(book);
   };
   auto const gpu = priced(backend_choice::gpu);

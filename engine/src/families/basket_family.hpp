@@ -3,6 +3,7 @@
 // parameters and correlation factors in their own tables. Greeks: per-asset deltas, gammas and
 // vegas, cross gammas and correlation vega by scenario channels (in double on the host).
 #include "backends/family_run.hpp"
+#include "families/channel_greeks.hpp"
 #include "families/family_batch.hpp"
 #include "families/trade_route.hpp"
 #include "mcprice/kernels/launch/baskets.hpp"
@@ -85,17 +86,10 @@ struct basic_basket_family {
 // Greeks by scenario channels in either precision; the GPU's Greek kernel (the float family's
 // launch_greeks) is float: under --precision double the GPU backend hands Greeks to the host.
 template <typename Real>
-struct basic_basket_greek_family : basic_basket_family<Real> {
+struct basic_basket_greek_family : basic_basket_family<Real>, channel_greeks {
   using greek_sums = basket_greek_moments;
   using typename basic_basket_family<Real>::record;
 
-  // Trades without Greeks of their own (more assets than the channels hold) keep none.
-  template <typename Batch>
-  static std::optional<trade_greeks> greeks_of(const Batch& b, std::size_t k, const trade_outcome& o)
-  {
-    if (!b.records[k].greeks) return std::nullopt;
-    return make_basket_greeks(o.greek_sums().basket_greeks, b.records[k].assets, b.samples[k], b.scales[k]);
-  }
   template <typename Rng>
   static priced_basket_greeks greek_lane(const record& t, const kernels::basket_tables<Real>& tab, std::int64_t block,
                                          int lane)

@@ -1,6 +1,6 @@
 #pragma once
 // Worst-of autocallables with a Heston or jump asset among their underlyings (GBM and local-vol
-// ones may sit beside it), float paths (double ones on the host, without Greeks): each trade's
+// ones may sit beside it), float paths (double ones on the host): each trade's
 // Heston step rows in one table, its assets' v0, vol of vol and jump law, the GBM worst-of's
 // initial levels, spots and correlation factors, and with a local-vol asset its local-vol rows and grids (as the local-vol worst-of's). Two
 // families of one definition: the mixed worst-ofs (a local-vol asset among them) take kernels
@@ -8,6 +8,7 @@
 // Greeks (up to max_basket_greek_assets assets): scenario walks on the price's draws
 // (heston_worst_of_greeks.hpp), in the baskets' channels.
 #include "backends/family_run.hpp"
+#include "families/channel_greeks.hpp"
 #include "families/family_batch.hpp"
 #include "families/trade_route.hpp"
 #include "families/worst_of_layout.hpp"
@@ -45,7 +46,8 @@ struct basic_heston_worst_of_family {
     std::vector<Real> factors;
     std::vector<Real> spots;
     std::vector<Real> jump_counts;                      // parallel to steps up to the last jump trade's rows
-    std::vector<heston_worst_of_greek_row> greek_rows;  // parallel to steps up to the last Greek trade's rows
+    std::vector<basic_heston_worst_of_greek_row<Real>>
+        greek_rows;  // parallel to steps up to the last Greek trade's rows
     // Parallel to steps up to the last local-vol trade's rows; the grids' axes and values.
     std::vector<basic_local_vol_step<Real>> local_vol_steps;
     std::vector<basic_local_vol_axes<Real>> grids;
@@ -96,13 +98,27 @@ struct basic_heston_worst_of_family {
   static two_phase_layout two_phase(const std::vector<record>& records) { return worst_of_two_phase_layout(records); }
 };
 
-// The float families, with Greeks and the GPU's kernels: the mixed worst-ofs (a local-vol asset
-// among them) take kernels with the local-vol step, the others kernels without it.
-template <bool LocalVol>
-struct float_heston_worst_of_family : basic_heston_worst_of_family<float, LocalVol> {
+// Greeks by scenario walks in either precision; the GPU's Greek kernels (the float families'
+// launch_greeks) are float: under --precision double the host prices them.
+template <typename Real, bool LocalVol>
+struct basic_heston_worst_of_greek_family : basic_heston_worst_of_family<Real, LocalVol>, channel_greeks {
   using greek_sums = basket_greek_moments;
-  using typename basic_heston_worst_of_family<float, LocalVol>::record;
+  using typename basic_heston_worst_of_family<Real, LocalVol>::record;
+
+  template <typename Rng>
+  static priced_basket_greeks greek_lane(const record& t, const basic_heston_worst_of_tables<Real>& tab,
+                                         std::int64_t block, int lane)
+  {
+    return heston_worst_of_greek_lane<Rng, LocalVol>(t, tab, block, lane);
+  }
+};
+
+// The float families, with the GPU's kernels: the mixed worst-ofs (a local-vol asset among
+// them) take kernels with the local-vol step, the others kernels without it.
+template <bool LocalVol>
+struct float_heston_worst_of_family : basic_heston_worst_of_greek_family<float, LocalVol> {
   using typename basic_heston_worst_of_family<float, LocalVol>::device_ref;
+  using typename basic_heston_worst_of_greek_family<float, LocalVol>::greek_sums;
 
   static bool takes(const trade_route& r) { return !r.in_double && r.heston_worst_of && r.mixed_worst_of == LocalVol; }
   static void launch(const device_ref& f, kernels::block_range b, moments* partials, kernels::launch_target at)
@@ -113,19 +129,6 @@ struct float_heston_worst_of_family : basic_heston_worst_of_family<float, LocalV
                                moments* partials, kernels::launch_target at)
   {
     kernels::launch_heston_worst_of_two_phase(f, LocalVol, b, s, partials, at);
-  }
-
-  template <typename Batch>
-  static std::optional<trade_greeks> greeks_of(const Batch& b, std::size_t k, const trade_outcome& o)
-  {
-    if (!b.records[k].greeks) return std::nullopt;
-    return make_basket_greeks(o.greek_sums().basket_greeks, b.records[k].assets, b.samples[k], b.scales[k]);
-  }
-  template <typename Rng>
-  static priced_basket_greeks greek_lane(const record& t, const heston_worst_of_tables& tab, std::int64_t block,
-                                         int lane)
-  {
-    return heston_worst_of_greek_lane<Rng, LocalVol>(t, tab, block, lane);
   }
   static void launch_greeks(const device_ref& f, kernels::block_range b, moments* partials, greek_sums* greek_partials,
                             kernels::launch_target at)
@@ -138,10 +141,9 @@ using heston_worst_of_family = float_heston_worst_of_family<false>;
 using mixed_worst_of_family = float_heston_worst_of_family<true>;
 
 // --precision double: every Heston and jump worst-of (local-vol assets beside them or not) on the
-// walk with the local-vol step, priced by the CPU backend's lanes on either backend (the GPU's
-// kernels for it are float: gpu_backend.cpp hands it to the host), without Greeks (its Greek
-// walks are float).
-struct double_heston_worst_of_family : basic_heston_worst_of_family<double, true> {
+// walk with the local-vol step, priced, Greeks included, by the CPU backend's lanes on either
+// backend (the GPU's kernels for it are float: gpu_backend.cpp hands it to the host).
+struct double_heston_worst_of_family : basic_heston_worst_of_greek_family<double, true> {
   static constexpr bool gpu_kernels = false;
   static bool takes(const trade_route& r) { return r.in_double && r.heston_worst_of; }
 };

@@ -1,11 +1,12 @@
 #pragma once
 // Worst-of autocallables with a local-vol asset among their underlyings (GBM ones may sit
-// beside it), float paths (double ones on the host, without Greeks): each trade's local-vol step
+// beside it), float paths (double ones on the host): each trade's local-vol step
 // rows in one table, its assets' grid axes in another, the grids read from the market's table (market/market_surfaces.hpp), and the GBM
 // worst-of's initial levels, spots and correlation factors. Greeks (up to
 // max_basket_greek_assets assets): scenario walks on the price's normals, each reading its
 // sticky-strike grids (local_vol_worst_of_greeks.hpp), in the baskets' channels.
 #include "backends/family_run.hpp"
+#include "families/channel_greeks.hpp"
 #include "families/family_batch.hpp"
 #include "families/trade_route.hpp"
 #include "families/worst_of_layout.hpp"
@@ -79,9 +80,22 @@ struct basic_local_vol_worst_of_family {
   static two_phase_layout two_phase(const std::vector<record>& records) { return worst_of_two_phase_layout(records); }
 };
 
-struct local_vol_worst_of_family : basic_local_vol_worst_of_family<float> {
+// Greeks by scenario walks in either precision; the GPU's Greek kernel (the float family's
+// launch_greeks) is float: under --precision double the host prices them.
+template <typename Real>
+struct basic_local_vol_worst_of_greek_family : basic_local_vol_worst_of_family<Real>, channel_greeks {
   using greek_sums = basket_greek_moments;
+  using typename basic_local_vol_worst_of_family<Real>::record;
 
+  template <typename Rng>
+  static priced_basket_greeks greek_lane(const record& t, const basic_local_vol_worst_of_tables<Real>& tab,
+                                         std::int64_t block, int lane)
+  {
+    return local_vol_worst_of_greek_lane<Rng>(t, tab, block, lane);
+  }
+};
+
+struct local_vol_worst_of_family : basic_local_vol_worst_of_greek_family<float> {
   static void launch(const device_ref& f, kernels::block_range b, moments* partials, kernels::launch_target at)
   {
     kernels::launch_local_vol_worst_of_blocks(f, b, partials, at);
@@ -91,19 +105,6 @@ struct local_vol_worst_of_family : basic_local_vol_worst_of_family<float> {
   {
     kernels::launch_local_vol_worst_of_two_phase(f, b, s, partials, at);
   }
-
-  static std::optional<trade_greeks> greeks_of(const family_batch<local_vol_worst_of_family>& b, std::size_t k,
-                                               const trade_outcome& o)
-  {
-    if (!b.records[k].greeks) return std::nullopt;
-    return make_basket_greeks(o.greek_sums().basket_greeks, b.records[k].assets, b.samples[k], b.scales[k]);
-  }
-  template <typename Rng>
-  static priced_basket_greeks greek_lane(const record& t, const local_vol_worst_of_tables& tab, std::int64_t block,
-                                         int lane)
-  {
-    return local_vol_worst_of_greek_lane<Rng>(t, tab, block, lane);
-  }
   static void launch_greeks(const device_ref& f, kernels::block_range b, moments* partials, greek_sums* greek_partials,
                             kernels::launch_target at)
   {
@@ -111,10 +112,9 @@ struct local_vol_worst_of_family : basic_local_vol_worst_of_family<float> {
   }
 };
 
-// --precision double: priced by the CPU backend's lanes, on either backend (the GPU's kernels
-// for it are float: gpu_backend.cpp hands it to the host), without Greeks (its Greek walks are
-// float).
-struct double_local_vol_worst_of_family : basic_local_vol_worst_of_family<double> {
+// --precision double: priced, Greeks included, by the CPU backend's lanes on either backend (the
+// GPU's kernels for it are float: gpu_backend.cpp hands it to the host).
+struct double_local_vol_worst_of_family : basic_local_vol_worst_of_greek_family<double> {
   static constexpr bool gpu_kernels = false;
 };
 

@@ -5,6 +5,7 @@
 // channels (worst_of_greeks.hpp). --precision double has a family of its own (its Greeks on the
 // host).
 #include "backends/family_run.hpp"
+#include "families/channel_greeks.hpp"
 #include "families/family_batch.hpp"
 #include "families/trade_route.hpp"
 #include "families/worst_of_layout.hpp"
@@ -93,16 +94,10 @@ struct basic_worst_of_family {
 // Greeks by scenario walks in either precision; the GPU's Greek kernel (the float family's
 // launch_greeks) is float: under --precision double the GPU backend hands Greeks to the host.
 template <typename Real>
-struct basic_worst_of_greek_family : basic_worst_of_family<Real> {
+struct basic_worst_of_greek_family : basic_worst_of_family<Real>, channel_greeks {
   using greek_sums = basket_greek_moments;
   using typename basic_worst_of_family<Real>::record;
 
-  template <typename Batch>
-  static std::optional<trade_greeks> greeks_of(const Batch& b, std::size_t k, const trade_outcome& o)
-  {
-    if (!b.records[k].greeks) return std::nullopt;
-    return make_basket_greeks(o.greek_sums().basket_greeks, b.records[k].assets, b.samples[k], b.scales[k]);
-  }
   template <typename Rng>
   static priced_basket_greeks greek_lane(const record& t, const kernels::worst_of_tables<Real>& tab, std::int64_t block,
                                          int lane)

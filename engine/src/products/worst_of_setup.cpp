@@ -95,8 +95,8 @@ void fill_worst_of(Job& job, const trade& t, const market_data& market, const en
   job.scale = market.discount().discount(t.maturity) * t.notional;
 }
 
-// Whether a float worst-of on `assets` has Greeks: up to the baskets' channels, and every
-// local-vol asset's sticky-strike grids made with the market.
+// Whether a worst-of on `assets` has Greeks: up to the baskets' channels, and every local-vol
+// asset's sticky-strike grids made with the market.
 bool worst_of_greeks(const engine_options& opt, const std::vector<const asset*>& assets)
 {
   bool greeks = opt.greeks && assets.size() <= max_basket_greek_assets;
@@ -148,8 +148,7 @@ basic_local_vol_worst_of_job<Real> make_local_vol_worst_of_job(const trade& t, c
   // Equal steps to maturity beside the fixings, as for single-asset local vol.
   path_grid const g = make_path_grid(t, opt, true);
   double const df_T = market.discount().discount(t.maturity);
-  // The Greek walks are float: a double job has none.
-  bool const greeks = std::is_same_v<Real, float> && worst_of_greeks(opt, u.assets);
+  bool const greeks = worst_of_greeks(opt, u.assets);
   basic_local_vol_worst_of_job<Real> job{};
   double t_prev = 0.0;
   for (std::size_t k = 0; k < g.times.size(); ++k) {
@@ -231,28 +230,29 @@ basic_heston_worst_of_asset<Real> worst_of_heston_asset(const asset& a)
 // +-0.01 along its derivative (make_greek_steps), as the GBM worst-of's scenarios move it; a
 // Heston asset's row keeps its length (its v0 and theta move), as does a local-vol asset's
 // (unused: its grids move).
-std::vector<heston_worst_of_greek_row> heston_worst_of_greek_rows(const std::vector<const asset*>& assets,
-                                                                  const path_grid& g,
-                                                                  const std::vector<heston_step>& steps)
+template <typename Real>
+std::vector<basic_heston_worst_of_greek_row<Real>> heston_worst_of_greek_rows(
+    const std::vector<const asset*>& assets, const path_grid& g, const std::vector<basic_heston_step<Real>>& steps)
 {
-  std::vector<std::vector<path_greek_step>> per_asset;
+  std::vector<std::vector<basic_path_greek_step<Real>>> per_asset;
   for (const asset* a : assets) {
     bool const gbm = a->model == model_kind::gbm;
-    per_asset.push_back(gbm ? make_greek_steps(*a, g.times, 0.0) : std::vector<path_greek_step>{});
+    per_asset.push_back(gbm ? make_greek_steps<Real>(*a, g.times, 0.0) : std::vector<basic_path_greek_step<Real>>{});
   }
-  std::vector<heston_worst_of_greek_row> rows;
+  std::vector<basic_heston_worst_of_greek_row<Real>> rows;
   double t_prev = 0.0;
   for (std::size_t k = 0; k < g.times.size(); ++k) {
     for (std::size_t i = 0; i < assets.size(); ++i) {
-      heston_worst_of_greek_row r{static_cast<float>(g.times[k] - t_prev), static_cast<float>(g.times[k]), {}};
-      float const own = steps[rows.size()].dt;
+      basic_heston_worst_of_greek_row<Real> r{
+          static_cast<Real>(g.times[k] - t_prev), static_cast<Real>(g.times[k]), {}};
+      Real const own = steps[rows.size()].dt;
       if (per_asset[i].empty()) {
         r.vega_dt[0] = r.vega_dt[1] = own;
       } else {
         double const vol = std::sqrt(static_cast<double>(own));
-        double const move = static_cast<double>(scenario_vol_bump) * per_asset[i][k].dvol;
-        r.vega_dt[0] = static_cast<float>((vol + move) * (vol + move));
-        r.vega_dt[1] = static_cast<float>(std::max(0.0, vol - move) * std::max(0.0, vol - move));
+        double const move = static_cast<double>(scenario_bumps<Real>::vol) * per_asset[i][k].dvol;
+        r.vega_dt[0] = static_cast<Real>((vol + move) * (vol + move));
+        r.vega_dt[1] = static_cast<Real>(std::max(0.0, vol - move) * std::max(0.0, vol - move));
       }
       rows.push_back(r);
     }
@@ -275,17 +275,18 @@ void push_local_vol_row(basic_heston_worst_of_job<Real>& job, const asset& a, co
 // Theta's rows (after the steps): every asset's first step shortened, then lengthened, by the
 // kernel's roll, its payment ratio and marks held; their Greek rows, jump counts and local-vol
 // rows beside them.
-void append_heston_theta_rows(heston_worst_of_job& job, const std::vector<const asset*>& assets,
+template <typename Real>
+void append_heston_theta_rows(basic_heston_worst_of_job<Real>& job, const std::vector<const asset*>& assets,
                               const market_data& market, double t1, double df_T, bool jumping)
 {
-  float const eps = scenario_roll(static_cast<float>(t1));
+  Real const eps = scenario_roll(static_cast<Real>(t1));
   for (double const end : {t1 - eps, t1 + eps}) {
     for (std::size_t i = 0; i < assets.size(); ++i) {
-      heston_step s = worst_of_heston_step<float>(*assets[i], market, 0.0, end, job.steps[i].hit_value);
+      basic_heston_step<Real> s = worst_of_heston_step<Real>(*assets[i], market, 0.0, end, job.steps[i].hit_value);
       s.fixing = job.steps[i].fixing;
       job.steps.push_back(s);
-      job.greek_rows.push_back({static_cast<float>(end), static_cast<float>(end), {s.dt, s.dt}});
-      if (jumping) job.jump_counts.push_back(static_cast<float>(jump_intensity(*assets[i]) * end));
+      job.greek_rows.push_back({static_cast<Real>(end), static_cast<Real>(end), {s.dt, s.dt}});
+      if (jumping) job.jump_counts.push_back(static_cast<Real>(jump_intensity(*assets[i]) * end));
       if (!job.local_vol_steps.empty()) push_local_vol_row(job, *assets[i], market, 0.0, end, df_T);
     }
   }
@@ -323,13 +324,10 @@ basic_heston_worst_of_job<Real> make_heston_worst_of_job(const trade& t, const m
     }
     t_prev = g.times[k];
   }
-  // The Greek walks are float: a double job has none.
-  bool const greeks = std::is_same_v<Real, float> && worst_of_greeks(opt, u.assets);
-  if constexpr (std::is_same_v<Real, float>) {
-    if (greeks) {
-      job.greek_rows = heston_worst_of_greek_rows(u.assets, g, job.steps);
-      append_heston_theta_rows(job, u.assets, market, g.times.front(), df_T, jumping > 0);
-    }
+  bool const greeks = worst_of_greeks(opt, u.assets);
+  if (greeks) {
+    job.greek_rows = heston_worst_of_greek_rows(u.assets, g, job.steps);
+    append_heston_theta_rows(job, u.assets, market, g.times.front(), df_T, jumping > 0);
   }
   for (const asset* a : u.assets) job.assets.push_back(worst_of_heston_asset<Real>(*a));
   if (local) add_worst_of_grids(job.grids, job.grid_sources, u.assets, greeks);

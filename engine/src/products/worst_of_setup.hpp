@@ -33,7 +33,7 @@ struct basic_worst_of_job {
 template <typename Real>
 basic_worst_of_job<Real> make_worst_of_job(const trade& t, const market_data& market, const engine_options& opt);
 
-// Real: the path precision (double without Greeks: its Greek walks are float).
+// Real: the path precision (float, or double under --precision double).
 template <typename Real>
 struct basic_local_vol_worst_of_job {
   basic_local_vol_worst_of_trade<Real> kernel;  // first_block, first_step, first_asset, first_factor, first_grid: the batcher's
@@ -54,14 +54,14 @@ template <typename Real>
 basic_local_vol_worst_of_job<Real> make_local_vol_worst_of_job(const trade& t, const market_data& market,
                                                                const engine_options& opt);
 
-// Real: the path precision (double without Greeks: the Greek walks are float).
+// Real: the path precision (float, or double under --precision double).
 template <typename Real>
 struct basic_heston_worst_of_job {
   basic_heston_worst_of_trade<Real> kernel;  // first_block, first_step, first_asset, first_factor: the batcher's
   std::vector<basic_heston_step<Real>> steps;
   std::vector<basic_heston_worst_of_asset<Real>> assets;  // v0, vol of vol (a GBM asset: 1 and 0), jump law
   std::vector<Real> jump_counts;                          // jump trades: lambda dt per step row (empty without)
-  std::vector<heston_worst_of_greek_row> greek_rows;      // with Greeks: parallel to the step rows
+  std::vector<basic_heston_worst_of_greek_row<Real>> greek_rows;  // with Greeks: parallel to the step rows
   // With a local-vol asset: local-vol rows parallel to the step rows, and its grids as the
   // local-vol worst-of's (empty without).
   std::vector<basic_local_vol_step<Real>> local_vol_steps;
@@ -80,7 +80,7 @@ using heston_worst_of_job = basic_heston_worst_of_job<float>;
 // assets beside Heston or jump ones take their local-vol rows and grids. --rng sobol:
 // at most worst_of_sobol_assets / 2 underlyings (two normals an asset a step). With Greeks (up
 // to max_basket_greek_assets underlyings): theta's first rows after the steps, the Greek rows
-// and the vega levels (heston_worst_of_greeks.hpp); a double job has no Greeks.
+// and the vega levels (heston_worst_of_greeks.hpp), in either precision.
 template <typename Real>
 basic_heston_worst_of_job<Real> make_heston_worst_of_job(const trade& t, const market_data& market,
                                                          const engine_options& opt);

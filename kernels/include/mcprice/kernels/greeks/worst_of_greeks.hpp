@@ -212,50 +212,54 @@ MCPRICE_HD MCPRICE_INLINE priced_basket_greeks worst_of_greek_lane_of(const basi
 
 // What the models' scenario walks share (local vol's and Heston's, whose steps differ).
 
-// A scenario's rate move: +-scenario_rate_bump in the rho scenarios (4, 5), else 0.
-MCPRICE_HD MCPRICE_INLINE float scenario_rate_move(const worst_of_scenario& sc)
+// A scenario's rate move: +-the rate bump in the rho scenarios (4, 5), else 0.
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE Real scenario_rate_move(const basic_worst_of_scenario<Real>& sc)
 {
-  return sc.model == 4 ? scenario_rate_bump : sc.model == 5 ? -scenario_rate_bump : 0.0F;
+  constexpr Real bump = scenario_bumps<Real>::rate;
+  return sc.model == 4 ? bump : sc.model == 5 ? -bump : Real(0);
 }
 
 // Asset i's ln(L_i / S_i(0)) as scenario sc sees it: a spot shift of the asset moves it.
-MCPRICE_HD MCPRICE_INLINE float scenario_offset(const worst_of_scenario& sc, float log_initial, int i)
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE Real scenario_offset(const basic_worst_of_scenario<Real>& sc, Real log_initial, int i)
 {
-  for (int s = 0; s < 2; ++s) log_initial -= sc.shifted[s] == i ? sc.shift[s] : 0.0F;
+  for (int s = 0; s < 2; ++s) log_initial -= sc.shifted[s] == i ? sc.shift[s] : Real(0);
   return log_initial;
 }
 
 // The two sides' autocallable states of a scenario walk (sign -1: the antithetic side). Each
 // observation's payment ratio moves with the scenario's rate, to first order in dr.
-template <bool Antithetic, typename Step>
+template <bool Antithetic, typename Step, typename Real>
 struct scenario_sides {
-  const path_gbm_trade& base;
+  const basic_path_gbm_trade<Real>& base;
   observation_rows<Step> levels;
-  path_state a;
-  path_state b;
-  float dr;
-  float maturity;
+  basic_path_state<Real> a;
+  basic_path_state<Real> b;
+  Real dr;
+  Real maturity;
 
-  MCPRICE_HD MCPRICE_INLINE scenario_sides(const worst_of_trade& t, const Step* steps, const float* offsets, float rate,
-                                           float t_end)
+  MCPRICE_HD MCPRICE_INLINE scenario_sides(const basic_worst_of_trade<Real>& t, const Step* steps, const Real* offsets,
+                                           Real rate, Real t_end)
       : base(t), levels(observation_rows_of(steps, t)), a(worst_of_start(t, offsets)), b(a), dr(rate), maturity(t_end)
   {
   }
   // After a step ending at `time` whose first row is s.
-  MCPRICE_HD MCPRICE_INLINE void observe(const Step& s, float time, const worst_of_step<float>& wa,
-                                         const worst_of_step<float>& wb)
+  MCPRICE_HD MCPRICE_INLINE void observe(const Step& s, Real time, const worst_of_step<Real>& wa,
+                                         const worst_of_step<Real>& wb)
   {
-    float const hit = dr == 0.0F ? s.hit_value : s.hit_value * fmaf(dr, maturity - time, 1.0F);
-    a.template observe<path_product::autocallable>(base, 0.0F, wa.x, wa.var, s.fixing, hit, 0.0F, levels);
+    Real const zero(0);
+    Real const hit = dr == zero ? s.hit_value : s.hit_value * math::fma(dr, maturity - time, Real(1));
+    a.template observe<path_product::autocallable>(base, zero, wa.x, wa.var, s.fixing, hit, zero, levels);
     if constexpr (Antithetic)
-      b.template observe<path_product::autocallable>(base, 0.0F, wb.x, wb.var, s.fixing, hit, 0.0F, levels);
+      b.template observe<path_product::autocallable>(base, zero, wb.x, wb.var, s.fixing, hit, zero, levels);
   }
   [[nodiscard]] MCPRICE_HD MCPRICE_INLINE bool open() const { return !(a.settled() && (!Antithetic || b.settled())); }
-  MCPRICE_HD MCPRICE_INLINE float value() const
+  MCPRICE_HD MCPRICE_INLINE Real value() const
   {
-    float const up = a.template payoff<path_product::autocallable>(base);
+    Real const up = a.template payoff<path_product::autocallable>(base);
     if constexpr (!Antithetic) return up;
-    else return 0.5F * (up + b.template payoff<path_product::autocallable>(base));
+    else return Real(0.5) * (up + b.template payoff<path_product::autocallable>(base));
   }
 };
 
@@ -263,13 +267,14 @@ struct scenario_sides {
 // price lane's bits), walk(antithetic, room, sc, subsequence) a scenario walk's value, sized as
 // the price walk is (std::bool_constant, std::integral_constant), and clock() the trade's
 // worst_of_clock (formed only for trades with Greeks, whose rows hold it).
-template <typename Price, typename Walk, typename Clock>
-MCPRICE_HD MCPRICE_INLINE priced_basket_greeks model_worst_of_greek_lane(const worst_of_trade& t, const float* spots,
-                                                                         std::int64_t block, int lane, Price&& price,
-                                                                         Walk&& walk, Clock&& clock)
+template <typename Real, typename Price, typename Walk, typename Clock>
+MCPRICE_HD MCPRICE_INLINE priced_basket_greeks model_worst_of_greek_lane(const basic_worst_of_trade<Real>& t,
+                                                                         const Real* spots, std::int64_t block,
+                                                                         int lane, Price&& price, Walk&& walk,
+                                                                         Clock&& clock)
 {
-  auto const add_greeks = [&](std::uint64_t subsequence, float* v) {
-    auto const value = [&](const worst_of_scenario& sc) {
+  auto const add_greeks = [&](std::uint64_t subsequence, Real* v) {
+    auto const value = [&](const basic_worst_of_scenario<Real>& sc) {
       return with_worst_of_room(t.assets, [&](auto room) {
         return t.antithetic ? walk(std::true_type{}, room, sc, subsequence)
                             : walk(std::false_type{}, room, sc, subsequence);

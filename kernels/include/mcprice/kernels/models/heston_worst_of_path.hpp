@@ -35,7 +35,7 @@ inline constexpr int heston_worst_of_normals_per_asset = 2;
 // (intensity 0: none). With Greeks, its vega scenarios' levels (heston_worst_of_greeks.hpp):
 // v0 and the scale of theta with the vol level +-0.01 (a GBM asset: 1 and 1, its rows move).
 // local_vol: 1 where the asset steps on its local-vol grid (its Heston fields unused).
-// Real: the path precision (double: --precision double, without Greeks).
+// Real: the path precision (double: --precision double).
 template <typename Real>
 struct basic_heston_worst_of_asset {
   Real v0;
@@ -62,11 +62,13 @@ using heston_worst_of_trade = basic_heston_worst_of_trade<float>;
 // time and its end (a GBM asset's row holds its Black variance in dt), and the row's length
 // in the vega scenarios (up, down): a GBM asset's Black variance with its step's vol moved
 // +-0.01 along its derivative, as the GBM worst-of moves it; a Heston asset's own dt.
-struct alignas(16) heston_worst_of_greek_row {
-  float dt;
-  float time;
-  float vega_dt[2];
+template <typename Real>
+struct alignas(16) basic_heston_worst_of_greek_row {
+  Real dt;
+  Real time;
+  Real vega_dt[2];
 };
+using heston_worst_of_greek_row = basic_heston_worst_of_greek_row<float>;
 
 // What a walk reads: the family's tables (device pointers in kernels, host ones on the CPU).
 template <typename Real>
@@ -79,8 +81,8 @@ struct basic_heston_worst_of_tables {
   // A jump trade's mean jump counts lambda dt, parallel to its step rows (from trade.first_step:
   // asset i's step k at k x assets + i); null where no trade jumps.
   const Real* jump_counts{nullptr};
-  // Parallel to the step rows of trades with Greeks (float only); null where none has them.
-  const heston_worst_of_greek_row* greek_rows{nullptr};
+  // Parallel to the step rows of trades with Greeks; null where none has them.
+  const basic_heston_worst_of_greek_row<Real>* greek_rows{nullptr};
   // Trades with a local-vol asset: its local-vol steps parallel to the step rows (the other
   // assets' rows unused), its grids' axes (trade.first_grid) and their values; null where none
   // has one.
