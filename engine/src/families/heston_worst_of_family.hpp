@@ -1,6 +1,6 @@
 #pragma once
 // Worst-of autocallables with a Heston or jump asset among their underlyings (GBM and local-vol
-// ones may sit beside it), float paths (double ones on the host): each trade's
+// ones may sit beside it), in float or double paths: each trade's
 // Heston step rows in one table, its assets' v0, vol of vol and jump law, the GBM worst-of's
 // initial levels, spots and correlation factors, and with a local-vol asset its local-vol rows and grids (as the local-vol worst-of's). Two
 // families of one definition: the mixed worst-ofs (a local-vol asset among them) take kernels
@@ -141,11 +141,19 @@ using heston_worst_of_family = float_heston_worst_of_family<false>;
 using mixed_worst_of_family = float_heston_worst_of_family<true>;
 
 // --precision double: every Heston and jump worst-of (local-vol assets beside them or not) on the
-// walk with the local-vol step, priced, Greeks included, by the CPU backend's lanes on either
-// backend (the GPU's kernels for it are float: gpu_backend.cpp hands it to the host).
+// walk with the local-vol step: the GPU's double kernels price it (fused and two-phase), the host
+// its Greeks (the GPU's Greek kernels are float).
 struct double_heston_worst_of_family : basic_heston_worst_of_greek_family<double, true> {
-  static constexpr bool gpu_kernels = false;
   static bool takes(const trade_route& r) { return r.in_double && r.heston_worst_of; }
+  static void launch(const device_ref& f, kernels::block_range b, moments* partials, kernels::launch_target at)
+  {
+    kernels::launch_heston_worst_of_blocks(f, b, partials, at);
+  }
+  static void launch_two_phase(const device_ref& f, kernels::block_range b, const kernels::two_phase_scratch<double>& s,
+                               moments* partials, kernels::launch_target at)
+  {
+    kernels::launch_heston_worst_of_two_phase(f, b, s, partials, at);
+  }
 };
 
 }  // namespace mcprice::detail

@@ -1,6 +1,6 @@
 #pragma once
 // Worst-of autocallables with a local-vol asset among their underlyings (GBM ones may sit
-// beside it), float paths (double ones on the host): each trade's local-vol step
+// beside it), in float or double paths: each trade's local-vol step
 // rows in one table, its assets' grid axes in another, the grids read from the market's table (market/market_surfaces.hpp), and the GBM
 // worst-of's initial levels, spots and correlation factors. Greeks (up to
 // max_basket_greek_assets assets): scenario walks on the price's normals, each reading its
@@ -77,6 +77,15 @@ struct basic_local_vol_worst_of_family {
   {
     return local_vol_worst_of_lane<Rng>(t, tab, block, lane);
   }
+  static void launch(const device_ref& f, kernels::block_range b, moments* partials, kernels::launch_target at)
+  {
+    kernels::launch_local_vol_worst_of_blocks(f, b, partials, at);
+  }
+  static void launch_two_phase(const device_ref& f, kernels::block_range b, const kernels::two_phase_scratch<Real>& s,
+                               moments* partials, kernels::launch_target at)
+  {
+    kernels::launch_local_vol_worst_of_two_phase(f, b, s, partials, at);
+  }
   static two_phase_layout two_phase(const std::vector<record>& records) { return worst_of_two_phase_layout(records); }
 };
 
@@ -96,15 +105,6 @@ struct basic_local_vol_worst_of_greek_family : basic_local_vol_worst_of_family<R
 };
 
 struct local_vol_worst_of_family : basic_local_vol_worst_of_greek_family<float> {
-  static void launch(const device_ref& f, kernels::block_range b, moments* partials, kernels::launch_target at)
-  {
-    kernels::launch_local_vol_worst_of_blocks(f, b, partials, at);
-  }
-  static void launch_two_phase(const device_ref& f, kernels::block_range b, const kernels::two_phase_scratch<float>& s,
-                               moments* partials, kernels::launch_target at)
-  {
-    kernels::launch_local_vol_worst_of_two_phase(f, b, s, partials, at);
-  }
   static void launch_greeks(const device_ref& f, kernels::block_range b, moments* partials, greek_sums* greek_partials,
                             kernels::launch_target at)
   {
@@ -112,10 +112,8 @@ struct local_vol_worst_of_family : basic_local_vol_worst_of_greek_family<float> 
   }
 };
 
-// --precision double: priced, Greeks included, by the CPU backend's lanes on either backend (the
-// GPU's kernels for it are float: gpu_backend.cpp hands it to the host).
-struct double_local_vol_worst_of_family : basic_local_vol_worst_of_greek_family<double> {
-  static constexpr bool gpu_kernels = false;
-};
+// --precision double: the GPU's double kernels price it (fused and two-phase), the host its Greeks
+// (the GPU's Greek kernel is float).
+struct double_local_vol_worst_of_family : basic_local_vol_worst_of_greek_family<double> {};
 
 }  // namespace mcprice::detail

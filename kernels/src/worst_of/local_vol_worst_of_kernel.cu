@@ -4,15 +4,17 @@
 namespace mcprice::kernels {
 namespace {
 
-// Local-vol worst-ofs as worst_of_routes walks them: each asset's log-Euler step on its grid.
+// Local-vol worst-ofs as worst_of_routes walks them: each asset's log-Euler step on its grid, in
+// the path precision Real (the Greeks' kernel is float's only).
+template <typename Real>
 struct local_vol_worst_of {
-  using real = float;
-  using trade = local_vol_worst_of_trade;
-  using tables = local_vol_worst_of_tables;
+  using real = Real;
+  using trade = basic_local_vol_worst_of_trade<Real>;
+  using tables = basic_local_vol_worst_of_tables<Real>;
   static constexpr const char* blocks_name = "local_vol_worst_of_blocks_kernel";
   static constexpr const char* observations_name = "local_vol_worst_of_observations_kernel";
   static constexpr const char* payoffs_name = "local_vol_worst_of_payoffs_kernel";
-  static constexpr const char* greeks_name = "local_vol_worst_of_greek_blocks_kernel";
+  static constexpr const char* greeks_name() { return "local_vol_worst_of_greek_blocks_kernel"; }
 
   template <typename Stream>
   __device__ __forceinline__ static moments lane(const trade& t, const tables& tab, std::int64_t block, int lane)
@@ -31,11 +33,11 @@ struct local_vol_worst_of {
   {
     walk_local_vol_worst_of<Stream, Antithetic>(t, tab, seed, observe, open);
   }
-  __device__ __forceinline__ static const local_vol_step* steps(const trade& t, const tables& tab)
+  __device__ __forceinline__ static const basic_local_vol_step<Real>* steps(const trade& t, const tables& tab)
   {
     return tab.steps + t.first_step;
   }
-  __device__ __forceinline__ static const float* log_initials(const trade& t, const tables& tab)
+  __device__ __forceinline__ static const Real* log_initials(const trade& t, const tables& tab)
   {
     return tab.log_initials + t.first_asset;
   }
@@ -43,23 +45,33 @@ struct local_vol_worst_of {
 
 }  // namespace
 
-void launch_local_vol_worst_of_blocks(const local_vol_worst_of_ref& f, block_range blocks, moments* partials,
-                                      launch_target at)
+template <typename Real>
+void launch_local_vol_worst_of_blocks(const basic_local_vol_worst_of_ref<Real>& f, block_range blocks,
+                                      moments* partials, launch_target at)
 {
-  worst_of_routes::launch_blocks<local_vol_worst_of>(f, blocks, partials, at);
+  worst_of_routes::launch_blocks<local_vol_worst_of<Real>>(f, blocks, partials, at);
 }
 
-void launch_local_vol_worst_of_two_phase(const local_vol_worst_of_ref& f, block_range blocks,
-                                         const two_phase_scratch<float>& s, moments* partials, launch_target at)
+template <typename Real>
+void launch_local_vol_worst_of_two_phase(const basic_local_vol_worst_of_ref<Real>& f, block_range blocks,
+                                         const two_phase_scratch<Real>& s, moments* partials, launch_target at)
 {
-  worst_of_routes::launch_two_phase<local_vol_worst_of>(f, blocks, s, partials, at);
+  worst_of_routes::launch_two_phase<local_vol_worst_of<Real>>(f, blocks, s, partials, at);
 }
+
+template void launch_local_vol_worst_of_blocks(const local_vol_worst_of_ref&, block_range, moments*, launch_target);
+template void launch_local_vol_worst_of_blocks(const basic_local_vol_worst_of_ref<double>&, block_range, moments*,
+                                               launch_target);
+template void launch_local_vol_worst_of_two_phase(const local_vol_worst_of_ref&, block_range,
+                                                  const two_phase_scratch<float>&, moments*, launch_target);
+template void launch_local_vol_worst_of_two_phase(const basic_local_vol_worst_of_ref<double>&, block_range,
+                                                  const two_phase_scratch<double>&, moments*, launch_target);
 
 void launch_local_vol_worst_of_greek_blocks(const local_vol_worst_of_ref& f, block_range blocks,
                                             moments* price_partials, basket_greek_moments* greek_partials,
                                             launch_target at)
 {
-  worst_of_routes::launch_greek_blocks<local_vol_worst_of>(f, blocks, price_partials, greek_partials, at);
+  worst_of_routes::launch_greek_blocks<local_vol_worst_of<float>>(f, blocks, price_partials, greek_partials, at);
 }
 
 }  // namespace mcprice::kernels

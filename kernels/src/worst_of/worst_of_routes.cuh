@@ -187,7 +187,7 @@ void launch_greek_blocks(const Ref& f, block_range blocks, moments* price_partia
 {
   if (f.num_trades == 0) return;
   detail::with_normal_stream<rng::device_sobol_stream<worst_of_sobol_assets>>(at, [&](auto stream) {
-    detail::launch_persistent(greek_blocks_kernel<Model, typename decltype(stream)::type>, Model::greeks_name,
+    detail::launch_persistent(greek_blocks_kernel<Model, typename decltype(stream)::type>, Model::greeks_name(),
                               blocks.size(), at.grid_blocks, at.stream, f.trades, f.num_trades, f.tables, blocks,
                               price_partials, greek_partials);
   });

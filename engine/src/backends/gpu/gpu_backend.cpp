@@ -187,9 +187,10 @@ class gpu_backend final : public pricing_backend {
   {
     if (o.precision != path_precision::float64) return nullptr;
     auto host = make_cpu_backend(o.threads, o.rng, market);
-    notices.push_back("--precision double: early exercise, multi-asset trades (worst-of autocallables included) on "
-                      "Heston, local-vol or jump assets, and Greeks are priced in double by the host (" +
-                      host->name() + "); the GPU's kernels for them are float");
+    notices.push_back(
+        "--precision double: early exercise, multi-asset trades on Heston, local-vol or jump assets, "
+        "and Greeks are priced in double by the host (" +
+        host->name() + "); the GPU's kernels for them are float");
     return host;
   }
 

@@ -1,7 +1,7 @@
 #pragma once
 // Host entry points of the worst-of autocallable kernels on local-vol assets (GBM ones may sit
-// beside them), float paths: the fused route, the two-phase route and the Greeks. Plain C++
-// header.
+// beside them): the fused route and the two-phase route in float or double paths, and the Greeks
+// in float. Plain C++ header.
 #include "mcprice/kernels/greeks/basket_greeks.hpp"
 #include "mcprice/kernels/greeks/local_vol_worst_of_greeks.hpp"
 #include "mcprice/kernels/launch/family_ref.hpp"
@@ -13,15 +13,21 @@ namespace mcprice::kernels {
 // Every trade's local-vol step rows (trade.first_step), its assets' grids' axes
 // (trade.first_grid), the grids' values (the surface table), initial levels and spots
 // (trade.first_asset) and correlation factors (trade.first_factor).
-using local_vol_worst_of_ref = family_ref<local_vol_worst_of_trade, local_vol_worst_of_tables>;
+template <typename Real>
+using basic_local_vol_worst_of_ref =
+    family_ref<basic_local_vol_worst_of_trade<Real>, basic_local_vol_worst_of_tables<Real>>;
+using local_vol_worst_of_ref = basic_local_vol_worst_of_ref<float>;
 
-void launch_local_vol_worst_of_blocks(const local_vol_worst_of_ref& f, block_range blocks, moments* partials,
-                                      launch_target at);
+// Real: float or double (instantiated for both).
+template <typename Real>
+void launch_local_vol_worst_of_blocks(const basic_local_vol_worst_of_ref<Real>& f, block_range blocks,
+                                      moments* partials, launch_target at);
 
 // The two-phase route, with the GBM worst-of's rows a sample (worst_of_rows_per_sample) and its
 // fused route's bits.
-void launch_local_vol_worst_of_two_phase(const local_vol_worst_of_ref& f, block_range blocks,
-                                         const two_phase_scratch<float>& s, moments* partials, launch_target at);
+template <typename Real>
+void launch_local_vol_worst_of_two_phase(const basic_local_vol_worst_of_ref<Real>& f, block_range blocks,
+                                         const two_phase_scratch<Real>& s, moments* partials, launch_target at);
 
 // Like launch_local_vol_worst_of_blocks (the same price partials, bit for bit), plus each
 // partial's Greek sums in the baskets' channels (trades with t.greeks; the others' stay zero).
