@@ -60,6 +60,9 @@ po::options_description visible_options()
       "scratch size classes, job cap and pool limit from FILE (--suggest-budget's); --job-cap and --pool-limit "
       "given here win")(
       "route", po::value<std::string>(), "GPU kernels: auto | fused | two-phase (same results; for checks)")(
+      "graphs", po::value<std::string>(),
+      "GPU requests as captured CUDA graphs, replayed per shape: auto | on | off (same results; auto is off "
+      "for now)")(
       "grid-blocks", po::value<std::string>(), "GPU grid size override; never changes results")(
       "manifest", po::value<std::string>(),
       "also write a run manifest (input and result digests, settings, engine, device, host) to FILE")(
@@ -415,6 +418,13 @@ command_line parse_command_line(int argc, const char* const argv[])
     else if (r == "fused") e.route = kernel_route::fused;
     else if (r == "two-phase") e.route = kernel_route::two_phase;
     else throw configuration_error("--route " + r + ": expected auto, fused or two-phase");
+  }
+  if (vm.count("graphs")) {
+    std::string const g = get("graphs");
+    if (g == "auto") e.graphs = graph_mode::automatic;
+    else if (g == "on") e.graphs = graph_mode::on;
+    else if (g == "off") e.graphs = graph_mode::off;
+    else throw configuration_error("--graphs " + g + ": expected auto, on or off");
   }
   if (vm.count("grid-blocks")) e.grid_blocks = static_cast<int>(parse_count(get("grid-blocks"), "--grid-blocks"));
   cl.greeks = vm.count("greeks") > 0;

@@ -38,6 +38,8 @@ const char* name_of(kernel_route r)
 {
   return r == kernel_route::fused ? "fused" : r == kernel_route::two_phase ? "two-phase" : "auto";
 }
+
+const char* name_of(graph_mode g) { return g == graph_mode::on ? "on" : g == graph_mode::off ? "off" : "auto"; }
 const char* name_of(path_precision p) { return p == path_precision::float64 ? "double" : "float"; }
 
 std::string hex64(std::uint64_t v)
@@ -219,6 +221,7 @@ nlohmann::json to_json(const run_manifest& m)
             {"pool_limit_bytes", s.pool_limit_bytes},
             {"grid_blocks", s.grid_blocks},
             {"route", name_of(s.route)},
+            {"graphs", name_of(s.graphs)},
             {"pipeline_chunk_trades", s.pipeline_chunk_trades}}},
           {"environment",
            {{"device", m.device},
@@ -304,6 +307,10 @@ run_manifest manifest_from_json(const nlohmann::json& j, const std::string& file
   o.route = route == "fused"       ? kernel_route::fused
             : route == "two-phase" ? kernel_route::two_phase
                                    : kernel_route::automatic;
+  // Manifests before CUDA graphs lack it: they ran eagerly.
+  std::string const graphs = s.contains("graphs") ? r.str(s, "graphs", "/settings") : "off";
+  if (graphs != "auto" && graphs != "on" && graphs != "off") r.fail("/settings/graphs must be auto, on or off");
+  o.graphs = graphs == "on" ? graph_mode::on : graphs == "off" ? graph_mode::off : graph_mode::automatic;
   o.pipeline_chunk_trades = r.num<std::size_t>(s, "pipeline_chunk_trades", "/settings");
   auto const& env = r.at(j, "environment", "");
   m.device = r.str(env, "device", "/environment");

@@ -21,6 +21,7 @@ struct memory_report {
   std::optional<driver_pool_usage> driver;
   std::optional<mapped_page_usage> pages;  // bucketed, over pages it maps itself
   std::optional<gate_statistics> gate;          // admission under --pool-limit
+  std::optional<graph_cache_statistics> graphs;  // --graphs on: the captured job graphs
   std::uint64_t job_retries{0};                 // jobs refused by the gate that came again
   int streams_busy{-1};                         // the engine's streams with work queued now (-1: unknown)
   // Every byte the engine's scratch holds from the CUDA driver, now and at its peak: the pages

@@ -22,6 +22,10 @@ enum class path_precision { float32, float64 };
 // Where a path's normals come from: Philox pseudo-random numbers, or randomised quasi-Monte
 // Carlo (Owen-scrambled Sobol points with a Brownian bridge; docs/quasi-monte-carlo.md).
 enum class rng_kind { pseudo, sobol };
+// Whether a GPU request's device work (upload, kernels, reduction, copy-back) is captured once
+// per shape as a CUDA graph and replayed (docs/graphs.md). The same bits either way. auto: off
+// until a measurement on the device says where graphs are faster.
+enum class graph_mode { automatic, on, off };
 
 struct engine_options {
   // Change the numbers:
@@ -56,6 +60,11 @@ struct engine_options {
   std::size_t pool_limit_bytes{0};  // most scratch bytes held from the device; 0 = no limit
   int grid_blocks{0};               // GPU grid override, 0 = tuned
   kernel_route route{kernel_route::automatic};
+  graph_mode graphs{graph_mode::automatic};
+  // The captured graphs' cache (graphs on): at most this many instantiated graphs and bytes held
+  // for them (staging, device buffers, their scratch), least recently used out.
+  std::size_t graph_cache_entries{64};
+  std::size_t graph_cache_bytes{std::size_t{256} << 20};
   // GPU books of at least 3 x this many trades go as a pipeline of chunks (host preparation of
   // one chunk overlapping the GPU's pricing of the last); 0 = never.
   std::size_t pipeline_chunk_trades{128};

@@ -55,6 +55,7 @@ class packed_tables {
   }
 
   [[nodiscard]] const std::vector<unsigned char>& bytes() const noexcept { return bytes_; }
+  [[nodiscard]] const std::vector<std::size_t>& offsets() const noexcept { return offsets_; }
 
  private:
   std::vector<unsigned char> bytes_;
@@ -74,6 +75,15 @@ request_upload upload_of(const std::vector<Record>& records, std::int64_t total_
   return u;
 }
 
+// One address per family: a captured graph's key (job_graphs.hpp).
+template <typename Family>
+inline const char graph_tag = 0;
+
+// engine_options::graphs resolved: auto is off until the device measurements say where graphs
+// pay (docs/graphs.md). Quasi-random kernels bind their direction table from pageable memory
+// before each launch, which a capture cannot hold: they always run eagerly.
+bool graphs_on(const engine_options& o) { return o.graphs == graph_mode::on && o.rng == rng_kind::pseudo; }
+
 class gpu_backend final : public pricing_backend {
  public:
   gpu_backend(const engine_options& o, const engine_knobs& knobs, const market_data& market,
@@ -85,7 +95,7 @@ class gpu_backend final : public pricing_backend {
         two_phase_(o.route == kernel_route::two_phase),
         name_(query_device(o.device).name),
         ctx_(o, market, notices),
-        runner_(ctx_, job_cap_),
+        runner_(ctx_, job_cap_, graphs_on(o), o.graph_cache_entries, o.graph_cache_bytes),
         host_(host_for_double(o, market, notices))
   {
   }
@@ -122,8 +132,22 @@ class gpu_backend final : public pricing_backend {
 
   [[nodiscard]] backend_kind kind() const noexcept override { return backend_kind::gpu; }
   [[nodiscard]] const std::string& name() const noexcept override { return name_; }
-  [[nodiscard]] std::optional<memory_report> memory() const override { return ctx_.report(); }
-  void trim_memory() const override { ctx_.trim(); }
+  [[nodiscard]] std::optional<memory_report> memory() const override
+  {
+    memory_report r = ctx_.report();
+    if ((r.graphs = runner_.graph_statistics())) {
+      // The graph pool's bytes are scratch held from the driver too (the pool is the device's,
+      // shared with any other engine on it; its high-water mark bounds its share of the peak).
+      r.held_bytes += r.graphs->pool_reserved;
+      r.held_peak += r.graphs->pool_reserved_high;
+    }
+    return r;
+  }
+  void trim_memory() const override
+  {
+    runner_.trim_graphs();
+    ctx_.trim();
+  }
 
  private:
   // A family's request: its records and tables uploaded, then each job's kernels by the
@@ -167,6 +191,11 @@ class gpu_backend final : public pricing_backend {
     if constexpr (has_gpu_greeks<Family>) {
       if (with_greeks) u.greeks = greek_reduction_of<typename Family::greek_sums>();
     }
+    u.graph_family = &graph_tag<Family>;
+    u.graph_shape.assign(tables.offsets().begin(), tables.offsets().end());
+    u.graph_shape.insert(u.graph_shape.end(),
+                         {std::int64_t{with_greeks}, std::int64_t{two_phase}, std::int64_t{scratch.rows},
+                          scratch.path_values, scratch.payoff_values});
     tally_layout const tallies(b.records);
     u.tally_slots = tallies.slots();
     if (u.tally_slots > 0) {

@@ -1,6 +1,8 @@
 #include "backends/gpu/job_runner.hpp"
 
+#include "backends/gpu/job_graphs.hpp"
 #include "backends/gpu/nvtx_range.hpp"
+#include "backends/gpu/submission_turn.hpp"
 #include "mcprice/memory/cuda_error.hpp"
 #include "mcprice/memory/event.hpp"
 #include "mcprice/memory/memory_errors.hpp"
@@ -30,31 +32,6 @@ std::size_t cub_temp_bytes(std::size_t segments)
   kernels::segmented_sum<moments>(nullptr, temp, nullptr, {nullptr, 0, static_cast<int>(segments)}, nullptr, nullptr);
   return temp;
 }
-
-// A family's place in a pipelined call's submission order (run_control::wait_turn and
-// submitted): taken before its first GPU operation, given up once its jobs are queued, and in
-// any case on the way out, so a failing family never holds up the chunks behind it.
-class submission_turn {
- public:
-  explicit submission_turn(const run_control& c) : control_(c) {}
-  submission_turn(const submission_turn&) = delete;
-  submission_turn& operator=(const submission_turn&) = delete;
-  ~submission_turn() { give_up(); }
-  void take()
-  {
-    if (control_.wait_turn) control_.wait_turn();
-  }
-  void give_up() noexcept
-  {
-    if (done_) return;
-    done_ = true;
-    if (control_.submitted) control_.submitted();
-  }
-
- private:
-  const run_control& control_;
-  bool done_{false};
-};
 
 // f(outcome) for the trade of each of a job's segments.
 template <typename F>
@@ -122,28 +99,34 @@ struct job_runner::device_clock {
   double host_seconds{0.0};
 };
 
-// A request in flight: its plan and its request-lifetime buffers on both sides.
-struct job_runner::request_state {
-  segment_plan plan;
-  job_split split;
-  request_on_device device;
-  const std::int64_t* d_offsets{nullptr};
-  unsigned int* d_stop{nullptr};  // the stop word, after the offsets
-  unsigned int* h_stop{nullptr};  // its staging: 1 once the caller has cancelled
-  bool stop_sent{false};          // the kernels were asked to stop: every sum may be partial
-  moments* h_sums{nullptr};
-  const greek_reduction* greeks{nullptr};  // requests with Greeks: what their sums are
-  unsigned char* h_greeks{nullptr};        // and their segment sums
-  unsigned long long* d_tally{nullptr};    // the outcome counters (request_upload::tally_slots)
-  unsigned long long* h_tally{nullptr};    // and their copy back
-  order_token uploaded{0};
-  std::vector<job_trace>* traces{nullptr};  // traced calls only
-};
+job_runner::job_runner(gpu_context& ctx, std::size_t job_cap, bool graphs, std::size_t graph_entries,
+                       std::size_t graph_bytes)
+    : ctx_(ctx), job_cap_(job_cap)
+{
+  if (graphs) graphs_ = std::make_unique<job_graphs>(*this, ctx, graph_entries, graph_bytes);
+}
+
+job_runner::~job_runner() = default;
+
+std::optional<graph_cache_statistics> job_runner::graph_statistics() const
+{
+  if (!graphs_) return std::nullopt;
+  return graphs_->statistics();
+}
+
+void job_runner::trim_graphs() const
+{
+  if (graphs_) graphs_->trim();
+}
 
 family_run job_runner::run(const request_upload& u, const run_control& control, const job_kernels& kernels) const
 {
   submission_turn turn(control);
   MCPRICE_CUDA_TRY(cudaSetDevice(ctx_.device()));
+  // Traced calls time each job on the device: they run eagerly.
+  if (graphs_ && u.graph_family != nullptr && control.timeline == nullptr) {
+    if (auto run = graphs_->run(u, control, kernels, turn)) return std::move(*run);
+  }
   double const submitted_from = control.timeline != nullptr ? control.timeline->now() : 0.0;
   std::vector<job_trace> traces;
   std::shared_ptr<const device_clock> clock;
@@ -158,26 +141,14 @@ family_run job_runner::run(const request_upload& u, const run_control& control, 
 
   // Request-lifetime data (trade table, extra table, segment offsets; never the scratch pool)
   // and the pinned staging that also receives the segment sums, both cached across requests.
-  std::size_t const n_seg = r.plan.segments.size();
-  std::size_t const extra_bytes = u.table_bytes + u.tail_bytes;
-  std::size_t const offset_bytes = offset_bytes_of(n_seg);
-  std::size_t const tally_bytes = sizeof(unsigned long long) * u.tally_slots;
-  auto device_data =
-      ctx_.request_buffers().acquire(arena_view::footprint({u.record_bytes, extra_bytes, offset_bytes, tally_bytes}));
-  std::size_t const greek_bytes = u.greeks != nullptr ? u.greeks->bytes * n_seg : 0;
-  auto staging = ctx_.staging().acquire(u.record_bytes + extra_bytes + offset_bytes + sizeof(moments) * n_seg +
-                                        greek_bytes + tally_bytes);
+  request_sizes const sizes = sizes_of(u, r.plan.segments.size());
+  auto device_data = ctx_.request_buffers().acquire(sizes.device);
+  auto staging = ctx_.staging().acquire(sizes.staging);
   turn.take();
   upload(u, r, device_data.get(), staging.get());
   if (control.timeline != nullptr) {
     control.timeline->add({"plan+upload", control.chunk, 0, submitted_from, control.timeline->now(), false});
   }
-  if (u.greeks != nullptr) {
-    r.greeks = u.greeks;
-    r.h_greeks = reinterpret_cast<unsigned char*>(r.h_sums + n_seg);
-  }
-  if (u.tally_slots > 0) r.h_tally = reinterpret_cast<unsigned long long*>(
-                             reinterpret_cast<unsigned char*>(r.h_sums + n_seg) + greek_bytes);
   std::vector<stream_view> const streams = queue_jobs(r, control, kernels, run);
   turn.give_up();
   double const collect_from = control.timeline != nullptr ? control.timeline->now() : 0.0;
@@ -186,14 +157,22 @@ family_run job_runner::run(const request_upload& u, const run_control& control, 
   });
   if (u.tally_slots > 0 && !streams.empty()) {
     // Every job's atomics have landed once all its streams are collected: one copy back then.
-    MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.h_tally, r.d_tally, tally_bytes, cudaMemcpyDeviceToHost,
-                                     streams.front().value()));
+    MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.h_tally, r.d_tally, sizeof(unsigned long long) * u.tally_slots,
+                                     cudaMemcpyDeviceToHost, streams.front().value()));
     collect({streams.front()}, control.spin_wait);
-    run.tally.assign(r.h_tally, r.h_tally + u.tally_slots);
   }
   ctx_.events().release(r.uploaded);
   if (clock) trace_request(*control.timeline, *clock, control.chunk, submitted_from, collect_from, traces);
+  keep_results(u, r, control, run);
+  return run;
+}
 
+// After the request's work is collected: its sums per trade, its Greeks and outcome counters,
+// or, where a stop reached its kernels, every trade cancelled.
+void job_runner::keep_results(const request_upload& u, const request_state& r, const run_control& control,
+                              family_run& run) const
+{
+  if (u.tally_slots > 0) run.tally.assign(r.h_tally, r.h_tally + u.tally_slots);
   if (r.stop_sent) {
     // The stop's copy reads the request's staging, which goes back to its cache after this.
     MCPRICE_CUDA_TRY(cudaStreamSynchronize(stop_stream_->value()));
@@ -201,6 +180,7 @@ family_run job_runner::run(const request_upload& u, const run_control& control, 
     for (trade_outcome& o : run.outcomes) o.cancelled = o.cancelled || o.error.empty();
   }
   // A failed job's segments hold nothing: its trades keep their error and no sums.
+  std::size_t const n_seg = r.plan.segments.size();
   std::vector<moments> sums(r.h_sums, r.h_sums + n_seg);
   auto const totals = combine_segments(r.plan, sums, run.outcomes.size());
   for (std::size_t i = 0; i < run.outcomes.size(); ++i) {
@@ -208,7 +188,6 @@ family_run job_runner::run(const request_upload& u, const run_control& control, 
   }
   if (r.greeks != nullptr) r.greeks->keep(r.plan, r.h_greeks, run);
   if (control.progress) control.progress(u.total_samples, u.total_samples);
-  return run;
 }
 
 // The request's segments and jobs; trades whose smallest chunk exceeds what a job may hold fail
@@ -218,10 +197,8 @@ family_run job_runner::plan(const request_upload& u, const run_control& control,
   nvtx_range const phase("plan");
   r.plan = plan_segments(u.first_blocks, u.total_blocks);
   r.split = plan_jobs(
-      r.plan, plan_cap(), job_size(u.total_blocks, control.max_jobs), [&](std::int64_t blocks, std::size_t segs) {
-        return scratch_need(blocks, segs, u.greeks) + round256(u.scratch_per_block * static_cast<std::size_t>(blocks)) +
-               round256(u.scratch_per_job);
-      });
+      r.plan, plan_cap(), job_size(u.total_blocks, control.max_jobs),
+      [&](std::int64_t blocks, std::size_t segs) { return job_need(u, blocks, segs); });
   family_run run;
   run.outcomes.resize(u.first_blocks.size());
   run.jobs = r.split.jobs.size();
@@ -300,6 +277,13 @@ std::size_t job_runner::plan_cap() const noexcept
   return job_cap_ == 0 ? share : std::min(job_cap_, share);
 }
 
+// A job's scratch: the reduction's (scratch_need) and the family's own.
+std::size_t job_runner::job_need(const request_upload& u, std::int64_t blocks, std::size_t segments) const
+{
+  return scratch_need(blocks, segments, u.greeks) + round256(u.scratch_per_block * static_cast<std::size_t>(blocks)) +
+         round256(u.scratch_per_job);
+}
+
 std::size_t job_runner::scratch_need(std::int64_t blocks, std::size_t segments, const greek_reduction* greeks) const
 {
   auto const b = static_cast<std::size_t>(blocks);
@@ -312,14 +296,36 @@ std::size_t job_runner::scratch_need(std::int64_t blocks, std::size_t segments, 
   return need;
 }
 
+job_runner::request_sizes job_runner::sizes_of(const request_upload& u, std::size_t n_seg) const
+{
+  std::size_t const extra_bytes = u.table_bytes + u.tail_bytes;
+  std::size_t const offset_bytes = offset_bytes_of(n_seg);
+  std::size_t const tally_bytes = sizeof(unsigned long long) * u.tally_slots;
+  std::size_t const greek_bytes = u.greeks != nullptr ? u.greeks->bytes * n_seg : 0;
+  return {arena_view::footprint({u.record_bytes, extra_bytes, offset_bytes, tally_bytes}),
+          u.record_bytes + extra_bytes + offset_bytes + sizeof(moments) * n_seg + greek_bytes + tally_bytes};
+}
+
 void job_runner::upload(const request_upload& u, request_state& r, device_buffer& device_data,
                         pinned_buffer& staging) const
 {
   nvtx_range const phase("upload");
+  stage(u, r, device_data.data(), device_data.size(), staging.as<char>());
+  stream_view const s = ctx_.upload_stream();
+  ctx_.wait_for_market(s);
+  queue_upload(u, r, s, true);
+  r.uploaded = ctx_.events().record(s);
+}
+
+// The request's host data into its staging, and where each part goes on the device into r.
+// The layout depends on the sizes alone (sizes_of), so every request of one shape puts each
+// part at the same addresses of the same buffers.
+void job_runner::stage(const request_upload& u, request_state& r, void* device_data, std::size_t device_bytes,
+                       char* host) const
+{
   std::size_t const n_seg = r.plan.segments.size();
   std::size_t const offset_bytes = offset_bytes_of(n_seg);
   std::size_t const extra_bytes = u.table_bytes + u.tail_bytes;
-  char* const host = staging.as<char>();
   std::memcpy(host, u.records, u.record_bytes);
   if (u.table_bytes > 0) std::memcpy(host + u.record_bytes, u.tables, u.table_bytes);
   if (u.tail_bytes > 0) std::memcpy(host + u.record_bytes + u.table_bytes, u.tail, u.tail_bytes);
@@ -327,31 +333,48 @@ void job_runner::upload(const request_upload& u, request_state& r, device_buffer
   for (std::size_t i = 0; i < n_seg; ++i) h_offsets[i] = r.plan.segments[i].first_block;
   h_offsets[n_seg] = r.plan.total_blocks;
   h_offsets[n_seg + 1] = 0;
+  r.h_upload = host;
   r.h_stop = reinterpret_cast<unsigned int*>(h_offsets + n_seg + 1);
   r.h_sums = reinterpret_cast<moments*>(host + u.record_bytes + extra_bytes + offset_bytes);
+  std::size_t const greek_bytes = u.greeks != nullptr ? u.greeks->bytes * n_seg : 0;
+  if (u.greeks != nullptr) {
+    r.greeks = u.greeks;
+    r.h_greeks = reinterpret_cast<unsigned char*>(r.h_sums + n_seg);
+  }
+  if (u.tally_slots > 0) {
+    r.h_tally = reinterpret_cast<unsigned long long*>(reinterpret_cast<unsigned char*>(r.h_sums + n_seg) + greek_bytes);
+  }
 
-  arena_view arena(device_data.data(), device_data.size());
-  void* const d_records = arena.allocate(u.record_bytes);
-  void* const d_extra = extra_bytes > 0 ? arena.allocate(extra_bytes) : nullptr;
+  arena_view arena(device_data, device_bytes);
+  r.d_records = arena.allocate(u.record_bytes);
+  r.d_tables = extra_bytes > 0 ? arena.allocate(extra_bytes) : nullptr;
+  r.device.records = r.d_records;
+  r.device.tables = r.d_tables;
   auto* const d_offsets = arena.allocate_n<std::int64_t>(n_seg + 2);
-  unsigned long long* const d_tally = u.tally_slots > 0 ? arena.allocate_n<unsigned long long>(u.tally_slots) : nullptr;
-  if (d_tally != nullptr) u.bind_tally(host, d_tally);
-  stream_view const s = ctx_.upload_stream();
-  ctx_.wait_for_market(s);
-  if (d_tally != nullptr) {
-    MCPRICE_CUDA_TRY(cudaMemsetAsync(d_tally, 0, sizeof(unsigned long long) * u.tally_slots, s.value()));
-  }
-  MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_records, host, u.record_bytes, cudaMemcpyHostToDevice, s.value()));
-  if (extra_bytes > 0) {
-    MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_extra, host + u.record_bytes, extra_bytes, cudaMemcpyHostToDevice, s.value()));
-  }
-  MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_offsets, h_offsets, offset_bytes, cudaMemcpyHostToDevice, s.value()));
-  r.uploaded = ctx_.events().record(s);
-  r.device.records = d_records;
-  r.device.tables = d_extra;
-  r.d_tally = d_tally;
+  r.d_tally = u.tally_slots > 0 ? arena.allocate_n<unsigned long long>(u.tally_slots) : nullptr;
+  if (r.d_tally != nullptr) u.bind_tally(host, r.d_tally);
   r.d_offsets = d_offsets;
   r.d_stop = reinterpret_cast<unsigned int*>(d_offsets + n_seg + 1);
+}
+
+// The staged request's copies to the device on s; with stop_word, the zeroed stop word too (a
+// graph leaves it out: it is zeroed before each launch, where a stop's copy can follow it).
+void job_runner::queue_upload(const request_upload& u, const request_state& r, stream_view s, bool stop_word) const
+{
+  std::size_t const n_seg = r.plan.segments.size();
+  std::size_t const extra_bytes = u.table_bytes + u.tail_bytes;
+  if (r.d_tally != nullptr) {
+    MCPRICE_CUDA_TRY(cudaMemsetAsync(r.d_tally, 0, sizeof(unsigned long long) * u.tally_slots, s.value()));
+  }
+  MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.d_records, r.h_upload, u.record_bytes,
+                                   cudaMemcpyHostToDevice, s.value()));
+  if (extra_bytes > 0) {
+    MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.d_tables, r.h_upload + u.record_bytes, extra_bytes,
+                                     cudaMemcpyHostToDevice, s.value()));
+  }
+  std::size_t const offset_bytes = offset_bytes_of(n_seg) - (stop_word ? 0 : sizeof(std::int64_t));
+  MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.d_offsets, r.h_upload + u.record_bytes + extra_bytes,
+                                   offset_bytes, cudaMemcpyHostToDevice, s.value()));
 }
 
 // Asks the request's queued kernels to stop: its stop word set through a stream of its own,
@@ -377,7 +400,7 @@ void job_runner::run_admitted_job(const job_range& job, const request_state& r, 
   std::size_t need = 0;
   for (;;) {
     try {
-      run_job(job, r, s, job_no, kernels, need);
+      run_job(job, r, s, job_no, kernels, {&ctx_.scratch(), ctx_.gate(), ctx_.recorder(), need});
       return;
     } catch (const scratch_busy& e) {
       need = e.needed();
@@ -390,16 +413,16 @@ void job_runner::run_admitted_job(const job_range& job, const request_state& r, 
 // blocks, the fixed-order segment sums, their copy to pinned memory; the lease's frees are
 // queued behind all of it. Nothing here waits on the host.
 void job_runner::run_job(const job_range& job, const request_state& r, stream_view s, int job_no,
-                         const job_kernels& kernels, std::size_t admit) const
+                         const job_kernels& kernels, const scratch_source& from) const
 {
   kernels::block_range const blocks{job.first_block(r.plan), job.end_block(r.plan), r.d_stop};
   auto const n_blocks = static_cast<std::size_t>(blocks.size());
   auto const segs = static_cast<int>(job.end_segment - job.first_segment);
   kernels::segment_offsets const segments{r.d_offsets + job.first_segment, blocks.begin, segs};
   scratch_lease lease(
-      ctx_.scratch(), s, job_cap_, "job " + std::to_string(job_no), [this] { ctx_.note_cap_rejection(); }, ctx_.gate());
-  lease.record_into(ctx_.recorder());
-  lease.admit(admit);
+      *from.pool, s, job_cap_, "job " + std::to_string(job_no), [this] { ctx_.note_cap_rejection(); }, from.gate);
+  lease.record_into(from.recorder);
+  lease.admit(from.admit);
   auto* const d_blocks = lease.allocate_n<moments>(n_blocks * layout::partials_per_block);
   auto* const d_sums = lease.allocate_n<moments>(static_cast<std::size_t>(segs));
   std::size_t temp_bytes = cub_temp_bytes(static_cast<std::size_t>(segs));

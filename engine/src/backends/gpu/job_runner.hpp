@@ -8,6 +8,7 @@
 #include "backends/gpu/gpu_context.hpp"
 #include "mcprice/kernels/launch/family_ref.hpp"
 #include "mcprice/kernels/launch/reduction.hpp"
+#include "mcprice/memory/memory_statistics.hpp"
 #include "mcprice/memory/scratch_lease.hpp"
 #include "mcprice/memory/stream.hpp"
 #include "planning/work_plan.hpp"
@@ -75,33 +76,92 @@ struct request_upload {
   // with the upload, and how the host copy of the records is pointed at them before it goes up.
   std::size_t tally_slots{0};
   std::function<void(void* records, unsigned long long* counters)> bind_tally;
+  // Graphs (engine_options::graphs): the family and route whose kernels these are (one address
+  // each), null where the request must run eagerly; and every launch parameter the family
+  // derives on the host from its records and tables beyond the sizes above (the tables'
+  // offsets in their upload, the two-phase layout). Requests alike in all of it, and in their
+  // blocks, replay one captured graph.
+  const void* graph_family{nullptr};
+  std::vector<std::int64_t> graph_shape;
 };
+
+// Where a job's scratch comes from: the engine's pool under its gate (eager jobs, admitted for
+// `admit` bytes up front after a refusal), or a capture's allocation nodes.
+struct scratch_source {
+  memory_resource* pool{nullptr};
+  scratch_gate* gate{nullptr};
+  allocation_recorder* recorder{nullptr};
+  std::size_t admit{0};
+};
+
+class job_graphs;
 
 class job_runner {
  public:
-  job_runner(gpu_context& ctx, std::size_t job_cap) : ctx_(ctx), job_cap_(job_cap) {}
+  // graphs: engine_options::graphs resolved (on or off), with the cache's limits.
+  job_runner(gpu_context& ctx, std::size_t job_cap, bool graphs, std::size_t graph_entries, std::size_t graph_bytes);
+  ~job_runner();
+  job_runner(const job_runner&) = delete;
+  job_runner& operator=(const job_runner&) = delete;
 
   family_run run(const request_upload& upload, const run_control& control, const job_kernels& kernels) const;
+  // The captured graphs' cache, where graphs are on.
+  [[nodiscard]] std::optional<graph_cache_statistics> graph_statistics() const;
+  // Every idle graph destroyed, and the graph memory pool's unused memory given back.
+  void trim_graphs() const;
 
  private:
-  struct request_state;
+  friend class job_graphs;
+  struct job_trace;
+  // A request in flight: its plan and its request-lifetime buffers on both sides.
+  struct request_state {
+    segment_plan plan;
+    job_split split;
+    request_on_device device;
+    void* d_records{nullptr};
+    void* d_tables{nullptr};
+    std::int64_t* d_offsets{nullptr};
+    unsigned int* d_stop{nullptr};  // the stop word, after the offsets
+    char* h_upload{nullptr};        // the staged records, tables and offsets
+    unsigned int* h_stop{nullptr};  // the stop word's staging: 1 once the caller has cancelled
+    bool stop_sent{false};          // the kernels were asked to stop: every sum may be partial
+    moments* h_sums{nullptr};
+    const greek_reduction* greeks{nullptr};  // requests with Greeks: what their sums are
+    unsigned char* h_greeks{nullptr};        // and their segment sums
+    unsigned long long* d_tally{nullptr};    // the outcome counters (request_upload::tally_slots)
+    unsigned long long* h_tally{nullptr};    // and their copy back
+    order_token uploaded{0};
+    std::vector<job_trace>* traces{nullptr};  // traced calls only
+  };
+  // A request's bytes on the device (records, tables, offsets, counters) and in its staging
+  // (the same, then the sums copied back).
+  struct request_sizes {
+    std::size_t device{0};
+    std::size_t staging{0};
+  };
 
   family_run plan(const request_upload& u, const run_control& control, request_state& r) const;
   std::vector<stream_view> queue_jobs(const request_state& r, const run_control& control, const job_kernels& kernels,
                                       family_run& run) const;
   [[nodiscard]] std::int64_t job_size(std::int64_t total_blocks, std::size_t max_jobs) const;
   [[nodiscard]] std::size_t plan_cap() const noexcept;
+  [[nodiscard]] std::size_t job_need(const request_upload& u, std::int64_t blocks, std::size_t segments) const;
   [[nodiscard]] std::size_t scratch_need(std::int64_t blocks, std::size_t segments,
                                          const greek_reduction* greeks) const;
+  [[nodiscard]] request_sizes sizes_of(const request_upload& u, std::size_t segments) const;
   void upload(const request_upload& u, request_state& r, device_buffer& device_data, pinned_buffer& staging) const;
+  void stage(const request_upload& u, request_state& r, void* device_data, std::size_t device_bytes,
+             char* host) const;
+  void queue_upload(const request_upload& u, const request_state& r, stream_view s, bool stop_word) const;
+  void keep_results(const request_upload& u, const request_state& r, const run_control& control,
+                    family_run& run) const;
   void run_admitted_job(const job_range& job, const request_state& r, stream_view s, int job_no,
                         const job_kernels& kernels) const;
   void run_job(const job_range& job, const request_state& r, stream_view s, int job_no, const job_kernels& kernels,
-               std::size_t admit) const;
+               const scratch_source& from) const;
   void collect(const std::vector<stream_view>& used, bool spin, const std::function<void()>& on_wait = {}) const;
   void send_stop(request_state& r) const;
   struct device_clock;
-  struct job_trace;
   std::shared_ptr<const device_clock> device_clock_of(run_timeline& timeline) const;
   void trace_request(run_timeline& timeline, const device_clock& clock, std::size_t chunk, double submitted_from,
                      double collect_from, const std::vector<job_trace>& traces) const;
@@ -112,6 +172,7 @@ class job_runner {
   mutable std::optional<stream> trace_stream_;  // idle: the traced calls' device clock is recorded there
   mutable std::once_flag stop_stream_once_;
   mutable std::optional<stream> stop_stream_;  // idle but for requests' stop words (send_stop)
+  std::unique_ptr<job_graphs> graphs_;          // graphs on only
 };
 
 }  // namespace mcprice::detail

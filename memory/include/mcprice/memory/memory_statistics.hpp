@@ -114,6 +114,28 @@ struct gate_statistics {
   std::uint64_t refusals{0};  // try_acquire calls refused (each a job's retry)
 };
 
+// The GPU backend's captured job graphs (engine_options::graphs): the cache's entries and the
+// bytes they hold (pinned staging, device buffers and the scratch their allocation nodes take),
+// under its limits, and the device's graph memory pool, which backs those allocation nodes and
+// is held from the driver apart from every other pool.
+struct graph_cache_statistics {
+  std::size_t entries{0};  // instantiated graphs, idle and in use
+  std::size_t in_use{0};
+  std::size_t bytes{0};  // what the entries hold or reserve, idle and in use
+  std::size_t peak_bytes{0};
+  std::size_t max_entries{0};
+  std::size_t max_bytes{0};
+  std::uint64_t replays{0};     // requests served by a cached graph
+  std::uint64_t captures{0};    // graphs captured and instantiated
+  std::uint64_t evictions{0};   // least recently used out, or trimmed
+  std::uint64_t refusals{0};    // requests run eagerly: no room under the limits
+  std::uint64_t failures{0};    // captures that failed (their shape then runs eagerly)
+  std::size_t pool_reserved{0};  // the graph memory pool's bytes held from the driver
+  std::size_t pool_reserved_high{0};
+  std::size_t pool_used{0};
+  std::size_t pool_used_high{0};
+};
+
 // A readable report, as price-batch --memory-report prints it.
 void print_report(std::ostream& out, const pool_statistics& s);
 
