@@ -140,6 +140,8 @@ setting_changes changed_settings(const run_manifest& recorded, const run_manifes
   if (a.grid_blocks != b.grid_blocks) never.push_back(changed("setting grid_blocks", a.grid_blocks, b.grid_blocks));
   if (a.route != b.route)
     never.push_back(changed("setting route", static_cast<int>(a.route), static_cast<int>(b.route)));
+  if (a.graphs != b.graphs)
+    never.push_back(changed("setting graphs", static_cast<int>(a.graphs), static_cast<int>(b.graphs)));
   if (a.pipeline_chunk_trades != b.pipeline_chunk_trades) {
     never.push_back(changed("setting pipeline_chunk_trades", a.pipeline_chunk_trades, b.pipeline_chunk_trades));
   }

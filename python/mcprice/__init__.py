@@ -20,6 +20,7 @@ __all__ = ["Engine", "InputError"]
 _BACKENDS = ("auto", "gpu", "cpu")
 _RNGS = ("pseudo", "sobol")
 _PRECISIONS = ("single", "double")
+_GRAPHS = ("auto", "on", "off")
 
 
 def _whole(name, value, least):
@@ -35,8 +36,9 @@ def _choice(name, value, choices):
 
 
 def _options(backend, paths, seed, greeks, rng, streams, job_cap, pool_limit, steps, antithetic, precision,
-             threads, rqmc_replicates=32):
+             threads, rqmc_replicates=32, graphs="auto"):
     _choice("backend", backend, _BACKENDS)
+    _choice("graphs", graphs, _GRAPHS)
     _choice("rng", rng, _RNGS)
     _choice("precision", precision, _PRECISIONS)
     if not isinstance(greeks, bool):
@@ -57,6 +59,7 @@ def _options(backend, paths, seed, greeks, rng, streams, job_cap, pool_limit, st
         "threads": 0 if threads is None else _whole("threads", threads, 1),
         "job_cap": 0 if job_cap is None else _whole("job_cap", job_cap, 1),
         "pool_limit": 0 if pool_limit is None else _whole("pool_limit", pool_limit, 1),
+        "graphs": graphs,
     }
 
 
@@ -191,6 +194,8 @@ class Engine:
     rng: "pseudo" (Philox) or "sobol" (Owen-scrambled Sobol points with a Brownian bridge;
         rqmc_replicates independent scramblings give the standard error).
     streams, threads, job_cap, pool_limit (bytes): the resources; None = the engine's choice.
+    graphs: "auto" | "on" | "off", as price-batch's --graphs (GPU requests replayed from captured
+        CUDA graphs; the same results either way).
 
     A bad option raises ValueError naming it; a market that cannot be read raises InputError.
     One engine may price from several Python threads at once (the GIL is released while it
@@ -199,9 +204,9 @@ class Engine:
 
     def __init__(self, market, backend="auto", paths=1_000_000, seed=42, greeks=False, rng="pseudo",
                  streams=None, job_cap=None, pool_limit=None, steps=252, antithetic=True, precision="single",
-                 threads=None, rqmc_replicates=32):
+                 threads=None, rqmc_replicates=32, graphs="auto"):
         options = _options(backend, paths, seed, greeks, rng, streams, job_cap, pool_limit, steps, antithetic,
-                           precision, threads, rqmc_replicates)
+                           precision, threads, rqmc_replicates, graphs)
         if isinstance(market, dict):
             self._engine = _Engine(json.dumps(market), "<market dict>", False, options)
         elif isinstance(market, (str, os.PathLike)):

@@ -374,6 +374,23 @@ class python_engine {
       pool["slow_path_p99_us"] = p.slow_latency_p99_us;
       d["scratch"] = pool;
     }
+    if (report->graphs) {
+      auto const& g = *report->graphs;
+      py::dict graphs;
+      graphs["entries"] = g.entries;
+      graphs["bytes"] = g.bytes;
+      graphs["peak_bytes"] = g.peak_bytes;
+      graphs["max_entries"] = g.max_entries;
+      graphs["max_bytes"] = g.max_bytes;
+      graphs["replays"] = g.replays;
+      graphs["captures"] = g.captures;
+      graphs["evictions"] = g.evictions;
+      graphs["refusals"] = g.refusals;
+      graphs["failures"] = g.failures;
+      graphs["pool_reserved_bytes"] = g.pool_reserved;
+      graphs["pool_reserved_high_bytes"] = g.pool_reserved_high;
+      d["graphs"] = graphs;
+    }
     return d;
   }
 
@@ -405,6 +422,8 @@ mcprice::engine_options options_from(const py::dict& o)
   e.pool_limit_bytes = o["pool_limit"].cast<std::size_t>();
   e.rng = o["rng"].cast<std::string>() == "sobol" ? mcprice::rng_kind::sobol : mcprice::rng_kind::pseudo;
   e.rqmc_replicates = o["rqmc_replicates"].cast<int>();
+  auto const graphs = o["graphs"].cast<std::string>();
+  e.graphs = graphs == "on" ? mcprice::graph_mode::on : graphs == "off" ? mcprice::graph_mode::off : mcprice::graph_mode::automatic;
   return e;
 }
 

@@ -169,7 +169,8 @@ def test_results_equal_price_batch_bit_for_bit(greeks, rng):
 
 def test_a_bad_option_raises_value_error_naming_it():
     for kw, name in [({"paths": 0}, "paths"), ({"backend": "tpu"}, "backend"), ({"rng": "halton"}, "rng"),
-                     ({"greeks": "yes"}, "greeks"), ({"pool_limit": -1}, "pool_limit"), ({"seed": 1.5}, "seed")]:
+                     ({"greeks": "yes"}, "greeks"), ({"pool_limit": -1}, "pool_limit"), ({"seed": 1.5}, "seed"),
+                     ({"graphs": "yes"}, "graphs")]:
         with pytest.raises(ValueError, match=name):
             cpu_engine(**kw)
 

@@ -53,6 +53,10 @@ TEST_CASE("the command line maps onto engine options")
   CHECK_THROWS_AS(parse({"b.csv", "--allocator", "tcmalloc"}), configuration_error);
   CHECK(parse({"b.csv", "--route", "two-phase"}).engine.route == kernel_route::two_phase);
   CHECK_THROWS_AS(parse({"b.csv", "--route", "scenic"}), configuration_error);
+  CHECK(parse({"b.csv"}).engine.graphs == graph_mode::automatic);
+  CHECK(parse({"b.csv", "--graphs", "on"}).engine.graphs == graph_mode::on);
+  CHECK(parse({"b.csv", "--graphs", "off"}).engine.graphs == graph_mode::off);
+  CHECK_THROWS_AS(parse({"b.csv", "--graphs", "sometimes"}), configuration_error);
   CHECK_FALSE(parse({"b.csv", "--antithetic", "off"}).engine.antithetic);
   CHECK_THROWS_AS(parse({"b.csv", "--antithetic", "maybe"}), configuration_error);
   CHECK(parse({"--portfolio", "b.csv", "--format", "csv", "--out", "x.json"}).format == output_format::csv);

@@ -50,6 +50,7 @@ TEST_CASE("a run manifest survives a round trip through JSON")
   o.job_cap_bytes = 1 << 20;
   o.allocator = allocator_kind::pool;
   o.route = kernel_route::two_phase;
+  o.graphs = graph_mode::on;
   auto const p = price_golden(o);
   run_manifest const m = manifest_of(p, o);
   run_manifest const back = manifest_from_json(nlohmann::json::parse(to_json(m).dump()), "round-trip");
@@ -66,6 +67,11 @@ TEST_CASE("a run manifest survives a round trip through JSON")
   CHECK(back.settings.streams == 3);
   CHECK(back.settings.allocator == allocator_kind::pool);
   CHECK(back.settings.route == kernel_route::two_phase);
+  CHECK(back.settings.graphs == graph_mode::on);
+  // A manifest written before graphs existed ran eagerly: its rerun does too.
+  auto old = to_json(m);
+  old["settings"].erase("graphs");
+  CHECK(manifest_from_json(old, "before graphs").settings.graphs == graph_mode::off);
 }
 
 TEST_CASE("a rerun with other threads is bit-identical and says only execution settings changed")

@@ -81,6 +81,8 @@ std::optional<family_run> job_graphs::run(const request_upload& u, const run_con
     if (auto idle = cache_.take(key)) {
       e = std::move(*idle);
       ++replays_;
+    } else if (!seen_before(key)) {
+      return std::nullopt;
     }
   }
   if (!e) e = capture(key, u, r, kernels);
@@ -113,6 +115,17 @@ std::optional<family_run> job_graphs::run(const request_upload& u, const run_con
   std::lock_guard<std::mutex> const lock(mutex_);
   cache_.give_back(std::move(key), std::move(e), bytes);
   return run;
+}
+
+// A shape is captured the second time it comes: a capture and instantiation cost more host
+// time than one eager request, and a book's one-off shapes (a pipelined call's chunks) would
+// otherwise fill the cache and push out the shapes that repeat. Called under the lock.
+bool job_graphs::seen_before(const job_graph_key& key)
+{
+  // The shapes remembered are only counts; past this many they are forgotten all at once.
+  constexpr std::size_t most_remembered = 4096;
+  if (seen_.size() >= most_remembered && seen_.count(key) == 0) seen_.clear();
+  return seen_[key]++ > 0;
 }
 
 // A new instance for the request's shape, lent to the caller; none if the cache has no room

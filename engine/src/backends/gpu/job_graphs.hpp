@@ -17,6 +17,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -44,9 +45,10 @@ class job_graphs {
   job_graphs(const job_graphs&) = delete;
   job_graphs& operator=(const job_graphs&) = delete;
 
-  // The request on a graph of its shape (captured if no idle one exists); none when it must run
-  // eagerly: a trade too large for a job, no room in the cache, or a shape that failed to
-  // capture before. Takes the submission turn before its first GPU operation.
+  // The request on a graph of its shape (captured if no idle one exists and the shape came
+  // before); none when it must run eagerly: the shape's first request, a trade too large for a
+  // job, no room in the cache, or a shape that failed to capture before. Takes the submission
+  // turn before its first GPU operation.
   std::optional<family_run> run(const request_upload& u, const run_control& control, const job_kernels& kernels,
                                 submission_turn& turn);
   [[nodiscard]] graph_cache_statistics statistics() const;
@@ -60,12 +62,14 @@ class job_graphs {
   entry_ptr capture(const job_graph_key& key, const request_upload& u, request_state& r, const job_kernels& kernels);
   void record(const request_upload& u, const request_state& r, const job_kernels& kernels, entry& e) const;
   void drop(std::vector<entry_ptr>& evicted) noexcept;
+  bool seen_before(const job_graph_key& key);
 
   const job_runner& runner_;
   gpu_context& ctx_;
   mutable std::mutex mutex_;
   lent_lru<job_graph_key, entry_ptr, job_graph_key_hash> cache_;
   std::unordered_set<job_graph_key, job_graph_key_hash> failed_;
+  std::unordered_map<job_graph_key, std::uint64_t, job_graph_key_hash> seen_;  // requests of each shape
   std::uint64_t replays_{0};
   std::uint64_t captures_{0};
   std::uint64_t failures_{0};
