@@ -423,7 +423,9 @@ mcprice::engine_options options_from(const py::dict& o)
   e.rng = o["rng"].cast<std::string>() == "sobol" ? mcprice::rng_kind::sobol : mcprice::rng_kind::pseudo;
   e.rqmc_replicates = o["rqmc_replicates"].cast<int>();
   auto const graphs = o["graphs"].cast<std::string>();
-  e.graphs = graphs == "on" ? mcprice::graph_mode::on : graphs == "off" ? mcprice::graph_mode::off : mcprice::graph_mode::automatic;
+  e.graphs = graphs == "on"    ? mcprice::graph_mode::on
+             : graphs == "off" ? mcprice::graph_mode::off
+                               : mcprice::graph_mode::automatic;
   return e;
 }
 

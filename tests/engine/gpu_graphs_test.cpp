@@ -82,16 +82,18 @@ trade autocallable()
 
 }  // namespace
 
-TEST_CASE("GPU graphs: the sample book's bits with graphs on and off, on both routes, with and without Greeks, "
-          "in float and double; replays hit the cache",
-          "[gpu]")
+TEST_CASE(
+    "GPU graphs: the sample book's bits with graphs on and off, on both routes, with and without Greeks, "
+    "in float and double; replays hit the cache",
+    "[gpu]")
 {
   auto const m = sample_market();
   auto const book = sample_book();
   for (kernel_route const route : {kernel_route::fused, kernel_route::two_phase}) {
     for (bool const greeks : {false, true}) {
       for (path_precision const p : {path_precision::float32, path_precision::float64}) {
-        INFO("route " << static_cast<int>(route) << ", greeks " << greeks << ", double " << (p == path_precision::float64));
+        INFO("route " << static_cast<int>(route) << ", greeks " << greeks << ", double "
+                      << (p == path_precision::float64));
         auto o = gpu_options(graph_mode::off, 50'001);
         o.route = route;
         o.greeks = greeks;
@@ -171,9 +173,10 @@ TEST_CASE("GPU graphs: the cache keeps within its count and bytes, evicting the 
   CHECK(graphs_of(tiny).refusals > 0);
 }
 
-TEST_CASE("GPU graphs: a trim between replays destroys idle graphs and frees their memory; the next request "
-          "captures again with the same bits",
-          "[gpu]")
+TEST_CASE(
+    "GPU graphs: a trim between replays destroys idle graphs and frees their memory; the next request "
+    "captures again with the same bits",
+    "[gpu]")
 {
   auto const m = test_market();
   auto const book = reference_book();

@@ -67,7 +67,7 @@ TEST_CASE("lent_lru: lent entries count against the budget and are never evicted
 {
   cache c(2, 500);
   std::vector<entry> gone;
-  REQUIRE(c.make_room(300, gone));  // lent, never given back yet
+  REQUIRE(c.make_room(300, gone));      // lent, never given back yet
   CHECK_FALSE(c.make_room(300, gone));  // 600 bytes lent would break the budget
   CHECK_FALSE(c.make_room(600, gone));  // larger than the budget alone
   REQUIRE(c.make_room(200, gone));

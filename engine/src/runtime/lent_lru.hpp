@@ -6,8 +6,8 @@
 // budget: a new entry that cannot be made room for is refused (its user runs without one).
 // Evicted entries are handed to the caller, who destroys them outside any lock. Not
 // thread-safe: the owner guards it.
-#include <cstddef>
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <iterator>
 #include <list>

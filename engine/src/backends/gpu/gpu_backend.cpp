@@ -193,9 +193,8 @@ class gpu_backend final : public pricing_backend {
     }
     u.graph_family = &graph_tag<Family>;
     u.graph_shape.assign(tables.offsets().begin(), tables.offsets().end());
-    u.graph_shape.insert(u.graph_shape.end(),
-                         {std::int64_t{with_greeks}, std::int64_t{two_phase}, std::int64_t{scratch.rows},
-                          scratch.path_values, scratch.payoff_values});
+    u.graph_shape.insert(u.graph_shape.end(), {std::int64_t{with_greeks}, std::int64_t{two_phase},
+                                               std::int64_t{scratch.rows}, scratch.path_values, scratch.payoff_values});
     tally_layout const tallies(b.records);
     u.tally_slots = tallies.slots();
     if (u.tally_slots > 0) {

@@ -136,7 +136,8 @@ job_graphs::entry_ptr job_graphs::capture(const job_graph_key& key, const reques
   job_runner::request_sizes const sizes = runner_.sizes_of(u, r.plan.segments.size());
   std::size_t scratch = 0;
   for (const job_range& job : r.split.jobs) {
-    scratch += runner_.job_need(u, job.end_block(r.plan) - job.first_block(r.plan), job.end_segment - job.first_segment);
+    scratch +=
+        runner_.job_need(u, job.end_block(r.plan) - job.first_block(r.plan), job.end_segment - job.first_segment);
   }
   auto e = std::make_unique<entry>();
   e->bytes = sizes.device + sizes.staging + scratch;

@@ -196,9 +196,8 @@ family_run job_runner::plan(const request_upload& u, const run_control& control,
 {
   nvtx_range const phase("plan");
   r.plan = plan_segments(u.first_blocks, u.total_blocks);
-  r.split = plan_jobs(
-      r.plan, plan_cap(), job_size(u.total_blocks, control.max_jobs),
-      [&](std::int64_t blocks, std::size_t segs) { return job_need(u, blocks, segs); });
+  r.split = plan_jobs(r.plan, plan_cap(), job_size(u.total_blocks, control.max_jobs),
+                      [&](std::int64_t blocks, std::size_t segs) { return job_need(u, blocks, segs); });
   family_run run;
   run.outcomes.resize(u.first_blocks.size());
   run.jobs = r.split.jobs.size();
@@ -366,15 +365,14 @@ void job_runner::queue_upload(const request_upload& u, const request_state& r, s
   if (r.d_tally != nullptr) {
     MCPRICE_CUDA_TRY(cudaMemsetAsync(r.d_tally, 0, sizeof(unsigned long long) * u.tally_slots, s.value()));
   }
-  MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.d_records, r.h_upload, u.record_bytes,
-                                   cudaMemcpyHostToDevice, s.value()));
+  MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.d_records, r.h_upload, u.record_bytes, cudaMemcpyHostToDevice, s.value()));
   if (extra_bytes > 0) {
-    MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.d_tables, r.h_upload + u.record_bytes, extra_bytes,
-                                     cudaMemcpyHostToDevice, s.value()));
+    MCPRICE_CUDA_TRY(
+        cudaMemcpyAsync(r.d_tables, r.h_upload + u.record_bytes, extra_bytes, cudaMemcpyHostToDevice, s.value()));
   }
   std::size_t const offset_bytes = offset_bytes_of(n_seg) - (stop_word ? 0 : sizeof(std::int64_t));
-  MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.d_offsets, r.h_upload + u.record_bytes + extra_bytes,
-                                   offset_bytes, cudaMemcpyHostToDevice, s.value()));
+  MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.d_offsets, r.h_upload + u.record_bytes + extra_bytes, offset_bytes,
+                                   cudaMemcpyHostToDevice, s.value()));
 }
 
 // Asks the request's queued kernels to stop: its stop word set through a stream of its own,

@@ -150,11 +150,9 @@ class job_runner {
                                          const greek_reduction* greeks) const;
   [[nodiscard]] request_sizes sizes_of(const request_upload& u, std::size_t segments) const;
   void upload(const request_upload& u, request_state& r, device_buffer& device_data, pinned_buffer& staging) const;
-  void stage(const request_upload& u, request_state& r, void* device_data, std::size_t device_bytes,
-             char* host) const;
+  void stage(const request_upload& u, request_state& r, void* device_data, std::size_t device_bytes, char* host) const;
   void queue_upload(const request_upload& u, const request_state& r, stream_view s, bool stop_word) const;
-  void keep_results(const request_upload& u, const request_state& r, const run_control& control,
-                    family_run& run) const;
+  void keep_results(const request_upload& u, const request_state& r, const run_control& control, family_run& run) const;
   void run_admitted_job(const job_range& job, const request_state& r, stream_view s, int job_no,
                         const job_kernels& kernels) const;
   void run_job(const job_range& job, const request_state& r, stream_view s, int job_no, const job_kernels& kernels,
@@ -172,7 +170,7 @@ class job_runner {
   mutable std::optional<stream> trace_stream_;  // idle: the traced calls' device clock is recorded there
   mutable std::once_flag stop_stream_once_;
   mutable std::optional<stream> stop_stream_;  // idle but for requests' stop words (send_stop)
-  std::unique_ptr<job_graphs> graphs_;          // graphs on only
+  std::unique_ptr<job_graphs> graphs_;         // graphs on only
 };
 
 }  // namespace mcprice::detail

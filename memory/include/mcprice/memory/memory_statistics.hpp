@@ -125,11 +125,11 @@ struct graph_cache_statistics {
   std::size_t peak_bytes{0};
   std::size_t max_entries{0};
   std::size_t max_bytes{0};
-  std::uint64_t replays{0};     // requests served by a cached graph
-  std::uint64_t captures{0};    // graphs captured and instantiated
-  std::uint64_t evictions{0};   // least recently used out, or trimmed
-  std::uint64_t refusals{0};    // requests run eagerly: no room under the limits
-  std::uint64_t failures{0};    // captures that failed (their shape then runs eagerly)
+  std::uint64_t replays{0};      // requests served by a cached graph
+  std::uint64_t captures{0};     // graphs captured and instantiated
+  std::uint64_t evictions{0};    // least recently used out, or trimmed
+  std::uint64_t refusals{0};     // requests run eagerly: no room under the limits
+  std::uint64_t failures{0};     // captures that failed (their shape then runs eagerly)
   std::size_t pool_reserved{0};  // the graph memory pool's bytes held from the driver
   std::size_t pool_reserved_high{0};
   std::size_t pool_used{0};
