@@ -8,6 +8,8 @@
 #include "mcprice/portfolio_reader.hpp"
 #include "pricing_cases.hpp"
 #include "result_bits.hpp"
+#include "stop_timing.hpp"
+#include "trade_on.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -67,19 +69,6 @@ graph_cache_statistics graphs_of(const engine& e)
   return *m->graphs;
 }
 
-// One single-asset autocallable (its outcome counters go through the graph too).
-trade autocallable()
-{
-  trade t = make_trade("autocall", product_kind::autocallable, option_type::call, "FLAT", 0.9, 1.0);
-  t.observation_times = {0.25, 0.5, 0.75, 1.0};
-  t.autocall_barrier = {1.05, 1.0, 0.95, 0.9};
-  t.coupon = 0.02;
-  t.coupon_barrier = {0.8};
-  t.memory = true;
-  t.ki_barrier = 0.7;
-  return t;
-}
-
 }  // namespace
 
 TEST_CASE(
@@ -120,7 +109,7 @@ TEST_CASE("GPU graphs: small requests of many shapes, streams, grids and job cap
   auto const m = test_market();
   auto const book = reference_book();
   portfolio small;
-  small.trades = {book.trades[0], book.trades[1], autocallable()};
+  small.trades = {book.trades[0], book.trades[1], autocallable_on("FLAT")};  // with outcome counters
   for (int const streams : {1, 4}) {
     for (int const grid : {0, 7}) {
       for (std::size_t const cap : {std::size_t{0}, std::size_t{1} << 20}) {
@@ -226,32 +215,17 @@ TEST_CASE("GPU graphs: many threads replay the same shapes at once with the eage
 
 TEST_CASE("GPU graphs: a stop reaches into a replayed graph: the request ends within a second, all cancelled", "[gpu]")
 {
-  portfolio book;
-  for (int i = 0; i < 6; ++i) {
-    trade t = make_trade("asian-" + std::to_string(i), product_kind::asian, option_type::call, "FLAT", 95 + i, 1);
-    t.fixings = 252;
-    book.trades.push_back(t);
-  }
-  // 6 x 2^29 paths: about 1.8 s uninterrupted on an H200. A graph that large holds its jobs'
-  // partials for its life (800 MiB): the cache is let hold it.
+  // long_asian_book at 2^29 paths: about 1.8 s uninterrupted on an H200. A graph that large holds
+  // its jobs' partials for its life (800 MiB): the cache is let hold it.
+  auto const book = long_asian_book();
   auto o = gpu_options(graph_mode::on, std::int64_t{1} << 29);
   o.graph_cache_bytes = std::size_t{2} << 30;
   engine const eng(test_market(), o);
-  using clock = std::chrono::steady_clock;
   for (int round = 0; round < 3; ++round) {  // eager, the capture's launch, then a replay
-    std::atomic<bool> cancel{false};
-    clock::time_point stopped_at{};
-    auto stopper = std::async(std::launch::async, [&] {
-      std::this_thread::sleep_for(std::chrono::milliseconds(300));
-      stopped_at = clock::now();
-      cancel.store(true);
-    });
-    auto const run = eng.price(book, {}, &cancel);
-    double const after_stop = std::chrono::duration<double>(clock::now() - stopped_at).count();
-    stopper.get();
-    INFO("round " << round << ": returned " << after_stop << " s after the stop");
-    CHECK(after_stop < 1.0);
-    for (auto const& r : run.results) CHECK(r.status == trade_status::cancelled);
+    auto const s = price_stopped(eng, book, std::chrono::milliseconds(300));
+    INFO("round " << round << ": returned " << s.after_stop << " s after the stop");
+    CHECK(s.after_stop < 1.0);
+    for (auto const& r : s.run.results) CHECK(r.status == trade_status::cancelled);
   }
   CHECK(graphs_of(eng).replays >= 1);
 }

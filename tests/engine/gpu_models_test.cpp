@@ -41,20 +41,6 @@ trade on(const std::string& asset, const std::string& id, product_kind p, option
   return trade_on(asset, asset + "-" + id, p, type, strike, 1.0);
 }
 
-// Step-down calls, memory coupons, a continuous knock-in.
-trade autocallable_on(const std::string& asset)
-{
-  trade t = on(asset, "autocallable", product_kind::autocallable, option_type::call, 0.9);
-  t.observation_times = {0.25, 0.5, 0.75, 1.0};
-  t.autocall_barrier = {1.05, 1.0, 0.95, 0.9};
-  t.coupon = 0.02;
-  t.coupon_barrier = {0.8};
-  t.memory = true;
-  t.ki_barrier = 0.7;
-  t.ki_monitoring = knock_in_monitoring::continuous;
-  return t;
-}
-
 trade cliquet_on(const std::string& asset)
 {
   trade t = on(asset, "cliquet", product_kind::cliquet, option_type::call, 0);

@@ -6,6 +6,7 @@
 #include "mcprice/memory/fault_injection.hpp"
 #include "path_references.hpp"
 #include "pricing_cases.hpp"
+#include "stop_timing.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -555,38 +556,22 @@ TEST_CASE("GPU: a cancelled run marks what it did not start and keeps the bits o
 
 TEST_CASE("GPU: a stop reaches into queued kernels: a long request ends within a second, all cancelled", "[gpu]")
 {
-  // One request of seconds: Asians of 252 fixings at 2^30 paths (each about 0.6 s uninterrupted
-  // on an H200), on the path kernel and then on the path Greeks' kernel.
-  portfolio book;
-  for (int i = 0; i < 6; ++i) {
-    trade t = make_trade("asian-" + std::to_string(i), product_kind::asian, option_type::call, "FLAT", 95 + i, 1);
-    t.fixings = 252;
-    book.trades.push_back(t);
-  }
+  // One request of seconds (long_asian_book at 2^30 paths), on the path kernel and then on the
+  // path Greeks' kernel.
+  auto const book = long_asian_book();
   engine_options o;
   o.backend = backend_choice::gpu;
   o.paths = std::int64_t{1} << 30;
-  using clock = std::chrono::steady_clock;
   for (bool const greeks : {false, true}) {
     o.greeks = greeks;
     engine const eng(test_market(), o);
-    std::atomic<bool> cancel{false};
-    clock::time_point stopped_at{};
-    auto stopper = std::async(std::launch::async, [&] {
-      std::this_thread::sleep_for(std::chrono::milliseconds(300));
-      stopped_at = clock::now();
-      cancel.store(true);
-    });
-    auto const run = eng.price(book, {}, &cancel);
-    auto const returned_at = clock::now();
-    stopper.get();
-    double const after_stop = std::chrono::duration<double>(returned_at - stopped_at).count();
-    INFO("greeks " << greeks << ": returned " << after_stop << " s after the stop");
-    CHECK(after_stop < 1.0);
+    auto const s = price_stopped(eng, book, std::chrono::milliseconds(300));
+    INFO("greeks " << greeks << ": returned " << s.after_stop << " s after the stop");
+    CHECK(s.after_stop < 1.0);
     // Whatever a stopped request summed is partial: none of its trades may come back priced.
-    for (auto const& r : run.results) CHECK(r.status == trade_status::cancelled);
-    CHECK(run.summary.cancelled == book.trades.size());
-    WARN((greeks ? "with Greeks: " : "prices: ") << "returned " << after_stop << " s after the stop");
+    for (auto const& r : s.run.results) CHECK(r.status == trade_status::cancelled);
+    CHECK(s.run.summary.cancelled == book.trades.size());
+    WARN((greeks ? "with Greeks: " : "prices: ") << "returned " << s.after_stop << " s after the stop");
   }
 }
 
