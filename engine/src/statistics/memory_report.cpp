@@ -33,10 +33,11 @@ void print_report(std::ostream& out, const memory_report& r)
   if (r.graphs) {
     auto const& g = *r.graphs;
     out << "graphs: " << g.entries << " cached (" << g.in_use << " in use; at most " << g.max_entries << "), "
-        << g.bytes << " B held for them (peak " << g.peak_bytes << ", at most " << g.max_bytes << "); " << g.replays
-        << " replays, " << g.captures << " captures, " << g.evictions << " evicted, " << g.refusals
-        << " eager for room, " << g.failures << " failed captures; graph pool reserved " << g.pool_reserved
-        << " B (high " << g.pool_reserved_high << "), used " << g.pool_used << " B (high " << g.pool_used_high << ")\n";
+        << g.bytes << " B held for them (" << g.device_bytes << " B on the device; peak " << g.peak_bytes
+        << ", at most " << g.max_bytes << "); " << g.replays << " replays, " << g.captures << " captures, "
+        << g.evictions << " evicted, " << g.refusals << " eager for room, " << g.failures
+        << " failed captures; graph pool reserved " << g.pool_reserved << " B (high " << g.pool_reserved_high
+        << "), used " << g.pool_used << " B (high " << g.pool_used_high << ")\n";
   }
 }
 

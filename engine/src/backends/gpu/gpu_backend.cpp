@@ -136,10 +136,10 @@ class gpu_backend final : public pricing_backend {
   {
     memory_report r = ctx_.report();
     if ((r.graphs = runner_.graph_statistics())) {
-      // The graph pool's bytes are scratch held from the driver too (the pool is the device's,
-      // shared with any other engine on it; its high-water mark bounds its share of the peak).
-      r.held_bytes += r.graphs->pool_reserved;
-      r.held_peak += r.graphs->pool_reserved_high;
+      // The graphs' device buffers and scratch are held from the driver too (the peaks are each
+      // part's own, so their sum bounds the whole's).
+      r.held_bytes += r.graphs->device_bytes;
+      r.held_peak += r.graphs->device_peak;
     }
     return r;
   }

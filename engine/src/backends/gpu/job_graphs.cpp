@@ -1,10 +1,11 @@
 #include "backends/gpu/job_graphs.hpp"
 
 #include "backends/gpu/nvtx_range.hpp"
-#include "mcprice/memory/capture_scratch_resource.hpp"
+#include "mcprice/memory/arena_scratch_resource.hpp"
 #include "mcprice/memory/cuda_error.hpp"
 #include "mcprice/memory/graph.hpp"
 
+#include <algorithm>
 #include <exception>
 #include <functional>
 #include <utility>
@@ -44,6 +45,7 @@ job_graph_key graph_key_of(const request_upload& u, const run_control& control)
 struct job_graphs::entry {
   pinned_buffer staging;
   device_buffer device;
+  device_buffer scratch;  // every job's, one job at a time
   graph_exec exec;
   std::size_t bytes{0};
   scratch_gate* gate{nullptr};
@@ -110,6 +112,7 @@ std::optional<family_run> job_graphs::run(const request_upload& u, const run_con
     // The instance may be broken with its stream: it is not kept.
     std::lock_guard<std::mutex> const lock(mutex_);
     cache_.forget(bytes);
+    device_bytes_ -= e->device.size() + e->scratch.size();
     throw;
   }
   std::lock_guard<std::mutex> const lock(mutex_);
@@ -134,10 +137,11 @@ job_graphs::entry_ptr job_graphs::capture(const job_graph_key& key, const reques
                                           const job_kernels& kernels)
 {
   job_runner::request_sizes const sizes = runner_.sizes_of(u, r.plan.segments.size());
+  // The jobs run one after another in the graph, each reusing the scratch of the one before.
   std::size_t scratch = 0;
   for (const job_range& job : r.split.jobs) {
-    scratch +=
-        runner_.job_need(u, job.end_block(r.plan) - job.first_block(r.plan), job.end_segment - job.first_segment);
+    scratch = std::max(scratch, runner_.job_need(u, job.end_block(r.plan) - job.first_block(r.plan),
+                                                 job.end_segment - job.first_segment));
   }
   auto e = std::make_unique<entry>();
   e->bytes = sizes.device + sizes.staging + scratch;
@@ -156,6 +160,7 @@ job_graphs::entry_ptr job_graphs::capture(const job_graph_key& key, const reques
     nvtx_range const phase("graph capture");
     e->staging = pinned_buffer(sizes.staging);
     e->device = device_buffer(sizes.device);
+    e->scratch = device_buffer(scratch);
     record(u, r, kernels, *e);
   } catch (const std::exception&) {
     // A shape whose work cannot be captured (or instantiated) runs eagerly from now on.
@@ -167,23 +172,27 @@ job_graphs::entry_ptr job_graphs::capture(const job_graph_key& key, const reques
   }
   std::lock_guard<std::mutex> const lock(mutex_);
   ++captures_;
+  device_bytes_ += e->device.size() + e->scratch.size();
+  device_peak_ = std::max(device_peak_, device_bytes_.load());
   return e;
 }
 
 // The request's device work, staged into e's buffers, captured on a stream of its own (no
-// other thread queues there) and instantiated. Each job's scratch becomes allocation and free
-// nodes of the graph; its cap holds as on the eager path.
+// other thread queues there) and instantiated. Each job's scratch comes from e's scratch buffer,
+// at addresses fixed for the graph's life; its cap holds as on the eager path. Allocation nodes
+// (cudaMallocAsync while capturing) were measured first, and were slower: docs/graphs.md.
 void job_graphs::record(const request_upload& u, const request_state& r, const job_kernels& kernels, entry& e) const
 {
   request_state staged = r;
   runner_.stage(u, staged, e.device.data(), e.device.size(), e.staging.as<char>());
   stream const capturing_on;
-  capture_scratch_resource scratch;
+  arena_scratch_resource scratch(e.scratch.data(), e.scratch.size());
   graph g;
   {
     stream_capture capture(capturing_on.view());
     runner_.queue_upload(u, staged, capturing_on.view(), false);
     for (std::size_t j = 0; j < staged.split.jobs.size(); ++j) {
+      scratch.reset();
       runner_.run_job(staged.split.jobs[j], staged, capturing_on.view(), static_cast<int>(j), kernels,
                       {&scratch, nullptr, nullptr, 0});
     }
@@ -196,16 +205,11 @@ void job_graphs::record(const request_upload& u, const request_state& r, const j
   e.exec = graph_exec(g);
 }
 
+// Evicted entries are destroyed here, outside the lock: their graphs, buffers and admission.
 void job_graphs::drop(std::vector<entry_ptr>& evicted) noexcept
 {
-  if (evicted.empty()) return;
+  for (const entry_ptr& e : evicted) device_bytes_ -= e->device.size() + e->scratch.size();
   evicted.clear();
-  // Their allocation nodes' memory stays in the device's graph pool until trimmed.
-  try {
-    trim_graph_memory(ctx_.device());
-  } catch (const std::exception&) {
-    // Only a figure of the memory report is at stake: the pool keeps it for the next graph.
-  }
 }
 
 graph_cache_statistics job_graphs::statistics() const
@@ -225,6 +229,8 @@ graph_cache_statistics job_graphs::statistics() const
     g.replays = replays_;
     g.captures = captures_;
     g.failures = failures_;
+    g.device_bytes = device_bytes_;
+    g.device_peak = device_peak_;
   }
   graph_memory_usage const pool = query_graph_memory(ctx_.device());
   g.pool_reserved = pool.reserved;
@@ -242,6 +248,7 @@ void job_graphs::trim()
     evicted = cache_.evict_idle();
   }
   drop(evicted);
+  // The graphs hold no allocation nodes; what the runtime keeps for graphs goes back all the same.
   trim_graph_memory(ctx_.device());
 }
 

@@ -12,6 +12,7 @@
 #include "mcprice/memory/memory_statistics.hpp"
 #include "runtime/lent_lru.hpp"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -73,6 +74,8 @@ class job_graphs {
   std::uint64_t replays_{0};
   std::uint64_t captures_{0};
   std::uint64_t failures_{0};
+  std::atomic<std::size_t> device_bytes_{0};  // the entries' device buffers and scratch
+  std::size_t device_peak_{0};
 };
 
 }  // namespace mcprice::detail

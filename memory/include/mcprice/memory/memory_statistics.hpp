@@ -115,13 +115,15 @@ struct gate_statistics {
 };
 
 // The GPU backend's captured job graphs (engine_options::graphs): the cache's entries and the
-// bytes they hold (pinned staging, device buffers and the scratch their allocation nodes take),
-// under its limits, and the device's graph memory pool, which backs those allocation nodes and
-// is held from the driver apart from every other pool.
+// bytes they hold (pinned staging, device buffers and scratch), under its limits, and the
+// device's graph memory pool (what the runtime holds for graphs' allocation nodes; ours have
+// none, so it stays empty unless another user of the device has some).
 struct graph_cache_statistics {
   std::size_t entries{0};  // instantiated graphs, idle and in use
   std::size_t in_use{0};
   std::size_t bytes{0};  // what the entries hold or reserve, idle and in use
+  std::size_t device_bytes{0};  // of which device memory (cudaMalloc'd buffers and scratch)
+  std::size_t device_peak{0};
   std::size_t peak_bytes{0};
   std::size_t max_entries{0};
   std::size_t max_bytes{0};
