@@ -77,6 +77,7 @@ void take_counts(const memory_report& r, strategy_result& out)
   }
   out.job_retries = r.job_retries;
   out.blocks_visible = r.scratch.has_value();
+  if (r.graphs) out.graphs = *r.graphs;
 }
 
 std::vector<double> bits_of(const pricing_run& run)

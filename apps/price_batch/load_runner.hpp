@@ -7,8 +7,10 @@
 #include "load_fragmentation.hpp"
 #include "load_stream.hpp"
 #include "mcprice/engine.hpp"
+#include "mcprice/memory/memory_statistics.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,6 +61,8 @@ struct strategy_result {
   std::size_t failed_trades{0};
   bool identical{true};  // every job that priced has the reference run's bits (prices, std errors)
   std::vector<memory_sample> memory;
+  // --graphs on: the captured graphs' cache at the run's end (bytes: at its peak).
+  std::optional<graph_cache_statistics> graphs;
 };
 
 struct run_options {

@@ -64,6 +64,19 @@ std::string held_over(std::size_t held, std::size_t need)
   return buf;
 }
 
+// --graphs on: what the captured graphs hold (counted in held MiB above) and how often they ran.
+void print_graphs(std::ostream& out, const std::vector<load::strategy_result>& results)
+{
+  for (auto const& r : results) {
+    if (!r.graphs) continue;
+    auto const& g = *r.graphs;
+    out << "\ngraphs (" << r.label << "): " << g.entries << " cached (at most " << g.max_entries << "), "
+        << mib(g.peak_bytes) << " MiB at the peak (at most " << mib(g.max_bytes) << "), " << mib(g.device_peak)
+        << " MiB of it on the device; " << g.replays << " replays, " << g.captures << " captures, " << g.evictions
+        << " evicted, " << g.refusals << " eager for room, " << g.failures << " failed captures\n";
+  }
+}
+
 void print_load_table(std::ostream& out, const std::vector<load::strategy_result>& results)
 {
   char line[512];
@@ -109,6 +122,17 @@ void print_load_table(std::ostream& out, const std::vector<load::strategy_result
     out << line;
   }
   print_slow_paths(out, results);
+  print_graphs(out, results);
+}
+
+nlohmann::json graphs_json(const load::strategy_result& r)
+{
+  if (!r.graphs) return nullptr;
+  auto const& g = *r.graphs;
+  return {{"entries", g.entries},     {"max_entries", g.max_entries},       {"peak_bytes", g.peak_bytes},
+          {"max_bytes", g.max_bytes}, {"device_peak_bytes", g.device_peak}, {"replays", g.replays},
+          {"captures", g.captures},   {"evictions", g.evictions},           {"refusals", g.refusals},
+          {"failures", g.failures}};
 }
 
 nlohmann::json load_report_json(const command_line& cl, const std::vector<load::strategy_result>& results)
@@ -172,6 +196,7 @@ nlohmann::json load_report_json(const command_line& cl, const std::vector<load::
            {"memory_wait_s", r.memory_wait_s},
            {"job_retries", r.job_retries},
            {"failed_trades", r.failed_trades}}},
+         {"graphs", graphs_json(r)},
          {"identical_to_reference", r.identical},
          {"memory_columns",
           {"t_s", "requested", "granted", "reserved", "largest_free", "pending_free", "streams_busy",

@@ -25,5 +25,7 @@ void print_load_table(std::ostream& out, const std::vector<load::strategy_result
 // the need (0).
 std::string held_over(std::size_t held, std::size_t need);
 nlohmann::json load_report_json(const command_line& cl, const std::vector<load::strategy_result>& results);
+// A run's captured graphs (--graphs on), or null.
+nlohmann::json graphs_json(const load::strategy_result& r);
 
 }  // namespace mcprice::cli
