@@ -89,8 +89,14 @@ std::optional<family_run> job_graphs::run(const request_upload& u, const run_con
   }
   if (!e) e = capture(key, u, r, kernels);
   if (!e) return std::nullopt;
-
   std::size_t const bytes = e->bytes;
+  if (control.cancelled()) {
+    // Stopped before it started: the eager path marks every job cancelled and queues nothing.
+    std::lock_guard<std::mutex> const lock(mutex_);
+    cache_.give_back(std::move(key), std::move(e), bytes);
+    return std::nullopt;
+  }
+
   try {
     nvtx_range const phase("graph");
     runner_.stage(u, r, e->device.data(), e->device.size(), e->staging.as<char>());
