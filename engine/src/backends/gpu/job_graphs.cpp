@@ -70,11 +70,8 @@ job_graphs::~job_graphs() = default;
 std::optional<family_run> job_graphs::run(const request_upload& u, const run_control& control,
                                           const job_kernels& kernels, submission_turn& turn)
 {
-  request_state r;
-  r.device.num_records = static_cast<int>(u.first_blocks.size());
-  family_run run = runner_.plan(u, control, r);
-  // Trades too large for a job fail with the eager path's messages.
-  if (r.split.jobs.empty() || !r.split.trades_too_large.empty()) return std::nullopt;
+  // The shape alone decides whether a graph serves the request, so a request that runs eagerly
+  // (a shape's first, or one that failed to capture) is planned only once, by the eager path.
   job_graph_key key = graph_key_of(u, control);
   entry_ptr e;
   {
@@ -87,6 +84,12 @@ std::optional<family_run> job_graphs::run(const request_upload& u, const run_con
       return std::nullopt;
     }
   }
+  request_state r;
+  r.device.num_records = static_cast<int>(u.first_blocks.size());
+  family_run run = runner_.plan(u, control, r);
+  // Trades too large for a job fail with the eager path's messages (no graph of such a shape
+  // exists: none is ever captured for it).
+  if (r.split.jobs.empty() || !r.split.trades_too_large.empty()) return std::nullopt;
   if (!e) e = capture(key, u, r, kernels);
   if (!e) return std::nullopt;
   std::size_t const bytes = e->bytes;
