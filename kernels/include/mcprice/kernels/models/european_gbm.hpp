@@ -83,7 +83,16 @@ MCPRICE_HD MCPRICE_INLINE void for_lane_groups(std::int64_t samples, std::int64_
 {
   constexpr int d = european_normals_per_sample;
   constexpr int per = european_samples_per_group;
-  for (int g = 0; g < layout::groups_per_lane(d); ++g) {
+  constexpr int groups = layout::groups_per_lane(d);
+  // A lane whose groups are all full (every lane but a trade's last few) visits them with the
+  // count a constant: the same groups and sums, without the per-sample tests of a partial group.
+  std::int64_t const first_group = layout::group_index(block, 0, lane, d);
+  std::int64_t const last_group = layout::group_index(block, groups - 1, lane, d);
+  if ((last_group + 1) * per <= samples) {
+    for (int g = 0; g < groups; ++g) visit(first_group + std::int64_t{g} * layout::lanes_per_block, per);
+    return;
+  }
+  for (int g = 0; g < groups; ++g) {
     std::int64_t const group = layout::group_index(block, g, lane, d);
     std::int64_t const first = group * per;
     if (first >= samples) break;
