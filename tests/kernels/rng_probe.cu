@@ -1,3 +1,4 @@
+#include "mcprice/kernels/rng/device_normal_stream.cuh"
 #include "mcprice/memory/cuda_error.hpp"
 #include "mcprice/memory/device_buffer.hpp"
 #include "rng_probe.hpp"
@@ -25,6 +26,15 @@ __global__ void probe_kernel(std::uint64_t key, const rng_probe_case* cases, int
   }
 }
 
+// The engine's own stream (offset 0): what every Philox float kernel draws.
+__global__ void engine_stream_kernel(std::uint64_t key, const rng_probe_case* cases, int n, int draws, rng::f32x4* out)
+{
+  int const i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  rng::device_normal_stream s(key, cases[i].subsequence);
+  for (int d = 0; d < draws; ++d) out[i * draws + d] = s.next4();
+}
+
 template <bool Normal, typename Out>
 std::vector<Out> run_probe(std::uint64_t key, const std::vector<rng_probe_case>& cases, int draws)
 {
@@ -40,6 +50,19 @@ std::vector<Out> run_probe(std::uint64_t key, const std::vector<rng_probe_case>&
 }
 
 }  // namespace
+
+std::vector<rng::f32x4> device_engine_normal4(std::uint64_t key, const std::vector<rng_probe_case>& cases, int draws)
+{
+  auto const n = static_cast<int>(cases.size());
+  std::vector<rng::f32x4> host(cases.size() * static_cast<std::size_t>(draws));
+  device_buffer d_cases(sizeof(rng_probe_case) * cases.size());
+  device_buffer d_out(sizeof(rng::f32x4) * host.size());
+  MCPRICE_CUDA_TRY(cudaMemcpy(d_cases.data(), cases.data(), d_cases.size(), cudaMemcpyHostToDevice));
+  engine_stream_kernel<<<(n + 127) / 128, 128>>>(key, d_cases.as<rng_probe_case>(), n, draws, d_out.as<rng::f32x4>());
+  MCPRICE_CHECK_LAUNCH("engine_stream_kernel");
+  MCPRICE_CUDA_TRY(cudaMemcpy(host.data(), d_out.data(), d_out.size(), cudaMemcpyDeviceToHost));
+  return host;
+}
 
 std::vector<rng::u32x4> device_curand4(std::uint64_t key, const std::vector<rng_probe_case>& cases, int draws)
 {

@@ -16,5 +16,7 @@ struct rng_probe_case {
 std::vector<rng::u32x4> device_curand4(std::uint64_t key, const std::vector<rng_probe_case>& cases, int draws);
 // `draws` successive curand_normal4 results per case.
 std::vector<rng::f32x4> device_curand_normal4(std::uint64_t key, const std::vector<rng_probe_case>& cases, int draws);
+// `draws` successive next4() of the engine's device_normal_stream(key, subsequence); offsets ignored.
+std::vector<rng::f32x4> device_engine_normal4(std::uint64_t key, const std::vector<rng_probe_case>& cases, int draws);
 
 }  // namespace mcprice::testing
