@@ -58,12 +58,16 @@ po::options_description visible_options()
       "their reasons; --out FILE also writes them as a --memory-settings file")(
       "memory-settings", po::value<std::string>(),
       "scratch size classes, job cap and pool limit from FILE (--suggest-budget's); --job-cap and --pool-limit "
-      "given here win")(
-      "route", po::value<std::string>(), "GPU kernels: auto | fused | two-phase (same results; for checks)")(
+      "given here win")("route", po::value<std::string>(),
+                        "GPU kernels: auto | fused | two-phase (same results; for checks)")(
       "graphs", po::value<std::string>(),
       "GPU requests as captured CUDA graphs, replayed per shape: auto | on | off (same results; auto is off "
       "for now)")(
-      "grid-blocks", po::value<std::string>(), "GPU grid size override; never changes results")(
+      "batch-window-us", po::value<std::string>(),
+      "batching across callers (the load test's submitters, a linked library's threads): a call that arrives "
+      "while another is priced waits up to N us for more, and they are priced as one book, each with its own "
+      "rows and bits (default 0: never)")("grid-blocks", po::value<std::string>(),
+                                          "GPU grid size override; never changes results")(
       "manifest", po::value<std::string>(),
       "also write a run manifest (input and result digests, settings, engine, device, host) to FILE")(
       "rerun", po::value<std::string>(),
@@ -72,9 +76,9 @@ po::options_description visible_options()
       "validate-against", po::value<std::string>(),
       "reprice a certified baseline's manifest under this build and machine and compare every price and Greek "
       "within --tolerance standard errors and the run's time within --latency-slack (exit 3: numbers "
-      "differ; 5: slower only; 4: inputs changed)")(
-      "tolerance", po::value<std::string>(), "with --validate-against: k in |new - old| <= k sqrt(se_old^2 + "
-      "se_new^2) (default 4)")(
+      "differ; 5: slower only; 4: inputs changed)")("tolerance", po::value<std::string>(),
+                                                    "with --validate-against: k in |new - old| <= k sqrt(se_old^2 + "
+                                                    "se_new^2) (default 4)")(
       "latency-slack", po::value<std::string>(),
       "with --validate-against: how much slower a phase may be, e.g. 10% or 0.1 (default 10%)")(
       "validate-json", po::value<std::string>(), "with --validate-against: also write the report as JSON to FILE")(
@@ -105,8 +109,9 @@ po::options_description visible_options()
       "load test with --load-find-max: the p99 job latency objective, ms "
       "(default 50)")("load-step-seconds", po::value<std::string>(),
                       "load test with --load-find-max: each step offers at least this many seconds of arrivals, "
-                      "more jobs than --load-jobs where needed (default 2)")("load-from", po::value<std::string>(),
-                      "load test: instead of running, render --load-html from a report saved with --load-json")(
+                      "more jobs than --load-jobs where needed (default 2)")(
+      "load-from", po::value<std::string>(),
+      "load test: instead of running, render --load-html from a report saved with --load-json")(
       "quiet,q", "no progress or summary on stderr")("help,h", "this help")("version", "engine version and commit");
   return o;
 }
@@ -426,6 +431,7 @@ command_line parse_command_line(int argc, const char* const argv[])
     else if (g == "off") e.graphs = graph_mode::off;
     else throw configuration_error("--graphs " + g + ": expected auto, on or off");
   }
+  if (vm.count("batch-window-us")) e.batch_window_us = parse_count(get("batch-window-us"), "--batch-window-us");
   if (vm.count("grid-blocks")) e.grid_blocks = static_cast<int>(parse_count(get("grid-blocks"), "--grid-blocks"));
   cl.greeks = vm.count("greeks") > 0;
   e.greeks = cl.greeks;

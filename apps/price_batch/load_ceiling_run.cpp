@@ -75,6 +75,7 @@ nlohmann::json ceiling_json(const std::vector<allocator_ceiling>& all, const loa
            {"latency_ms", {{"p50", r.latency_p50_ms}, {"p99", r.latency_p99_ms}, {"max", r.latency_max_ms}}},
            {"held_bytes", r.peak_held},
            {"graphs", graphs_json(r)},
+           {"mean_batch_calls", r.mean_batch_calls},
            {"requested_bytes", r.peak_requested},
            {"device_requested_bytes",
             r.peak_device_requested != 0 ? nlohmann::json(r.peak_device_requested) : nlohmann::json(nullptr)}});

@@ -102,6 +102,7 @@ strategy_result run_stream(const engine& e, const std::vector<job>& stream, cons
   bits.assign(stream.size(), {});
   std::vector<double> latency_ms(stream.size(), 0.0);
   std::vector<std::size_t> failed(stream.size(), 0);
+  std::vector<std::size_t> batch_calls(stream.size(), 1);
   std::atomic<std::size_t> next{0};
   std::atomic<bool> done{false};
   auto const start = clock_type::now();
@@ -124,6 +125,7 @@ strategy_result run_stream(const engine& e, const std::vector<job>& stream, cons
         latency_ms[i] = std::chrono::duration<double, std::milli>(clock_type::now() - due).count();
         bits[i] = bits_of(run);
         failed[i] = run.summary.failed;
+        batch_calls[i] = run.summary.batch_calls;
       }
     });
   }
@@ -145,6 +147,11 @@ strategy_result run_stream(const engine& e, const std::vector<job>& stream, cons
     }
   }
   out.jobs_per_s = static_cast<double>(stream.size()) / out.wall_s;
+  if (!stream.empty()) {
+    double calls = 0.0;
+    for (std::size_t const c : batch_calls) calls += static_cast<double>(c);
+    out.mean_batch_calls = calls / static_cast<double>(stream.size());
+  }
   out.paths_per_s = static_cast<double>(paths) / out.wall_s;
   out.latency_p50_ms = percentile(latency_ms, 0.50);
   out.latency_p99_ms = percentile(latency_ms, 0.99);

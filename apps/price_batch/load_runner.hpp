@@ -63,6 +63,9 @@ struct strategy_result {
   std::vector<memory_sample> memory;
   // --graphs on: the captured graphs' cache at the run's end (bytes: at its peak).
   std::optional<graph_cache_statistics> graphs;
+  // --batch-window-us: the calls a job was priced with, its own included, averaged over the jobs
+  // (1: every job alone).
+  double mean_batch_calls{1.0};
 };
 
 struct run_options {

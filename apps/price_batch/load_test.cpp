@@ -77,6 +77,17 @@ void print_graphs(std::ostream& out, const std::vector<load::strategy_result>& r
   }
 }
 
+// --batch-window-us: how many calls the jobs were priced with.
+void print_batching(std::ostream& out, const std::vector<load::strategy_result>& results)
+{
+  for (auto const& r : results) {
+    if (r.mean_batch_calls <= 1.0) continue;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", r.mean_batch_calls);
+    out << "\nbatching (" << r.label << "): a job was priced with " << buf << " calls on average, its own included\n";
+  }
+}
+
 void print_load_table(std::ostream& out, const std::vector<load::strategy_result>& results)
 {
   char line[512];
@@ -123,6 +134,7 @@ void print_load_table(std::ostream& out, const std::vector<load::strategy_result
   }
   print_slow_paths(out, results);
   print_graphs(out, results);
+  print_batching(out, results);
 }
 
 nlohmann::json graphs_json(const load::strategy_result& r)
@@ -197,6 +209,7 @@ nlohmann::json load_report_json(const command_line& cl, const std::vector<load::
            {"job_retries", r.job_retries},
            {"failed_trades", r.failed_trades}}},
          {"graphs", graphs_json(r)},
+         {"mean_batch_calls", r.mean_batch_calls},
          {"identical_to_reference", r.identical},
          {"memory_columns",
           {"t_s", "requested", "granted", "reserved", "largest_free", "pending_free", "streams_busy",

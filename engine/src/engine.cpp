@@ -9,8 +9,9 @@
 #include "planning/split_pricing.hpp"
 #include "planning/submission_order.hpp"
 #include "products/trade_validation.hpp"
-#include "statistics/replicates.hpp"
+#include "runtime/call_batcher.hpp"
 #include "runtime/thread_cache.hpp"
+#include "statistics/replicates.hpp"
 #include "testing/engine_knobs.hpp"
 
 #include <algorithm>
@@ -31,6 +32,7 @@ struct engine::impl {
   std::vector<engine> devices;                       // several GPUs: an engine each (no backend here)
   std::string devices_name;
   std::vector<std::string> notices;
+  std::unique_ptr<detail::call_batcher> batcher;  // batch_window_us > 0 only
   detail::thread_cache threads;  // the calls' host threads (last: stopped before the backend goes)
 };
 
@@ -95,6 +97,17 @@ void check_size_classes(const engine_options& o)
   }
 }
 
+// Batching across callers: a window is a wait added to calls under load, so it is bounded.
+void check_batching(const engine_options& o)
+{
+  constexpr std::int64_t longest_window_us = 1'000'000;
+  if (o.batch_window_us < 0 || o.batch_window_us > longest_window_us) {
+    throw configuration_error("batch window " + std::to_string(o.batch_window_us) + " us must be in [0, " +
+                              std::to_string(longest_window_us) + "] (0: no batching)");
+  }
+  if (o.batch_max_trades == 0) throw configuration_error("batch max trades 0 must be at least 1");
+}
+
 }  // namespace
 
 engine::engine(market_data market, engine_options options) : engine(std::move(market), options, detail::engine_knobs{})
@@ -119,9 +132,14 @@ engine::engine(market_data market, engine_options options, const detail::engine_
   if (options.greeks && options.route == kernel_route::two_phase) {
     throw configuration_error("--greeks: Greeks are computed on the fused route; --route two-phase cannot give them");
   }
+  check_batching(options);
   impl_->market = std::move(market);
   impl_->options = options;
   impl_->knobs = knobs;
+  if (options.batch_window_us > 0) {
+    impl_->batcher = std::make_unique<detail::call_batcher>(std::chrono::microseconds(options.batch_window_us),
+                                                            options.batch_max_trades);
+  }
   auto const several = several_devices(options);
   if (several.empty()) {
     if (options.devices.size() == 1 && !options.every_device) impl_->options.device = options.devices.front();
@@ -217,10 +235,20 @@ bool worth_a_pipeline(const portfolio& book, std::size_t begin, std::size_t end,
 pricing_run engine::price(const portfolio& trades, const progress_callback& progress,
                           const std::atomic<bool>* cancel) const
 {
+  // A batch has one progress and one cancel flag: calls that bring their own go alone.
+  if (impl_->batcher && !progress && cancel == nullptr) {
+    return impl_->batcher->price(trades, [this](const portfolio& book) { return price_alone(book, {}, nullptr); });
+  }
+  return price_alone(trades, progress, cancel);
+}
+
+pricing_run engine::price_alone(const portfolio& trades, const progress_callback& progress,
+                                const std::atomic<bool>* cancel) const
+{
   if (impl_->options.rng == rng_kind::sobol && !trades.trades.empty() && trades.trades.front().replicate < 0) {
     // Each trade as R scramblings, priced together, then folded into its row.
     portfolio const copies = detail::replicate_book(trades, impl_->options);
-    return detail::fold_replicates(price(copies, progress, cancel), trades, impl_->options.rqmc_replicates);
+    return detail::fold_replicates(price_alone(copies, progress, cancel), trades, impl_->options.rqmc_replicates);
   }
   if (!impl_->backend) {
     pricing_run run = detail::price_split(impl_->devices, impl_->market, impl_->threads, trades, progress, cancel);

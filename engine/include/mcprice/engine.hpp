@@ -39,7 +39,9 @@ class engine {
   engine& operator=(const engine&) = delete;
 
   // cancel: when another thread (a signal handler's flag) sets it, work not yet started is skipped
-  // and its trades come back with status cancelled; work under way finishes.
+  // and its trades come back with status cancelled; work under way finishes. Under
+  // engine_options::batch_window_us, calls that arrive together (with neither a progress callback
+  // nor a cancel flag) may be priced as one book; each still gets its own rows and bits.
   [[nodiscard]] pricing_run price(const portfolio& trades, const progress_callback& progress = {},
                                   const std::atomic<bool>* cancel = nullptr) const;
 
@@ -70,6 +72,9 @@ class engine {
 
  private:
   struct impl;
+  // price() without batching across callers (the batch's own call goes here).
+  [[nodiscard]] pricing_run price_alone(const portfolio& trades, const progress_callback& progress,
+                                        const std::atomic<bool>* cancel) const;
   std::unique_ptr<impl> impl_;
 };
 

@@ -155,6 +155,9 @@ struct run_summary {
   bool greeks{false};                   // Greeks were asked for
   std::size_t without_greeks{0};        // priced trades whose product has no Greeks in this release
   std::vector<timeline_span> timeline;  // engine_options::timeline: sorted by begin
+  // Calls priced together as one book (engine_options::batch_window_us): 1 when alone. A batched
+  // call's counts and wall time are its own; its phases, jobs, chunks and timeline the batch's.
+  std::size_t batch_calls{1};
 };
 
 struct pricing_run {

@@ -68,6 +68,13 @@ struct engine_options {
   // GPU books of at least 3 x this many trades go as a pipeline of chunks (host preparation of
   // one chunk overlapping the GPU's pricing of the last); 0 = never.
   std::size_t pipeline_chunk_trades{128};
+  // Batching across callers (docs/graphs.md): a call from another thread that arrives while the
+  // engine is already pricing waits up to this many microseconds for more calls, and all of them
+  // are priced as one book, each caller getting its own rows with their own bits; 0 = never. A
+  // call with no other in flight never waits, and one with a progress callback or a cancel flag
+  // is always priced alone. A batch closes at once when it holds batch_max_trades trades.
+  std::int64_t batch_window_us{0};
+  std::size_t batch_max_trades{4096};
   // The bucketed pool's size classes (docs/memory.md; price-batch --memory-settings, which
   // --suggest-budget writes from recorded profiles): 0 keeps each default (64 KiB to 1 GiB, 4
   // classes per doubling).

@@ -1,0 +1,186 @@
+#include "runtime/call_batcher.hpp"
+#include "catch.hpp"
+#include "mcprice/engine.hpp"
+#include "mcprice/input_error.hpp"
+#include "pricing_cases.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <future>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace mcprice;
+using namespace mcprice::detail;
+
+namespace {
+
+portfolio book_of(const std::string& prefix, int trades)
+{
+  portfolio b;
+  for (int i = 0; i < trades; ++i) {
+    trade t;
+    t.id = prefix + std::to_string(i);
+    b.trades.push_back(t);
+  }
+  return b;
+}
+
+// A pricer that records the books it was given, takes `busy` to price each, and prices a trade
+// as a number taken from its id's length and last character (so rows can be checked).
+struct recording_pricer {
+  std::chrono::milliseconds busy{0};
+  std::mutex mutex;
+  std::vector<std::vector<std::string>> books;
+
+  pricing_run operator()(const portfolio& book)
+  {
+    {
+      std::lock_guard<std::mutex> const lock(mutex);
+      std::vector<std::string> ids;
+      for (auto const& t : book.trades) ids.push_back(t.id);
+      books.push_back(ids);
+    }
+    std::this_thread::sleep_for(busy);
+    pricing_run run;
+    for (auto const& t : book.trades) {
+      trade_result r;
+      r.id = t.id;
+      r.status = t.id.back() == '2' ? trade_status::cancelled : trade_status::ok;
+      r.price = static_cast<double>(t.id.size()) + 0.5 * (t.id.back() - '0');
+      r.paths = 1000;
+      run.results.push_back(r);
+    }
+    run.summary.trades = book.trades.size();
+    run.summary.jobs = 7;
+    return run;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a lone call is priced at once and alone", "[batching]")
+{
+  call_batcher batcher(std::chrono::seconds(5), 4096);
+  recording_pricer pricer;
+  auto const start = std::chrono::steady_clock::now();
+  auto const run = batcher.price(book_of("a", 3), [&](const portfolio& b) { return pricer(b); });
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(1));  // no window waited
+  CHECK(run.results.size() == 3);
+  CHECK(run.summary.batch_calls == 1);
+  CHECK(pricer.books.size() == 1);
+}
+
+TEST_CASE("calls that arrive while another is priced are priced as one book, each with its own rows",
+          "[batching][concurrency]")
+{
+  call_batcher batcher(std::chrono::milliseconds(300), 4096);
+  recording_pricer pricer;
+  pricer.busy = std::chrono::milliseconds(600);
+  auto price = [&](const portfolio& b) { return pricer(b); };
+  // The first call is in flight (alone) for 600 ms; b opens a batch; c and d join it.
+  auto first = std::async(std::launch::async, [&] { return batcher.price(book_of("a", 2), price); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  auto b = std::async(std::launch::async, [&] { return batcher.price(book_of("bb", 3), price); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  auto c = std::async(std::launch::async, [&] { return batcher.price(book_of("ccc", 1), price); });
+  auto d = std::async(std::launch::async, [&] { return batcher.price(book_of("dddd", 4), price); });
+  auto const ra = first.get();
+  auto const rb = b.get();
+  auto const rc = c.get();
+  auto const rd = d.get();
+  REQUIRE(pricer.books.size() == 2);
+  CHECK(pricer.books[0] == std::vector<std::string>{"a0", "a1"});
+  CHECK(pricer.books[1].size() == 8);  // bb0..2, then c's and d's in the order they joined
+  CHECK(ra.summary.batch_calls == 1);
+  for (auto const* r : {&rb, &rc, &rd}) CHECK(r->summary.batch_calls == 3);
+  // Each call's rows are its own, in its order, with its own counts.
+  auto check_rows = [](const pricing_run& run, const std::string& prefix, std::size_t n) {
+    REQUIRE(run.results.size() == n);
+    std::size_t cancelled = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      CHECK(run.results[i].id == prefix + std::to_string(i));
+      CHECK(run.results[i].price == static_cast<double>(prefix.size() + 1) + 0.5 * static_cast<double>(i));
+      cancelled += i == 2 ? 1 : 0;
+    }
+    CHECK(run.summary.trades == n);
+    CHECK(run.summary.cancelled == cancelled);
+    CHECK(run.summary.failed == 0);
+    CHECK(run.summary.paths == static_cast<std::int64_t>(1000 * (n - cancelled)));
+    CHECK(run.summary.jobs == 7);  // the batch's
+  };
+  check_rows(rb, "bb", 3);
+  check_rows(rc, "ccc", 1);
+  check_rows(rd, "dddd", 4);
+}
+
+TEST_CASE("a batch closes at its trade limit, and what pricing it threw reaches every call in it", "[batching]")
+{
+  call_batcher batcher(std::chrono::seconds(5), 5);
+  std::atomic<int> calls{0};
+  auto slow = [&](const portfolio& b) {
+    ++calls;
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    if (b.trades.size() == 5) throw std::runtime_error("device lost");
+    return pricing_run{};
+  };
+  auto busy = std::async(std::launch::async, [&] { return batcher.price(book_of("a", 1), slow); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  auto const start = std::chrono::steady_clock::now();
+  auto leader = std::async(std::launch::async, [&] { return batcher.price(book_of("b", 3), slow); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  auto joiner = std::async(std::launch::async, [&] { return batcher.price(book_of("c", 2), slow); });
+  CHECK_THROWS_WITH(leader.get(), "device lost");
+  CHECK_THROWS_WITH(joiner.get(), "device lost");
+  // Full at 5 trades: priced without waiting out the 5 s window.
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(3));
+  CHECK_NOTHROW(busy.get());
+  CHECK(calls == 2);
+}
+
+TEST_CASE("an engine that batches callers gives every caller the bits it gets alone", "[batching][concurrency]")
+{
+  using namespace mcprice::testing;
+  engine_options o;
+  o.backend = backend_choice::cpu;
+  o.paths = 20'001;
+  o.threads = 2;
+  auto const book = reference_book();
+  auto const alone = engine(test_market(), o).price(book);
+  o.batch_window_us = 200'000;
+  engine const batching(test_market(), o);
+  // Six callers at once, a shifted copy of the book each (the ids keep their streams): under
+  // load they are merged into batches; whichever, each row has the bits it has alone.
+  std::vector<std::future<pricing_run>> callers;
+  for (int c = 0; c < 6; ++c) {
+    callers.push_back(std::async(std::launch::async, [&, c] {
+      portfolio mine = book;
+      std::rotate(mine.trades.begin(), mine.trades.begin() + c, mine.trades.end());
+      return batching.price(mine);
+    }));
+  }
+  std::size_t batched = 0;
+  for (int c = 0; c < 6; ++c) {
+    auto const run = callers[static_cast<std::size_t>(c)].get();
+    REQUIRE(run.results.size() == book.trades.size());
+    batched += run.summary.batch_calls > 1 ? 1 : 0;
+    for (std::size_t i = 0; i < run.results.size(); ++i) {
+      std::size_t const k = (i + static_cast<std::size_t>(c)) % book.trades.size();
+      INFO("caller " << c << ", " << run.results[i].id);
+      CHECK(run.results[i].id == alone.results[k].id);
+      CHECK(std::memcmp(&run.results[i].price, &alone.results[k].price, sizeof(double)) == 0);
+      CHECK(std::memcmp(&run.results[i].std_error, &alone.results[k].std_error, sizeof(double)) == 0);
+    }
+  }
+  WARN(batched << " of 6 callers were priced in a batch");
+
+  o.batch_window_us = -1;
+  CHECK_THROWS_AS(engine(test_market(), o), configuration_error);
+  o.batch_window_us = 2'000'000;
+  CHECK_THROWS_AS(engine(test_market(), o), configuration_error);
+}
