@@ -4,6 +4,8 @@
 #include <exception>
 #include <future>
 #include <iterator>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace mcprice::detail {
@@ -107,6 +109,10 @@ void call_batcher::finish_call()
 
 pricing_run slice_of_run(pricing_run& whole, std::size_t first, std::size_t count, std::size_t calls)
 {
+  if (whole.results.size() < first + count) {
+    throw std::logic_error("a batch of " + std::to_string(whole.results.size()) + " rows has no rows [" +
+                           std::to_string(first) + ", " + std::to_string(first + count) + ")");
+  }
   pricing_run part;
   part.summary = whole.summary;
   auto const from = whole.results.begin() + static_cast<std::ptrdiff_t>(first);
