@@ -60,9 +60,9 @@ pricing_run call_batcher::price(const portfolio& book, const price_fn& price)
     mine.summary.wall_seconds = seconds_since(start);
     return mine;
   }
-  ++in_flight_;
-  if (in_flight_ == 1 || window_.count() == 0 || n >= max_trades_) {
+  if (in_flight_ == 0 || window_.count() == 0 || n >= max_trades_) {
     // Alone (nothing else in flight: waiting could only add latency), or too large to share.
+    ++in_flight_;
     lock.unlock();
     struct done_guard {
       call_batcher* self;
@@ -74,6 +74,7 @@ pricing_run call_batcher::price(const portfolio& book, const price_fn& price)
   b->book.source = book.source;
   b->book.trades = book.trades;
   b->calls = 1;
+  ++in_flight_;           // after the copy, which may throw: lead() gives it back
   if (!open_) open_ = b;  // else another batch is open but too full for this book: this one leads alone
   pricing_run mine = lead(b, lock, price);
   mine.summary.wall_seconds = seconds_since(start);
