@@ -119,6 +119,26 @@ TEST_CASE("calls that arrive while another is priced are priced as one book, eac
   check_rows(rd, "dddd", 4);
 }
 
+TEST_CASE("an open batch goes as soon as the calls ahead of it are done, not at its window's end", "[batching]")
+{
+  call_batcher batcher(std::chrono::seconds(5), 4096);
+  recording_pricer pricer;
+  pricer.busy = std::chrono::milliseconds(300);
+  auto price = [&](const portfolio& b) { return pricer(b); };
+  auto const start = std::chrono::steady_clock::now();
+  auto first = std::async(std::launch::async, [&] { return batcher.price(book_of("a", 1), price); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  auto b = std::async(std::launch::async, [&] { return batcher.price(book_of("bb", 1), price); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  auto c = std::async(std::launch::async, [&] { return batcher.price(book_of("ccc", 1), price); });
+  first.get();
+  CHECK(b.get().summary.batch_calls == 2);
+  CHECK(c.get().summary.batch_calls == 2);
+  // The first call ends at about 300 ms, the batch at about 600 ms: far from the 5 s window.
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(3));
+  CHECK(pricer.books.size() == 2);
+}
+
 TEST_CASE("a batch closes at its trade limit, and what pricing it threw reaches every call in it", "[batching]")
 {
   call_batcher batcher(std::chrono::seconds(5), 5);

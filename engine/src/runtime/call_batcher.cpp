@@ -81,13 +81,14 @@ pricing_run call_batcher::price(const portfolio& book, const price_fn& price)
   return mine;
 }
 
-// Waits up to the window for calls to join (or for the batch to fill), then prices it and
-// hands the joined calls their rows. The leader's own book is the batch's first.
+// Waits up to the window for calls to join, until the batch fills or no other call is in flight
+// (the engine would idle), then prices it and hands the joined calls their rows. The leader's
+// own book is the batch's first.
 pricing_run call_batcher::lead(const std::shared_ptr<batch>& b, std::unique_lock<std::mutex>& lock,
                                const price_fn& price)
 {
   std::size_t const mine = b->book.trades.size();
-  if (open_ == b) filled_.wait_for(lock, window_, [&] { return b->closed; });
+  if (open_ == b) filled_.wait_for(lock, window_, [&] { return b->closed || in_flight_ == 1; });
   b->closed = true;
   if (open_ == b) open_.reset();
   lock.unlock();
@@ -102,10 +103,12 @@ pricing_run call_batcher::lead(const std::shared_ptr<batch>& b, std::unique_lock
   return slice_of_run(b->run, 0, mine, b->calls);
 }
 
+// A call leaves: an open batch whose leader is then the only call in flight goes at once.
 void call_batcher::finish_call()
 {
   std::lock_guard<std::mutex> const lock(mutex_);
   --in_flight_;
+  if (open_ && in_flight_ == 1) filled_.notify_all();
 }
 
 pricing_run slice_of_run(pricing_run& whole, std::size_t first, std::size_t count, std::size_t calls)

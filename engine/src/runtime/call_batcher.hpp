@@ -6,8 +6,10 @@
 // own id, paths and blocks, never on the book around it, so every caller keeps its bits.
 //
 // Batching starts only under load: a call that finds no other call in flight is priced at once
-// (a lone caller never waits). A call that finds one in flight opens a batch and waits up to the
-// window for others to join; it then prices the batch and hands each joined call its own rows.
+// (a lone caller never waits). A call that finds one in flight opens a batch and waits for others
+// to join, up to the window, and no longer than the calls ahead of it take: once it is the only
+// call in flight it goes, so the engine never idles for a batch. It then prices the batch and
+// hands each joined call its own rows.
 #include "mcprice/portfolio.hpp"
 #include "mcprice/results.hpp"
 
@@ -41,7 +43,7 @@ class call_batcher {
   std::chrono::microseconds window_;
   std::size_t max_trades_;
   std::mutex mutex_;
-  std::condition_variable filled_;  // an open batch reached max_trades
+  std::condition_variable filled_;  // an open batch reached max_trades, or its leader is alone
   std::shared_ptr<batch> open_;     // the batch calls may join now, if any
   std::size_t in_flight_{0};        // calls being priced (alone or as batches)
 };
