@@ -76,8 +76,7 @@ int main(int argc, char** argv)
   auto const teardown_from = std::chrono::steady_clock::now();
   eng.reset();
   double const teardown = seconds_since(teardown_from);
-  std::size_t ok = 0;
-  for (auto const& r : run.results) ok += r.status == mcprice::trade_status::ok ? 1 : 0;
+  std::size_t const ok = run.summary.trades - run.summary.failed - run.summary.cancelled;
   std::printf(
       "{\"bench\":\"stop\",\"greeks\":%s,\"paths\":%lld,\"flag_s\":%.3f,\"wall_s\":%.3f,\"stop_s\":%.3f,\"teardown_s\":"
       "%.3f,"

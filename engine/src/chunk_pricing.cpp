@@ -194,16 +194,7 @@ chunk_timing price_families(const call_state& call, const request_families& f, s
     timing.jobs += outcomes[i].jobs;
     write_results(call, tasks[i], outcomes[i]);
   }
-  for (std::size_t i = begin; i < end; ++i) {
-    trade_result const& r = results[i];
-    if (r.status == trade_status::cancelled) {
-      ++timing.cancelled;
-    } else if (r.status == trade_status::ok) {
-      ++timing.priced;
-      timing.paths += r.paths;
-      if (call.greeks && !r.greeks) ++timing.without_greeks;
-    }
-  }
+  for (std::size_t i = begin; i < end; ++i) timing.add(results[i], call.greeks);
   auto const done = std::chrono::steady_clock::now();
   timing.results_seconds = std::chrono::duration<double>(done - collected).count();
   if (call.timeline != nullptr) {

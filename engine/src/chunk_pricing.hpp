@@ -8,6 +8,7 @@
 #include "planning/submission_order.hpp"
 #include "runtime/run_timeline.hpp"
 #include "runtime/thread_cache.hpp"
+#include "statistics/row_counts.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -76,15 +77,11 @@ void wait_all(std::vector<std::future<T>>& pending, Take&& take)
   if (failure) std::rethrow_exception(failure);
 }
 
-struct chunk_timing {
+// With the chunk's rows by outcome (the summary's counts, made where the rows are hot).
+struct chunk_timing : row_counts {
   double price_seconds{0.0};
   double results_seconds{0.0};
   std::size_t jobs{0};
-  // The chunk's rows by outcome (the summary's counts, made where the rows are hot).
-  std::size_t priced{0};
-  std::size_t cancelled{0};
-  std::size_t without_greeks{0};
-  std::int64_t paths{0};
 };
 
 // What every chunk of a call shares.

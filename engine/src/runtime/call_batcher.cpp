@@ -1,5 +1,7 @@
 #include "runtime/call_batcher.hpp"
 
+#include "statistics/row_counts.hpp"
+
 #include <algorithm>
 #include <exception>
 #include <future>
@@ -122,23 +124,15 @@ pricing_run slice_of_run(pricing_run& whole, std::size_t first, std::size_t coun
   auto const from = whole.results.begin() + static_cast<std::ptrdiff_t>(first);
   part.results.assign(std::make_move_iterator(from),
                       std::make_move_iterator(from + static_cast<std::ptrdiff_t>(count)));
+  row_counts rows;
+  for (auto const& r : part.results) rows.add(r, part.summary.greeks);
   run_summary& s = part.summary;
   s.trades = count;
-  s.cancelled = 0;
-  s.paths = 0;
-  s.without_greeks = 0;
+  s.cancelled = rows.cancelled;
+  s.paths = rows.paths;
+  s.without_greeks = rows.without_greeks;
+  s.failed = count - rows.priced - rows.cancelled;
   s.batch_calls = calls;
-  std::size_t priced = 0;
-  for (auto const& r : part.results) {
-    if (r.status == trade_status::cancelled) {
-      ++s.cancelled;
-    } else if (r.status == trade_status::ok) {
-      ++priced;
-      s.paths += r.paths;
-      if (s.greeks && !r.greeks) ++s.without_greeks;
-    }
-  }
-  s.failed = count - priced - s.cancelled;
   return part;
 }
 
