@@ -235,9 +235,13 @@ bool worth_a_pipeline(const portfolio& book, std::size_t begin, std::size_t end,
 pricing_run engine::price(const portfolio& trades, const progress_callback& progress,
                           const std::atomic<bool>* cancel) const
 {
-  // A batch has one progress and one cancel flag: calls that bring their own go alone.
-  if (impl_->batcher && !progress && cancel == nullptr) {
-    return impl_->batcher->price(trades, [this](const portfolio& book) { return price_alone(book, {}, nullptr); });
+  if (impl_->batcher) {
+    return impl_->batcher->price(
+        trades,
+        [this](const portfolio& book, const progress_callback& p, const std::atomic<bool>* c) {
+          return price_alone(book, p, c);
+        },
+        progress, cancel);
   }
   return price_alone(trades, progress, cancel);
 }

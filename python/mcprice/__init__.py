@@ -36,7 +36,7 @@ def _choice(name, value, choices):
 
 
 def _options(backend, paths, seed, greeks, rng, streams, job_cap, pool_limit, steps, antithetic, precision,
-             threads, rqmc_replicates=32, graphs="auto"):
+             threads, rqmc_replicates=32, graphs="auto", batch_window_us=0):
     _choice("backend", backend, _BACKENDS)
     _choice("graphs", graphs, _GRAPHS)
     _choice("rng", rng, _RNGS)
@@ -45,6 +45,8 @@ def _options(backend, paths, seed, greeks, rng, streams, job_cap, pool_limit, st
         raise ValueError(f"greeks must be True or False, not {greeks!r}")
     if not isinstance(antithetic, bool):
         raise ValueError(f"antithetic must be True or False, not {antithetic!r}")
+    if _whole("batch_window_us", batch_window_us, 0) > 1_000_000:
+        raise ValueError(f"batch_window_us must be at most 1000000 (1 s), not {batch_window_us!r}")
     return {
         "backend": backend,
         "paths": _whole("paths", paths, 1),
@@ -60,6 +62,7 @@ def _options(backend, paths, seed, greeks, rng, streams, job_cap, pool_limit, st
         "job_cap": 0 if job_cap is None else _whole("job_cap", job_cap, 1),
         "pool_limit": 0 if pool_limit is None else _whole("pool_limit", pool_limit, 1),
         "graphs": graphs,
+        "batch_window_us": batch_window_us,
     }
 
 
@@ -196,6 +199,10 @@ class Engine:
     streams, threads, job_cap, pool_limit (bytes): the resources; None = the engine's choice.
     graphs: "auto" | "on" | "off", as price-batch's --graphs (GPU requests replayed from captured
         CUDA graphs; the same results either way).
+    batch_window_us: as price-batch's --batch-window-us (0, the default: off; at most 1,000,000):
+        calls from several threads that arrive while the engine is busy are priced as one book,
+        each getting its own rows with the same bits. A batched call's progress counts the
+        batch's samples; Ctrl-C or a progress callable's False returns it at once, cancelled.
 
     A bad option raises ValueError naming it; a market that cannot be read raises InputError.
     One engine may price from several Python threads at once (the GIL is released while it
@@ -204,9 +211,9 @@ class Engine:
 
     def __init__(self, market, backend="auto", paths=1_000_000, seed=42, greeks=False, rng="pseudo",
                  streams=None, job_cap=None, pool_limit=None, steps=252, antithetic=True, precision="single",
-                 threads=None, rqmc_replicates=32, graphs="auto"):
+                 threads=None, rqmc_replicates=32, graphs="auto", batch_window_us=0):
         options = _options(backend, paths, seed, greeks, rng, streams, job_cap, pool_limit, steps, antithetic,
-                           precision, threads, rqmc_replicates, graphs)
+                           precision, threads, rqmc_replicates, graphs, batch_window_us)
         if isinstance(market, dict):
             self._engine = _Engine(json.dumps(market), "<market dict>", False, options)
         elif isinstance(market, (str, os.PathLike)):

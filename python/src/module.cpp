@@ -426,6 +426,7 @@ mcprice::engine_options options_from(const py::dict& o)
   e.graphs = graphs == "on"    ? mcprice::graph_mode::on
              : graphs == "off" ? mcprice::graph_mode::off
                                : mcprice::graph_mode::automatic;
+  e.batch_window_us = o["batch_window_us"].cast<std::int64_t>();
   return e;
 }
 

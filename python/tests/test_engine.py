@@ -170,7 +170,8 @@ def test_results_equal_price_batch_bit_for_bit(greeks, rng):
 def test_a_bad_option_raises_value_error_naming_it():
     for kw, name in [({"paths": 0}, "paths"), ({"backend": "tpu"}, "backend"), ({"rng": "halton"}, "rng"),
                      ({"greeks": "yes"}, "greeks"), ({"pool_limit": -1}, "pool_limit"), ({"seed": 1.5}, "seed"),
-                     ({"graphs": "yes"}, "graphs")]:
+                     ({"graphs": "yes"}, "graphs"), ({"batch_window_us": -1}, "batch_window_us"),
+                     ({"batch_window_us": 2_000_000}, "batch_window_us")]:
         with pytest.raises(ValueError, match=name):
             cpu_engine(**kw)
 
@@ -212,6 +213,26 @@ def test_one_engine_prices_from_several_threads_with_the_same_bits(engine):
         t.join()
     for r in results:
         assert_frames_identical(r, reference)
+
+
+def test_threads_batched_into_one_call_get_the_bits_they_get_alone():
+    book = vanilla_book(40, paths=8192)
+    reference = cpu_engine().price(book)
+    batching = cpu_engine(batch_window_us=50_000)
+    results = [None] * 6
+
+    def work(i):
+        # Each thread's book rotated, so that a batch's rows are not one book repeated.
+        results[i] = batching.price(book[i:] + book[:i])
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for i, r in enumerate(results):
+        want = pd.concat([reference.iloc[i:], reference.iloc[:i]]).reset_index(drop=True)
+        assert_frames_identical(r, want)
 
 
 LONG_BOOK = vanilla_book(64, paths=4_000_000)

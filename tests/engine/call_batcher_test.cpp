@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <future>
 #include <mutex>
 #include <stdexcept>
@@ -38,7 +39,11 @@ struct recording_pricer {
   std::mutex mutex;
   std::vector<std::vector<std::string>> books;
 
-  pricing_run operator()(const portfolio& book)
+  std::atomic<bool> stopped{false};
+
+  // Busy in 10 ms steps, reporting them as progress (10 samples a step) and leaving when the
+  // cancel flag is set (then every row is cancelled).
+  pricing_run operator()(const portfolio& book, const progress_callback& progress, const std::atomic<bool>* cancel)
   {
     {
       std::lock_guard<std::mutex> const lock(mutex);
@@ -46,12 +51,17 @@ struct recording_pricer {
       for (auto const& t : book.trades) ids.push_back(t.id);
       books.push_back(ids);
     }
-    std::this_thread::sleep_for(busy);
+    std::int64_t const steps = busy.count() / 10;
+    for (std::int64_t i = 0; i < steps && !stopped; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      if (progress) progress(10 * (i + 1), 10 * steps);
+      if (cancel != nullptr && *cancel) stopped = true;
+    }
     pricing_run run;
     for (auto const& t : book.trades) {
       trade_result r;
       r.id = t.id;
-      r.status = t.id.back() == '2' ? trade_status::cancelled : trade_status::ok;
+      r.status = t.id.back() == '2' || stopped ? trade_status::cancelled : trade_status::ok;
       r.price = static_cast<double>(t.id.size()) + 0.5 * (t.id.back() - '0');
       r.paths = 1000;
       run.results.push_back(r);
@@ -69,7 +79,7 @@ TEST_CASE("a lone call is priced at once and alone", "[batching]")
   call_batcher batcher(std::chrono::seconds(5), 4096);
   recording_pricer pricer;
   auto const start = std::chrono::steady_clock::now();
-  auto const run = batcher.price(book_of("a", 3), [&](const portfolio& b) { return pricer(b); });
+  auto const run = batcher.price(book_of("a", 3), std::ref(pricer));
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(1));  // no window waited
   CHECK(run.results.size() == 3);
   CHECK(run.summary.batch_calls == 1);
@@ -82,7 +92,7 @@ TEST_CASE("calls that arrive while another is priced are priced as one book, eac
   call_batcher batcher(std::chrono::milliseconds(300), 4096);
   recording_pricer pricer;
   pricer.busy = std::chrono::milliseconds(600);
-  auto price = [&](const portfolio& b) { return pricer(b); };
+  auto price = std::ref(pricer);
   // The first call is in flight (alone) for 600 ms; b opens a batch; c and d join it.
   auto first = std::async(std::launch::async, [&] { return batcher.price(book_of("a", 2), price); });
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -124,7 +134,7 @@ TEST_CASE("an open batch goes as soon as the calls ahead of it are done, not at 
   call_batcher batcher(std::chrono::seconds(5), 4096);
   recording_pricer pricer;
   pricer.busy = std::chrono::milliseconds(300);
-  auto price = [&](const portfolio& b) { return pricer(b); };
+  auto price = std::ref(pricer);
   auto const start = std::chrono::steady_clock::now();
   auto first = std::async(std::launch::async, [&] { return batcher.price(book_of("a", 1), price); });
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -143,7 +153,7 @@ TEST_CASE("a batch closes at its trade limit, and what pricing it threw reaches 
 {
   call_batcher batcher(std::chrono::seconds(5), 5);
   std::atomic<int> calls{0};
-  auto slow = [&](const portfolio& b) {
+  auto slow = [&](const portfolio& b, const progress_callback&, const std::atomic<bool>*) {
     ++calls;
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     if (b.trades.size() == 5) throw std::runtime_error("device lost");
@@ -161,6 +171,95 @@ TEST_CASE("a batch closes at its trade limit, and what pricing it threw reaches 
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(3));
   CHECK_NOTHROW(busy.get());
   CHECK(calls == 2);
+}
+
+TEST_CASE("a call whose cancel flag is set leaves its batch at once, cancelled; the others get their rows",
+          "[batching][concurrency]")
+{
+  call_batcher batcher(std::chrono::seconds(5), 4096);
+  recording_pricer pricer;
+  pricer.busy = std::chrono::milliseconds(800);
+  std::atomic<bool> stop_c{false};
+  std::vector<std::int64_t> seen_total;  // c's progress, on c's thread
+  auto progress_c = [&](std::int64_t, std::int64_t total) { seen_total.push_back(total); };
+  // a is in flight alone; b opens a batch and c joins it (with a flag and a progress callback),
+  // so the batch is priced on a worker while b and c wait; it goes once a is done (~800 ms).
+  auto a = std::async(std::launch::async, [&] { return batcher.price(book_of("a", 1), std::ref(pricer)); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  auto b = std::async(std::launch::async, [&] { return batcher.price(book_of("bb", 3), std::ref(pricer)); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  auto c = std::async(std::launch::async,
+                      [&] { return batcher.price(book_of("ccc", 4), std::ref(pricer), progress_c, &stop_c); });
+  a.get();
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the batch is being priced
+  auto const flagged = std::chrono::steady_clock::now();
+  stop_c = true;
+  auto const rc = c.get();
+  CHECK(std::chrono::steady_clock::now() - flagged < std::chrono::milliseconds(300));  // not the batch's 800 ms
+  REQUIRE(rc.results.size() == 4);
+  for (std::size_t i = 0; i < 4; ++i) {
+    CHECK(rc.results[i].id == "ccc" + std::to_string(i));
+    CHECK(rc.results[i].status == trade_status::cancelled);
+  }
+  CHECK(rc.summary.cancelled == 4);
+  CHECK(rc.summary.batch_calls == 2);
+  // c saw the batch's progress (80 steps of 10 samples), and b's call went on unstopped.
+  REQUIRE(!seen_total.empty());
+  CHECK(seen_total.back() == 800);
+  auto const rb = b.get();
+  CHECK(!pricer.stopped);
+  REQUIRE(rb.results.size() == 3);
+  CHECK(rb.results[0].status == trade_status::ok);
+  CHECK(rb.summary.batch_calls == 2);
+}
+
+TEST_CASE("a batch whose every call is cancelled is stopped, and its calls return within its stop",
+          "[batching][concurrency]")
+{
+  call_batcher batcher(std::chrono::seconds(5), 4096);
+  recording_pricer pricer;
+  pricer.busy = std::chrono::milliseconds(3000);
+  recording_pricer first;
+  first.busy = std::chrono::milliseconds(200);
+  std::atomic<bool> stop_b{false};
+  std::atomic<bool> stop_c{false};
+  auto a = std::async(std::launch::async, [&] { return batcher.price(book_of("a", 1), std::ref(first)); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  auto b =
+      std::async(std::launch::async, [&] { return batcher.price(book_of("bb", 2), std::ref(pricer), {}, &stop_b); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  auto c =
+      std::async(std::launch::async, [&] { return batcher.price(book_of("ccc", 2), std::ref(pricer), {}, &stop_c); });
+  a.get();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  auto const flagged = std::chrono::steady_clock::now();
+  stop_b = true;
+  stop_c = true;
+  auto const rb = b.get();
+  auto const rc = c.get();
+  CHECK(std::chrono::steady_clock::now() - flagged < std::chrono::milliseconds(500));  // not the batch's 3 s
+  CHECK(pricer.stopped);
+  for (auto const* r : {&rb, &rc}) {
+    CHECK(r->summary.cancelled == 2);
+    CHECK(r->summary.batch_calls == 2);
+  }
+}
+
+TEST_CASE("a call whose flag is already set is not batched", "[batching]")
+{
+  call_batcher batcher(std::chrono::seconds(5), 4096);
+  recording_pricer pricer;
+  pricer.busy = std::chrono::milliseconds(300);
+  std::atomic<bool> stopped{true};
+  auto a = std::async(std::launch::async, [&] { return batcher.price(book_of("a", 1), std::ref(pricer)); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  auto const start = std::chrono::steady_clock::now();
+  auto const rb = batcher.price(book_of("bb", 1), std::ref(pricer), {}, &stopped);
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::milliseconds(250));  // not behind a
+  CHECK(rb.summary.batch_calls == 1);
+  REQUIRE(rb.results.size() == 1);
+  CHECK(rb.results[0].status == trade_status::cancelled);
+  a.get();
 }
 
 TEST_CASE("an engine that batches callers gives every caller the bits it gets alone", "[batching][concurrency]")

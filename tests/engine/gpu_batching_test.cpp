@@ -34,8 +34,7 @@ void check_row_bits(const trade_result& got, const trade_result& want)
 
 }  // namespace
 
-TEST_CASE("GPU batching: eight callers at once get the bits they get alone, graphs on and off, with Greeks",
-          "[gpu]")
+TEST_CASE("GPU batching: eight callers at once get the bits they get alone, graphs on and off, with Greeks", "[gpu]")
 {
   auto const m = test_market();
   auto const book = reference_book();

@@ -40,8 +40,10 @@ class engine {
 
   // cancel: when another thread (a signal handler's flag) sets it, work not yet started is skipped
   // and its trades come back with status cancelled; work under way finishes. Under
-  // engine_options::batch_window_us, calls that arrive together (with neither a progress callback
-  // nor a cancel flag) may be priced as one book; each still gets its own rows and bits.
+  // engine_options::batch_window_us, calls that arrive together may be priced as one book; each
+  // still gets its own rows and bits. A call in such a batch sees the batch's samples in its
+  // progress, and when its cancel flag is set it returns at once with all its trades cancelled
+  // (the batch goes on for the other calls, and stops when every call in it has been cancelled).
   [[nodiscard]] pricing_run price(const portfolio& trades, const progress_callback& progress = {},
                                   const std::atomic<bool>* cancel = nullptr) const;
 

@@ -71,8 +71,9 @@ struct engine_options {
   // Batching across callers (docs/graphs.md): a call from another thread that arrives while the
   // engine is already pricing waits up to this many microseconds for more calls, and all of them
   // are priced as one book, each caller getting its own rows with their own bits; 0 = never. A
-  // call with no other in flight never waits, and one with a progress callback or a cancel flag
-  // is always priced alone. A batch closes at once when it holds batch_max_trades trades.
+  // call with no other in flight never waits. A batched call's progress counts the batch's
+  // samples, and its cancel flag returns it at once (engine::price). A batch closes at once when
+  // it holds batch_max_trades trades.
   std::int64_t batch_window_us{0};
   std::size_t batch_max_trades{4096};
   // The bucketed pool's size classes (docs/memory.md; price-batch --memory-settings, which

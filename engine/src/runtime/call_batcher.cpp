@@ -1,5 +1,6 @@
 #include "runtime/call_batcher.hpp"
 
+#include "chunk_pricing.hpp"
 #include "statistics/row_counts.hpp"
 
 #include <algorithm>
@@ -8,7 +9,9 @@
 #include <iterator>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
+#include <vector>
 
 namespace mcprice::detail {
 
@@ -22,87 +25,187 @@ double seconds_since(std::chrono::steady_clock::time_point start)
 }  // namespace
 
 // A batch's merged book and, once priced, its run. The calls' books lie in it one after
-// another, in the order they joined; `calls` and the book change only while it is open, under
-// the batcher's lock, and are read by the joined calls only after `priced` is ready.
+// another, in the order they joined (`parts`: each call's first row and count); the book, the
+// parts and `watched` change only while it is open, under the batcher's lock, and are read by
+// the calls only after it closed.
 struct call_batcher::batch {
   portfolio book;
-  std::size_t calls{0};
+  std::vector<std::pair<std::size_t, std::size_t>> parts;
   bool closed{false};
+  bool watched{false};  // a call brought a cancel flag or a progress callback: priced on `worker`
   std::promise<void> priced_promise;
   std::shared_future<void> priced{priced_promise.get_future().share()};
   pricing_run run;
   std::exception_ptr error;
+  // Watched batches only: the worker's progress for the calls, and how calls left.
+  std::thread worker;
+  std::atomic<bool> stop{false};
+  std::atomic<std::int64_t> done{0};
+  std::atomic<std::int64_t> total{0};
+  std::mutex leaving;
+  std::size_t left{0};
+  std::size_t cancelled{0};
 };
+
+namespace {
+
+// How often a call in a watched batch looks at its flag and reports progress.
+constexpr auto watch_interval = std::chrono::milliseconds(10);
+
+// Leaves a watched batch; true for the last call to leave, which joins the worker. When every
+// call has left cancelled, the batch is stopped (the worker's engine call sees the flag).
+template <typename Batch>
+bool leave(Batch& b, bool cancelled)
+{
+  std::lock_guard<std::mutex> const lock(b.leaving);
+  ++b.left;
+  if (cancelled && ++b.cancelled == b.parts.size()) b.stop = true;
+  return b.left == b.parts.size();
+}
+
+// The rows of a call that left its batch on its cancel flag: every trade cancelled.
+pricing_run cancelled_part(const portfolio& book, std::size_t first, std::size_t count, std::size_t calls)
+{
+  pricing_run part;
+  part.results.resize(count);
+  for (std::size_t i = 0; i < count; ++i) mark_cancelled(part.results[i], book.trades[first + i].id);
+  part.summary.trades = count;
+  part.summary.cancelled = count;
+  part.summary.batch_calls = calls;
+  return part;
+}
+
+}  // namespace
 
 call_batcher::call_batcher(std::chrono::microseconds window, std::size_t max_trades)
     : window_(window), max_trades_(std::max<std::size_t>(max_trades, 1))
 {
 }
 
-pricing_run call_batcher::price(const portfolio& book, const price_fn& price)
+pricing_run call_batcher::price(const portfolio& book, const price_fn& price, const progress_callback& progress,
+                                const std::atomic<bool>* cancel)
 {
   auto const start = std::chrono::steady_clock::now();
   std::size_t const n = book.trades.size();
+  bool const watched = progress || cancel != nullptr;
   std::unique_lock<std::mutex> lock(mutex_);
-  if (open_ && open_->book.trades.size() + n <= max_trades_) {
-    // Join the open batch and wait for its leader to price it.
+  if (open_ && open_->book.trades.size() + n <= max_trades_ && (cancel == nullptr || !*cancel)) {
+    // Join the open batch and wait for it to be priced.
     std::shared_ptr<batch> const b = open_;
-    std::size_t const first = b->book.trades.size();
+    std::size_t const k = b->parts.size();
+    b->parts.emplace_back(b->book.trades.size(), n);
     b->book.trades.insert(b->book.trades.end(), book.trades.begin(), book.trades.end());
-    ++b->calls;
+    b->watched = b->watched || watched;
     if (b->book.trades.size() >= max_trades_) {
       b->closed = true;
       open_.reset();
       filled_.notify_all();
     }
     lock.unlock();
-    b->priced.wait();
-    if (b->error) std::rethrow_exception(b->error);
-    pricing_run mine = slice_of_run(b->run, first, n, b->calls);
+    pricing_run mine = await(b, k, progress, cancel);
     mine.summary.wall_seconds = seconds_since(start);
     return mine;
   }
-  if (in_flight_ == 0 || window_.count() == 0 || n >= max_trades_) {
-    // Alone (nothing else in flight: waiting could only add latency), or too large to share.
+  if (in_flight_ == 0 || window_.count() == 0 || n >= max_trades_ || (cancel != nullptr && *cancel)) {
+    // Alone (nothing else in flight: waiting could only add latency), too large to share, or
+    // already cancelled.
     ++in_flight_;
     lock.unlock();
     struct done_guard {
       call_batcher* self;
       ~done_guard() { self->finish_call(); }
     } const done{this};
-    return price(book);
+    return price(book, progress, cancel);
   }
   auto const b = std::make_shared<batch>();
   b->book.source = book.source;
   b->book.trades = book.trades;
-  b->calls = 1;
+  b->parts.emplace_back(0, n);
+  b->watched = watched;
   ++in_flight_;           // after the copy, which may throw: lead() gives it back
   if (!open_) open_ = b;  // else another batch is open but too full for this book: this one leads alone
-  pricing_run mine = lead(b, lock, price);
+  lead(b, lock, price);
+  pricing_run mine = await(b, 0, progress, cancel);
   mine.summary.wall_seconds = seconds_since(start);
   return mine;
 }
 
 // Waits up to the window for calls to join, until the batch fills or no other call is in flight
-// (the engine would idle), then prices it and hands the joined calls their rows. The leader's
-// own book is the batch's first.
-pricing_run call_batcher::lead(const std::shared_ptr<batch>& b, std::unique_lock<std::mutex>& lock,
-                               const price_fn& price)
+// (the engine would idle), then prices it: here, or on a worker thread when it is watched.
+void call_batcher::lead(const std::shared_ptr<batch>& b, std::unique_lock<std::mutex>& lock, const price_fn& price)
 {
-  std::size_t const mine = b->book.trades.size();
   if (open_ == b) filled_.wait_for(lock, window_, [&] { return b->closed || in_flight_ == 1; });
   b->closed = true;
   if (open_ == b) open_.reset();
   lock.unlock();
+  auto const run = [this, b, price] {
+    batch& x = *b;
+    try {
+      if (x.watched) {
+        x.run = price(
+            x.book,
+            [&x](std::int64_t done, std::int64_t total) {
+              x.total = total;
+              x.done = done;
+            },
+            &x.stop);
+      } else {
+        x.run = price(x.book, {}, nullptr);
+      }
+    } catch (...) {
+      x.error = std::current_exception();
+    }
+    x.priced_promise.set_value();
+    finish_call();
+  };
+  if (!b->watched) return run();
   try {
-    b->run = price(b->book);
-  } catch (...) {
-    b->error = std::current_exception();
+    b->worker = std::thread(run);
+  } catch (...) {  // no thread: priced here, its calls still watched in await
+    run();
   }
-  b->priced_promise.set_value();
-  finish_call();
+}
+
+// Call k's part of its batch, once priced. In a watched batch the call looks at its flag and
+// reports the batch's progress while it waits, and leaves at once, cancelled, when its flag is
+// set; the last call to leave joins the worker (so no batch outlives its calls, nor the engine).
+pricing_run call_batcher::await(const std::shared_ptr<batch>& b, std::size_t k, const progress_callback& progress,
+                                const std::atomic<bool>* cancel)
+{
+  if (!b->watched) {
+    b->priced.wait();
+    return take_part(b, k);
+  }
+  // Leaves the batch on every way out (a progress callback may throw): cancelled unless priced.
+  struct leaving_guard {
+    batch& b;
+    bool priced{false};
+    ~leaving_guard()
+    {
+      if (!leave(b, !priced)) return;
+      b.priced.wait();  // the last call out: when all were cancelled, the batch was stopped
+      if (b.worker.joinable()) b.worker.join();
+    }
+  } guard{*b};
+  auto const report = [&] {
+    if (progress && b->total > 0) progress(b->done, b->total);
+  };
+  while (b->priced.wait_for(watch_interval) != std::future_status::ready) {
+    if (cancel != nullptr && *cancel) {
+      return cancelled_part(b->book, b->parts[k].first, b->parts[k].second, b->parts.size());
+    }
+    report();
+  }
+  guard.priced = true;
+  report();
+  return take_part(b, k);
+}
+
+// Call k's rows of a priced batch, or what pricing it threw.
+pricing_run call_batcher::take_part(const std::shared_ptr<batch>& b, std::size_t k)
+{
   if (b->error) std::rethrow_exception(b->error);
-  return slice_of_run(b->run, 0, mine, b->calls);
+  return slice_of_run(b->run, b->parts[k].first, b->parts[k].second, b->parts.size());
 }
 
 // A call leaves: an open batch whose leader is then the only call in flight goes at once.

@@ -10,9 +10,16 @@
 // to join, up to the window, and no longer than the calls ahead of it take: once it is the only
 // call in flight it goes, so the engine never idles for a batch. It then prices the batch and
 // hands each joined call its own rows.
+//
+// A call may bring a cancel flag and a progress callback (a batch has one of each). A batch
+// with any of them is priced on a thread of its own while every call in it waits on its own
+// thread: a call sees the batch's progress, and a call whose flag is set leaves at once with its
+// trades cancelled; the batch itself is stopped when every call in it has left.
+#include "mcprice/engine.hpp"
 #include "mcprice/portfolio.hpp"
 #include "mcprice/results.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
@@ -24,7 +31,7 @@ namespace mcprice::detail {
 
 class call_batcher {
  public:
-  using price_fn = std::function<pricing_run(const portfolio&)>;
+  using price_fn = std::function<pricing_run(const portfolio&, const progress_callback&, const std::atomic<bool>*)>;
 
   // window: how long an opened batch waits for calls to join; max_trades: a batch closes at
   // once when it holds this many trades (a call that would take it past them goes alone or
@@ -32,12 +39,17 @@ class call_batcher {
   call_batcher(std::chrono::microseconds window, std::size_t max_trades);
 
   // The book's rows and its own summary, priced by `price` alone or merged with other calls'
-  // books. Rethrows what pricing the batch threw, to every call in it.
-  pricing_run price(const portfolio& book, const price_fn& price);
+  // books. Rethrows what pricing the batch threw, to every call in it. In a batch, progress is
+  // called on this thread with the batch's samples, and cancel leaves the batch (above).
+  pricing_run price(const portfolio& book, const price_fn& price, const progress_callback& progress = {},
+                    const std::atomic<bool>* cancel = nullptr);
 
  private:
   struct batch;
-  pricing_run lead(const std::shared_ptr<batch>& b, std::unique_lock<std::mutex>& lock, const price_fn& price);
+  void lead(const std::shared_ptr<batch>& b, std::unique_lock<std::mutex>& lock, const price_fn& price);
+  static pricing_run await(const std::shared_ptr<batch>& b, std::size_t k, const progress_callback& progress,
+                           const std::atomic<bool>* cancel);
+  static pricing_run take_part(const std::shared_ptr<batch>& b, std::size_t k);
   void finish_call();
 
   std::chrono::microseconds window_;
