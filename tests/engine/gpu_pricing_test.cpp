@@ -575,34 +575,6 @@ TEST_CASE("GPU: a stop reaches into queued kernels: a long request ends within a
   }
 }
 
-TEST_CASE("GPU: a stop reaches a pipelined book's queued requests with Greeks within a second", "[gpu]")
-{
-  // A pipeline of chunks, each a request with jobs on every stream, Greeks on: the stop
-  // must not wait behind queued work (a stop copied through a stream of its own did, for
-  // seconds: the streams share the device's hardware queues).
-  portfolio book;
-  for (int copy = 0; copy < 16; ++copy) {
-    for (auto t : long_asian_book().trades) {
-      t.id += "-" + std::to_string(copy);
-      book.trades.push_back(t);
-    }
-  }
-  engine_options o;
-  o.backend = backend_choice::gpu;
-  o.paths = std::int64_t{1} << 26;
-  o.greeks = true;
-  o.pipeline_chunk_trades = 8;
-  engine const eng(test_market(), o);
-  auto const s = price_stopped(eng, book, std::chrono::milliseconds(500));
-  INFO("returned " << s.after_stop << " s after the stop");
-  CHECK(s.after_stop < 1.0);
-  CHECK(s.run.summary.chunks > 2);
-  CHECK(s.run.summary.cancelled > 0);
-  for (auto const& r : s.run.results) CHECK((r.status == trade_status::cancelled || r.status == trade_status::ok));
-  WARN("a pipelined book with Greeks returned " << s.after_stop << " s after the stop, " << s.run.summary.cancelled
-                                                << " of " << book.trades.size() << " trades cancelled");
-}
-
 TEST_CASE("GPU: an engine on several devices gives one device's bits, in input order", "[gpu]")
 {
   // Every usable GPU, and GPU 0 once more: two engines may share a GPU, so a one-GPU machine

@@ -119,13 +119,10 @@ __global__ void __launch_bounds__(tuning::combination_policy<Assets>::threads_pe
   constexpr int per_block = layout::partials_per_block;
   int const lane_in_warp = static_cast<int>(threadIdx.x) % layout::lanes_per_partial;
   auto const units = static_cast<unsigned long long>(blocks.size() * per_block);
-  __shared__ unsigned int stop_read_ns[per_block];  // a warp each
-  unsigned int& last_read = stop_read_ns[threadIdx.x / layout::lanes_per_partial];
-  if (lane_in_warp == 0) detail::start_stop_reads(last_read);
   for (;;) {
     // Asked to stop, a warp takes no more units (they stay undone: the host cancels the request).
     unsigned long long u = units;
-    if (lane_in_warp == 0 && !detail::stop_asked(blocks.stop, last_read)) u = atomicAdd(next_unit, 1ULL);
+    if (lane_in_warp == 0 && !detail::stop_asked(blocks.stop)) u = atomicAdd(next_unit, 1ULL);
     u = __shfl_sync(0xffffffffU, u, 0);
     if (u >= units) break;
     auto const unit = static_cast<std::int64_t>(units - 1 - u);

@@ -106,6 +106,9 @@ std::optional<family_run> job_graphs::run(const request_upload& u, const run_con
     turn.take();
     stream_view const s = ctx_.next_stream();
     ctx_.wait_for_market(s);
+    // The stop word is zeroed outside the graph: a stop's copy, ordered after this record, then
+    // always lands after the zero (send_stop).
+    MCPRICE_CUDA_TRY(cudaMemsetAsync(r.d_stop, 0, sizeof(unsigned int), s.value()));
     r.uploaded = ctx_.events().record(s);
     e->exec.launch(s);
     turn.give_up();
@@ -196,7 +199,7 @@ void job_graphs::record(const request_upload& u, const request_state& r, const j
   graph g;
   {
     stream_capture capture(capturing_on.view());
-    runner_.queue_upload(u, staged, capturing_on.view());
+    runner_.queue_upload(u, staged, capturing_on.view(), false);
     for (std::size_t j = 0; j < staged.split.jobs.size(); ++j) {
       scratch.reset();
       runner_.run_job(staged.split.jobs[j], staged, capturing_on.view(), static_cast<int>(j), kernels,

@@ -9,7 +9,6 @@
 #include "mcprice/memory/persistent_arena.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <string>
@@ -23,12 +22,9 @@ constexpr std::int64_t max_blocks_per_job = std::int64_t{1} << 19;
 
 std::size_t round256(std::size_t b) { return scratch_lease::charged(b); }
 
-// The segment offsets' upload: n_seg + 1 offsets.
-std::size_t offset_bytes_of(std::size_t n_seg) { return sizeof(std::int64_t) * (n_seg + 1); }
-
-// After the offsets in the staging, one slot whose first word is the request's stop word
-// (block_range::stop): the kernels read it in host memory, never from a copy.
-constexpr std::size_t stop_slot_bytes = sizeof(std::int64_t);
+// The segment offsets' upload: n_seg + 1 offsets, then one more slot whose first word is the
+// request's stop word (block_range::stop), zeroed by the same copy.
+std::size_t offset_bytes_of(std::size_t n_seg) { return sizeof(std::int64_t) * (n_seg + 2); }
 
 std::size_t cub_temp_bytes(std::size_t segments)
 {
@@ -178,6 +174,8 @@ void job_runner::keep_results(const request_upload& u, const request_state& r, c
 {
   if (u.tally_slots > 0) run.tally.assign(r.h_tally, r.h_tally + u.tally_slots);
   if (r.stop_sent) {
+    // The stop's copy reads the request's staging, which goes back to its cache after this.
+    MCPRICE_CUDA_TRY(cudaStreamSynchronize(stop_stream_->value()));
     // Some blocks were left undone, and which is not known: no trade of the request is priced.
     for (trade_outcome& o : run.outcomes) o.cancelled = o.cancelled || o.error.empty();
   }
@@ -304,8 +302,7 @@ job_runner::request_sizes job_runner::sizes_of(const request_upload& u, std::siz
   std::size_t const tally_bytes = sizeof(unsigned long long) * u.tally_slots;
   std::size_t const greek_bytes = u.greeks != nullptr ? u.greeks->bytes * n_seg : 0;
   return {arena_view::footprint({u.record_bytes, extra_bytes, offset_bytes, tally_bytes}),
-          u.record_bytes + extra_bytes + offset_bytes + stop_slot_bytes + sizeof(moments) * n_seg + greek_bytes +
-              tally_bytes};
+          u.record_bytes + extra_bytes + offset_bytes + sizeof(moments) * n_seg + greek_bytes + tally_bytes};
 }
 
 void job_runner::upload(const request_upload& u, request_state& r, device_buffer& device_data,
@@ -315,7 +312,7 @@ void job_runner::upload(const request_upload& u, request_state& r, device_buffer
   stage(u, r, device_data.data(), device_data.size(), staging.as<char>());
   stream_view const s = ctx_.upload_stream();
   ctx_.wait_for_market(s);
-  queue_upload(u, r, s);
+  queue_upload(u, r, s, true);
   r.uploaded = ctx_.events().record(s);
 }
 
@@ -337,7 +334,7 @@ void job_runner::stage(const request_upload& u, request_state& r, void* device_d
   h_offsets[n_seg + 1] = 0;
   r.h_upload = host;
   r.h_stop = reinterpret_cast<unsigned int*>(h_offsets + n_seg + 1);
-  r.h_sums = reinterpret_cast<moments*>(host + u.record_bytes + extra_bytes + offset_bytes + stop_slot_bytes);
+  r.h_sums = reinterpret_cast<moments*>(host + u.record_bytes + extra_bytes + offset_bytes);
   std::size_t const greek_bytes = u.greeks != nullptr ? u.greeks->bytes * n_seg : 0;
   if (u.greeks != nullptr) {
     r.greeks = u.greeks;
@@ -352,14 +349,16 @@ void job_runner::stage(const request_upload& u, request_state& r, void* device_d
   r.d_tables = extra_bytes > 0 ? arena.allocate(extra_bytes) : nullptr;
   r.device.records = r.d_records;
   r.device.tables = r.d_tables;
-  auto* const d_offsets = arena.allocate_n<std::int64_t>(n_seg + 1);
+  auto* const d_offsets = arena.allocate_n<std::int64_t>(n_seg + 2);
   r.d_tally = u.tally_slots > 0 ? arena.allocate_n<unsigned long long>(u.tally_slots) : nullptr;
   if (r.d_tally != nullptr) u.bind_tally(host, r.d_tally);
   r.d_offsets = d_offsets;
+  r.d_stop = reinterpret_cast<unsigned int*>(d_offsets + n_seg + 1);
 }
 
-// The staged request's copies to the device on s.
-void job_runner::queue_upload(const request_upload& u, const request_state& r, stream_view s) const
+// The staged request's copies to the device on s; with stop_word, the zeroed stop word too (a
+// graph leaves it out: it is zeroed before each launch, where a stop's copy can follow it).
+void job_runner::queue_upload(const request_upload& u, const request_state& r, stream_view s, bool stop_word) const
 {
   std::size_t const n_seg = r.plan.segments.size();
   std::size_t const extra_bytes = u.table_bytes + u.tail_bytes;
@@ -371,18 +370,21 @@ void job_runner::queue_upload(const request_upload& u, const request_state& r, s
     MCPRICE_CUDA_TRY(
         cudaMemcpyAsync(r.d_tables, r.h_upload + u.record_bytes, extra_bytes, cudaMemcpyHostToDevice, s.value()));
   }
-  MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.d_offsets, r.h_upload + u.record_bytes + extra_bytes, offset_bytes_of(n_seg),
+  std::size_t const offset_bytes = offset_bytes_of(n_seg) - (stop_word ? 0 : sizeof(std::int64_t));
+  MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.d_offsets, r.h_upload + u.record_bytes + extra_bytes, offset_bytes,
                                    cudaMemcpyHostToDevice, s.value()));
 }
 
-// Asks the request's queued kernels to stop: a store to its stop word, which they read in the
-// staging's pinned host memory. Nothing is queued: the store reaches the kernels whatever the
-// streams hold (a copy through a stream, as before, waited behind the work sharing its hardware
-// queue, for seconds with Greeks).
+// Asks the request's queued kernels to stop: its stop word set through a stream of its own,
+// which no job's work is queued on, so the copy lands while the kernels run (after the upload,
+// whose zero it must not precede).
 void job_runner::send_stop(request_state& r) const
 {
+  std::call_once(stop_stream_once_, [this] { stop_stream_.emplace(); });
   *static_cast<volatile unsigned int*>(r.h_stop) = 1U;
-  std::atomic_thread_fence(std::memory_order_seq_cst);
+  ctx_.events().wait(stop_stream_->view(), r.uploaded);
+  MCPRICE_CUDA_TRY(
+      cudaMemcpyAsync(r.d_stop, r.h_stop, sizeof(unsigned int), cudaMemcpyHostToDevice, stop_stream_->value()));
   r.stop_sent = true;
 }
 
@@ -411,7 +413,7 @@ void job_runner::run_admitted_job(const job_range& job, const request_state& r, 
 void job_runner::run_job(const job_range& job, const request_state& r, stream_view s, int job_no,
                          const job_kernels& kernels, const scratch_source& from) const
 {
-  kernels::block_range const blocks{job.first_block(r.plan), job.end_block(r.plan), r.h_stop};
+  kernels::block_range const blocks{job.first_block(r.plan), job.end_block(r.plan), r.d_stop};
   auto const n_blocks = static_cast<std::size_t>(blocks.size());
   auto const segs = static_cast<int>(job.end_segment - job.first_segment);
   kernels::segment_offsets const segments{r.d_offsets + job.first_segment, blocks.begin, segs};

@@ -121,8 +121,9 @@ class job_runner {
     void* d_records{nullptr};
     void* d_tables{nullptr};
     std::int64_t* d_offsets{nullptr};
+    unsigned int* d_stop{nullptr};  // the stop word, after the offsets
     char* h_upload{nullptr};        // the staged records, tables and offsets
-    unsigned int* h_stop{nullptr};  // the stop word, read by the kernels in pinned host memory
+    unsigned int* h_stop{nullptr};  // the stop word's staging: 1 once the caller has cancelled
     bool stop_sent{false};          // the kernels were asked to stop: every sum may be partial
     moments* h_sums{nullptr};
     const greek_reduction* greeks{nullptr};  // requests with Greeks: what their sums are
@@ -150,7 +151,7 @@ class job_runner {
   [[nodiscard]] request_sizes sizes_of(const request_upload& u, std::size_t segments) const;
   void upload(const request_upload& u, request_state& r, device_buffer& device_data, pinned_buffer& staging) const;
   void stage(const request_upload& u, request_state& r, void* device_data, std::size_t device_bytes, char* host) const;
-  void queue_upload(const request_upload& u, const request_state& r, stream_view s) const;
+  void queue_upload(const request_upload& u, const request_state& r, stream_view s, bool stop_word) const;
   void keep_results(const request_upload& u, const request_state& r, const run_control& control, family_run& run) const;
   void run_admitted_job(const job_range& job, const request_state& r, stream_view s, int job_no,
                         const job_kernels& kernels) const;
@@ -167,7 +168,9 @@ class job_runner {
   std::size_t job_cap_;
   mutable std::once_flag trace_stream_once_;
   mutable std::optional<stream> trace_stream_;  // idle: the traced calls' device clock is recorded there
-  std::unique_ptr<job_graphs> graphs_;          // graphs on only
+  mutable std::once_flag stop_stream_once_;
+  mutable std::optional<stream> stop_stream_;  // idle but for requests' stop words (send_stop)
+  std::unique_ptr<job_graphs> graphs_;         // graphs on only
 };
 
 }  // namespace mcprice::detail

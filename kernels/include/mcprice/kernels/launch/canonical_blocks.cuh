@@ -116,34 +116,14 @@ void launch_persistent(void (*kernel)(Params...), const char* what, std::int64_t
                        args...);
 }
 
-// The global timer's low word, in nanoseconds (it wraps every 4.3 s; differences stay right).
-__device__ __forceinline__ unsigned int global_ns()
+// The request's stop word (block_range::stop): non-zero once the host has been asked to stop.
+// Volatile, so every unit reads the word afresh (from L2: the host's copy lands there while the
+// kernel runs). The loops read it after each unit's work: a value held across the work cost
+// the European kernel, at its register cap, a spilled word; the load's wait at the unit's end
+// is hidden by the other warps.
+__device__ __forceinline__ bool stop_asked(const unsigned int* stop)
 {
-  unsigned int t;
-  asm volatile("mov.u32 %0, %%globaltimer_lo;" : "=r"(t));
-  return t;
-}
-
-// Whether the request's stop word (block_range::stop) is set: non-zero once the host has been
-// asked to stop. The word is in the request's pinned host memory, set by a store on the host: a
-// copy through a stream could wait behind the very kernels it is meant to stop, since streams
-// share the device's few hardware queues. Each read crosses PCIe, so one thread of a warp (or of
-// a block) reads it at the end of its first unit of work and then at most once per
-// tuning::stop_check_ns, at a unit's end. `last_ns`, the time of its last read, lives in shared
-// memory: a value held in a register across the work cost the European kernel, at its register
-// cap, a spilled word. start_stop_reads sets it before the loop.
-__device__ __forceinline__ void start_stop_reads(unsigned int& last_ns)
-{
-  last_ns = global_ns() - tuning::stop_check_ns;
-}
-
-__device__ __forceinline__ bool stop_asked(const unsigned int* word, unsigned int& last_ns)
-{
-  if (word == nullptr) return false;
-  unsigned int const now = global_ns();
-  if (now - last_ns < tuning::stop_check_ns) return false;
-  last_ns = now;
-  return *static_cast<const volatile unsigned int*>(word) != 0U;
+  return stop != nullptr && *static_cast<const volatile unsigned int*>(stop) != 0U;
 }
 
 // Visits the job's canonical blocks with a persistent grid: visit(trade, block within the
@@ -154,15 +134,13 @@ __device__ __forceinline__ void for_canonical_blocks(const Trade* __restrict__ t
                                                      block_range blocks, Visit visit)
 {
   __shared__ Trade current;
-  __shared__ unsigned int stop_read_ns;
-  if (threadIdx.x == 0) start_stop_reads(stop_read_ns);
   for (std::int64_t b = blocks.begin + blockIdx.x; b < blocks.end; b += gridDim.x) {
     stage_trade(trades, num_trades, b, current);
     __syncthreads();
     Trade const t = current;
     visit(t, b - t.first_block, b, static_cast<int>(threadIdx.x));
     // Also the barrier before the shared trade is reused by the next block.
-    if (__syncthreads_or(threadIdx.x == 0 && stop_asked(blocks.stop, stop_read_ns))) break;
+    if (__syncthreads_or(threadIdx.x == 0 && stop_asked(blocks.stop))) break;
   }
 }
 
@@ -236,8 +214,6 @@ __device__ __forceinline__ void reduce_canonical_units(const Trade* __restrict__
   int const lane_in_warp = static_cast<int>(threadIdx.x) % layout::lanes_per_partial;
   std::int64_t const units = blocks.size() * per_block;
   std::int64_t const stride = std::int64_t{gridDim.x} * (blockDim.x / layout::lanes_per_partial);
-  __shared__ unsigned int stop_read_ns[per_block];  // a warp each
-  if (lane_in_warp == 0) start_stop_reads(stop_read_ns[warp]);
   for (std::int64_t u = std::int64_t{blockIdx.x} * (blockDim.x / layout::lanes_per_partial) + warp; u < units;
        u += stride) {
     std::int64_t const b = blocks.begin + u / per_block;
@@ -245,7 +221,7 @@ __device__ __forceinline__ void reduce_canonical_units(const Trade* __restrict__
     Trade const t = trades[trade_of_block(trades, num_trades, b)];
     auto const total = warp_sum(lane_fn(t, b - t.first_block, b, lane));
     if (lane_in_warp == 0) store(u, total);
-    if (__any_sync(0xffffffffU, lane_in_warp == 0 && stop_asked(blocks.stop, stop_read_ns[warp]))) break;
+    if (__any_sync(0xffffffffU, stop_asked(blocks.stop))) break;
   }
 }
 

@@ -11,10 +11,9 @@
 namespace mcprice::kernels {
 
 // Canonical blocks [begin, end) of a request: what one job covers. `stop` is the request's stop
-// word in pinned host memory (null: the job never stops early). The host sets it when the caller
-// cancels; the kernels' loops read it at a unit's end, at most once a tuning::stop_check_ns, and
-// leave the units still to come undone, so the host must then treat the whole request as
-// cancelled (its sums are partial).
+// word in device memory (null: the job never stops early). The host sets it when the caller
+// cancels; the kernels' loops read it once a unit of work and leave the units still to come
+// undone, so the host must then treat the whole request as cancelled (its sums are partial).
 struct block_range {
   std::int64_t begin{0};
   std::int64_t end{0};

@@ -75,16 +75,7 @@
 #define MCPRICE_WORST_OF_GREEK_MIN_BLOCKS_PER_SM 2
 #endif
 
-// How often a kernel's warp reads its request's stop word, which is in host memory (a PCIe
-// read): at most once a millisecond, so a stop reaches a running kernel within about that
-// and its units' length, and a full GPU reads host memory some 6 million times a second.
-#ifndef MCPRICE_STOP_CHECK_NS
-#define MCPRICE_STOP_CHECK_NS 1000000
-#endif
-
 namespace mcprice::tuning {
-
-inline constexpr unsigned int stop_check_ns = MCPRICE_STOP_CHECK_NS;
 
 template <int... N>
 struct asset_counts {
