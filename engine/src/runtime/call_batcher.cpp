@@ -45,6 +45,21 @@ struct call_batcher::batch {
   std::mutex leaving;
   std::size_t left{0};
   std::size_t cancelled{0};
+
+  batch() = default;
+  batch(const batch&) = delete;
+  batch& operator=(const batch&) = delete;
+  // The last call out joins the worker (call_batcher::await); should a call never have left
+  // (it threw while joining), the batch's last owner does, or, being the worker, lets it end.
+  ~batch()
+  {
+    if (!worker.joinable()) return;
+    if (worker.get_id() == std::this_thread::get_id()) {
+      worker.detach();
+    } else {
+      worker.join();
+    }
+  }
 };
 
 namespace {
@@ -92,15 +107,7 @@ pricing_run call_batcher::price(const portfolio& book, const price_fn& price, co
   if (open_ && open_->book.trades.size() + n <= max_trades_ && (cancel == nullptr || !*cancel)) {
     // Join the open batch and wait for it to be priced.
     std::shared_ptr<batch> const b = open_;
-    std::size_t const k = b->parts.size();
-    b->parts.emplace_back(b->book.trades.size(), n);
-    b->book.trades.insert(b->book.trades.end(), book.trades.begin(), book.trades.end());
-    b->watched = b->watched || watched;
-    if (b->book.trades.size() >= max_trades_) {
-      b->closed = true;
-      open_.reset();
-      filled_.notify_all();
-    }
+    std::size_t const k = join_open(book, watched);
     lock.unlock();
     pricing_run mine = await(b, k, progress, cancel);
     mine.summary.wall_seconds = seconds_since(start);
@@ -128,6 +135,31 @@ pricing_run call_batcher::price(const portfolio& book, const price_fn& price, co
   pricing_run mine = await(b, 0, progress, cancel);
   mine.summary.wall_seconds = seconds_since(start);
   return mine;
+}
+
+// Appends the book to the open batch as its next call (under the batcher's lock) and returns
+// the call's position; closes the batch when it is full.
+std::size_t call_batcher::join_open(const portfolio& book, bool watched)
+{
+  batch& b = *open_;
+  std::size_t const k = b.parts.size();
+  std::size_t const first = b.book.trades.size();
+  b.parts.reserve(k + 1);
+  try {
+    b.book.trades.insert(b.book.trades.end(), book.trades.begin(), book.trades.end());
+  } catch (...) {
+    // The batch as it was: this call is not in it.
+    b.book.trades.erase(b.book.trades.begin() + static_cast<std::ptrdiff_t>(first), b.book.trades.end());
+    throw;
+  }
+  b.parts.emplace_back(first, book.trades.size());  // reserved: does not throw
+  b.watched = b.watched || watched;
+  if (b.book.trades.size() >= max_trades_) {
+    b.closed = true;
+    open_.reset();
+    filled_.notify_all();
+  }
+  return k;
 }
 
 // Waits up to the window for calls to join, until the batch fills or no other call is in flight

@@ -46,6 +46,7 @@ class call_batcher {
 
  private:
   struct batch;
+  std::size_t join_open(const portfolio& book, bool watched);
   void lead(const std::shared_ptr<batch>& b, std::unique_lock<std::mutex>& lock, const price_fn& price);
   static pricing_run await(const std::shared_ptr<batch>& b, std::size_t k, const progress_callback& progress,
                            const std::atomic<bool>* cancel);
