@@ -33,6 +33,9 @@ struct call_batcher::batch {
   std::vector<std::pair<std::size_t, std::size_t>> parts;
   bool closed{false};
   bool watched{false};  // a call brought a cancel flag or a progress callback: priced on `worker`
+  // Set by the leader once no call can join: the calls read `parts` and `watched` after it.
+  std::promise<void> closed_promise;
+  std::shared_future<void> closed_at{closed_promise.get_future().share()};
   std::promise<void> priced_promise;
   std::shared_future<void> priced{priced_promise.get_future().share()};
   pricing_run run;
@@ -170,6 +173,7 @@ void call_batcher::lead(const std::shared_ptr<batch>& b, std::unique_lock<std::m
   b->closed = true;
   if (open_ == b) open_.reset();
   lock.unlock();
+  b->closed_promise.set_value();
   auto const run = [this, b, price] {
     batch& x = *b;
     try {
@@ -204,6 +208,9 @@ void call_batcher::lead(const std::shared_ptr<batch>& b, std::unique_lock<std::m
 pricing_run call_batcher::await(const std::shared_ptr<batch>& b, std::size_t k, const progress_callback& progress,
                                 const std::atomic<bool>* cancel)
 {
+  // Until the batch closes (at most its window) other calls may still join it and make it
+  // watched; the flag is looked at from then on.
+  b->closed_at.wait();
   if (!b->watched) {
     b->priced.wait();
     return take_part(b, k);

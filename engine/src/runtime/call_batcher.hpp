@@ -14,7 +14,8 @@
 // A call may bring a cancel flag and a progress callback (a batch has one of each). A batch
 // with any of them is priced on a thread of its own while every call in it waits on its own
 // thread: a call sees the batch's progress, and a call whose flag is set leaves at once with its
-// trades cancelled; the batch itself is stopped when every call in it has left.
+// trades cancelled (a flag set while the batch is still open, at most its window, is looked at
+// when it closes); the batch itself is stopped when every call in it has left.
 #include "mcprice/engine.hpp"
 #include "mcprice/portfolio.hpp"
 #include "mcprice/results.hpp"
