@@ -49,14 +49,7 @@ bool same_greek_bits(const pricing_run& a, const pricing_run& b)
 {
   if (!same_result_bits(a, b)) return false;
   for (std::size_t i = 0; i < a.results.size(); ++i) {
-    if (a.results[i].greeks.has_value() != b.results[i].greeks.has_value()) return false;
-    if (!a.results[i].greeks) continue;
-    auto const x = a.results[i].greeks->all();
-    auto const y = b.results[i].greeks->all();
-    if (x.size() != y.size()) return false;
-    for (std::size_t g = 0; g < x.size(); ++g) {
-      if (!same_bits(x[g].value, y[g].value)) return false;
-    }
+    if (!mcprice::testing::same_greek_bits(a.results[i], b.results[i])) return false;
   }
   return true;
 }

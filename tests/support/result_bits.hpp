@@ -24,6 +24,20 @@ inline bool same_redemption_bits(const trade_result& a, const trade_result& b)
          same_bits(a.redemption->knock_in_probability, b.redemption->knock_in_probability);
 }
 
+// A row's Greeks, every estimate's value, bit for bit (both absent is the same).
+inline bool same_greek_bits(const trade_result& a, const trade_result& b)
+{
+  if (a.greeks.has_value() != b.greeks.has_value()) return false;
+  if (!a.greeks) return true;
+  auto const x = a.greeks->all();
+  auto const y = b.greeks->all();
+  if (x.size() != y.size()) return false;
+  for (std::size_t g = 0; g < x.size(); ++g) {
+    if (!same_bits(x[g].value, y[g].value)) return false;
+  }
+  return true;
+}
+
 // Every trade's price and std error, and an autocallable's redemption statistics, bit for bit.
 inline bool same_result_bits(const pricing_run& a, const pricing_run& b)
 {

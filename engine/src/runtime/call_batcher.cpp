@@ -17,6 +17,9 @@ namespace mcprice::detail {
 
 namespace {
 
+// How often a call in a watched batch looks at its flag and reports progress.
+constexpr auto watch_interval = std::chrono::milliseconds(10);
+
 double seconds_since(std::chrono::steady_clock::time_point start)
 {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -49,51 +52,36 @@ struct call_batcher::batch {
   std::size_t left{0};
   std::size_t cancelled{0};
 
-  batch() = default;
-  batch(const batch&) = delete;
-  batch& operator=(const batch&) = delete;
-  // The last call out joins the worker (call_batcher::await); should a call never have left
-  // (it threw while joining), the batch's last owner does, or, being the worker, lets it end.
-  ~batch()
+  // Leaves a watched batch; true for the last call to leave, which joins the worker. When every
+  // call has left cancelled, the batch is stopped (the worker's engine call sees the flag).
+  bool leave(bool cancelled_call)
   {
-    if (!worker.joinable()) return;
-    if (worker.get_id() == std::this_thread::get_id()) {
-      worker.detach();
-    } else {
-      worker.join();
-    }
+    std::lock_guard<std::mutex> const lock(leaving);
+    ++left;
+    if (cancelled_call && ++cancelled == parts.size()) stop = true;
+    return left == parts.size();
+  }
+
+  // Call k's rows of the priced batch, or what pricing it threw.
+  pricing_run part(std::size_t k)
+  {
+    if (error) std::rethrow_exception(error);
+    return slice_of_run(run, parts[k].first, parts[k].second, parts.size());
+  }
+
+  // Call k's rows once it left on its cancel flag: every trade cancelled.
+  pricing_run cancelled_part(std::size_t k) const
+  {
+    auto const [first, count] = parts[k];
+    pricing_run rows;
+    rows.results.resize(count);
+    for (std::size_t i = 0; i < count; ++i) mark_cancelled(rows.results[i], book.trades[first + i].id);
+    rows.summary.trades = count;
+    rows.summary.cancelled = count;
+    rows.summary.batch_calls = parts.size();
+    return rows;
   }
 };
-
-namespace {
-
-// How often a call in a watched batch looks at its flag and reports progress.
-constexpr auto watch_interval = std::chrono::milliseconds(10);
-
-// Leaves a watched batch; true for the last call to leave, which joins the worker. When every
-// call has left cancelled, the batch is stopped (the worker's engine call sees the flag).
-template <typename Batch>
-bool leave(Batch& b, bool cancelled)
-{
-  std::lock_guard<std::mutex> const lock(b.leaving);
-  ++b.left;
-  if (cancelled && ++b.cancelled == b.parts.size()) b.stop = true;
-  return b.left == b.parts.size();
-}
-
-// The rows of a call that left its batch on its cancel flag: every trade cancelled.
-pricing_run cancelled_part(const portfolio& book, std::size_t first, std::size_t count, std::size_t calls)
-{
-  pricing_run part;
-  part.results.resize(count);
-  for (std::size_t i = 0; i < count; ++i) mark_cancelled(part.results[i], book.trades[first + i].id);
-  part.summary.trades = count;
-  part.summary.cancelled = count;
-  part.summary.batch_calls = calls;
-  return part;
-}
-
-}  // namespace
 
 call_batcher::call_batcher(std::chrono::microseconds window, std::size_t max_trades)
     : window_(window), max_trades_(std::max<std::size_t>(max_trades, 1))
@@ -176,18 +164,16 @@ void call_batcher::lead(const std::shared_ptr<batch>& b, std::unique_lock<std::m
   b->closed_promise.set_value();
   auto const run = [this, b, price] {
     batch& x = *b;
+    // An unwatched batch's call reports no progress and looks at no flag, as a lone call.
+    progress_callback report;
+    if (x.watched) {
+      report = [&x](std::int64_t done, std::int64_t total) {
+        x.total = total;
+        x.done = done;
+      };
+    }
     try {
-      if (x.watched) {
-        x.run = price(
-            x.book,
-            [&x](std::int64_t done, std::int64_t total) {
-              x.total = total;
-              x.done = done;
-            },
-            &x.stop);
-      } else {
-        x.run = price(x.book, {}, nullptr);
-      }
+      x.run = price(x.book, report, x.watched ? &x.stop : nullptr);
     } catch (...) {
       x.error = std::current_exception();
     }
@@ -213,7 +199,7 @@ pricing_run call_batcher::await(const std::shared_ptr<batch>& b, std::size_t k, 
   b->closed_at.wait();
   if (!b->watched) {
     b->priced.wait();
-    return take_part(b, k);
+    return b->part(k);
   }
   // Leaves the batch on every way out (a progress callback may throw): cancelled unless priced.
   struct leaving_guard {
@@ -221,7 +207,7 @@ pricing_run call_batcher::await(const std::shared_ptr<batch>& b, std::size_t k, 
     bool priced{false};
     ~leaving_guard()
     {
-      if (!leave(b, !priced)) return;
+      if (!b.leave(!priced)) return;
       b.priced.wait();  // the last call out: when all were cancelled, the batch was stopped
       if (b.worker.joinable()) b.worker.join();
     }
@@ -231,20 +217,13 @@ pricing_run call_batcher::await(const std::shared_ptr<batch>& b, std::size_t k, 
   };
   while (b->priced.wait_for(watch_interval) != std::future_status::ready) {
     if (cancel != nullptr && *cancel) {
-      return cancelled_part(b->book, b->parts[k].first, b->parts[k].second, b->parts.size());
+      return b->cancelled_part(k);
     }
     report();
   }
   guard.priced = true;
   report();
-  return take_part(b, k);
-}
-
-// Call k's rows of a priced batch, or what pricing it threw.
-pricing_run call_batcher::take_part(const std::shared_ptr<batch>& b, std::size_t k)
-{
-  if (b->error) std::rethrow_exception(b->error);
-  return slice_of_run(b->run, b->parts[k].first, b->parts[k].second, b->parts.size());
+  return b->part(k);
 }
 
 // A call leaves: an open batch whose leader is then the only call in flight goes at once.

@@ -51,7 +51,6 @@ class call_batcher {
   void lead(const std::shared_ptr<batch>& b, std::unique_lock<std::mutex>& lock, const price_fn& price);
   static pricing_run await(const std::shared_ptr<batch>& b, std::size_t k, const progress_callback& progress,
                            const std::atomic<bool>* cancel);
-  static pricing_run take_part(const std::shared_ptr<batch>& b, std::size_t k);
   void finish_call();
 
   std::chrono::microseconds window_;
