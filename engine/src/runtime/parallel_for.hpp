@@ -21,7 +21,9 @@ namespace mcprice::detail {
 // its own; thread start-up is some 10 us), at most 8 and at most the cores.
 inline std::size_t pieces_for(std::size_t n, std::size_t min_per_thread)
 {
-  std::size_t const hw = std::max(1U, std::thread::hardware_concurrency());
+  // Asked once: glibc reads /sys/devices/system/cpu/online at every call (three file operations,
+  // a small request's host work made several).
+  static std::size_t const hw = std::max(1U, std::thread::hardware_concurrency());
   return std::min<std::size_t>({hw, 8, (n + min_per_thread - 1) / min_per_thread});
 }
 

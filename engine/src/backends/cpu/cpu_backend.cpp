@@ -200,8 +200,16 @@ class cpu_backend final : public pricing_backend {
         done.fetch_add(seg.blocks);
       }
     };
+    // No more threads than segments (a small request has one or two: starting a thread costs
+    // more than its blocks), and none at all for one segment without a progress callback, which
+    // runs on this thread (with one, this thread reports while a worker prices).
+    std::size_t const helpers = std::min<std::size_t>(threads_, plan.segments.size());
     std::vector<std::future<void>> workers;
-    for (unsigned i = 0; i < threads_; ++i) workers.push_back(std::async(std::launch::async, worker));
+    if (helpers <= 1 && !control.progress) {
+      worker();
+    } else {
+      for (std::size_t i = 0; i < helpers; ++i) workers.push_back(std::async(std::launch::async, worker));
+    }
     std::int64_t total = 0;
     for (auto const& t : trades) total += t.samples;
     for (auto& w : workers) {

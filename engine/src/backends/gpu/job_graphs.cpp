@@ -106,15 +106,13 @@ std::optional<family_run> job_graphs::run(const request_upload& u, const run_con
     turn.take();
     stream_view const s = ctx_.next_stream();
     ctx_.wait_for_market(s);
-    // The stop word is zeroed outside the graph: a stop's copy, ordered after this record, then
-    // always lands after the zero (send_stop).
+    // The stop word is zeroed outside the graph: a stop's copy, sent only once this record has
+    // passed, then always lands after the zero (stop_if_cancelled).
     MCPRICE_CUDA_TRY(cudaMemsetAsync(r.d_stop, 0, sizeof(unsigned int), s.value()));
     r.uploaded = ctx_.events().record(s);
     e->exec.launch(s);
     turn.give_up();
-    runner_.collect({s}, control.spin_wait, [&] {
-      if (!r.stop_sent && control.cancelled()) runner_.send_stop(r);
-    });
+    runner_.collect({s}, control.spin_wait, [&] { runner_.stop_if_cancelled(r, control); });
     ctx_.events().release(r.uploaded);
     runner_.keep_results(u, r, control, run);
   } catch (...) {

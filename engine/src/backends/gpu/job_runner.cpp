@@ -152,9 +152,7 @@ family_run job_runner::run(const request_upload& u, const run_control& control, 
   std::vector<stream_view> const streams = queue_jobs(r, control, kernels, run);
   turn.give_up();
   double const collect_from = control.timeline != nullptr ? control.timeline->now() : 0.0;
-  collect(streams, control.spin_wait, [&] {
-    if (!r.stop_sent && control.cancelled()) send_stop(r);
-  });
+  collect(streams, control.spin_wait, [&] { stop_if_cancelled(r, control); });
   if (u.tally_slots > 0 && !streams.empty()) {
     // Every job's atomics have landed once all its streams are collected: one copy back then.
     MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.h_tally, r.d_tally, sizeof(unsigned long long) * u.tally_slots,
@@ -162,7 +160,7 @@ family_run job_runner::run(const request_upload& u, const run_control& control, 
     collect({streams.front()}, control.spin_wait);
   }
   ctx_.events().release(r.uploaded);
-  if (clock) trace_request(*control.timeline, *clock, control.chunk, submitted_from, collect_from, traces);
+  if (clock) trace_request(*control.timeline, *clock, control.chunk, submitted_from, collect_from, r);
   keep_results(u, r, control, run);
   return run;
 }
@@ -312,7 +310,12 @@ void job_runner::upload(const request_upload& u, request_state& r, device_buffer
   stage(u, r, device_data.data(), device_data.size(), staging.as<char>());
   stream_view const s = ctx_.upload_stream();
   ctx_.wait_for_market(s);
+  if (r.traces != nullptr) {
+    r.upload_trace = std::make_shared<job_trace>();
+    r.upload_trace->start.record(s);
+  }
   queue_upload(u, r, s, true);
+  if (r.upload_trace) r.upload_trace->end.record(s);
   r.uploaded = ctx_.events().record(s);
 }
 
@@ -375,16 +378,31 @@ void job_runner::queue_upload(const request_upload& u, const request_state& r, s
                                    cudaMemcpyHostToDevice, s.value()));
 }
 
-// Asks the request's queued kernels to stop: its stop word set through a stream of its own,
-// which no job's work is queued on, so the copy lands while the kernels run (after the upload,
-// whose zero it must not precede).
+// Once the caller has cancelled, asks the request's kernels to stop, as soon as its upload (which
+// zeroes the stop word) has passed on the device; until then its kernels have not started, and
+// the next poll asks again. The copy then waits for nothing on the device. (It used to wait on
+// the upload's event on the shared stop stream: with Greeks on an H100 every request's stop then
+// landed at once, 3-10 s after the flag, when a long job ended; docs/reliability.md.)
+void job_runner::stop_if_cancelled(request_state& r, const run_control& control) const
+{
+  if (r.stop_sent || !control.cancelled() || !ctx_.events().passed(r.uploaded)) return;
+  if (control.timeline != nullptr) r.stop_sent_at = control.timeline->now();
+  send_stop(r);
+}
+
+// The request's stop word set through a stream of its own, which no job's work is queued on and
+// which waits for nothing, so the copy lands while the kernels run.
 void job_runner::send_stop(request_state& r) const
 {
   std::call_once(stop_stream_once_, [this] { stop_stream_.emplace(); });
   *static_cast<volatile unsigned int*>(r.h_stop) = 1U;
-  ctx_.events().wait(stop_stream_->view(), r.uploaded);
+  if (r.traces != nullptr) {
+    r.stop_trace = std::make_shared<job_trace>();
+    r.stop_trace->start.record(stop_stream_->view());
+  }
   MCPRICE_CUDA_TRY(
       cudaMemcpyAsync(r.d_stop, r.h_stop, sizeof(unsigned int), cudaMemcpyHostToDevice, stop_stream_->value()));
+  if (r.stop_trace) r.stop_trace->end.record(stop_stream_->view());
   r.stop_sent = true;
 }
 
@@ -478,17 +496,28 @@ std::shared_ptr<const job_runner::device_clock> job_runner::device_clock_of(run_
 }
 
 // A traced request's spans: its submission and collection on the host, and each job's span on
-// the device (its events are complete once the request is collected).
+// the device (its events are complete once the request is collected). A stopped request adds
+// "stop sent" (host: from the send to the collection's end) and "stop copy" (device: from the
+// copy's turn on the stop stream to its landing); "upload" is the request's copies on the device.
 void job_runner::trace_request(run_timeline& timeline, const device_clock& clock, std::size_t chunk,
-                               double submitted_from, double collect_from, const std::vector<job_trace>& traces) const
+                               double submitted_from, double collect_from, const request_state& r) const
 {
+  double const collected = timeline.now();
   timeline.add({"submit", chunk, 0, submitted_from, collect_from, false});
-  timeline.add({"collect", chunk, 0, collect_from, timeline.now(), false});
+  timeline.add({"collect", chunk, 0, collect_from, collected, false});
   clock.origin.synchronize();
-  for (const job_trace& t : traces) {
-    double const begin = clock.host_seconds + 1e-3 * event::elapsed_ms(clock.origin, t.start);
-    double const end = clock.host_seconds + 1e-3 * event::elapsed_ms(clock.origin, t.end);
-    timeline.add({"job", chunk, static_cast<std::size_t>(t.job), begin, end, true});
+  auto device_seconds = [&](const event& e) { return clock.host_seconds + 1e-3 * event::elapsed_ms(clock.origin, e); };
+  for (const job_trace& t : *r.traces) {
+    timeline.add({"job", chunk, static_cast<std::size_t>(t.job), device_seconds(t.start), device_seconds(t.end), true});
+  }
+  if (r.upload_trace) {
+    timeline.add(
+        {"upload", chunk, 0, device_seconds(r.upload_trace->start), device_seconds(r.upload_trace->end), true});
+  }
+  if (r.stop_trace) {
+    r.stop_trace->end.synchronize();
+    timeline.add({"stop sent", chunk, 0, r.stop_sent_at, collected, false});
+    timeline.add({"stop copy", chunk, 0, device_seconds(r.stop_trace->start), device_seconds(r.stop_trace->end), true});
   }
 }
 

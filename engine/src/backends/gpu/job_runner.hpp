@@ -132,6 +132,11 @@ class job_runner {
     unsigned long long* h_tally{nullptr};    // and their copy back
     order_token uploaded{0};
     std::vector<job_trace>* traces{nullptr};  // traced calls only
+    // A traced call's upload on the device; its stop: when the host sent it, and its copy's turn
+    // and landing on the device.
+    std::shared_ptr<job_trace> upload_trace;
+    std::shared_ptr<job_trace> stop_trace;
+    double stop_sent_at{0.0};
   };
   // A request's bytes on the device (records, tables, offsets, counters) and in its staging
   // (the same, then the sums copied back).
@@ -158,11 +163,12 @@ class job_runner {
   void run_job(const job_range& job, const request_state& r, stream_view s, int job_no, const job_kernels& kernels,
                const scratch_source& from) const;
   void collect(const std::vector<stream_view>& used, bool spin, const std::function<void()>& on_wait = {}) const;
+  void stop_if_cancelled(request_state& r, const run_control& control) const;
   void send_stop(request_state& r) const;
   struct device_clock;
   std::shared_ptr<const device_clock> device_clock_of(run_timeline& timeline) const;
   void trace_request(run_timeline& timeline, const device_clock& clock, std::size_t chunk, double submitted_from,
-                     double collect_from, const std::vector<job_trace>& traces) const;
+                     double collect_from, const request_state& r) const;
 
   gpu_context& ctx_;
   std::size_t job_cap_;

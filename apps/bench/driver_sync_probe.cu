@@ -1,0 +1,236 @@
+// Which driver calls hold up a stop (issue 37: Ctrl-C with Greeks on the GPU). A kernel fills
+// the GPU and spins until a word in device memory is set (or SPIN seconds pass); 0.3 s in,
+// another thread makes one driver call (allocation, free, mapping, stream or graph creation, as
+// the engine makes while a book is priced); 0.6 s in, the main thread sets the word with a copy
+// on a stream of its own, as job_runner::send_stop does. Per call it prints how long the call
+// took and when the kernel ended after the stop was sent: a call that waits for the running
+// kernel takes until the stop (0.3 s); a call that also holds the stop's copy back leaves the
+// kernel running to its timeout. A benchmark app, not a test.
+//   mcprice-sync-probe [SPIN = 3]
+#include "mcprice/memory/cuda_error.hpp"
+#include "mcprice/memory/page_driver.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+__global__ void spin_until_stopped(const volatile unsigned int* stop, unsigned long long max_ns)
+{
+  unsigned long long start = 0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  for (;;) {
+    if (*stop != 0U) return;
+    unsigned long long now = 0;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    if (now - start > max_ns) return;
+    __nanosleep(1000);
+  }
+}
+
+double seconds(clock_type::time_point from) { return std::chrono::duration<double>(clock_type::now() - from).count(); }
+
+struct probe {
+  std::string name;
+  std::function<void()> prepare;  // before the kernel (not timed)
+  std::function<void()> call;     // 0.3 s into the kernel (timed)
+  std::function<void()> cleanup;  // after the kernel
+};
+
+void run_probe(const probe& p, double spin_s)
+{
+  cudaStream_t work = nullptr;
+  cudaStream_t stopper = nullptr;
+  MCPRICE_CUDA_TRY(cudaStreamCreateWithFlags(&work, cudaStreamNonBlocking));
+  MCPRICE_CUDA_TRY(cudaStreamCreateWithFlags(&stopper, cudaStreamNonBlocking));
+  unsigned int* d_stop = nullptr;
+  unsigned int* h_stop = nullptr;
+  MCPRICE_CUDA_TRY(cudaMalloc(&d_stop, sizeof(unsigned int)));
+  MCPRICE_CUDA_TRY(cudaMallocHost(&h_stop, sizeof(unsigned int)));
+  MCPRICE_CUDA_TRY(cudaMemset(d_stop, 0, sizeof(unsigned int)));
+  *h_stop = 1U;
+  cudaEvent_t ended = nullptr;
+  MCPRICE_CUDA_TRY(cudaEventCreateWithFlags(&ended, cudaEventDisableTiming));
+  if (p.prepare) p.prepare();
+  MCPRICE_CUDA_TRY(cudaDeviceSynchronize());
+
+  int sms = 0;
+  MCPRICE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  auto const start = clock_type::now();
+  spin_until_stopped<<<sms * 8, 256, 0, work>>>(d_stop, static_cast<unsigned long long>(spin_s * 1e9));
+  MCPRICE_CUDA_TRY(cudaGetLastError());
+  MCPRICE_CUDA_TRY(cudaEventRecord(ended, work));
+
+  double call_from = 0.0;
+  double call_to = 0.0;
+  std::thread caller([&] {
+    std::this_thread::sleep_until(start + std::chrono::milliseconds(300));
+    call_from = seconds(start);
+    if (p.call) p.call();
+    call_to = seconds(start);
+  });
+  std::this_thread::sleep_until(start + std::chrono::milliseconds(600));
+  double const stop_at = seconds(start);
+  MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_stop, h_stop, sizeof(unsigned int), cudaMemcpyHostToDevice, stopper));
+  double const stop_queued = seconds(start);
+  while (cudaEventQuery(ended) == cudaErrorNotReady) {}
+  double const kernel_end = seconds(start);
+  caller.join();
+  MCPRICE_CUDA_TRY(cudaDeviceSynchronize());
+  if (p.cleanup) p.cleanup();
+  std::printf("%-34s call %8.3f ms (%.3f-%.3f s)  stop queued in %7.3f ms  kernel ended %8.3f ms after the stop\n",
+              p.name.c_str(), 1e3 * (call_to - call_from), call_from, call_to, 1e3 * (stop_queued - stop_at),
+              1e3 * (kernel_end - stop_at));
+  MCPRICE_CUDA_TRY_NOTHROW(cudaEventDestroy(ended));
+  MCPRICE_CUDA_TRY_NOTHROW(cudaFreeHost(h_stop));
+  MCPRICE_CUDA_TRY_NOTHROW(cudaFree(d_stop));
+  MCPRICE_CUDA_TRY_NOTHROW(cudaStreamDestroy(stopper));
+  MCPRICE_CUDA_TRY_NOTHROW(cudaStreamDestroy(work));
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+  double const spin_s = argc > 1 ? std::atof(argv[1]) : 3.0;
+  constexpr std::size_t mib64 = std::size_t{64} << 20;
+  void* p = nullptr;
+  void* h = nullptr;
+  cudaStream_t s = nullptr;
+  cudaMemPool_t pool = nullptr;
+  std::unique_ptr<mcprice::page_driver> pages;
+  mcprice::device_address base = 0;
+  mcprice::page_handle page{};
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  std::vector<char> host(mib64);
+
+  std::vector<probe> probes = {
+      {"nothing", {}, {}, {}},
+      {"cudaMalloc 64 MiB", {}, [&] { MCPRICE_CUDA_TRY(cudaMalloc(&p, mib64)); }, [&] { cudaFree(p); }},
+      {"cudaFree 64 MiB", [&] { MCPRICE_CUDA_TRY(cudaMalloc(&p, mib64)); }, [&] { MCPRICE_CUDA_TRY(cudaFree(p)); }, {}},
+      {"cudaMallocHost 64 MiB", {}, [&] { MCPRICE_CUDA_TRY(cudaMallocHost(&h, mib64)); }, [&] { cudaFreeHost(h); }},
+      {"cudaFreeHost 64 MiB",
+       [&] { MCPRICE_CUDA_TRY(cudaMallocHost(&h, mib64)); },
+       [&] { MCPRICE_CUDA_TRY(cudaFreeHost(h)); },
+       {}},
+      {"cudaHostRegister 64 MiB",
+       {},
+       [&] { MCPRICE_CUDA_TRY(cudaHostRegister(host.data(), mib64, cudaHostRegisterDefault)); },
+       [&] { cudaHostUnregister(host.data()); }},
+      {"cudaStreamCreate",
+       {},
+       [&] { MCPRICE_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)); },
+       [&] { cudaStreamDestroy(s); }},
+      {"cudaStreamDestroy (idle)",
+       [&] { MCPRICE_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)); },
+       [&] { MCPRICE_CUDA_TRY(cudaStreamDestroy(s)); },
+       {}},
+      {"cudaMallocAsync 64 MiB (new pool)",
+       [&] {
+         cudaMemPoolProps props{};
+         props.allocType = cudaMemAllocationTypePinned;
+         props.location.type = cudaMemLocationTypeDevice;
+         props.location.id = 0;
+         MCPRICE_CUDA_TRY(cudaMemPoolCreate(&pool, &props));
+         MCPRICE_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+       },
+       [&] { MCPRICE_CUDA_TRY(cudaMallocFromPoolAsync(&p, mib64, pool, s)); },
+       [&] {
+         cudaFreeAsync(p, s);
+         cudaStreamSynchronize(s);
+         cudaMemPoolDestroy(pool);
+         cudaStreamDestroy(s);
+       }},
+      {"cudaMemPoolTrimTo 0 (64 MiB free)",
+       [&] {
+         cudaMemPoolProps props{};
+         props.allocType = cudaMemAllocationTypePinned;
+         props.location.type = cudaMemLocationTypeDevice;
+         props.location.id = 0;
+         MCPRICE_CUDA_TRY(cudaMemPoolCreate(&pool, &props));
+         MCPRICE_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+         MCPRICE_CUDA_TRY(cudaMallocFromPoolAsync(&p, mib64, pool, s));
+         MCPRICE_CUDA_TRY(cudaFreeAsync(p, s));
+         MCPRICE_CUDA_TRY(cudaStreamSynchronize(s));
+       },
+       [&] { MCPRICE_CUDA_TRY(cudaMemPoolTrimTo(pool, 0)); },
+       [&] {
+         cudaMemPoolDestroy(pool);
+         cudaStreamDestroy(s);
+       }},
+      {"cuMemCreate + cuMemMap + access",
+       [&] {
+         pages = mcprice::make_cuda_page_driver(0);
+         base = pages->reserve(pages->page_size());
+       },
+       [&] {
+         page = pages->create_page();
+         pages->map(base, page);
+         pages->allow_access(base, pages->page_size());
+       },
+       [&] {
+         pages->unmap(base);
+         pages->release_page(page);
+         pages->unreserve(base, pages->page_size());
+       }},
+      {"cuMemUnmap + cuMemRelease",
+       [&] {
+         pages = mcprice::make_cuda_page_driver(0);
+         base = pages->reserve(pages->page_size());
+         page = pages->create_page();
+         pages->map(base, page);
+         pages->allow_access(base, pages->page_size());
+       },
+       [&] {
+         pages->unmap(base);
+         pages->release_page(page);
+       },
+       [&] { pages->unreserve(base, pages->page_size()); }},
+      {"cudaMemcpyAsync 1 MiB from pageable",
+       [&] {
+         MCPRICE_CUDA_TRY(cudaMalloc(&p, std::size_t{1} << 20));
+         MCPRICE_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+       },
+       [&] {
+         MCPRICE_CUDA_TRY(cudaMemcpyAsync(p, host.data(), std::size_t{1} << 20, cudaMemcpyHostToDevice, s));
+         MCPRICE_CUDA_TRY(cudaStreamSynchronize(s));
+       },
+       [&] {
+         cudaStreamDestroy(s);
+         cudaFree(p);
+       }},
+      {"cudaGraphInstantiate (a memset)",
+       [&] {
+         MCPRICE_CUDA_TRY(cudaMalloc(&p, 4096));
+         MCPRICE_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+         MCPRICE_CUDA_TRY(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+         MCPRICE_CUDA_TRY(cudaMemsetAsync(p, 0, 4096, s));
+         MCPRICE_CUDA_TRY(cudaStreamEndCapture(s, &graph));
+       },
+       [&] { MCPRICE_CUDA_TRY(cudaGraphInstantiate(&exec, graph, 0)); },
+       [&] {
+         cudaGraphExecDestroy(exec);
+         cudaGraphDestroy(graph);
+         cudaStreamDestroy(s);
+         cudaFree(p);
+       }},
+  };
+  MCPRICE_CUDA_TRY(cudaSetDevice(0));
+  MCPRICE_CUDA_TRY(cudaFree(nullptr));
+  std::printf("driver calls 0.3 s into a kernel that fills the GPU; its stop sent 0.6 s in (spin limit %.1f s)\n",
+              spin_s);
+  for (auto const& pr : probes) run_probe(pr, spin_s);
+  return 0;
+}
