@@ -82,7 +82,10 @@ family_task exercise_task(const basic_exercise_rows<Real>& rows, const pricing_b
 
 // Runs the chunk's families, side by side on the GPU (each a request of its own on the shared
 // stream pool), so one family's kernels fill the GPU while another's are planned, uploaded or
-// collected; the last family runs on this thread. Waits for all of them.
+// collected. The families are claimed by this thread and the kept threads alike: a small
+// request's second family does not wait for a helper to wake (50-150 us on the GPU host, more
+// than its whole GPU work), and a large chunk's families still run side by side. Waits for all
+// of them, then rethrows the first failure.
 std::vector<family_run> run_tasks(const call_state& call, const std::vector<family_task>& tasks, std::size_t chunk)
 {
   // A pipelined chunk announces how many of its families queue GPU work in chunk order (the
@@ -92,32 +95,37 @@ std::vector<family_run> run_tasks(const call_state& call, const std::vector<fami
     auto const in_order = std::count_if(tasks.begin(), tasks.end(), [](auto const& task) { return task.ordered; });
     call.order->expect(chunk, static_cast<std::size_t>(in_order));
   }
-  bool const side_by_side = call.backend.kind() == backend_kind::gpu;
-  std::vector<std::future<family_run>> pending;
-  std::vector<family_run> outcomes(tasks.size());
-  try {
-    for (std::size_t i = 0; i < tasks.size(); ++i) {
-      run_control control;
-      control.progress = call.progress.for_slot(chunk * families_per_chunk + i);
-      control.cancel = call.cancel;
-      control.timeline = call.timeline;
-      control.chunk = chunk;
-      control.spin_wait = !ordered || chunk + 2 >= call.chunks;
-      if (ordered && tasks[i].ordered) {
-        control.max_jobs = pipelined_jobs_per_family;
-        control.wait_turn = [order = call.order, chunk] { order->wait_turn(chunk); };
-        control.submitted = [order = call.order, chunk] { order->submitted(chunk); };
-      }
-      // On the CPU each family uses every core already: one after another on this thread.
-      auto run = [fn = tasks[i].run, control = std::move(control)] { return fn(control); };
-      if (side_by_side && i + 1 < tasks.size()) pending.push_back(call.threads.run(std::move(run)));
-      else pending.push_back(std::async(std::launch::deferred, std::move(run)));
+  std::vector<run_control> controls(tasks.size());
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    run_control& control = controls[i];
+    control.progress = call.progress.for_slot(chunk * families_per_chunk + i);
+    control.cancel = call.cancel;
+    control.timeline = call.timeline;
+    control.chunk = chunk;
+    control.spin_wait = !ordered || chunk + 2 >= call.chunks;
+    if (ordered && tasks[i].ordered) {
+      control.max_jobs = pipelined_jobs_per_family;
+      control.wait_turn = [order = call.order, chunk] { order->wait_turn(chunk); };
+      control.submitted = [order = call.order, chunk] { order->submitted(chunk); };
     }
-  } catch (...) {
-    wait_all(pending, [](std::size_t, const family_run&) {});  // they share this frame
-    throw;
   }
-  wait_all(pending, [&](std::size_t i, family_run r) { outcomes[i] = std::move(r); });
+  std::vector<family_run> outcomes(tasks.size());
+  auto run = [&](std::size_t i) { outcomes[i] = tasks[i].run(controls[i]); };
+  if (call.backend.kind() == backend_kind::gpu) {
+    claim_each(call.threads, tasks.size(), run);
+    return outcomes;
+  }
+  // On the CPU each family uses every core already: one after another on this thread, every one
+  // run even after a failure (each reports its own trades), the first failure rethrown.
+  std::exception_ptr failure;
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    try {
+      run(i);
+    } catch (...) {
+      if (!failure) failure = std::current_exception();
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
   return outcomes;
 }
 

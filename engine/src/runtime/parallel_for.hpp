@@ -46,18 +46,14 @@ void parallel_for(std::size_t n, F&& f, std::size_t min_per_thread = 2048)
   for (auto& w : workers) w.get();
 }
 
-// The same on an engine's kept threads. Pieces are claimed, not assigned: the caller works
+// f(i) for i in [0, n) as `pieces` pieces of `per` consecutive indices, on this thread and
+// pieces - 1 of the engine's kept threads. Pieces are claimed, not assigned: the caller works
 // through them too and never waits for a helper that has not started (a sleeping thread can
 // take 100 us to wake); a helper that starts after the last claim touches nothing of the
-// caller's and finds nothing to do.
+// caller's and finds nothing to do. The first exception is rethrown once every piece is done.
 template <typename F>
-void parallel_for(thread_cache& threads, std::size_t n, F&& f, std::size_t min_per_thread = 2048)
+void run_claimed_pieces(thread_cache& threads, std::size_t pieces, std::size_t per, std::size_t n, F& f)
 {
-  std::size_t const pieces = pieces_for(n, min_per_thread);
-  if (pieces <= 1) {
-    for (std::size_t i = 0; i < n; ++i) f(i);
-    return;
-  }
   struct shared {
     std::atomic<std::size_t> next{0};
     std::size_t done{0};
@@ -66,7 +62,6 @@ void parallel_for(thread_cache& threads, std::size_t n, F&& f, std::size_t min_p
     std::condition_variable finished;
   };
   auto state = std::make_shared<shared>();
-  std::size_t const per = (n + pieces - 1) / pieces;
   auto* const body = &f;
   // Only a successful claim reaches body, and every claim happens before the caller returns.
   auto work = [state, body, n, per, pieces] {
@@ -87,6 +82,31 @@ void parallel_for(thread_cache& threads, std::size_t n, F&& f, std::size_t min_p
   std::unique_lock<std::mutex> lock(state->mutex);
   state->finished.wait(lock, [&] { return state->done == pieces; });
   if (state->failure) std::rethrow_exception(state->failure);
+}
+
+// The same on an engine's kept threads, in at most pieces_for(n, min_per_thread) pieces.
+template <typename F>
+void parallel_for(thread_cache& threads, std::size_t n, F&& f, std::size_t min_per_thread = 2048)
+{
+  std::size_t const pieces = pieces_for(n, min_per_thread);
+  if (pieces <= 1) {
+    for (std::size_t i = 0; i < n; ++i) f(i);
+    return;
+  }
+  run_claimed_pieces(threads, pieces, (n + pieces - 1) / pieces, n, f);
+}
+
+// f(i) for each i in [0, n), each index a piece of its own (n long tasks that should run side
+// by side, such as a chunk's families on the GPU): whatever this thread gets to before a helper
+// wakes, it runs itself.
+template <typename F>
+void claim_each(thread_cache& threads, std::size_t n, F&& f)
+{
+  if (n <= 1) {
+    if (n == 1) f(0);
+    return;
+  }
+  run_claimed_pieces(threads, n, 1, n, f);
 }
 
 }  // namespace mcprice::detail
