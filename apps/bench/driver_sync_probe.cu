@@ -6,7 +6,7 @@
 // took and when the kernel ended after the stop was sent: a call that waits for the running
 // kernel takes until the stop (0.3 s); a call that also holds the stop's copy back leaves the
 // kernel running to its timeout. A benchmark app, not a test.
-//   mcprice-sync-probe [SPIN = 3]
+//   mcprice-sync-probe [SPIN = 3] [lmem-max]
 #include "mcprice/memory/cuda_error.hpp"
 #include "mcprice/memory/page_driver.hpp"
 
@@ -37,6 +37,15 @@ __global__ void spin_until_stopped(const volatile unsigned int* stop, unsigned l
     if (now - start > max_ns) return;
     __nanosleep(1000);
   }
+}
+
+// A kernel with a large local array (16 KiB a thread, indexed at run time): its launch may have
+// to grow the context's local memory, which the driver does only with the device idle.
+__global__ void local_heavy(int n, float* out)
+{
+  float a[4096];
+  for (int i = 0; i < 4096; ++i) a[i] = static_cast<float>(i * n);
+  if (out != nullptr) out[threadIdx.x] = a[(threadIdx.x * 7 + n) % 4096];
 }
 
 double seconds(clock_type::time_point from) { return std::chrono::duration<double>(clock_type::now() - from).count(); }
@@ -104,6 +113,9 @@ void run_probe(const probe& p, double spin_s)
 int main(int argc, char** argv)
 {
   double const spin_s = argc > 1 ? std::atof(argv[1]) : 3.0;
+  // "lmem-max": the context keeps its local memory at the largest a launch asked for.
+  bool const keep_local = argc > 2 && std::string(argv[2]) == "lmem-max";
+  if (keep_local) MCPRICE_CUDA_TRY(cudaSetDeviceFlags(cudaDeviceLmemResizeToMax));
   constexpr std::size_t mib64 = std::size_t{64} << 20;
   void* p = nullptr;
   void* h = nullptr;
@@ -211,6 +223,18 @@ int main(int argc, char** argv)
          cudaStreamDestroy(s);
          cudaFree(p);
        }},
+      {"launch, 16 KiB local a thread", [&] { MCPRICE_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)); },
+       [&] {
+         local_heavy<<<132 * 4, 256, 0, s>>>(3, nullptr);
+         MCPRICE_CUDA_TRY(cudaGetLastError());
+       },
+       [&] { cudaStreamDestroy(s); }},
+      {"launch, 16 KiB local a thread, again", [&] { MCPRICE_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)); },
+       [&] {
+         local_heavy<<<132 * 4, 256, 0, s>>>(5, nullptr);
+         MCPRICE_CUDA_TRY(cudaGetLastError());
+       },
+       [&] { cudaStreamDestroy(s); }},
       {"cudaGraphInstantiate (a memset)",
        [&] {
          MCPRICE_CUDA_TRY(cudaMalloc(&p, 4096));
@@ -229,8 +253,8 @@ int main(int argc, char** argv)
   };
   MCPRICE_CUDA_TRY(cudaSetDevice(0));
   MCPRICE_CUDA_TRY(cudaFree(nullptr));
-  std::printf("driver calls 0.3 s into a kernel that fills the GPU; its stop sent 0.6 s in (spin limit %.1f s)\n",
-              spin_s);
+  std::printf("driver calls 0.3 s into a kernel that fills the GPU; its stop sent 0.6 s in (spin limit %.1f s)%s\n",
+              spin_s, keep_local ? ", local memory kept at its largest" : "");
   for (auto const& pr : probes) run_probe(pr, spin_s);
   return 0;
 }

@@ -2,11 +2,15 @@
 // thread of its own with the call's timeline on, its cancel flag set DELAY seconds in; prints the
 // seconds from the flag to the call's return, the rows by status, and every timeline span still
 // open at the flag (host phases and GPU jobs), so the span that holds the stop up is named.
-// DELAY 0 prices the book uninterrupted. A benchmark app, not a test.
-//   mcprice-stop-bench BOOK.csv MARKET.json PATHS DELAY [greeks] [gpu|cpu]
+// DELAY 0 prices the book uninterrupted. lmem-max sets cudaDeviceLmemResizeToMax before the
+// engine starts (the device keeps its local memory at the largest a kernel asked for, so no
+// later launch waits for the device to idle while it grows). A benchmark app, not a test.
+//   mcprice-stop-bench BOOK.csv MARKET.json PATHS DELAY [greeks] [gpu|cpu] [lmem-max]
 #include "mcprice/engine.hpp"
 #include "mcprice/market_reader.hpp"
 #include "mcprice/portfolio_reader.hpp"
+
+#include <cuda_runtime_api.h>
 
 #include <algorithm>
 #include <atomic>
@@ -44,7 +48,7 @@ void print_open_spans(const mcprice::run_summary& s, double flag_s)
 int main(int argc, char** argv)
 {
   if (argc < 5) {
-    std::fprintf(stderr, "usage: mcprice-stop-bench BOOK.csv MARKET.json PATHS DELAY [greeks] [gpu|cpu]\n");
+    std::fprintf(stderr, "usage: mcprice-stop-bench BOOK.csv MARKET.json PATHS DELAY [greeks] [gpu|cpu] [lmem-max]\n");
     return 1;
   }
   mcprice::engine_options o;
@@ -55,6 +59,10 @@ int main(int argc, char** argv)
     if (a == "greeks") o.greeks = true;
     if (a == "gpu") o.backend = mcprice::backend_choice::gpu;
     if (a == "cpu") o.backend = mcprice::backend_choice::cpu;
+    if (a == "lmem-max" && cudaSetDeviceFlags(cudaDeviceLmemResizeToMax) != cudaSuccess) {
+      std::fprintf(stderr, "cudaSetDeviceFlags(cudaDeviceLmemResizeToMax) failed\n");
+      return 1;
+    }
   }
   o.timeline = true;
   auto const book = mcprice::read_portfolio_file(argv[1]);

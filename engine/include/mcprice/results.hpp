@@ -123,7 +123,9 @@ struct trade_result {
 // backend), within it on the GPU "submit" (a family's plan, upload and job launches) and
 // "collect" (its wait for the GPU), then "results". GPU spans ("job"): from a job's first
 // kernel's turn on its stream to its copy-back's end, by device events whose clock is tied to the
-// host's by one event recorded on an idle stream (within microseconds).
+// host's by one event recorded on an idle stream (within microseconds); "upload": a request's
+// copies to the device. A stopped request adds "stop sent" (host: from the send to the end of
+// its collection) and "stop copy" (GPU: the stop word's copy, from its turn to its landing).
 struct timeline_span {
   std::string what;
   std::size_t chunk{0};  // pipeline chunk
