@@ -229,7 +229,8 @@ int main(int argc, char** argv)
          MCPRICE_CUDA_TRY(cudaGetLastError());
        },
        [&] { cudaStreamDestroy(s); }},
-      {"launch, 16 KiB local a thread, again", [&] { MCPRICE_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)); },
+      {"launch, 16 KiB local a thread, again",
+       [&] { MCPRICE_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)); },
        [&] {
          local_heavy<<<132 * 4, 256, 0, s>>>(5, nullptr);
          MCPRICE_CUDA_TRY(cudaGetLastError());
