@@ -6,7 +6,7 @@
 // took and when the kernel ended after the stop was sent: a call that waits for the running
 // kernel takes until the stop (0.3 s); a call that also holds the stop's copy back leaves the
 // kernel running to its timeout. A benchmark app, not a test.
-//   mcprice-sync-probe [SPIN = 3] [lmem-max]
+//   mcprice-sync-probe [SPIN = 3] [lmem-max | stack]
 #include "mcprice/memory/cuda_error.hpp"
 #include "mcprice/memory/page_driver.hpp"
 
@@ -116,6 +116,8 @@ int main(int argc, char** argv)
   // "lmem-max": the context keeps its local memory at the largest a launch asked for.
   bool const keep_local = argc > 2 && std::string(argv[2]) == "lmem-max";
   if (keep_local) MCPRICE_CUDA_TRY(cudaSetDeviceFlags(cudaDeviceLmemResizeToMax));
+  // "stack": the per-thread stack limit raised up front past the local kernel's 16 KiB.
+  bool const big_stack = argc > 2 && std::string(argv[2]) == "stack";
   constexpr std::size_t mib64 = std::size_t{64} << 20;
   void* p = nullptr;
   void* h = nullptr;
@@ -254,8 +256,12 @@ int main(int argc, char** argv)
   };
   MCPRICE_CUDA_TRY(cudaSetDevice(0));
   MCPRICE_CUDA_TRY(cudaFree(nullptr));
+  if (big_stack) MCPRICE_CUDA_TRY(cudaDeviceSetLimit(cudaLimitStackSize, 20 * 1024));
   std::printf("driver calls 0.3 s into a kernel that fills the GPU; its stop sent 0.6 s in (spin limit %.1f s)%s\n",
-              spin_s, keep_local ? ", local memory kept at its largest" : "");
+              spin_s,
+              keep_local  ? ", local memory kept at its largest"
+              : big_stack ? ", stack limit 20 KiB"
+                          : "");
   for (auto const& pr : probes) run_probe(pr, spin_s);
   return 0;
 }
