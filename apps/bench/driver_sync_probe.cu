@@ -129,6 +129,25 @@ int main(int argc, char** argv)
   cudaGraph_t graph = nullptr;
   cudaGraphExec_t exec = nullptr;
   std::vector<char> host(mib64);
+  // One physical page mapped at `base` and made accessible, and back.
+  auto map_page = [&] {
+    page = pages->create_page();
+    pages->map(base, page);
+    pages->allow_access(base, pages->page_size());
+  };
+  auto unmap_page = [&] {
+    pages->unmap(base);
+    pages->release_page(page);
+  };
+  // An explicit device pool and a stream to allocate from it on.
+  auto new_pool_and_stream = [&] {
+    cudaMemPoolProps props{};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = 0;
+    MCPRICE_CUDA_TRY(cudaMemPoolCreate(&pool, &props));
+    MCPRICE_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  };
 
   std::vector<probe> probes = {
       {"nothing", {}, {}, {}},
@@ -151,15 +170,7 @@ int main(int argc, char** argv)
        [&] { MCPRICE_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)); },
        [&] { MCPRICE_CUDA_TRY(cudaStreamDestroy(s)); },
        {}},
-      {"cudaMallocAsync 64 MiB (new pool)",
-       [&] {
-         cudaMemPoolProps props{};
-         props.allocType = cudaMemAllocationTypePinned;
-         props.location.type = cudaMemLocationTypeDevice;
-         props.location.id = 0;
-         MCPRICE_CUDA_TRY(cudaMemPoolCreate(&pool, &props));
-         MCPRICE_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-       },
+      {"cudaMallocAsync 64 MiB (new pool)", [&] { new_pool_and_stream(); },
        [&] { MCPRICE_CUDA_TRY(cudaMallocFromPoolAsync(&p, mib64, pool, s)); },
        [&] {
          cudaFreeAsync(p, s);
@@ -169,12 +180,7 @@ int main(int argc, char** argv)
        }},
       {"cudaMemPoolTrimTo 0 (64 MiB free)",
        [&] {
-         cudaMemPoolProps props{};
-         props.allocType = cudaMemAllocationTypePinned;
-         props.location.type = cudaMemLocationTypeDevice;
-         props.location.id = 0;
-         MCPRICE_CUDA_TRY(cudaMemPoolCreate(&pool, &props));
-         MCPRICE_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+         new_pool_and_stream();
          MCPRICE_CUDA_TRY(cudaMallocFromPoolAsync(&p, mib64, pool, s));
          MCPRICE_CUDA_TRY(cudaFreeAsync(p, s));
          MCPRICE_CUDA_TRY(cudaStreamSynchronize(s));
@@ -189,29 +195,18 @@ int main(int argc, char** argv)
          pages = mcprice::make_cuda_page_driver(0);
          base = pages->reserve(pages->page_size());
        },
+       [&] { map_page(); },
        [&] {
-         page = pages->create_page();
-         pages->map(base, page);
-         pages->allow_access(base, pages->page_size());
-       },
-       [&] {
-         pages->unmap(base);
-         pages->release_page(page);
+         unmap_page();
          pages->unreserve(base, pages->page_size());
        }},
       {"cuMemUnmap + cuMemRelease",
        [&] {
          pages = mcprice::make_cuda_page_driver(0);
          base = pages->reserve(pages->page_size());
-         page = pages->create_page();
-         pages->map(base, page);
-         pages->allow_access(base, pages->page_size());
+         map_page();
        },
-       [&] {
-         pages->unmap(base);
-         pages->release_page(page);
-       },
-       [&] { pages->unreserve(base, pages->page_size()); }},
+       [&] { unmap_page(); }, [&] { pages->unreserve(base, pages->page_size()); }},
       {"cudaMemcpyAsync 1 MiB from pageable",
        [&] {
          MCPRICE_CUDA_TRY(cudaMalloc(&p, std::size_t{1} << 20));

@@ -5,11 +5,14 @@
 
 #include <cooperative_groups.h>
 
+#include "mcprice/kernels/launch/kernel_module.cuh"
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 
 namespace mcprice::kernels {
+
+MCPRICE_KERNEL_MODULE(kernel_group::exercise)
 namespace {
 
 using policy = tuning::european_policy;
@@ -172,8 +175,8 @@ __global__ void __launch_bounds__(path_threads)
     int const lane = static_cast<int>(u % path_parts) * path_threads + static_cast<int>(threadIdx.x);
     exercise_trade const t = trades[detail::trade_of_block_by_thread(starts, num_trades, family_block)];
     with_sized_trade(t, [&](const auto& sized) {
-      simulate_calibration_path<Stream>(
-          sized, tables, view, family_block - t.first_calibration_block, family_block, lane);
+      simulate_calibration_path<Stream>(sized, tables, view, family_block - t.first_calibration_block, family_block,
+                                        lane);
     });
   }
 }

@@ -1,13 +1,16 @@
 #include "mcprice/kernels/launch/canonical_blocks.cuh"
 #include "mcprice/kernels/launch/heston.hpp"
-#include "mcprice/kernels/models/heston_sample.hpp"
 #include "mcprice/kernels/launch/stream_choice.cuh"
+#include "mcprice/kernels/models/heston_sample.hpp"
 
+#include "mcprice/kernels/launch/kernel_module.cuh"
 #include <algorithm>
 #include <limits>
 #include <type_traits>
 
 namespace mcprice::kernels {
+
+MCPRICE_KERNEL_MODULE(kernel_group::prices)
 namespace {
 
 // A kernel's registers are those of its largest variant: a request of Heston Europeans only

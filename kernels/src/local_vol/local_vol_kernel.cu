@@ -2,9 +2,12 @@
 #include "mcprice/kernels/launch/local_vol.hpp"
 #include "mcprice/kernels/launch/stream_choice.cuh"
 
+#include "mcprice/kernels/launch/kernel_module.cuh"
 #include <type_traits>
 
 namespace mcprice::kernels {
+
+MCPRICE_KERNEL_MODULE(kernel_group::prices)
 namespace {
 
 using policy = tuning::european_policy;

@@ -1,8 +1,11 @@
+#include "mcprice/kernels/launch/kernel_module.cuh"
 #include "mcprice/kernels/launch/local_vol.hpp"
 #include "mcprice/kernels/launch/stream_choice.cuh"
 #include "mcprice/kernels/layout/two_phase_rows.cuh"
 
 namespace mcprice::kernels {
+
+MCPRICE_KERNEL_MODULE(kernel_group::two_phase)
 namespace {
 
 using policy = tuning::european_policy;

@@ -1,8 +1,11 @@
 #include "mcprice/kernels/launch/canonical_blocks.cuh"
+#include "mcprice/kernels/launch/kernel_module.cuh"
 #include "mcprice/kernels/launch/paths.hpp"
 #include "mcprice/kernels/launch/stream_choice.cuh"
 
 namespace mcprice::kernels {
+
+MCPRICE_KERNEL_MODULE(kernel_group::greeks)
 namespace {
 
 template <bool ScenarioLanes, typename Stream>
@@ -12,8 +15,7 @@ struct path_greek_lane_fn {
   __device__ __forceinline__ priced_path_greeks operator()(const path_gbm_trade& t, std::int64_t block_in_trade,
                                                            std::int64_t, int lane) const
   {
-    if constexpr (ScenarioLanes)
-      return scenario_greek_lane<Stream>(t, grid, greek_grid, block_in_trade, lane);
+    if constexpr (ScenarioLanes) return scenario_greek_lane<Stream>(t, grid, greek_grid, block_in_trade, lane);
     else return asian_greek_lane<Stream>(t, grid, greek_grid, block_in_trade, lane);
   }
 };

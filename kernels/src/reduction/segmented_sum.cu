@@ -4,9 +4,12 @@
 #include <cub/device/device_segmented_reduce.cuh>
 #include <thrust/iterator/transform_iterator.h>
 
+#include "mcprice/kernels/launch/kernel_module.cuh"
 #include <type_traits>
 
 namespace mcprice::kernels {
+
+MCPRICE_KERNEL_MODULE(kernel_group::reductions)
 namespace {
 
 // A block offset relative to the job's first block, in partials.

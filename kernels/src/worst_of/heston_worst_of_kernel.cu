@@ -1,7 +1,10 @@
 #include "mcprice/kernels/launch/heston_worst_of.hpp"
+#include "mcprice/kernels/launch/kernel_module.cuh"
 #include "worst_of_routes.cuh"
 
 namespace mcprice::kernels {
+
+MCPRICE_KERNEL_MODULE(kernel_group::prices)
 namespace {
 
 // Heston worst-ofs as worst_of_routes walks them: each asset's QE step (and jumps); with
@@ -53,8 +56,8 @@ struct heston_worst_of {
 
 }  // namespace
 
-void launch_heston_worst_of_blocks(const heston_worst_of_ref& f, bool local_vol, block_range blocks,
-                                   moments* partials, launch_target at)
+void launch_heston_worst_of_blocks(const heston_worst_of_ref& f, bool local_vol, block_range blocks, moments* partials,
+                                   launch_target at)
 {
   if (local_vol) worst_of_routes::launch_blocks<heston_worst_of<true>>(f, blocks, partials, at);
   else worst_of_routes::launch_blocks<heston_worst_of<false>>(f, blocks, partials, at);

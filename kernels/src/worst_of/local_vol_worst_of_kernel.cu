@@ -1,7 +1,10 @@
+#include "mcprice/kernels/launch/kernel_module.cuh"
 #include "mcprice/kernels/launch/local_vol_worst_of.hpp"
 #include "worst_of_routes.cuh"
 
 namespace mcprice::kernels {
+
+MCPRICE_KERNEL_MODULE(kernel_group::prices)
 namespace {
 
 // Local-vol worst-ofs as worst_of_routes walks them: each asset's log-Euler step on its grid, in

@@ -1,7 +1,10 @@
+#include "mcprice/kernels/launch/kernel_module.cuh"
 #include "mcprice/kernels/launch/worst_of.hpp"
 #include "worst_of_routes.cuh"
 
 namespace mcprice::kernels {
+
+MCPRICE_KERNEL_MODULE(kernel_group::prices)
 namespace {
 
 // GBM worst-ofs as worst_of_routes walks them: each asset's exact steps from the step rows.

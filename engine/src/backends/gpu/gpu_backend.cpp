@@ -6,6 +6,7 @@
 #include "backends/pricing_backend.hpp"
 #include "mcprice/input_error.hpp"
 #include "mcprice/kernels/launch/exercise.hpp"
+#include "mcprice/kernels/launch/kernel_modules.hpp"
 #include "mcprice/memory/cuda_error.hpp"
 #include "mcprice/memory/device_info.hpp"
 #include "mcprice/memory/memory_errors.hpp"
@@ -98,6 +99,7 @@ class gpu_backend final : public pricing_backend {
         runner_(ctx_, job_cap_, graphs_on(o), o.graph_cache_entries, o.graph_cache_bytes),
         host_(host_for_double(o, market, notices))
   {
+    load_kernels(o);
   }
 
   family_run run(const family_request& request, const run_control& control) const override
@@ -205,6 +207,20 @@ class gpu_backend final : public pricing_backend {
     family_run run = runner_.run(u, control, launch);
     if (!run.tally.empty()) tallies.keep(run.tally.data(), run);
     return run;
+  }
+
+  // Every kernel a request of these options may launch, loaded now with the device idle, and
+  // the context's local memory sized for the largest of them: a first launch that must grow it
+  // waits for the kernels already running and holds the context meanwhile, which held stops and
+  // other threads' calls for seconds on a large book with Greeks (docs/reliability.md).
+  void load_kernels(const engine_options& o) const
+  {
+    using kernels::kernel_group;
+    unsigned groups = kernel_group::prices | kernel_group::reductions | kernel_group::exercise;
+    if (o.greeks) groups = groups | kernel_group::greeks;
+    if (two_phase_) groups = groups | kernel_group::two_phase;
+    MCPRICE_CUDA_TRY(cudaSetDevice(ctx_.device()));
+    (void)kernels::load_kernel_modules(groups);
   }
 
   // --precision double: what the GPU has no double kernels for (early exercise, worst-ofs on

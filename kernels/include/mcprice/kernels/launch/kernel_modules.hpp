@@ -1,0 +1,39 @@
+#pragma once
+// The kernels' modules, loaded before the first request. CUDA loads a kernel lazily by default
+// (CUDA_MODULE_LOADING=LAZY): at its first launch. A load while other kernels run waits for
+// them and holds the context meanwhile, so every other thread's CUDA call waits too: on an H100
+// the first Greek jobs of a large book took until the running jobs ended to queue, and their
+// callers' stops went out seconds late (docs/reliability.md). An engine therefore loads every
+// kernel it may launch when it starts, with the device idle. Each kernel source names its
+// module and group with MCPRICE_KERNEL_MODULE (kernel_module.cuh).
+#include <cstddef>
+
+namespace mcprice::kernels {
+
+// What a module holds, as a bit of load_kernel_modules' mask.
+enum class kernel_group : unsigned {
+  prices = 1U,       // the fused price kernels of every family, both precisions and streams
+  greeks = 2U,       // the Greek lanes (engine_options::greeks)
+  two_phase = 4U,    // the two-phase route (--route two-phase)
+  exercise = 8U,     // early exercise: calibration, regressions and pricing
+  reductions = 16U,  // the segmented sums (every request)
+};
+
+[[nodiscard]] constexpr unsigned operator|(kernel_group a, kernel_group b) noexcept
+{
+  return static_cast<unsigned>(a) | static_cast<unsigned>(b);
+}
+[[nodiscard]] constexpr unsigned operator|(unsigned a, kernel_group b) noexcept { return a | static_cast<unsigned>(b); }
+
+// Loads every kernel of the registered modules whose group is in `groups` into the current
+// device's context, and returns how many kernels that was (loaded before or now). Where the
+// driver cannot enumerate a module's kernels (before CUDA 12.4) it loads nothing and returns 0:
+// kernels then load at their first launch, as before. Throws cuda_error naming the failed call.
+std::size_t load_kernel_modules(unsigned groups);
+
+namespace detail {
+// Called by MCPRICE_KERNEL_MODULE at the library's load: `anchor` is a kernel of the module.
+bool register_kernel_module(const void* anchor, kernel_group group) noexcept;
+}  // namespace detail
+
+}  // namespace mcprice::kernels
