@@ -95,13 +95,31 @@ std::size_t load_module(const module_calls& calls, const void* anchor, std::size
 // until that kernel ended (2.7 s) and held another thread's copy 2.4 s; with the stack limit
 // raised first, 0.14 ms. The limit only grows here; its bytes are the driver's, per resident
 // thread, as the first launch of that kernel would have taken.
+// A reservation above a quarter of the device's free memory is not made (it would squeeze the
+// scratch pool): such a kernel grows it at its first launch instead.
 void reserve_local_memory(std::size_t largest_local)
 {
   constexpr std::size_t default_stack = 1024;
   std::size_t const want = (largest_local + default_stack + 255) / 256 * 256;
   std::size_t now = 0;
   MCPRICE_CUDA_TRY(cudaDeviceGetLimit(&now, cudaLimitStackSize));
-  if (want > now) MCPRICE_CUDA_TRY(cudaDeviceSetLimit(cudaLimitStackSize, want));
+  if (want <= now) return;
+  int device = 0;
+  int sms = 0;
+  int threads = 0;
+  MCPRICE_CUDA_TRY(cudaGetDevice(&device));
+  MCPRICE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  MCPRICE_CUDA_TRY(cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, device));
+  std::size_t free_bytes = 0;
+  std::size_t total_bytes = 0;
+  MCPRICE_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
+  auto const resident = static_cast<std::size_t>(sms) * static_cast<std::size_t>(threads);
+  if (want * resident > free_bytes / 4) {
+    throw std::runtime_error("reserving " + std::to_string(want) + " bytes of local memory a thread for " +
+                             std::to_string(resident) + " resident threads would take more than a quarter of the " +
+                             std::to_string(free_bytes) + " free bytes");
+  }
+  MCPRICE_CUDA_TRY(cudaDeviceSetLimit(cudaLimitStackSize, want));
 }
 
 }  // namespace

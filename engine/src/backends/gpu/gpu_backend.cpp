@@ -99,7 +99,7 @@ class gpu_backend final : public pricing_backend {
         runner_(ctx_, job_cap_, graphs_on(o), o.graph_cache_entries, o.graph_cache_bytes),
         host_(host_for_double(o, market, notices))
   {
-    load_kernels(o);
+    load_kernels(o, notices);
   }
 
   family_run run(const family_request& request, const run_control& control) const override
@@ -213,14 +213,24 @@ class gpu_backend final : public pricing_backend {
   // the context's local memory sized for the largest of them: a first launch that must grow it
   // waits for the kernels already running and holds the context meanwhile, which held stops and
   // other threads' calls for seconds on a large book with Greeks (docs/reliability.md).
-  void load_kernels(const engine_options& o) const
+  // Where the driver refuses (an older driver, too little memory for the reservation), the
+  // engine still prices: its kernels then load and grow local memory at their first launch, as
+  // before, and a notice says so.
+  void load_kernels(const engine_options& o, std::vector<std::string>& notices) const
   {
     using kernels::kernel_group;
     unsigned groups = kernel_group::prices | kernel_group::reductions | kernel_group::exercise;
     if (o.greeks) groups = groups | kernel_group::greeks;
     if (two_phase_) groups = groups | kernel_group::two_phase;
-    MCPRICE_CUDA_TRY(cudaSetDevice(ctx_.device()));
-    (void)kernels::load_kernel_modules(groups);
+    try {
+      MCPRICE_CUDA_TRY(cudaSetDevice(ctx_.device()));
+      (void)kernels::load_kernel_modules(groups);
+    } catch (const std::exception& e) {
+      (void)cudaGetLastError();  // a refused call leaves no error behind for the first request
+      notices.push_back(std::string("kernels are loaded at their first launch (a stop may then wait for running "
+                                    "kernels): ") +
+                        e.what());
+    }
   }
 
   // --precision double: what the GPU has no double kernels for (early exercise, worst-ofs on
