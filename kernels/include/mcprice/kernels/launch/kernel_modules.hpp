@@ -1,11 +1,13 @@
 #pragma once
-// The kernels' modules, loaded before the first request. CUDA loads a kernel lazily by default
-// (CUDA_MODULE_LOADING=LAZY): at its first launch. A load while other kernels run waits for
-// them and holds the context meanwhile, so every other thread's CUDA call waits too: on an H100
-// the first Greek jobs of a large book took until the running jobs ended to queue, and their
-// callers' stops went out seconds late (docs/reliability.md). An engine therefore loads every
-// kernel it may launch when it starts, with the device idle. Each kernel source names its
-// module and group with MCPRICE_KERNEL_MODULE (kernel_module.cuh).
+// The kernels' modules, loaded before the first request, with the context's local memory sized
+// for the largest of their kernels. A first launch that needs more local memory a thread than
+// the context holds waits for every running kernel to end and holds the context meanwhile, so
+// every other thread's CUDA call waits too: on an H100 the first Greek jobs of a large book took
+// until the running jobs ended to queue, and their callers' stops went out seconds late
+// (docs/reliability.md). An engine therefore loads every kernel it may launch when it starts,
+// with the device idle (CUDA otherwise loads each at its first launch), and raises the stack
+// limit to cover them. Each kernel source names its module and group with MCPRICE_KERNEL_MODULE
+// (kernel_module.cuh).
 #include <cstddef>
 
 namespace mcprice::kernels {
@@ -26,9 +28,11 @@ enum class kernel_group : unsigned {
 [[nodiscard]] constexpr unsigned operator|(unsigned a, kernel_group b) noexcept { return a | static_cast<unsigned>(b); }
 
 // Loads every kernel of the registered modules whose group is in `groups` into the current
-// device's context, and returns how many kernels that was (loaded before or now). Where the
-// driver cannot enumerate a module's kernels (before CUDA 12.4) it loads nothing and returns 0:
-// kernels then load at their first launch, as before. Throws cuda_error naming the failed call.
+// device's context, raises the stack limit to their largest local memory plus 1 KiB, and
+// returns how many kernels that was (loaded before or now). Where the driver cannot enumerate a
+// module's kernels (before CUDA 12.4) it does nothing and returns 0: kernels then load at their
+// first launch, as before. Throws (cuda_error or std::runtime_error) naming the failed call, or
+// where the reservation would take more than a quarter of the device's free memory.
 std::size_t load_kernel_modules(unsigned groups);
 
 namespace detail {
