@@ -9,6 +9,7 @@
 #include "load_stream.hpp"
 #include "mcprice/engine.hpp"
 #include "mcprice/market_reader.hpp"
+#include "mcprice/memory/latency_histogram.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -19,14 +20,6 @@
 #include <vector>
 
 namespace {
-
-double percentile(std::vector<double> v, double q)
-{
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  auto const i = static_cast<std::size_t>(q * static_cast<double>(v.size() - 1) + 0.5);
-  return v[std::min(i, v.size() - 1)];
-}
 
 struct call_times {
   std::vector<double> wall, prepare, price, results, rest;  // microseconds
@@ -45,8 +38,8 @@ struct call_times {
 
 void print_row(const char* name, const std::vector<double>& v)
 {
-  std::printf("  %-8s p10 %8.1f  p50 %8.1f  p90 %8.1f  p99 %8.1f us\n", name, percentile(v, 0.10), percentile(v, 0.50),
-              percentile(v, 0.90), percentile(v, 0.99));
+  std::printf("  %-8s p10 %8.1f  p50 %8.1f  p90 %8.1f  p99 %8.1f us\n", name, mcprice::percentile(v, 0.10),
+              mcprice::percentile(v, 0.50), mcprice::percentile(v, 0.90), mcprice::percentile(v, 0.99));
 }
 
 std::vector<mcprice::load::job> small_jobs(const mcprice::market_data& market, std::size_t n, std::int64_t paths)
