@@ -101,7 +101,7 @@ struct job_runner::device_clock {
 
 job_runner::job_runner(gpu_context& ctx, std::size_t job_cap, bool graphs, std::size_t graph_entries,
                        std::size_t graph_bytes)
-    : ctx_(ctx), job_cap_(job_cap)
+    : ctx_(ctx), job_cap_(job_cap), stops_([&ctx] { MCPRICE_CUDA_TRY(cudaSetDevice(ctx.device())); })
 {
   if (graphs) graphs_ = std::make_unique<job_graphs>(*this, ctx, graph_entries, graph_bytes);
 }
@@ -122,6 +122,7 @@ void job_runner::trim_graphs() const
 family_run job_runner::run(const request_upload& u, const run_control& control, const job_kernels& kernels) const
 {
   submission_turn turn(control);
+  gpu_context::request_in_flight const in_flight(ctx_);
   MCPRICE_CUDA_TRY(cudaSetDevice(ctx_.device()));
   // Traced calls time each job on the device: they run eagerly.
   if (graphs_ && u.graph_family != nullptr && control.timeline == nullptr) {
@@ -146,19 +147,21 @@ family_run job_runner::run(const request_upload& u, const run_control& control, 
   auto staging = ctx_.staging().acquire(sizes.staging);
   turn.take();
   upload(u, r, device_data.get(), staging.get());
+  stop_watch::entry watched = watch_stop(r, control);
   if (control.timeline != nullptr) {
     control.timeline->add({"plan+upload", control.chunk, 0, submitted_from, control.timeline->now(), false});
   }
   std::vector<stream_view> const streams = queue_jobs(r, control, kernels, run);
   turn.give_up();
   double const collect_from = control.timeline != nullptr ? control.timeline->now() : 0.0;
-  collect(streams, control.spin_wait, [&] { stop_if_cancelled(r, control); });
+  collect(streams, control.spin_wait);
   if (u.tally_slots > 0 && !streams.empty()) {
     // Every job's atomics have landed once all its streams are collected: one copy back then.
     MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.h_tally, r.d_tally, sizeof(unsigned long long) * u.tally_slots,
                                      cudaMemcpyDeviceToHost, streams.front().value()));
     collect({streams.front()}, control.spin_wait);
   }
+  end_watch(watched);
   ctx_.events().release(r.uploaded);
   if (clock) trace_request(*control.timeline, *clock, control.chunk, submitted_from, collect_from, r);
   keep_results(u, r, control, run);
@@ -380,14 +383,27 @@ void job_runner::queue_upload(const request_upload& u, const request_state& r, s
 
 // Once the caller has cancelled, asks the request's kernels to stop, as soon as its upload (which
 // zeroes the stop word) has passed on the device; until then its kernels have not started, and
-// the next poll asks again. The copy then waits for nothing on the device. (It used to wait on
-// the upload's event on the shared stop stream: with Greeks on an H100 every request's stop then
-// landed at once, 3-10 s after the flag, when a long job ended; docs/reliability.md.)
+// the next poll asks again. The copy then waits for nothing on the device: a wait there, on the
+// shared stop stream, held every request's stop behind the longest job. Runs on the stop watch's
+// thread.
 void job_runner::stop_if_cancelled(request_state& r, const run_control& control) const
 {
   if (r.stop_sent || !control.cancelled() || !ctx_.events().passed(r.uploaded)) return;
   if (control.timeline != nullptr) r.stop_sent_at = control.timeline->now();
   send_stop(r);
+}
+
+stop_watch::entry job_runner::watch_stop(request_state& r, const run_control& control) const
+{
+  if (control.cancel == nullptr) return {};
+  return stops_.watch([this, &r, &control] { stop_if_cancelled(r, control); });
+}
+
+// After the request is collected: no stop is sent from here on, and one that failed to be
+// sent fails the request.
+void job_runner::end_watch(stop_watch::entry& watched)
+{
+  if (std::exception_ptr const failure = watched.reset()) std::rethrow_exception(failure);
 }
 
 // The request's stop word set through a stream of its own, which no job's work is queued on and
@@ -525,16 +541,15 @@ void job_runner::trace_request(run_timeline& timeline, const device_clock& clock
 // A pipelined call has a collector per chunk in flight, and a dozen busy collectors (spinning,
 // as the runtime's own wait does with one context and many cores, or yielding, much the same
 // on Linux) starved the threads preparing chunks and making results for milliseconds: all but
-// the last chunks' collectors sleep 50 us between polls (spin: run_control::spin_wait).
-// on_wait runs between polls (the request's stop, once its caller cancels).
-void job_runner::collect(const std::vector<stream_view>& used, bool spin, const std::function<void()>& on_wait) const
+// the last chunks' collectors sleep 50 us between polls (spin: run_control::spin_wait). The
+// request's stop is the stop watch's to send (watch_stop), not this thread's.
+void job_runner::collect(const std::vector<stream_view>& used, bool spin) const
 {
   nvtx_range const phase("collect");
   std::vector<order_token> done;
   for (stream_view s : used) done.push_back(ctx_.events().record(s));
   for (order_token t : done) {
     while (!ctx_.events().passed(t)) {
-      if (on_wait) on_wait();
       if (!spin) std::this_thread::sleep_for(std::chrono::microseconds(50));
     }
     ctx_.events().release(t);

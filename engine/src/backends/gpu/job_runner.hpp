@@ -6,6 +6,7 @@
 // a function (gpu_backend.cpp makes it from the family's traits).
 #include "backends/family_run.hpp"
 #include "backends/gpu/gpu_context.hpp"
+#include "backends/gpu/stop_watch.hpp"
 #include "mcprice/kernels/launch/family_ref.hpp"
 #include "mcprice/kernels/launch/reduction.hpp"
 #include "mcprice/memory/memory_statistics.hpp"
@@ -162,8 +163,11 @@ class job_runner {
                         const job_kernels& kernels) const;
   void run_job(const job_range& job, const request_state& r, stream_view s, int job_no, const job_kernels& kernels,
                const scratch_source& from) const;
-  void collect(const std::vector<stream_view>& used, bool spin, const std::function<void()>& on_wait = {}) const;
+  void collect(const std::vector<stream_view>& used, bool spin) const;
   void stop_if_cancelled(request_state& r, const run_control& control) const;
+  // A request its caller may cancel, watched from its upload until collected (stop_watch.hpp).
+  [[nodiscard]] stop_watch::entry watch_stop(request_state& r, const run_control& control) const;
+  static void end_watch(stop_watch::entry& watched);
   void send_stop(request_state& r) const;
   struct device_clock;
   std::shared_ptr<const device_clock> device_clock_of(run_timeline& timeline) const;
@@ -176,6 +180,7 @@ class job_runner {
   mutable std::optional<stream> trace_stream_;  // idle: the traced calls' device clock is recorded there
   mutable std::once_flag stop_stream_once_;
   mutable std::optional<stream> stop_stream_;  // idle but for requests' stop words (send_stop)
+  mutable stop_watch stops_;                   // after stop_stream_: its thread ends first
   std::unique_ptr<job_graphs> graphs_;         // graphs on only
 };
 
