@@ -103,6 +103,7 @@ std::vector<family_run> run_tasks(const call_state& call, const std::vector<fami
     control.timeline = call.timeline;
     control.chunk = chunk;
     control.spin_wait = !ordered || chunk + 2 >= call.chunks;
+    control.alone = tasks.size() == 1 && call.chunks == 1;
     if (ordered && tasks[i].ordered) {
       control.max_jobs = pipelined_jobs_per_family;
       control.wait_turn = [order = call.order, chunk] { order->wait_turn(chunk); };

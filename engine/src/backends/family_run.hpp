@@ -35,6 +35,9 @@ struct run_control {
   // Wait for the GPU without sleeping between polls: the call's last chunks (nothing left to
   // prepare, so no thread to starve; a sleep there is added to the call) and unpipelined calls.
   bool spin_wait{true};
+  // The call's only family in its only chunk: none of the call's other GPU work runs beside it
+  // (the early-exercise calibration's one cooperative launch is made only then).
+  bool alone{false};
   [[nodiscard]] bool cancelled() const noexcept { return cancel != nullptr && cancel->load(std::memory_order_relaxed); }
 };
 

@@ -33,7 +33,8 @@ class gpu_calibration final : public calibration_executor {
              sizeof(regression_sums) * static_cast<std::size_t>(f.calibration_blocks) * block_sum_generations(),
              sizeof(regression_sums) * f.trades.size(), fixed_sums_bytes(), fixed_totals_bytes(),
              sizeof(double) * f.trades.size(), sizeof(unsigned int)}))),
-        staging_(ctx.staging().acquire(l.bytes + sizeof(double) * f.trades.size()))
+        staging_(ctx.staging().acquire(staged_starts_at(l, f.trades.size()) +
+                                       sizeof(kernels::calibration_start) * f.trades.size()))
   {
     arena_view arena(device_.get().data(), device_.get().size());
     d_trades_ = arena.allocate_n<exercise_trade>(f.trades.size());
@@ -56,24 +57,28 @@ class gpu_calibration final : public calibration_executor {
       fold_.total_blocks = f.calibration_blocks;
       MCPRICE_CUDA_TRY(cudaMemsetAsync(blocks_done, 0, sizeof(unsigned int), stream_.value()));
     }
-    // Trade records and calibration starts go up through a pageable copy (once per family);
-    // the tables through the pinned staging, which later receives the results (collect).
-    std::vector<kernels::calibration_start> starts;
-    for (auto const& t : f.trades) starts.push_back({t.first_calibration_block});
-    auto const s = stream_.value();
-    MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_trades_, f.trades.data(), sizeof(exercise_trade) * f.trades.size(),
-                                     cudaMemcpyHostToDevice, s));
-    MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_starts_, starts.data(), sizeof(kernels::calibration_start) * starts.size(),
-                                     cudaMemcpyHostToDevice, s));
+    // Tables, trade records and calibration starts go up from the pinned staging, which later
+    // receives the results (collect). Never from pageable memory: such a copy on a stream with
+    // a job queued ahead holds the calling thread until that job ends, and other threads' calls
+    // with it (a request's stop among them; docs/reliability.md).
+    auto* const staged = static_cast<unsigned char*>(staging_.get().data());
     auto const tables = pack_tables(f, {}, l);
-    std::memcpy(staging_.get().data(), tables.data(), tables.size());
-    MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_tables_, staging_.get().data(), l.bytes, cudaMemcpyHostToDevice, s));
+    std::memcpy(staged, tables.data(), tables.size());
+    std::size_t const trades_at = staged_trades_at(l, f.trades.size());
+    std::memcpy(staged + trades_at, f.trades.data(), sizeof(exercise_trade) * f.trades.size());
+    auto* const starts = reinterpret_cast<kernels::calibration_start*>(staged + staged_starts_at(l, f.trades.size()));
+    for (std::size_t i = 0; i < f.trades.size(); ++i) starts[i] = {f.trades[i].first_calibration_block};
+    auto const s = stream_.value();
+    MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_tables_, staged, l.bytes, cudaMemcpyHostToDevice, s));
+    MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_trades_, staged + trades_at, sizeof(exercise_trade) * f.trades.size(),
+                                     cudaMemcpyHostToDevice, s));
+    MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_starts_, starts, sizeof(kernels::calibration_start) * f.trades.size(),
+                                     cudaMemcpyHostToDevice, s));
     // Trades with no job (too large for the cap) sum zeros rather than stale memory.
     MCPRICE_CUDA_TRY(cudaMemsetAsync(
         d_block_sums_, 0,
         sizeof(regression_sums) * static_cast<std::size_t>(f.calibration_blocks) * block_sum_generations(), s));
     MCPRICE_CUDA_TRY(cudaMemsetAsync(d_continuation_, 0, sizeof(double) * f.trades.size(), s));
-    MCPRICE_CUDA_TRY(cudaStreamSynchronize(s));  // the pageable sources leave scope
   }
 
   ~gpu_calibration() override
@@ -107,10 +112,13 @@ class gpu_calibration final : public calibration_executor {
                                          out_, target());
   }
 
-  // Folded families' steps all in one cooperative launch where their blocks fit the GPU at once.
+  // Folded families' steps all in one cooperative launch where their blocks fit the GPU at once,
+  // and only while no request has work on the device: a cooperative launch waits for every
+  // running kernel to end, and holds back all work queued after it meanwhile, the stop words'
+  // copies too (docs/reliability.md). The steps launched one by one give the same bits.
   bool backward_all(const calibration_job& job, int steps) override
   {
-    if (!folded() || !one_launch_) return false;
+    if (!folded() || !one_launch_ || ctx_.requests_in_flight()) return false;
     nvtx_range const range("calibration steps (one launch)");
     return kernels::launch_calibration_steps(calibration(), job.end_block, f_.calibration_blocks, steps, d_block_sums_,
                                              out_, stream_.value());
@@ -146,6 +154,21 @@ class gpu_calibration final : public calibration_executor {
   // The calibration's trades, tables and current job, as its kernels read them.
   [[nodiscard]] kernels::calibration_ref calibration() const { return {d_trades_, d_starts_, n_, tables(), view_}; }
   [[nodiscard]] kernels::launch_target target() const { return {stream_.value(), grid_}; }
+
+  // The staging: the tables (later the coefficients copied back), the continuation values
+  // copied back, then the trade records and calibration starts that go up.
+  static std::size_t align_up(std::size_t at, std::size_t alignment)
+  {
+    return (at + alignment - 1) / alignment * alignment;
+  }
+  static std::size_t staged_trades_at(const exercise_table_layout& l, std::size_t trades)
+  {
+    return align_up(l.bytes + sizeof(double) * trades, alignof(exercise_trade));
+  }
+  static std::size_t staged_starts_at(const exercise_table_layout& l, std::size_t trades)
+  {
+    return align_up(staged_trades_at(l, trades) + sizeof(exercise_trade) * trades, alignof(kernels::calibration_start));
+  }
 
   // Few trades with split sums: the step's regressions solved on the device by the steps' own
   // kernels (the backward kernel's last block, or the one-launch kernel).

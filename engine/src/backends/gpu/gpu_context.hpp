@@ -47,6 +47,19 @@ class gpu_context {
   // engine_options::record_allocations: where the jobs' leases record; null otherwise.
   [[nodiscard]] allocation_recorder* recorder() noexcept { return recorder_.get(); }
   void note_job_retry() noexcept { ++job_retries_; }
+  // Requests with work queued on the device (job_runner::run), counted so that a launch which
+  // would wait for every running kernel (a cooperative one) is made only while there is none.
+  class request_in_flight {
+   public:
+    explicit request_in_flight(gpu_context& ctx) noexcept : ctx_(ctx) { ++ctx_.requests_in_flight_; }
+    ~request_in_flight() { --ctx_.requests_in_flight_; }
+    request_in_flight(const request_in_flight&) = delete;
+    request_in_flight& operator=(const request_in_flight&) = delete;
+
+   private:
+    gpu_context& ctx_;
+  };
+  [[nodiscard]] bool requests_in_flight() const noexcept { return requests_in_flight_.load() > 0; }
   void note_cap_rejection() noexcept;
   void wait_for_market(stream_view s) const { market_ready_.make_wait(s); }
   // The market's local-vol grids (market/market_surfaces.hpp) in the market buffers.
@@ -85,6 +98,7 @@ class gpu_context {
   memory_resource* scratch_{nullptr};
   scratch_gate gate_;
   std::atomic<std::uint64_t> job_retries_{0};
+  std::atomic<int> requests_in_flight_{0};
   buffer_cache<cuda_malloc_traits> device_cache_;
   buffer_cache<pinned_host_traits> pinned_cache_;
   gpudirect_buffer market_rdma_;
