@@ -48,6 +48,16 @@ __global__ void local_heavy(int n, float* out)
   if (out != nullptr) out[threadIdx.x] = a[(threadIdx.x * 7 + n) % 4096];
 }
 
+// A kernel that asks nothing of its grid: launched cooperatively, all its blocks must be resident
+// at once, which a GPU full of other blocks cannot grant until they end.
+__global__ void cooperative_noop(int* out)
+{
+  if (out != nullptr && threadIdx.x == 0) out[blockIdx.x] = 1;
+}
+
+// The stream the spinning kernel runs on, for calls queued behind it.
+cudaStream_t busy_stream = nullptr;
+
 double seconds(clock_type::time_point from) { return std::chrono::duration<double>(clock_type::now() - from).count(); }
 
 struct probe {
@@ -80,6 +90,7 @@ void run_probe(const probe& p, double spin_s)
   spin_until_stopped<<<sms * 8, 256, 0, work>>>(d_stop, static_cast<unsigned long long>(spin_s * 1e9));
   MCPRICE_CUDA_TRY(cudaGetLastError());
   MCPRICE_CUDA_TRY(cudaEventRecord(ended, work));
+  busy_stream = work;
 
   double call_from = 0.0;
   double call_to = 0.0;
@@ -220,6 +231,11 @@ int main(int argc, char** argv)
          cudaStreamDestroy(s);
          cudaFree(p);
        }},
+      {"cudaMemcpyAsync 1 MiB pageable, busy stream", [&] { MCPRICE_CUDA_TRY(cudaMalloc(&p, std::size_t{1} << 20)); },
+       [&] {
+         MCPRICE_CUDA_TRY(cudaMemcpyAsync(p, host.data(), std::size_t{1} << 20, cudaMemcpyHostToDevice, busy_stream));
+       },
+       [&] { cudaFree(p); }},
       {"launch, 16 KiB local a thread", [&] { MCPRICE_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)); },
        [&] {
          local_heavy<<<132 * 4, 256, 0, s>>>(3, nullptr);
@@ -231,6 +247,17 @@ int main(int argc, char** argv)
        [&] {
          local_heavy<<<132 * 4, 256, 0, s>>>(5, nullptr);
          MCPRICE_CUDA_TRY(cudaGetLastError());
+       },
+       [&] { cudaStreamDestroy(s); }},
+      {"cooperative launch, a block an SM",
+       [&] { MCPRICE_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)); },
+       [&] {
+         int sms = 0;
+         MCPRICE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+         int* out = nullptr;
+         void* args[] = {&out};
+         MCPRICE_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(cooperative_noop),
+                                                      dim3(static_cast<unsigned>(sms)), dim3(256), args, 0, s));
        },
        [&] { cudaStreamDestroy(s); }},
       {"cudaGraphInstantiate (a memset)",

@@ -4,11 +4,14 @@
 // open at the flag (host phases and GPU jobs), so the span that holds the stop up is named.
 // DELAY 0 prices the book uninterrupted. lmem-max sets cudaDeviceLmemResizeToMax before the
 // engine starts (the device keeps its local memory at the largest a kernel asked for, so no
-// later launch waits for the device to idle while it grows). A benchmark app, not a test.
-//   mcprice-stop-bench BOOK.csv MARKET.json PATHS DELAY [greeks] [gpu|cpu] [lmem-max]
+// later launch waits for the device to idle while it grows). step-launches: calibrations launch
+// a kernel a backward step rather than all steps in one cooperative launch. A benchmark app, not
+// a test.
+//   mcprice-stop-bench BOOK.csv MARKET.json PATHS DELAY [greeks] [gpu|cpu] [lmem-max] [step-launches]
 #include "mcprice/engine.hpp"
 #include "mcprice/market_reader.hpp"
 #include "mcprice/portfolio_reader.hpp"
+#include "testing/engine_knobs.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -48,10 +51,13 @@ void print_open_spans(const mcprice::run_summary& s, double flag_s)
 int main(int argc, char** argv)
 {
   if (argc < 5) {
-    std::fprintf(stderr, "usage: mcprice-stop-bench BOOK.csv MARKET.json PATHS DELAY [greeks] [gpu|cpu] [lmem-max]\n");
+    std::fprintf(
+        stderr,
+        "usage: mcprice-stop-bench BOOK.csv MARKET.json PATHS DELAY [greeks] [gpu|cpu] [lmem-max] [step-launches]\n");
     return 1;
   }
   mcprice::engine_options o;
+  mcprice::detail::engine_knobs knobs;
   o.paths = static_cast<std::int64_t>(std::atof(argv[3]));
   double const delay = std::atof(argv[4]);
   for (int i = 5; i < argc; ++i) {
@@ -59,6 +65,7 @@ int main(int argc, char** argv)
     if (a == "greeks") o.greeks = true;
     if (a == "gpu") o.backend = mcprice::backend_choice::gpu;
     if (a == "cpu") o.backend = mcprice::backend_choice::cpu;
+    if (a == "step-launches") knobs.calibration_one_launch = false;
     if (a == "lmem-max" && cudaSetDeviceFlags(cudaDeviceLmemResizeToMax) != cudaSuccess) {
       std::fprintf(stderr, "cudaSetDeviceFlags(cudaDeviceLmemResizeToMax) failed\n");
       return 1;
@@ -69,7 +76,7 @@ int main(int argc, char** argv)
   std::optional<mcprice::engine> eng;
   auto const market = mcprice::read_market_file(argv[2]);
   auto const construct_from = std::chrono::steady_clock::now();
-  eng.emplace(market, o);
+  eng.emplace(market, o, knobs);
   double const construct_s = seconds_since(construct_from);
   std::atomic<bool> cancel{false};
   mcprice::pricing_run run;
