@@ -110,6 +110,7 @@ std::optional<family_run> job_graphs::run(const request_upload& u, const run_con
     // passed, then always lands after the zero (stop_if_cancelled).
     MCPRICE_CUDA_TRY(cudaMemsetAsync(r.d_stop, 0, sizeof(unsigned int), s.value()));
     r.uploaded = ctx_.events().record(s);
+    job_runner::stop_settled const settled{runner_, r};
     stop_watch::entry watched = runner_.watch_stop(r, control);
     e->exec.launch(s);
     turn.give_up();

@@ -147,6 +147,7 @@ family_run job_runner::run(const request_upload& u, const run_control& control, 
   auto staging = ctx_.staging().acquire(sizes.staging);
   turn.take();
   upload(u, r, device_data.get(), staging.get());
+  stop_settled const settled{*this, r};
   stop_watch::entry watched = watch_stop(r, control);
   if (control.timeline != nullptr) {
     control.timeline->add({"plan+upload", control.chunk, 0, submitted_from, control.timeline->now(), false});
@@ -404,6 +405,11 @@ stop_watch::entry job_runner::watch_stop(request_state& r, const run_control& co
 void job_runner::end_watch(stop_watch::entry& watched)
 {
   if (std::exception_ptr const failure = watched.reset()) std::rethrow_exception(failure);
+}
+
+void job_runner::settle_stop(const request_state& r) const noexcept
+{
+  if (r.stop_sent && stop_stream_) MCPRICE_CUDA_TRY_NOTHROW(cudaStreamSynchronize(stop_stream_->value()));
 }
 
 // The request's stop word set through a stream of its own, which no job's work is queued on and

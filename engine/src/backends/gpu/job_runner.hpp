@@ -168,6 +168,21 @@ class job_runner {
   // A request its caller may cancel, watched from its upload until collected (stop_watch.hpp).
   [[nodiscard]] stop_watch::entry watch_stop(request_state& r, const run_control& control) const;
   static void end_watch(stop_watch::entry& watched);
+  // A sent stop's copy reads the request's staging and writes its device buffer: on any way out
+  // of a request, declared before its watch, this waits for that copy before either buffer goes
+  // back to its cache.
+  class stop_settled {
+   public:
+    stop_settled(const job_runner& runner, const request_state& r) : runner_(runner), r_(r) {}
+    stop_settled(const stop_settled&) = delete;
+    stop_settled& operator=(const stop_settled&) = delete;
+    ~stop_settled() { runner_.settle_stop(r_); }
+
+   private:
+    const job_runner& runner_;
+    const request_state& r_;
+  };
+  void settle_stop(const request_state& r) const noexcept;
   void send_stop(request_state& r) const;
   struct device_clock;
   std::shared_ptr<const device_clock> device_clock_of(run_timeline& timeline) const;
