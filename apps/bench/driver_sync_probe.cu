@@ -133,6 +133,7 @@ int main(int argc, char** argv)
   void* p = nullptr;
   void* h = nullptr;
   cudaStream_t s = nullptr;
+  cudaStream_t s2 = nullptr;
   cudaMemPool_t pool = nullptr;
   std::unique_ptr<mcprice::page_driver> pages;
   mcprice::device_address base = 0;
@@ -260,6 +261,25 @@ int main(int argc, char** argv)
                                                       dim3(static_cast<unsigned>(sms)), dim3(256), args, 0, s));
        },
        [&] { cudaStreamDestroy(s); }},
+      {"cooperative launch, then a plain launch on another stream",
+       [&] {
+         MCPRICE_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+         MCPRICE_CUDA_TRY(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
+       },
+       [&] {
+         int sms = 0;
+         MCPRICE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+         int* out = nullptr;
+         void* args[] = {&out};
+         MCPRICE_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(cooperative_noop),
+                                                      dim3(static_cast<unsigned>(sms)), dim3(256), args, 0, s));
+         cooperative_noop<<<1, 32, 0, s2>>>(nullptr);
+         MCPRICE_CUDA_TRY(cudaGetLastError());
+       },
+       [&] {
+         cudaStreamDestroy(s2);
+         cudaStreamDestroy(s);
+       }},
       {"cudaGraphInstantiate (a memset)",
        [&] {
          MCPRICE_CUDA_TRY(cudaMalloc(&p, 4096));
