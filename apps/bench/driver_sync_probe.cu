@@ -55,6 +55,17 @@ __global__ void cooperative_noop(int* out)
   if (out != nullptr && threadIdx.x == 0) out[blockIdx.x] = 1;
 }
 
+// cooperative_noop launched cooperatively, a block an SM.
+void launch_cooperative_noop(cudaStream_t s)
+{
+  int sms = 0;
+  MCPRICE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  int* out = nullptr;
+  void* args[] = {&out};
+  MCPRICE_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(cooperative_noop),
+                                               dim3(static_cast<unsigned>(sms)), dim3(256), args, 0, s));
+}
+
 // The stream the spinning kernel runs on, for calls queued behind it.
 cudaStream_t busy_stream = nullptr;
 
@@ -253,12 +264,7 @@ int main(int argc, char** argv)
       {"cooperative launch, a block an SM",
        [&] { MCPRICE_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)); },
        [&] {
-         int sms = 0;
-         MCPRICE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-         int* out = nullptr;
-         void* args[] = {&out};
-         MCPRICE_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(cooperative_noop),
-                                                      dim3(static_cast<unsigned>(sms)), dim3(256), args, 0, s));
+         launch_cooperative_noop(s);
        },
        [&] { cudaStreamDestroy(s); }},
       {"cooperative launch, then a plain launch on another stream",
@@ -267,12 +273,7 @@ int main(int argc, char** argv)
          MCPRICE_CUDA_TRY(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
        },
        [&] {
-         int sms = 0;
-         MCPRICE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-         int* out = nullptr;
-         void* args[] = {&out};
-         MCPRICE_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(cooperative_noop),
-                                                      dim3(static_cast<unsigned>(sms)), dim3(256), args, 0, s));
+         launch_cooperative_noop(s);
          cooperative_noop<<<1, 32, 0, s2>>>(nullptr);
          MCPRICE_CUDA_TRY(cudaGetLastError());
        },

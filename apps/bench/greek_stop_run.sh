@@ -18,17 +18,7 @@ for r in $(seq "$rounds"); do
 done
 rm -f "$out/sb.txt"
 for r in $(seq "$rounds"); do
-  for d in 1.5 2 3; do
-    "$bin/price-batch" "$book" --market "$market" --paths 10000000 --greeks --backend gpu --quiet --out "$out/rows.csv" &
-    pid=$!
-    sleep "$d"
-    t0=$(date +%s.%N)
-    kill -INT "$pid"
-    wait "$pid"
-    rc=$?
-    t1=$(date +%s.%N)
-    echo "price-batch, SIGINT at ${d} s: exit $rc after $(awk "BEGIN { print $t1 - $t0 }") s"
-    rm -f "$out/rows.csv"
-  done
+  STOP_TIME_UNINTERRUPTED=0 bash "$here/stop_time.sh" "$bin/price-batch" "$book" "$market" \
+    "--paths 10000000 --greeks --backend gpu" 1.5 2 3
 done
 rm -f "$book"
