@@ -279,8 +279,7 @@ family_run gpu_backend::run_early_exercise(const exercise_family& trades,
   try {
     nvtx_range const phase("calibration");
     double const setup_from = control.timeline != nullptr ? control.timeline->now() : 0.0;
-    // A cooperative launch waits for every running kernel, holding back all work queued after it
-    // meanwhile, stops included: one launch only where no other family of the call runs beside.
+    // One launch only where no other family of the call runs beside (gpu_calibration.cpp says why).
     auto executor = make_gpu_calibration(ctx_, trades, layout_of(trades), job_cap_, grid_blocks_, plan.resident,
                                          calibration_one_launch_ && control.alone);
     double const steps_from = control.timeline != nullptr ? control.timeline->now() : 0.0;

@@ -33,8 +33,11 @@ class gpu_calibration final : public calibration_executor {
              sizeof(regression_sums) * static_cast<std::size_t>(f.calibration_blocks) * block_sum_generations(),
              sizeof(regression_sums) * f.trades.size(), fixed_sums_bytes(), fixed_totals_bytes(),
              sizeof(double) * f.trades.size(), sizeof(unsigned int)}))),
-        staging_(ctx.staging().acquire(staged_starts_at(l, f.trades.size()) +
-                                       sizeof(kernels::calibration_start) * f.trades.size()))
+        // The tables (later the coefficients copied back), the continuation values copied back,
+        // the trade records and the calibration starts.
+        staging_(ctx.staging().acquire(arena_view::footprint(
+            {l.bytes, sizeof(double) * f.trades.size(), sizeof(exercise_trade) * f.trades.size(),
+             sizeof(kernels::calibration_start) * f.trades.size()})))
   {
     arena_view arena(device_.get().data(), device_.get().size());
     d_trades_ = arena.allocate_n<exercise_trade>(f.trades.size());
@@ -61,17 +64,19 @@ class gpu_calibration final : public calibration_executor {
     // receives the results (collect). Never from pageable memory: such a copy on a stream with
     // a job queued ahead holds the calling thread until that job ends, and other threads' calls
     // with it (a request's stop among them; docs/reliability.md).
-    auto* const staged = static_cast<unsigned char*>(staging_.get().data());
+    arena_view staged(staging_.get().data(), staging_.get().size());
+    h_tables_ = staged.allocate(l.bytes);
+    h_continuation_ = staged.allocate_n<double>(f.trades.size());
+    auto* const trades = staged.allocate_n<exercise_trade>(f.trades.size());
+    auto* const starts = staged.allocate_n<kernels::calibration_start>(f.trades.size());
     auto const tables = pack_tables(f, {}, l);
-    std::memcpy(staged, tables.data(), tables.size());
-    std::size_t const trades_at = staged_trades_at(l, f.trades.size());
-    std::memcpy(staged + trades_at, f.trades.data(), sizeof(exercise_trade) * f.trades.size());
-    auto* const starts = reinterpret_cast<kernels::calibration_start*>(staged + staged_starts_at(l, f.trades.size()));
+    std::memcpy(h_tables_, tables.data(), tables.size());
+    std::copy(f.trades.begin(), f.trades.end(), trades);
     for (std::size_t i = 0; i < f.trades.size(); ++i) starts[i] = {f.trades[i].first_calibration_block};
     auto const s = stream_.value();
-    MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_tables_, staged, l.bytes, cudaMemcpyHostToDevice, s));
-    MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_trades_, staged + trades_at, sizeof(exercise_trade) * f.trades.size(),
-                                     cudaMemcpyHostToDevice, s));
+    MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_tables_, h_tables_, l.bytes, cudaMemcpyHostToDevice, s));
+    MCPRICE_CUDA_TRY(
+        cudaMemcpyAsync(d_trades_, trades, sizeof(exercise_trade) * f.trades.size(), cudaMemcpyHostToDevice, s));
     MCPRICE_CUDA_TRY(cudaMemcpyAsync(d_starts_, starts, sizeof(kernels::calibration_start) * f.trades.size(),
                                      cudaMemcpyHostToDevice, s));
     // Trades with no job (too large for the cap) sum zeros rather than stale memory.
@@ -140,13 +145,12 @@ class gpu_calibration final : public calibration_executor {
     auto const s = stream_.value();
     std::size_t const coefficient_bytes = sizeof(float) * coefficients.size();
     std::size_t const continuation_bytes = sizeof(double) * continuation_today.size();
-    auto* const staged = static_cast<unsigned char*>(staging_.get().data());
-    MCPRICE_CUDA_TRY(cudaMemcpyAsync(staged, out_.coefficients, coefficient_bytes, cudaMemcpyDeviceToHost, s));
+    MCPRICE_CUDA_TRY(cudaMemcpyAsync(h_tables_, out_.coefficients, coefficient_bytes, cudaMemcpyDeviceToHost, s));
     MCPRICE_CUDA_TRY(
-        cudaMemcpyAsync(staged + layout_.bytes, d_continuation_, continuation_bytes, cudaMemcpyDeviceToHost, s));
+        cudaMemcpyAsync(h_continuation_, d_continuation_, continuation_bytes, cudaMemcpyDeviceToHost, s));
     MCPRICE_CUDA_TRY(cudaStreamSynchronize(s));
-    std::memcpy(coefficients.data(), staged, coefficient_bytes);
-    std::memcpy(continuation_today.data(), staged + layout_.bytes, continuation_bytes);
+    std::memcpy(coefficients.data(), h_tables_, coefficient_bytes);
+    std::memcpy(continuation_today.data(), h_continuation_, continuation_bytes);
   }
 
  private:
@@ -155,20 +159,6 @@ class gpu_calibration final : public calibration_executor {
   [[nodiscard]] kernels::calibration_ref calibration() const { return {d_trades_, d_starts_, n_, tables(), view_}; }
   [[nodiscard]] kernels::launch_target target() const { return {stream_.value(), grid_}; }
 
-  // The staging: the tables (later the coefficients copied back), the continuation values
-  // copied back, then the trade records and calibration starts that go up.
-  static std::size_t align_up(std::size_t at, std::size_t alignment)
-  {
-    return (at + alignment - 1) / alignment * alignment;
-  }
-  static std::size_t staged_trades_at(const exercise_table_layout& l, std::size_t trades)
-  {
-    return align_up(l.bytes + sizeof(double) * trades, alignof(exercise_trade));
-  }
-  static std::size_t staged_starts_at(const exercise_table_layout& l, std::size_t trades)
-  {
-    return align_up(staged_trades_at(l, trades) + sizeof(exercise_trade) * trades, alignof(kernels::calibration_start));
-  }
 
   // Few trades with split sums: the step's regressions solved on the device by the steps' own
   // kernels (the backward kernel's last block, or the one-launch kernel).
@@ -257,6 +247,8 @@ class gpu_calibration final : public calibration_executor {
   double* d_fixed_sums_{nullptr};
   double* d_fixed_totals_{nullptr};
   double* d_continuation_{nullptr};
+  void* h_tables_{nullptr};  // in the staging: the tables going up, the coefficients coming back
+  double* h_continuation_{nullptr};
   std::optional<scratch_lease> lease_;
   calibration_view view_{};
 };

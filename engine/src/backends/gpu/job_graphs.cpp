@@ -110,12 +110,11 @@ std::optional<family_run> job_graphs::run(const request_upload& u, const run_con
     // passed, then always lands after the zero (stop_if_cancelled).
     MCPRICE_CUDA_TRY(cudaMemsetAsync(r.d_stop, 0, sizeof(unsigned int), s.value()));
     r.uploaded = ctx_.events().record(s);
-    job_runner::stop_settled const settled{runner_, r};
-    stop_watch::entry watched = runner_.watch_stop(r, control);
+    job_runner::request_stop stop(runner_, r, control);
     e->exec.launch(s);
     turn.give_up();
     runner_.collect({s}, control.spin_wait);
-    job_runner::end_watch(watched);
+    stop.end();
     ctx_.events().release(r.uploaded);
     runner_.keep_results(u, r, control, run);
   } catch (...) {

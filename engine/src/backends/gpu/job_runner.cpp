@@ -147,8 +147,7 @@ family_run job_runner::run(const request_upload& u, const run_control& control, 
   auto staging = ctx_.staging().acquire(sizes.staging);
   turn.take();
   upload(u, r, device_data.get(), staging.get());
-  stop_settled const settled{*this, r};
-  stop_watch::entry watched = watch_stop(r, control);
+  request_stop stop(*this, r, control);
   if (control.timeline != nullptr) {
     control.timeline->add({"plan+upload", control.chunk, 0, submitted_from, control.timeline->now(), false});
   }
@@ -162,7 +161,7 @@ family_run job_runner::run(const request_upload& u, const run_control& control, 
                                      cudaMemcpyDeviceToHost, streams.front().value()));
     collect({streams.front()}, control.spin_wait);
   }
-  end_watch(watched);
+  stop.end();
   ctx_.events().release(r.uploaded);
   if (clock) trace_request(*control.timeline, *clock, control.chunk, submitted_from, collect_from, r);
   keep_results(u, r, control, run);
@@ -176,8 +175,6 @@ void job_runner::keep_results(const request_upload& u, const request_state& r, c
 {
   if (u.tally_slots > 0) run.tally.assign(r.h_tally, r.h_tally + u.tally_slots);
   if (r.stop_sent) {
-    // The stop's copy reads the request's staging, which goes back to its cache after this.
-    MCPRICE_CUDA_TRY(cudaStreamSynchronize(stop_stream_->value()));
     // Some blocks were left undone, and which is not known: no trade of the request is priced.
     for (trade_outcome& o : run.outcomes) o.cancelled = o.cancelled || o.error.empty();
   }
@@ -394,22 +391,27 @@ void job_runner::stop_if_cancelled(request_state& r, const run_control& control)
   send_stop(r);
 }
 
-stop_watch::entry job_runner::watch_stop(request_state& r, const run_control& control) const
+job_runner::request_stop::request_stop(const job_runner& runner, request_state& r, const run_control& control)
+    : runner_(runner),
+      r_(r),
+      watched_(control.cancel == nullptr
+                   ? stop_watch::entry{}
+                   : runner.stops_.watch([&runner, &r, &control] { runner.stop_if_cancelled(r, control); }))
 {
-  if (control.cancel == nullptr) return {};
-  return stops_.watch([this, &r, &control] { stop_if_cancelled(r, control); });
 }
 
-// After the request is collected: no stop is sent from here on, and one that failed to be
-// sent fails the request.
-void job_runner::end_watch(stop_watch::entry& watched)
+job_runner::request_stop::~request_stop()
 {
-  if (std::exception_ptr const failure = watched.reset()) std::rethrow_exception(failure);
+  if (ended_) return;
+  (void)watched_.reset();  // an error on the way out is the one already under way
+  if (r_.stop_sent) MCPRICE_CUDA_TRY_NOTHROW(cudaStreamSynchronize(runner_.stop_stream_->value()));
 }
 
-void job_runner::settle_stop(const request_state& r) const noexcept
+void job_runner::request_stop::end()
 {
-  if (r.stop_sent && stop_stream_) MCPRICE_CUDA_TRY_NOTHROW(cudaStreamSynchronize(stop_stream_->value()));
+  ended_ = true;
+  if (std::exception_ptr const failure = watched_.reset()) std::rethrow_exception(failure);
+  if (r_.stop_sent) MCPRICE_CUDA_TRY(cudaStreamSynchronize(runner_.stop_stream_->value()));
 }
 
 // The request's stop word set through a stream of its own, which no job's work is queued on and

@@ -165,24 +165,26 @@ class job_runner {
                const scratch_source& from) const;
   void collect(const std::vector<stream_view>& used, bool spin) const;
   void stop_if_cancelled(request_state& r, const run_control& control) const;
-  // A request its caller may cancel, watched from its upload until collected (stop_watch.hpp).
-  [[nodiscard]] stop_watch::entry watch_stop(request_state& r, const run_control& control) const;
-  static void end_watch(stop_watch::entry& watched);
-  // A sent stop's copy reads the request's staging and writes its device buffer: on any way out
-  // of a request, declared before its watch, this waits for that copy before either buffer goes
-  // back to its cache.
-  class stop_settled {
+  // A request's stop from its upload to its end: watched by the stop watch while its caller may
+  // cancel (stop_watch.hpp), and on any way out, once a stop was sent, its copy (which reads the
+  // request's staging and writes its device buffer) waited for before either goes back to its
+  // cache.
+  class request_stop {
    public:
-    stop_settled(const job_runner& runner, const request_state& r) : runner_(runner), r_(r) {}
-    stop_settled(const stop_settled&) = delete;
-    stop_settled& operator=(const stop_settled&) = delete;
-    ~stop_settled() { runner_.settle_stop(r_); }
+    request_stop(const job_runner& runner, request_state& r, const run_control& control);
+    ~request_stop();
+    request_stop(const request_stop&) = delete;
+    request_stop& operator=(const request_stop&) = delete;
+    // After the request is collected: no stop is sent from here on; one that failed to be sent
+    // fails the request.
+    void end();
 
    private:
     const job_runner& runner_;
     const request_state& r_;
+    stop_watch::entry watched_;
+    bool ended_{false};
   };
-  void settle_stop(const request_state& r) const noexcept;
   void send_stop(request_state& r) const;
   struct device_clock;
   std::shared_ptr<const device_clock> device_clock_of(run_timeline& timeline) const;

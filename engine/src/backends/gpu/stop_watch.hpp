@@ -1,8 +1,7 @@
 #pragma once
 // A thread that sends requests' stops, so that a stop never waits for the request's own thread.
-// That thread may be blocked while its first jobs already run: in the scratch pool's slow path
-// (a host wait on a block freed behind some running job) or behind another thread's driver call.
-// Its jobs then ran to their end, seconds with Greeks, since only its own collection sent their
+// That thread may be blocked for seconds while its first jobs already run (queueing its next
+// jobs; docs/reliability.md). Its jobs then ran to their end, seconds with Greeks, since only its own collection sent their
 // stop. Each request that its caller may cancel is watched from its upload to its collection:
 // the watch runs the request's poll (job_runner::stop_if_cancelled) a millisecond apart.
 #include <chrono>
@@ -25,8 +24,8 @@ class stop_watch {
   stop_watch(const stop_watch&) = delete;
   stop_watch& operator=(const stop_watch&) = delete;
 
-  // One watched request: polled until this is destroyed, after which no poll of it runs. A poll
-  // that throws is not run again; failure() hands its error to the request's thread.
+  // One watched request: polled until reset or destroyed, after which no poll of it runs. A poll
+  // that throws is not run again; reset() hands its error to the request's thread.
   class entry {
    public:
     entry() = default;
