@@ -102,7 +102,7 @@ std::optional<family_run> job_graphs::run(const request_upload& u, const run_con
 
   try {
     nvtx_range const phase("graph");
-    runner_.stage(u, r, e->device.data(), e->device.size(), e->staging.as<char>());
+    runner_.stage(u, r, e->device.data(), e->device.size(), e->staging.as<char>(), e->staging.size());
     turn.take();
     stream_view const s = ctx_.next_stream();
     ctx_.wait_for_market(s);
@@ -193,7 +193,7 @@ job_graphs::entry_ptr job_graphs::capture(const job_graph_key& key, const reques
 void job_graphs::record(const request_upload& u, const request_state& r, const job_kernels& kernels, entry& e) const
 {
   request_state staged = r;
-  runner_.stage(u, staged, e.device.data(), e.device.size(), e.staging.as<char>());
+  runner_.stage(u, staged, e.device.data(), e.device.size(), e.staging.as<char>(), e.staging.size());
   stream const capturing_on;
   arena_scratch_resource scratch(e.scratch.data(), e.scratch.size());
   graph g;

@@ -301,14 +301,15 @@ job_runner::request_sizes job_runner::sizes_of(const request_upload& u, std::siz
   std::size_t const tally_bytes = sizeof(unsigned long long) * u.tally_slots;
   std::size_t const greek_bytes = u.greeks != nullptr ? u.greeks->bytes * n_seg : 0;
   return {arena_view::footprint({u.record_bytes, extra_bytes, offset_bytes, tally_bytes}),
-          u.record_bytes + extra_bytes + offset_bytes + sizeof(moments) * n_seg + greek_bytes + tally_bytes};
+          arena_view::footprint(
+              {u.record_bytes, extra_bytes, offset_bytes, sizeof(moments) * n_seg, greek_bytes, tally_bytes})};
 }
 
 void job_runner::upload(const request_upload& u, request_state& r, device_buffer& device_data,
                         pinned_buffer& staging) const
 {
   nvtx_range const phase("upload");
-  stage(u, r, device_data.data(), device_data.size(), staging.as<char>());
+  stage(u, r, device_data.data(), device_data.size(), staging.as<char>(), staging.size());
   stream_view const s = ctx_.upload_stream();
   ctx_.wait_for_market(s);
   if (r.traces != nullptr) {
@@ -322,61 +323,61 @@ void job_runner::upload(const request_upload& u, request_state& r, device_buffer
 
 // The request's host data into its staging, and where each part goes on the device into r.
 // The layout depends on the sizes alone (sizes_of), so every request of one shape puts each
-// part at the same addresses of the same buffers.
+// part at the same addresses of the same buffers. The records, tables and offsets sit at the
+// same offsets in the staging as on the device, so one copy sends them all: each copy is a
+// node of a graph's replay and a call of an eager upload.
 void job_runner::stage(const request_upload& u, request_state& r, void* device_data, std::size_t device_bytes,
-                       char* host) const
+                       char* host, std::size_t host_bytes) const
 {
   std::size_t const n_seg = r.plan.segments.size();
-  std::size_t const offset_bytes = offset_bytes_of(n_seg);
   std::size_t const extra_bytes = u.table_bytes + u.tail_bytes;
-  std::memcpy(host, u.records, u.record_bytes);
-  if (u.table_bytes > 0) std::memcpy(host + u.record_bytes, u.tables, u.table_bytes);
-  if (u.tail_bytes > 0) std::memcpy(host + u.record_bytes + u.table_bytes, u.tail, u.tail_bytes);
-  auto* const h_offsets = reinterpret_cast<std::int64_t*>(host + u.record_bytes + extra_bytes);
+  arena_view staged(host, host_bytes);
+  arena_view arena(device_data, device_bytes);
+  auto* const h_records = static_cast<char*>(staged.allocate(u.record_bytes));
+  r.d_records = arena.allocate(u.record_bytes);
+  std::memcpy(h_records, u.records, u.record_bytes);
+  r.d_tables = nullptr;
+  if (extra_bytes > 0) {
+    auto* const h_tables = static_cast<char*>(staged.allocate(extra_bytes));
+    r.d_tables = arena.allocate(extra_bytes);
+    if (u.table_bytes > 0) std::memcpy(h_tables, u.tables, u.table_bytes);
+    if (u.tail_bytes > 0) std::memcpy(h_tables + u.table_bytes, u.tail, u.tail_bytes);
+  }
+  r.device.records = r.d_records;
+  r.device.tables = r.d_tables;
+  auto* const h_offsets = staged.allocate_n<std::int64_t>(n_seg + 2);
+  r.d_offsets = arena.allocate_n<std::int64_t>(n_seg + 2);
   for (std::size_t i = 0; i < n_seg; ++i) h_offsets[i] = r.plan.segments[i].first_block;
   h_offsets[n_seg] = r.plan.total_blocks;
   h_offsets[n_seg + 1] = 0;
   r.h_upload = host;
+  r.upload_bytes = staged.used();
   r.h_stop = reinterpret_cast<unsigned int*>(h_offsets + n_seg + 1);
-  r.h_sums = reinterpret_cast<moments*>(host + u.record_bytes + extra_bytes + offset_bytes);
-  std::size_t const greek_bytes = u.greeks != nullptr ? u.greeks->bytes * n_seg : 0;
+  r.d_stop = reinterpret_cast<unsigned int*>(r.d_offsets + n_seg + 1);
+
+  r.h_sums = staged.allocate_n<moments>(n_seg);
   if (u.greeks != nullptr) {
     r.greeks = u.greeks;
-    r.h_greeks = reinterpret_cast<unsigned char*>(r.h_sums + n_seg);
+    r.h_greeks = static_cast<unsigned char*>(staged.allocate(u.greeks->bytes * n_seg));
   }
+  r.d_tally = nullptr;
   if (u.tally_slots > 0) {
-    r.h_tally = reinterpret_cast<unsigned long long*>(reinterpret_cast<unsigned char*>(r.h_sums + n_seg) + greek_bytes);
+    r.h_tally = staged.allocate_n<unsigned long long>(u.tally_slots);
+    r.d_tally = arena.allocate_n<unsigned long long>(u.tally_slots);
+    u.bind_tally(host, r.d_tally);
   }
-
-  arena_view arena(device_data, device_bytes);
-  r.d_records = arena.allocate(u.record_bytes);
-  r.d_tables = extra_bytes > 0 ? arena.allocate(extra_bytes) : nullptr;
-  r.device.records = r.d_records;
-  r.device.tables = r.d_tables;
-  auto* const d_offsets = arena.allocate_n<std::int64_t>(n_seg + 2);
-  r.d_tally = u.tally_slots > 0 ? arena.allocate_n<unsigned long long>(u.tally_slots) : nullptr;
-  if (r.d_tally != nullptr) u.bind_tally(host, r.d_tally);
-  r.d_offsets = d_offsets;
-  r.d_stop = reinterpret_cast<unsigned int*>(d_offsets + n_seg + 1);
 }
 
-// The staged request's copies to the device on s; with stop_word, the zeroed stop word too (a
-// graph leaves it out: it is zeroed before each launch, where a stop's copy can follow it).
+// The staged request's copy to the device on s (records, tables and offsets in one), the
+// counters zeroed; with stop_word, the zeroed stop word too (a graph leaves it out: it is zeroed
+// before each launch, where a stop's copy can follow it). The stop word ends the copy.
 void job_runner::queue_upload(const request_upload& u, const request_state& r, stream_view s, bool stop_word) const
 {
-  std::size_t const n_seg = r.plan.segments.size();
-  std::size_t const extra_bytes = u.table_bytes + u.tail_bytes;
   if (r.d_tally != nullptr) {
     MCPRICE_CUDA_TRY(cudaMemsetAsync(r.d_tally, 0, sizeof(unsigned long long) * u.tally_slots, s.value()));
   }
-  MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.d_records, r.h_upload, u.record_bytes, cudaMemcpyHostToDevice, s.value()));
-  if (extra_bytes > 0) {
-    MCPRICE_CUDA_TRY(
-        cudaMemcpyAsync(r.d_tables, r.h_upload + u.record_bytes, extra_bytes, cudaMemcpyHostToDevice, s.value()));
-  }
-  std::size_t const offset_bytes = offset_bytes_of(n_seg) - (stop_word ? 0 : sizeof(std::int64_t));
-  MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.d_offsets, r.h_upload + u.record_bytes + extra_bytes, offset_bytes,
-                                   cudaMemcpyHostToDevice, s.value()));
+  std::size_t const bytes = r.upload_bytes - (stop_word ? 0 : sizeof(std::int64_t));
+  MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.d_records, r.h_upload, bytes, cudaMemcpyHostToDevice, s.value()));
 }
 
 // Once the caller has cancelled, asks the request's kernels to stop, as soon as its upload (which

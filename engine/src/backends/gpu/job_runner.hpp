@@ -123,7 +123,8 @@ class job_runner {
     void* d_tables{nullptr};
     std::int64_t* d_offsets{nullptr};
     unsigned int* d_stop{nullptr};  // the stop word, after the offsets
-    char* h_upload{nullptr};        // the staged records, tables and offsets
+    char* h_upload{nullptr};        // the staged records, tables and offsets, laid out as on the device
+    std::size_t upload_bytes{0};    // their bytes, up to the stop word's end
     unsigned int* h_stop{nullptr};  // the stop word's staging: 1 once the caller has cancelled
     bool stop_sent{false};          // the kernels were asked to stop: every sum may be partial
     moments* h_sums{nullptr};
@@ -156,7 +157,8 @@ class job_runner {
                                          const greek_reduction* greeks) const;
   [[nodiscard]] request_sizes sizes_of(const request_upload& u, std::size_t segments) const;
   void upload(const request_upload& u, request_state& r, device_buffer& device_data, pinned_buffer& staging) const;
-  void stage(const request_upload& u, request_state& r, void* device_data, std::size_t device_bytes, char* host) const;
+  void stage(const request_upload& u, request_state& r, void* device_data, std::size_t device_bytes, char* host,
+             std::size_t host_bytes) const;
   void queue_upload(const request_upload& u, const request_state& r, stream_view s, bool stop_word) const;
   void keep_results(const request_upload& u, const request_state& r, const run_control& control, family_run& run) const;
   void run_admitted_job(const job_range& job, const request_state& r, stream_view s, int job_no,
