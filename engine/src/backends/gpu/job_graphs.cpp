@@ -106,9 +106,9 @@ std::optional<family_run> job_graphs::run(const request_upload& u, const run_con
     turn.take();
     stream_view const s = ctx_.next_stream();
     ctx_.wait_for_market(s);
-    // The stop word is zeroed outside the graph: a stop's copy, sent only once this record has
-    // passed, then always lands after the zero (stop_if_cancelled).
-    MCPRICE_CUDA_TRY(cudaMemsetAsync(r.d_stop, 0, sizeof(unsigned int), s.value()));
+    // The graph's upload sends the stop word from the staging, zeroed by stage(). A stop may be
+    // sent once this record has passed, before that copy has run; its sender sets the staged
+    // word first, so either copy that lands last carries the stop (stop_if_cancelled).
     r.uploaded = ctx_.events().record(s);
     job_runner::request_stop stop(runner_, r, control);
     e->exec.launch(s);
@@ -199,7 +199,7 @@ void job_graphs::record(const request_upload& u, const request_state& r, const j
   graph g;
   {
     stream_capture capture(capturing_on.view());
-    runner_.queue_upload(u, staged, capturing_on.view(), false);
+    runner_.queue_upload(u, staged, capturing_on.view());
     for (std::size_t j = 0; j < staged.split.jobs.size(); ++j) {
       scratch.reset();
       runner_.run_job(staged.split.jobs[j], staged, capturing_on.view(), static_cast<int>(j), kernels,

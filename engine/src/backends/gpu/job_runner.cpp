@@ -316,7 +316,7 @@ void job_runner::upload(const request_upload& u, request_state& r, device_buffer
     r.upload_trace = std::make_shared<job_trace>();
     r.upload_trace->start.record(s);
   }
-  queue_upload(u, r, s, true);
+  queue_upload(u, r, s);
   if (r.upload_trace) r.upload_trace->end.record(s);
   r.uploaded = ctx_.events().record(s);
 }
@@ -368,16 +368,14 @@ void job_runner::stage(const request_upload& u, request_state& r, void* device_d
   }
 }
 
-// The staged request's copy to the device on s (records, tables and offsets in one), the
-// counters zeroed; with stop_word, the zeroed stop word too (a graph leaves it out: it is zeroed
-// before each launch, where a stop's copy can follow it). The stop word ends the copy.
-void job_runner::queue_upload(const request_upload& u, const request_state& r, stream_view s, bool stop_word) const
+// The staged request's copy to the device on s (records, tables, offsets and the zeroed stop
+// word in one), the counters zeroed.
+void job_runner::queue_upload(const request_upload& u, const request_state& r, stream_view s) const
 {
   if (r.d_tally != nullptr) {
     MCPRICE_CUDA_TRY(cudaMemsetAsync(r.d_tally, 0, sizeof(unsigned long long) * u.tally_slots, s.value()));
   }
-  std::size_t const bytes = r.upload_bytes - (stop_word ? 0 : sizeof(std::int64_t));
-  MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.d_records, r.h_upload, bytes, cudaMemcpyHostToDevice, s.value()));
+  MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.d_records, r.h_upload, r.upload_bytes, cudaMemcpyHostToDevice, s.value()));
 }
 
 // Once the caller has cancelled, asks the request's kernels to stop, as soon as its upload (which

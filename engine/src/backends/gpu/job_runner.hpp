@@ -159,7 +159,7 @@ class job_runner {
   void upload(const request_upload& u, request_state& r, device_buffer& device_data, pinned_buffer& staging) const;
   void stage(const request_upload& u, request_state& r, void* device_data, std::size_t device_bytes, char* host,
              std::size_t host_bytes) const;
-  void queue_upload(const request_upload& u, const request_state& r, stream_view s, bool stop_word) const;
+  void queue_upload(const request_upload& u, const request_state& r, stream_view s) const;
   void keep_results(const request_upload& u, const request_state& r, const run_control& control, family_run& run) const;
   void run_admitted_job(const job_range& job, const request_state& r, stream_view s, int job_no,
                         const job_kernels& kernels) const;
