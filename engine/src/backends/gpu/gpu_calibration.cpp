@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstring>
 #include <optional>
+#include <utility>
 
 namespace mcprice::detail {
 namespace {
@@ -90,6 +91,7 @@ class gpu_calibration final : public calibration_executor {
   {
     // Queued kernels read the request buffers and the lease: both go back only after them.
     MCPRICE_CUDA_TRY_NOTHROW(cudaStreamSynchronize(stream_.value()));
+    if (paced_) ctx_.events().release(*paced_);
   }
   gpu_calibration(const gpu_calibration&) = delete;
   gpu_calibration& operator=(const gpu_calibration&) = delete;
@@ -133,10 +135,13 @@ class gpu_calibration final : public calibration_executor {
   // kernels of their own. Either way in stream order: the host queues the steps without waiting.
   void regress(int step) override
   {
-    if (folded()) return;
-    auto const s = stream_.value();
-    kernels::launch_regression_totals(d_starts_, n_, f_.calibration_blocks, d_block_sums_, d_trade_sums_, split_, s);
-    kernels::launch_regression_solve(d_trades_, n_, step, d_trade_sums_, out_, s);
+    if (!folded()) {
+      auto const s = stream_.value();
+      kernels::launch_regression_totals(d_starts_, n_, f_.calibration_blocks, d_block_sums_, d_trade_sums_, split_,
+                                        s);
+      kernels::launch_regression_solve(d_trades_, n_, step, d_trade_sums_, out_, s);
+    }
+    pace(step);
   }
 
   void collect(std::vector<float>& coefficients, std::vector<double>& continuation_today) override
@@ -154,6 +159,23 @@ class gpu_calibration final : public calibration_executor {
   }
 
  private:
+  // At most two paces of steps queued ahead of the device. The step-by-step route queues three
+  // launches a step or more, hundreds a calibration, on a pool stream often behind a long job;
+  // once the driver's queue of pending work is full, a launch blocks holding the context, and
+  // every other thread's CUDA call (a stop's copy, an event's poll) waits with it. Traced with
+  // libmcprice-slow-calls.so on an H100: regression and Greek launches blocked 0.6-4.3 s
+  // beside a book's Greek jobs, every other thread's calls with them (docs/reliability.md).
+  // The host waits for a pace's mark without holding anything.
+  void pace(int step)
+  {
+    if ((step + 1) % pace_steps != 0) return;
+    if (paced_) {
+      ctx_.events().synchronize(*paced_);
+      ctx_.events().release(*std::exchange(paced_, std::nullopt));
+    }
+    paced_ = ctx_.events().record(stream_);
+  }
+
   [[nodiscard]] exercise_tables tables() const { return tables_at(d_tables_, layout_, ctx_.surfaces<float>()); }
   // The calibration's trades, tables and current job, as its kernels read them.
   [[nodiscard]] kernels::calibration_ref calibration() const { return {d_trades_, d_starts_, n_, tables(), view_}; }
@@ -223,6 +245,7 @@ class gpu_calibration final : public calibration_executor {
 
   // Device memory for the fixed part's block sums of one run of steps.
   static constexpr std::size_t fixed_scratch_budget = std::size_t{32} << 20;
+  static constexpr int pace_steps = 8;
 
   gpu_context& ctx_;
   bool one_launch_;
@@ -251,6 +274,7 @@ class gpu_calibration final : public calibration_executor {
   double* h_continuation_{nullptr};
   std::optional<scratch_lease> lease_;
   calibration_view view_{};
+  std::optional<order_token> paced_;  // the last pace's mark (pace)
 };
 
 }  // namespace
