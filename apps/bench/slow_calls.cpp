@@ -1,13 +1,13 @@
-// libmcprice-slow-calls.so: names every CUDA runtime or driver call that takes longer than a threshold, in
-// any program, without changing it. The CUDA driver loads it through CUDA_INJECTION64_PATH and
-// calls InitializeInjection, which subscribes to CUPTI's runtime- and driver-API callbacks (a
-// runtime call that waits shows with the driver call inside it); each call's exit
-// is timed against its entry. It finds which call on which thread holds the others (a free that
-// waits for a running kernel, a launch that grows local memory), which a span around a whole
-// phase cannot. Usage:
+// libmcprice-slow-calls.so: names every CUDA runtime or driver call that takes longer than a
+// threshold, in any program, without changing it. The CUDA driver loads it through
+// CUDA_INJECTION64_PATH and calls InitializeInjection, which subscribes to CUPTI's runtime- and
+// driver-API callbacks (a runtime call that waits shows with the driver call inside it); each
+// call's exit is timed against its entry. It finds which call on which thread holds the others
+// (a free that waits for a running kernel, a launch that waits for room in a full queue), which a
+// span around a whole phase cannot. Usage:
 //   CUDA_INJECTION64_PATH=/path/libmcprice-slow-calls.so MCPRICE_SLOW_CALL_MS=20 program ...
 // Lines go to stderr: "slow call: NAME [KERNEL] thread T at S s for D ms", S counted from the
-// injection (about the program's first CUDA call).
+// library's load (about the program's first CUDA call).
 #include <cupti.h>
 
 #include <sys/syscall.h>
@@ -43,7 +43,8 @@ void CUPTIAPI on_call(void*, CUpti_CallbackDomain, CUpti_CallbackId, const CUpti
   if (took < threshold_ns || std::strstr(call->functionName, "Synchronize") != nullptr) return;
   std::fprintf(stderr, "slow call: %s%s%s thread %ld at %.3f s for %.1f ms\n", call->functionName,
                call->symbolName != nullptr ? " " : "", call->symbolName != nullptr ? call->symbolName : "",
-               static_cast<long>(syscall(SYS_gettid)), 1e-9 * static_cast<double>(start), 1e-6 * static_cast<double>(took));
+               static_cast<long>(syscall(SYS_gettid)), 1e-9 * static_cast<double>(start),
+               1e-6 * static_cast<double>(took));
 }
 
 }  // namespace
@@ -60,6 +61,7 @@ extern "C" int InitializeInjection()
     std::fprintf(stderr, "slow call: CUPTI refused the subscription; nothing is timed\n");
     return 0;
   }
-  std::fprintf(stderr, "slow call: naming runtime and driver calls over %.1f ms\n", 1e-6 * static_cast<double>(threshold_ns));
+  std::fprintf(stderr, "slow call: naming runtime and driver calls over %.1f ms\n",
+               1e-6 * static_cast<double>(threshold_ns));
   return 1;
 }

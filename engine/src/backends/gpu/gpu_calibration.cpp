@@ -36,9 +36,9 @@ class gpu_calibration final : public calibration_executor {
              sizeof(double) * f.trades.size(), sizeof(unsigned int)}))),
         // The tables (later the coefficients copied back), the continuation values copied back,
         // the trade records and the calibration starts.
-        staging_(ctx.staging().acquire(arena_view::footprint(
-            {l.bytes, sizeof(double) * f.trades.size(), sizeof(exercise_trade) * f.trades.size(),
-             sizeof(kernels::calibration_start) * f.trades.size()})))
+        staging_(ctx.staging().acquire(
+            arena_view::footprint({l.bytes, sizeof(double) * f.trades.size(), sizeof(exercise_trade) * f.trades.size(),
+                                   sizeof(kernels::calibration_start) * f.trades.size()})))
   {
     arena_view arena(device_.get().data(), device_.get().size());
     d_trades_ = arena.allocate_n<exercise_trade>(f.trades.size());
@@ -137,8 +137,7 @@ class gpu_calibration final : public calibration_executor {
   {
     if (!folded()) {
       auto const s = stream_.value();
-      kernels::launch_regression_totals(d_starts_, n_, f_.calibration_blocks, d_block_sums_, d_trade_sums_, split_,
-                                        s);
+      kernels::launch_regression_totals(d_starts_, n_, f_.calibration_blocks, d_block_sums_, d_trade_sums_, split_, s);
       kernels::launch_regression_solve(d_trades_, n_, step, d_trade_sums_, out_, s);
     }
     pace(step);
@@ -151,8 +150,7 @@ class gpu_calibration final : public calibration_executor {
     std::size_t const coefficient_bytes = sizeof(float) * coefficients.size();
     std::size_t const continuation_bytes = sizeof(double) * continuation_today.size();
     MCPRICE_CUDA_TRY(cudaMemcpyAsync(h_tables_, out_.coefficients, coefficient_bytes, cudaMemcpyDeviceToHost, s));
-    MCPRICE_CUDA_TRY(
-        cudaMemcpyAsync(h_continuation_, d_continuation_, continuation_bytes, cudaMemcpyDeviceToHost, s));
+    MCPRICE_CUDA_TRY(cudaMemcpyAsync(h_continuation_, d_continuation_, continuation_bytes, cudaMemcpyDeviceToHost, s));
     MCPRICE_CUDA_TRY(cudaStreamSynchronize(s));
     std::memcpy(coefficients.data(), h_tables_, coefficient_bytes);
     std::memcpy(continuation_today.data(), h_continuation_, continuation_bytes);
@@ -180,7 +178,6 @@ class gpu_calibration final : public calibration_executor {
   // The calibration's trades, tables and current job, as its kernels read them.
   [[nodiscard]] kernels::calibration_ref calibration() const { return {d_trades_, d_starts_, n_, tables(), view_}; }
   [[nodiscard]] kernels::launch_target target() const { return {stream_.value(), grid_}; }
-
 
   // Few trades with split sums: the step's regressions solved on the device by the steps' own
   // kernels (the backward kernel's last block, or the one-launch kernel).
