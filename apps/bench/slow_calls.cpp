@@ -34,8 +34,17 @@ std::int64_t now_ns()
   return std::chrono::duration_cast<std::chrono::nanoseconds>(clock_type::now() - origin).count();
 }
 
-void CUPTIAPI on_call(void*, CUpti_CallbackDomain, CUpti_CallbackId, const CUpti_CallbackData* call)
+// The environment's milliseconds as nanoseconds; `otherwise` where the variable is not set.
+std::int64_t ns_from_env(const char* name, std::int64_t otherwise)
 {
+  const char* ms = std::getenv(name);
+  return ms != nullptr ? static_cast<std::int64_t>(std::atof(ms) * 1e6) : otherwise;
+}
+
+// CUpti_CallbackFunc exactly: the API domains' data is a CUpti_CallbackData.
+void CUPTIAPI on_call(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void* data)
+{
+  auto const* call = static_cast<const CUpti_CallbackData*>(data);
   if (call->callbackSite == CUPTI_API_ENTER) {
     *call->correlationData = static_cast<std::uint64_t>(now_ns());
     return;
@@ -82,9 +91,8 @@ void flush_activity() { (void)cuptiActivityFlushAll(1); }
 
 bool name_slow_kernels()
 {
-  const char* ms = std::getenv("MCPRICE_SLOW_KERNEL_MS");
-  if (ms == nullptr) return true;
-  kernel_threshold_ns = static_cast<std::int64_t>(std::atof(ms) * 1e6);
+  kernel_threshold_ns = ns_from_env("MCPRICE_SLOW_KERNEL_MS", -1);
+  if (kernel_threshold_ns < 0) return true;
   if (cuptiGetTimestamp(&device_origin_ns) != CUPTI_SUCCESS ||
       cuptiActivityRegisterCallbacks(give_buffer, take_buffer) != CUPTI_SUCCESS ||
       cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) != CUPTI_SUCCESS) {
@@ -100,11 +108,9 @@ bool name_slow_kernels()
 
 extern "C" int InitializeInjection()
 {
-  if (const char* ms = std::getenv("MCPRICE_SLOW_CALL_MS"); ms != nullptr) {
-    threshold_ns = static_cast<std::int64_t>(std::atof(ms) * 1e6);
-  }
+  threshold_ns = ns_from_env("MCPRICE_SLOW_CALL_MS", threshold_ns);
   CUpti_SubscriberHandle subscriber{};
-  if (cuptiSubscribe(&subscriber, reinterpret_cast<CUpti_CallbackFunc>(on_call), nullptr) != CUPTI_SUCCESS ||
+  if (cuptiSubscribe(&subscriber, on_call, nullptr) != CUPTI_SUCCESS ||
       cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API) != CUPTI_SUCCESS ||
       cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API) != CUPTI_SUCCESS) {
     std::fprintf(stderr, "slow call: CUPTI refused the subscription; nothing is timed\n");

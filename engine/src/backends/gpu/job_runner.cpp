@@ -549,7 +549,7 @@ void job_runner::trace_request(run_timeline& timeline, const device_clock& clock
 // as the runtime's own wait does with one context and many cores, or yielding, much the same
 // on Linux) starved the threads preparing chunks and making results for milliseconds: all but
 // the last chunks' collectors sleep 50 us between polls (spin: run_control::spin_wait). The
-// request's stop is the stop watch's to send (watch_stop), not this thread's.
+// request's stop is the stop watch's to send (request_stop), not this thread's.
 void job_runner::collect(const std::vector<stream_view>& used, bool spin) const
 {
   nvtx_range const phase("collect");

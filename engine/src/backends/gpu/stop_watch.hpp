@@ -1,9 +1,10 @@
 #pragma once
 // A thread that sends requests' stops, so that a stop never waits for the request's own thread.
 // That thread may be blocked for seconds while its first jobs already run (queueing its next
-// jobs; docs/reliability.md). Its jobs then ran to their end, seconds with Greeks, since only its own collection sent their
-// stop. Each request that its caller may cancel is watched from its upload to its collection:
-// the watch runs the request's poll (job_runner::stop_if_cancelled) a millisecond apart.
+// jobs; docs/reliability.md). Its jobs then ran to their end, seconds with Greeks, since only
+// its own collection sent their stop. Each request that its caller may cancel is watched from
+// its upload to its collection: the watch runs the request's poll (job_runner::stop_if_cancelled)
+// a millisecond apart.
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
