@@ -10,6 +10,7 @@
 #include "mcprice/memory/device_buffer.hpp"
 #include "mcprice/memory/fault_injection.hpp"
 #include "regression_cases.hpp"
+#include "stop_timing.hpp"
 #include "testing/engine_knobs.hpp"
 
 #include <cmath>
@@ -311,4 +312,24 @@ TEST_CASE(
       CHECK(std::abs(g[k].value - c[k].value) <= 0.5 * c[k].std_error + 1e-6 * std::abs(c[k].value) + 1e-9);
     }
   }
+}
+
+TEST_CASE("GPU early exercise: a stop reaches into a calibration: the call ends within a second, all cancelled", "[gpu]")
+{
+  // 32 American puts of 252 dates, each calibrated on 2^19 paths, stopped 300 ms in, while their
+  // calibration runs: its kernels read the calibration's stop word (calibration_stop.hpp).
+  portfolio book;
+  for (int i = 0; i < 32; ++i) {
+    book.trades.push_back(exercise_trade_of("put-" + std::to_string(i), option_type::put, {"FLAT"}, 90.0 + i, 1.0,
+                                            exercise_style::american, 252));
+  }
+  engine_options o;
+  o.backend = backend_choice::gpu;
+  o.paths = std::int64_t{1} << 19;
+  o.calibration_paths = std::int64_t{1} << 19;
+  engine const eng(test_market(), o);
+  auto const s = price_stopped(eng, book, std::chrono::milliseconds(300));
+  INFO("returned " << s.after_stop << " s after the stop");
+  CHECK(s.after_stop < 1.0);
+  for (auto const& r : s.run.results) CHECK(r.status == trade_status::cancelled);
 }

@@ -354,6 +354,12 @@ basic_calibration<Real> calibrate(const basic_exercise_family<Real>& f, const ca
     }
     x.regress(s);
   }
+  // A stop sent while the last steps were queued (a GPU executor's, as it paces them) leaves
+  // them partial: the family is cancelled, as at a step's start.
+  if (control.cancelled()) {
+    c.cancelled = true;
+    return c;
+  }
   x.collect(c.coefficients, c.continuation_today);
   return c;
 }

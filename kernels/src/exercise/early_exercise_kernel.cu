@@ -149,9 +149,10 @@ __global__ void __launch_bounds__(tuning::combination_policy<Assets>::threads_pe
 template <typename Visit>
 __device__ __forceinline__ void for_calibration_blocks(const exercise_trade* trades, const calibration_start* starts,
                                                        int num_trades, std::int64_t first, std::int64_t end,
-                                                       Visit visit)
+                                                       const unsigned int* stop, Visit visit)
 {
   for (std::int64_t b = first + blockIdx.x; b < end; b += gridDim.x) {
+    if (__syncthreads_or(threadIdx.x == 0 && detail::stop_asked(stop))) break;
     exercise_trade const t = trades[detail::trade_of_block_by_thread(starts, num_trades, b)];
     visit(t, b - t.first_calibration_block, b);
   }
@@ -167,10 +168,12 @@ constexpr int path_parts = calibration_paths_per_block / path_threads;
 template <typename Stream>
 __global__ void __launch_bounds__(path_threads)
     calibration_paths_kernel(const exercise_trade* __restrict__ trades, const calibration_start* __restrict__ starts,
-                             int num_trades, exercise_tables tables, calibration_view view, std::int64_t job_end)
+                             int num_trades, exercise_tables tables, calibration_view view, std::int64_t job_end,
+                             const unsigned int* stop)
 {
   std::int64_t const units = (job_end - view.job_first_block) * path_parts;
   for (std::int64_t u = blockIdx.x; u < units; u += gridDim.x) {
+    if (__syncthreads_or(threadIdx.x == 0 && detail::stop_asked(stop))) break;
     std::int64_t const family_block = view.job_first_block + u / path_parts;
     int const lane = static_cast<int>(u % path_parts) * path_threads + static_cast<int>(threadIdx.x);
     exercise_trade const t = trades[detail::trade_of_block_by_thread(starts, num_trades, family_block)];
@@ -335,10 +338,10 @@ __global__ void __launch_bounds__(policy::threads_per_block)
     calibration_backward_kernel(const exercise_trade* __restrict__ trades, const calibration_start* __restrict__ starts,
                                 int num_trades, exercise_tables tables, calibration_view view, std::int64_t job_end,
                                 int from_step, int step, regression_sums* block_sums, folded_totals fold,
-                                step_regression out)
+                                step_regression out, const unsigned int* stop)
 {
   __shared__ double staged[warps_per_block][regression_doubles];
-  for_calibration_blocks(trades, starts, num_trades, view.job_first_block, job_end,
+  for_calibration_blocks(trades, starts, num_trades, view.job_first_block, job_end, stop,
                          [&](const exercise_trade& t, std::int64_t block, std::int64_t family_block) {
                            regression_terms const r = with_sized_trade(t, [&](const auto& sized) {
                              return backward_terms(sized, tables, view, block, family_block,
@@ -399,12 +402,14 @@ __global__ void __launch_bounds__(policy::threads_per_block)
 __global__ void __launch_bounds__(policy::threads_per_block)
     calibration_fixed_kernel(const exercise_trade* __restrict__ trades, const calibration_start* __restrict__ starts,
                              int num_trades, exercise_tables tables, calibration_view view, std::int64_t job_end,
-                             std::int64_t family_blocks, int step_begin, int step_end, double* __restrict__ fixed_sums)
+                             std::int64_t family_blocks, int step_begin, int step_end, double* __restrict__ fixed_sums,
+                             const unsigned int* stop)
 {
   __shared__ double staged[warps_per_block][regression_doubles];
   std::int64_t const blocks = job_end - view.job_first_block;
   std::int64_t const work = blocks * (step_end - step_begin);
   for (std::int64_t u = blockIdx.x; u < work; u += gridDim.x) {
+    if (__syncthreads_or(threadIdx.x == 0 && detail::stop_asked(stop))) break;
     int const step = step_begin + static_cast<int>(u / blocks);
     std::int64_t const family_block = view.job_first_block + u % blocks;
     exercise_trade const t = trades[detail::trade_of_block_by_thread(starts, num_trades, family_block)];
@@ -536,7 +541,7 @@ void launch_calibration_paths(const calibration_ref& c, std::int64_t job_end, la
   auto const launch = [&](auto kernel) {
     detail::launch_persistent_of(path_threads, kernel, "calibration_paths_kernel",
                                  (job_end - c.view.job_first_block) * path_parts, at.grid_blocks, at.stream, c.trades,
-                                 c.starts, c.num_trades, c.tables, c.view, job_end);
+                                 c.starts, c.num_trades, c.tables, c.view, job_end, c.stop);
   };
   if (c.tables.jump_counts == nullptr) launch(calibration_paths_kernel<jumpless_stream<rng::device_normal_stream>>);
   else launch(calibration_paths_kernel<rng::device_normal_stream>);
@@ -555,7 +560,7 @@ void launch_calibration_backward(const calibration_ref& c, std::int64_t job_end,
       moving_only ? calibration_backward_kernel<sums_part::moving> : calibration_backward_kernel<sums_part::all>;
   detail::launch_persistent(kernel, "calibration_backward_kernel", job_end - c.view.job_first_block, at.grid_blocks,
                             at.stream, c.trades, c.starts, c.num_trades, c.tables, c.view, job_end, from_step, step,
-                            block_sums, fold, out);
+                            block_sums, fold, out, c.stop);
 }
 
 bool launch_calibration_steps(const calibration_ref& c, std::int64_t job_end, std::int64_t total_blocks, int steps,
@@ -596,7 +601,8 @@ void launch_calibration_fixed(const calibration_ref& c, std::int64_t job_end, st
   std::int64_t const steps = step_end - step_begin;
   detail::launch_persistent(calibration_fixed_kernel, "calibration_fixed_kernel",
                             (job_end - c.view.job_first_block) * steps, at.grid_blocks, at.stream, c.trades, c.starts,
-                            c.num_trades, c.tables, c.view, job_end, total_blocks, step_begin, step_end, fixed_sums);
+                            c.num_trades, c.tables, c.view, job_end, total_blocks, step_begin, step_end, fixed_sums,
+                            c.stop);
   dim3 const grid(static_cast<unsigned>(c.num_trades), regression_fixed_doubles, static_cast<unsigned>(steps));
   fixed_totals_kernel<<<grid, layout::lanes_per_partial, 0, at.stream>>>(c.starts, c.num_trades, total_blocks,
                                                                          fixed_sums, fixed_totals);

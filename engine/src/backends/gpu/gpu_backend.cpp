@@ -281,7 +281,7 @@ family_run gpu_backend::run_early_exercise(const exercise_family& trades,
     double const setup_from = control.timeline != nullptr ? control.timeline->now() : 0.0;
     // One launch only where no other family of the call runs beside (gpu_calibration.cpp says why).
     auto executor = make_gpu_calibration(ctx_, trades, layout_of(trades), job_cap_, grid_blocks_, plan.resident,
-                                         calibration_one_launch_ && control.alone);
+                                         calibration_one_launch_ && control.alone, control.cancel);
     double const steps_from = control.timeline != nullptr ? control.timeline->now() : 0.0;
     c = calibrate(trades, plan, *executor, control);
     if (control.timeline != nullptr) {

@@ -1,5 +1,6 @@
 #include "backends/gpu/gpu_calibration.hpp"
 
+#include "backends/gpu/calibration_stop.hpp"
 #include "backends/gpu/nvtx_range.hpp"
 #include "mcprice/kernels/launch/exercise.hpp"
 #include "mcprice/memory/cuda_error.hpp"
@@ -17,7 +18,7 @@ namespace {
 class gpu_calibration final : public calibration_executor {
  public:
   gpu_calibration(gpu_context& ctx, const exercise_family& f, const exercise_table_layout& l, std::size_t job_cap,
-                  int grid_blocks, bool resident, bool one_launch)
+                  int grid_blocks, bool resident, bool one_launch, const std::atomic<bool>* cancel)
       : ctx_(ctx),
         one_launch_(one_launch),
         f_(f),
@@ -33,12 +34,12 @@ class gpu_calibration final : public calibration_executor {
             {sizeof(exercise_trade) * f.trades.size(), sizeof(kernels::calibration_start) * f.trades.size(), l.bytes,
              sizeof(regression_sums) * static_cast<std::size_t>(f.calibration_blocks) * block_sum_generations(),
              sizeof(regression_sums) * f.trades.size(), fixed_sums_bytes(), fixed_totals_bytes(),
-             sizeof(double) * f.trades.size(), sizeof(unsigned int)}))),
+             sizeof(double) * f.trades.size(), sizeof(unsigned int), sizeof(unsigned int)}))),
         // The tables (later the coefficients copied back), the continuation values copied back,
-        // the trade records and the calibration starts.
+        // the trade records, the calibration starts and the stop word.
         staging_(ctx.staging().acquire(
             arena_view::footprint({l.bytes, sizeof(double) * f.trades.size(), sizeof(exercise_trade) * f.trades.size(),
-                                   sizeof(kernels::calibration_start) * f.trades.size()})))
+                                   sizeof(kernels::calibration_start) * f.trades.size(), sizeof(unsigned int)})))
   {
     arena_view arena(device_.get().data(), device_.get().size());
     d_trades_ = arena.allocate_n<exercise_trade>(f.trades.size());
@@ -53,6 +54,7 @@ class gpu_calibration final : public calibration_executor {
     }
     d_continuation_ = arena.allocate_n<double>(f.trades.size());
     auto* const blocks_done = arena.allocate_n<unsigned int>(1);
+    auto* const d_stop = arena.allocate_n<unsigned int>(1);
     out_.coefficients = reinterpret_cast<float*>(static_cast<unsigned char*>(d_tables_) + layout_.coefficients);
     out_.continuation_today = d_continuation_;
     out_.fixed_totals = d_fixed_totals_;
@@ -70,6 +72,7 @@ class gpu_calibration final : public calibration_executor {
     h_continuation_ = staged.allocate_n<double>(f.trades.size());
     auto* const trades = staged.allocate_n<exercise_trade>(f.trades.size());
     auto* const starts = staged.allocate_n<kernels::calibration_start>(f.trades.size());
+    stop_.emplace(ctx_.events(), cancel, d_stop, staged.allocate_n<unsigned int>(1), stream_);
     auto const tables = pack_tables(f, {}, l);
     std::memcpy(h_tables_, tables.data(), tables.size());
     std::copy(f.trades.begin(), f.trades.end(), trades);
@@ -89,7 +92,9 @@ class gpu_calibration final : public calibration_executor {
 
   ~gpu_calibration() override
   {
-    // Queued kernels read the request buffers and the lease: both go back only after them.
+    // Queued kernels read the request buffers and the lease: both go back only after them,
+    // which a cancelled calibration asks to come soon.
+    if (stop_) stop_->settle();
     MCPRICE_CUDA_TRY_NOTHROW(cudaStreamSynchronize(stream_.value()));
     if (paced_) ctx_.events().release(*paced_);
   }
@@ -168,7 +173,7 @@ class gpu_calibration final : public calibration_executor {
   {
     if ((step + 1) % pace_steps != 0) return;
     if (paced_) {
-      ctx_.events().synchronize(*paced_);
+      stop_->wait(*paced_);
       ctx_.events().release(*std::exchange(paced_, std::nullopt));
     }
     paced_ = ctx_.events().record(stream_);
@@ -176,7 +181,10 @@ class gpu_calibration final : public calibration_executor {
 
   [[nodiscard]] exercise_tables tables() const { return tables_at(d_tables_, layout_, ctx_.surfaces<float>()); }
   // The calibration's trades, tables and current job, as its kernels read them.
-  [[nodiscard]] kernels::calibration_ref calibration() const { return {d_trades_, d_starts_, n_, tables(), view_}; }
+  [[nodiscard]] kernels::calibration_ref calibration() const
+  {
+    return {d_trades_, d_starts_, n_, tables(), view_, stop_->word()};
+  }
   [[nodiscard]] kernels::launch_target target() const { return {stream_.value(), grid_}; }
 
   // Few trades with split sums: the step's regressions solved on the device by the steps' own
@@ -271,16 +279,18 @@ class gpu_calibration final : public calibration_executor {
   double* h_continuation_{nullptr};
   std::optional<scratch_lease> lease_;
   calibration_view view_{};
-  std::optional<order_token> paced_;  // the last pace's mark (pace)
+  std::optional<order_token> paced_;      // the last pace's mark (pace)
+  std::optional<calibration_stop> stop_;  // after the buffers its words are in: it goes first
 };
 
 }  // namespace
 
 std::unique_ptr<calibration_executor> make_gpu_calibration(gpu_context& ctx, const exercise_family& f,
                                                            const exercise_table_layout& l, std::size_t job_cap,
-                                                           int grid_blocks, bool resident, bool one_launch)
+                                                           int grid_blocks, bool resident, bool one_launch,
+                                                           const std::atomic<bool>* cancel)
 {
-  return std::make_unique<gpu_calibration>(ctx, f, l, job_cap, grid_blocks, resident, one_launch);
+  return std::make_unique<gpu_calibration>(ctx, f, l, job_cap, grid_blocks, resident, one_launch, cancel);
 }
 
 }  // namespace mcprice::detail

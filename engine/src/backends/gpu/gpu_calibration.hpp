@@ -8,15 +8,17 @@
 // moving part; a family of at most 8 trades then runs all its steps in one cooperative launch
 // where its blocks fit the GPU at once (one_launch), else a launch a step whose last block
 // solves.
-#include "families/exercise_family.hpp"
 #include "backends/gpu/gpu_context.hpp"
+#include "families/exercise_family.hpp"
 
+#include <atomic>
 #include <memory>
 
 namespace mcprice::detail {
 
 std::unique_ptr<calibration_executor> make_gpu_calibration(gpu_context& ctx, const exercise_family& f,
                                                            const exercise_table_layout& l, std::size_t job_cap,
-                                                           int grid_blocks, bool resident, bool one_launch);
+                                                           int grid_blocks, bool resident, bool one_launch,
+                                                           const std::atomic<bool>* cancel);
 
 }  // namespace mcprice::detail

@@ -20,13 +20,17 @@ struct calibration_start {
 using exercise_ref = family_ref<exercise_trade, exercise_tables>;
 using combination_ref = family_ref<exercise_combination, exercise_tables>;
 
-// A calibration's trades with their first calibration blocks, tables and job view.
+// A calibration's trades with their first calibration blocks, tables and job view, and its stop
+// word (null: none): a device word the host sets once its caller has cancelled, after which the
+// calibration's kernels take no more work (what they leave is never read: the family is
+// cancelled).
 struct calibration_ref {
   const exercise_trade* trades{nullptr};
   const calibration_start* starts{nullptr};
   int num_trades{0};
   exercise_tables tables{};
   calibration_view view{};
+  const unsigned int* stop{nullptr};
 };
 
 // Pricing: moments of the request's canonical blocks `blocks` (layout::partials_per_block
