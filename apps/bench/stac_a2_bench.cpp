@@ -7,7 +7,8 @@
 // median of REPS further pricings on that engine (after one more warm-up). A benchmark app, not a test.
 // The cold time is split into its phases in the JSON: the CUDA context (made first, on its own,
 // when MCPRICE_STAC_CONTEXT_FIRST is set; else inside the construction), the engine's
-// construction, and the first pricing, whose timeline MCPRICE_STAC_TIMELINE=first prints.
+// construction, and the first pricing, whose timeline MCPRICE_STAC_TIMELINE=first prints;
+// MCPRICE_STAC_PRELOAD loads every kernel at construction instead of at first launch.
 // `lsm-put` instead prices Longstaff and Schwartz's put (S = 36, K = 40, sigma 0.2, T = 1, 50
 // dates, 2^20 pricing and 2^20 calibration paths, no Greeks): the PyTorch peer's case
 // (apps/bench/peers/lsm_peer.py).
@@ -91,6 +92,9 @@ void run(const workload& w, int reps, bool cpu, bool shared_walks)
   // same bits), to measure what the one launch saves.
   knobs.calibration_one_launch = std::getenv("MCPRICE_STAC_CALIBRATION_PER_STEP") == nullptr;
   o.timeline = std::getenv("MCPRICE_STAC_TIMELINE") != nullptr;
+  // MCPRICE_STAC_PRELOAD set: every kernel loaded at construction (engine_options::preload_kernels)
+  // instead of at its first launch, to compare the cold phases both ways.
+  o.preload_kernels = std::getenv("MCPRICE_STAC_PRELOAD") != nullptr;
   mcprice::bench::devices_from_environment(o);
   auto const seconds_since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
   auto const start = clock::now();
@@ -127,12 +131,12 @@ void run(const workload& w, int reps, bool cpu, bool shared_walks)
       "\"exercise_dates\": %lld, \"status\": \"%s\", \"price\": %.6f, \"std_error\": %.6f, \"greeks\": %zu, "
       "\"delta0\": %.5f, \"delta0_se\": %.5f, \"cold_s\": %.4f, \"context_s\": %.4f, \"construction_s\": %.4f, "
       "\"first_pricing_s\": %.4f, \"warm_median_s\": %.4f, "
-      "\"reps\": %d, \"greek_walks\": \"%s\", \"results_digest\": \"%016llx\"}\n",
+      "\"reps\": %d, \"greek_walks\": \"%s\", \"kernels\": \"%s\", \"results_digest\": \"%016llx\"}\n",
       w.name, e.device_name().c_str(), w.assets, static_cast<long long>(w.paths), static_cast<long long>(w.steps),
       static_cast<long long>(w.steps), r.status == mcprice::trade_status::ok ? "ok" : r.message.c_str(), r.price,
       r.std_error, greeks, r.greeks ? r.greeks->deltas[0].value : 0.0, r.greeks ? r.greeks->deltas[0].std_error : 0.0,
       cold, context, construction, first_pricing, warm, reps, knobs.shared_greek_walks ? "shared" : "per-greek",
-      static_cast<unsigned long long>(mcprice::bench::results_digest(first)));
+      o.preload_kernels ? "preloaded" : "at first launch", static_cast<unsigned long long>(mcprice::bench::results_digest(first)));
   std::fflush(stdout);
 }
 

@@ -56,6 +56,10 @@ struct engine_options {
   bool every_device{false};      // --devices all: every usable GPU (overrides `devices`)
   int streams{0};                // 0 = chosen from the device
   std::size_t job_cap_bytes{0};  // scratch one job may hold; 0 = no cap
+  // GPU: load every kernel the options may launch when the engine is built (about half a second
+  // on an H100) instead of each at its first launch, where a family's first request pays for
+  // its module. Either way the context's local memory is sized for them all at construction.
+  bool preload_kernels{false};
   allocator_kind allocator{allocator_kind::bucketed};
   std::size_t pool_limit_bytes{0};  // most scratch bytes held from the device; 0 = no limit
   int grid_blocks{0};               // GPU grid override, 0 = tuned

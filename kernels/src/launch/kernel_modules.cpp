@@ -1,4 +1,5 @@
 #include "mcprice/kernels/launch/kernel_modules.hpp"
+#include "mcprice/kernels/launch/kernel_stack.hpp"
 
 #include "mcprice/memory/cuda_error.hpp"
 
@@ -88,43 +89,9 @@ std::size_t load_module(const module_calls& calls, const void* anchor, std::size
   return n;
 }
 
-// The context's local memory, sized now for the largest kernel: a launch that needs more than
-// the context has grows it, and growing waits for every running kernel to end while holding
-// the context, so other threads' calls (a stop's copy, an event's poll) wait too. Measured on an
-// H200 (mcprice-sync-probe): a first launch needing 16 KiB a thread beside a running kernel took
-// until that kernel ended (2.7 s) and held another thread's copy 2.4 s; with the stack limit
-// raised first, 0.14 ms. The limit only grows here; its bytes are the driver's, per resident
-// thread, as the first launch of that kernel would have taken.
-// A reservation above a quarter of the device's free memory is not made (it would squeeze the
-// scratch pool): such a kernel grows it at its first launch instead.
-void reserve_local_memory(std::size_t largest_local)
-{
-  constexpr std::size_t default_stack = 1024;
-  std::size_t const want = (largest_local + default_stack + 255) / 256 * 256;
-  std::size_t now = 0;
-  MCPRICE_CUDA_TRY(cudaDeviceGetLimit(&now, cudaLimitStackSize));
-  if (want <= now) return;
-  int device = 0;
-  int sms = 0;
-  int threads = 0;
-  MCPRICE_CUDA_TRY(cudaGetDevice(&device));
-  MCPRICE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  MCPRICE_CUDA_TRY(cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, device));
-  std::size_t free_bytes = 0;
-  std::size_t total_bytes = 0;
-  MCPRICE_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
-  auto const resident = static_cast<std::size_t>(sms) * static_cast<std::size_t>(threads);
-  if (want * resident > free_bytes / 4) {
-    throw std::runtime_error("reserving " + std::to_string(want) + " bytes of local memory a thread for " +
-                             std::to_string(resident) + " resident threads would take more than a quarter of the " +
-                             std::to_string(free_bytes) + " free bytes");
-  }
-  MCPRICE_CUDA_TRY(cudaDeviceSetLimit(cudaLimitStackSize, want));
-}
-
-}  // namespace
-
-std::size_t load_kernel_modules(unsigned groups)
+// Loads the kernels of every registered module in `groups`; returns how many, and the most local
+// memory a thread that one of them takes in `local`. Nothing where the driver cannot enumerate.
+std::size_t load_groups(unsigned groups, std::size_t& local)
 {
   static module_calls const calls;
   if (!calls.complete()) return 0;
@@ -134,12 +101,27 @@ std::size_t load_kernel_modules(unsigned groups)
     modules = registered().modules;
   }
   std::size_t loaded = 0;
-  std::size_t local = 0;
   for (auto const& m : modules) {
     if ((groups & static_cast<unsigned>(m.group)) != 0U) loaded += load_module(calls, m.anchor, local);
   }
-  reserve_local_memory(local);
   return loaded;
+}
+
+}  // namespace
+
+std::size_t load_kernel_modules(unsigned groups)
+{
+  std::size_t local = 0;
+  std::size_t const loaded = load_groups(groups, local);
+  if (loaded > 0) reserve_local_memory(local);
+  return loaded;
+}
+
+std::size_t loaded_local_bytes(unsigned groups)
+{
+  std::size_t local = 0;
+  (void)load_groups(groups, local);
+  return local;
 }
 
 namespace detail {

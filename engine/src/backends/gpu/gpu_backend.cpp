@@ -7,6 +7,7 @@
 #include "mcprice/input_error.hpp"
 #include "mcprice/kernels/launch/exercise.hpp"
 #include "mcprice/kernels/launch/kernel_modules.hpp"
+#include "mcprice/kernels/launch/kernel_stack.hpp"
 #include "mcprice/memory/cuda_error.hpp"
 #include "mcprice/memory/device_info.hpp"
 #include "mcprice/memory/memory_errors.hpp"
@@ -99,7 +100,7 @@ class gpu_backend final : public pricing_backend {
         runner_(ctx_, job_cap_, graphs_on(o), o.graph_cache_entries, o.graph_cache_bytes),
         host_(host_for_double(o, market, notices))
   {
-    load_kernels(o, notices);
+    prepare_kernels(o, ctx_.device(), two_phase_, notices);
   }
 
   family_run run(const family_request& request, const run_control& control) const override
@@ -209,26 +210,28 @@ class gpu_backend final : public pricing_backend {
     return run;
   }
 
-  // Every kernel a request of these options may launch, loaded now with the device idle, and
-  // the context's local memory sized for the largest of them: a first launch that must grow it
-  // waits for the kernels already running and holds the context meanwhile, which held stops and
-  // other threads' calls for seconds on a large book with Greeks (docs/reliability.md).
-  // Where the driver refuses (an older driver, too little memory for the reservation), the
-  // engine still prices: its kernels then load and grow local memory at their first launch, as
-  // before, and a notice says so.
-  void load_kernels(const engine_options& o, std::vector<std::string>& notices) const
+  // The context's local memory, sized now for every kernel a request of these options may
+  // launch (kernel_stack.hpp): a first launch that must grow it waits for the kernels already
+  // running and holds the context meanwhile, which held stops and other threads' calls for
+  // seconds on a large book with Greeks (docs/reliability.md). The kernels themselves load at
+  // their first launch, unless the caller asks to pay for loading them all now. Where the
+  // driver refuses (an older driver, too little memory for the reservation), the engine still
+  // prices: its kernels then grow local memory at their first launch, as before, and a notice
+  // says so.
+  static void prepare_kernels(const engine_options& o, int device, bool two_phase, std::vector<std::string>& notices)
   {
     using kernels::kernel_group;
     unsigned groups = kernel_group::prices | kernel_group::reductions | kernel_group::exercise;
     if (o.greeks) groups = groups | kernel_group::greeks;
-    if (two_phase_) groups = groups | kernel_group::two_phase;
+    if (two_phase) groups = groups | kernel_group::two_phase;
     try {
-      MCPRICE_CUDA_TRY(cudaSetDevice(ctx_.device()));
-      (void)kernels::load_kernel_modules(groups);
+      MCPRICE_CUDA_TRY(cudaSetDevice(device));
+      kernels::reserve_local_memory(kernels::reserved_local_bytes(groups));
+      if (o.preload_kernels) (void)kernels::load_kernel_modules(groups);
     } catch (const std::exception& e) {
       (void)cudaGetLastError();  // a refused call leaves no error behind for the first request
-      notices.push_back(std::string("kernels are loaded at their first launch (a stop may then wait for running "
-                                    "kernels): ") +
+      notices.push_back(std::string("kernels size their local memory at their first launch (a stop may then wait "
+                                    "for running kernels): ") +
                         e.what());
     }
   }
