@@ -36,7 +36,7 @@ def _choice(name, value, choices):
 
 
 def _options(backend, paths, seed, greeks, rng, streams, job_cap, pool_limit, steps, antithetic, precision,
-             threads, rqmc_replicates=32, graphs="auto", batch_window_us=0):
+             threads, rqmc_replicates=32, graphs="auto", batch_window_us=0, preload_kernels=False):
     _choice("backend", backend, _BACKENDS)
     _choice("graphs", graphs, _GRAPHS)
     _choice("rng", rng, _RNGS)
@@ -45,6 +45,8 @@ def _options(backend, paths, seed, greeks, rng, streams, job_cap, pool_limit, st
         raise ValueError(f"greeks must be True or False, not {greeks!r}")
     if not isinstance(antithetic, bool):
         raise ValueError(f"antithetic must be True or False, not {antithetic!r}")
+    if not isinstance(preload_kernels, bool):
+        raise ValueError(f"preload_kernels must be True or False, not {preload_kernels!r}")
     if _whole("batch_window_us", batch_window_us, 0) > 1_000_000:
         raise ValueError(f"batch_window_us must be at most 1000000 (1 s), not {batch_window_us!r}")
     return {
@@ -63,6 +65,7 @@ def _options(backend, paths, seed, greeks, rng, streams, job_cap, pool_limit, st
         "pool_limit": 0 if pool_limit is None else _whole("pool_limit", pool_limit, 1),
         "graphs": graphs,
         "batch_window_us": batch_window_us,
+        "preload_kernels": preload_kernels,
     }
 
 
@@ -203,6 +206,8 @@ class Engine:
         calls from several threads that arrive while the engine is busy are priced as one book,
         each getting its own rows with the same bits. A batched call's progress counts the
         batch's samples; Ctrl-C or a progress callable's False returns it at once, cancelled.
+    preload_kernels: on the GPU, load every kernel when the engine is built (about half a second)
+        instead of each at its first launch, where a family's first request pays for it.
 
     A bad option raises ValueError naming it; a market that cannot be read raises InputError.
     One engine may price from several Python threads at once (the GIL is released while it
@@ -211,9 +216,9 @@ class Engine:
 
     def __init__(self, market, backend="auto", paths=1_000_000, seed=42, greeks=False, rng="pseudo",
                  streams=None, job_cap=None, pool_limit=None, steps=252, antithetic=True, precision="single",
-                 threads=None, rqmc_replicates=32, graphs="auto", batch_window_us=0):
+                 threads=None, rqmc_replicates=32, graphs="auto", batch_window_us=0, preload_kernels=False):
         options = _options(backend, paths, seed, greeks, rng, streams, job_cap, pool_limit, steps, antithetic,
-                           precision, threads, rqmc_replicates, graphs, batch_window_us)
+                           precision, threads, rqmc_replicates, graphs, batch_window_us, preload_kernels)
         if isinstance(market, dict):
             self._engine = _Engine(json.dumps(market), "<market dict>", False, options)
         elif isinstance(market, (str, os.PathLike)):

@@ -427,6 +427,7 @@ mcprice::engine_options options_from(const py::dict& o)
              : graphs == "off" ? mcprice::graph_mode::off
                                : mcprice::graph_mode::automatic;
   e.batch_window_us = o["batch_window_us"].cast<std::int64_t>();
+  e.preload_kernels = o["preload_kernels"].cast<bool>();
   return e;
 }
 

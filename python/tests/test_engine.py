@@ -171,7 +171,8 @@ def test_a_bad_option_raises_value_error_naming_it():
     for kw, name in [({"paths": 0}, "paths"), ({"backend": "tpu"}, "backend"), ({"rng": "halton"}, "rng"),
                      ({"greeks": "yes"}, "greeks"), ({"pool_limit": -1}, "pool_limit"), ({"seed": 1.5}, "seed"),
                      ({"graphs": "yes"}, "graphs"), ({"batch_window_us": -1}, "batch_window_us"),
-                     ({"batch_window_us": 2_000_000}, "batch_window_us")]:
+                     ({"batch_window_us": 2_000_000}, "batch_window_us"),
+                     ({"preload_kernels": 1}, "preload_kernels")]:
         with pytest.raises(ValueError, match=name):
             cpu_engine(**kw)
 
