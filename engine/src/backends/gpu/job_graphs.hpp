@@ -1,12 +1,12 @@
 #pragma once
 // Requests replayed as CUDA graphs (engine_options::graphs, docs/graphs.md). A request's device
-// work (upload, each job's kernels and fixed-order segment sums, copy-back) is captured once per
-// shape into a graph that owns its pinned staging, its device buffer and, through allocation
+// work (upload, each job's kernels and fixed-order segment sums into the staging) is captured once
+// per shape into a graph that owns its pinned staging, its device buffer and, through allocation
 // nodes, its jobs' scratch. Each request of that shape then stages its host data at the same
 // addresses and launches the graph: one launch where the eager path queues a dozen operations,
-// takes scratch from the pool and records events. The graphs are cached under a count and a
-// byte budget, least recently used out; an instance serves one request at a time, and a shape
-// in demand on several threads gets several instances.
+// takes scratch from the pool and records events. The graphs are cached under a count and a byte
+// budget, least recently used out; an instance serves one request at a time, and a shape in demand
+// on several threads gets several instances.
 #include "backends/gpu/job_runner.hpp"
 #include "backends/gpu/submission_turn.hpp"
 #include "mcprice/memory/memory_statistics.hpp"

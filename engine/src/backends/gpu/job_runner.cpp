@@ -285,11 +285,9 @@ std::size_t job_runner::job_need(const request_upload& u, std::int64_t blocks, s
 std::size_t job_runner::scratch_need(std::int64_t blocks, std::size_t segments, const greek_reduction* greeks) const
 {
   auto const b = static_cast<std::size_t>(blocks);
-  std::size_t need = round256(sizeof(moments) * layout::partials_per_block * b) + round256(sizeof(moments) * segments) +
-                     round256(cub_temp_bytes(segments));
+  std::size_t need = round256(sizeof(moments) * layout::partials_per_block * b) + round256(cub_temp_bytes(segments));
   if (greeks != nullptr) {
-    need += round256(greeks->bytes * layout::partials_per_block * b) + round256(greeks->bytes * segments) +
-            round256(greeks->temp_bytes(segments));
+    need += round256(greeks->bytes * layout::partials_per_block * b) + round256(greeks->temp_bytes(segments));
   }
   return need;
 }
@@ -393,9 +391,9 @@ void job_runner::stop_if_cancelled(request_state& r, const run_control& control)
 job_runner::request_stop::request_stop(const job_runner& runner, request_state& r, const run_control& control)
     : runner_(runner),
       r_(r),
-      watched_(control.cancel == nullptr
-                   ? stop_watch::entry{}
-                   : runner.stops_.watch([&runner, &r, &control] { runner.stop_if_cancelled(r, control); }))
+      watched_(control.cancel == nullptr ? stop_watch::entry{} : runner.stops_.watch([&runner, &r, &control] {
+        runner.stop_if_cancelled(r, control);
+      }))
 {
 }
 
@@ -449,7 +447,7 @@ void job_runner::run_admitted_job(const job_range& job, const request_state& r, 
 }
 
 // One job on stream s: scratch from a capped lease, the family's kernels over the job's
-// blocks, the fixed-order segment sums, their copy to pinned memory; the lease's frees are
+// blocks, the fixed-order segment sums written into pinned memory; the lease's frees are
 // queued behind all of it. Nothing here waits on the host.
 void job_runner::run_job(const job_range& job, const request_state& r, stream_view s, int job_no,
                          const job_kernels& kernels, const scratch_source& from) const
@@ -463,18 +461,15 @@ void job_runner::run_job(const job_range& job, const request_state& r, stream_vi
   lease.record_into(from.recorder);
   lease.admit(from.admit);
   auto* const d_blocks = lease.allocate_n<moments>(n_blocks * layout::partials_per_block);
-  auto* const d_sums = lease.allocate_n<moments>(static_cast<std::size_t>(segs));
   std::size_t temp_bytes = cub_temp_bytes(static_cast<std::size_t>(segs));
   void* const temp = lease.allocate(temp_bytes);
   // All of the job's scratch is taken before its first kernel is queued: a job refused scratch
   // is retried whole, and kernels already queued would count autocallables' outcomes twice.
   void* d_greek_blocks = nullptr;
-  void* d_greek_sums = nullptr;
   void* greek_temp = nullptr;
   std::size_t greek_temp_bytes = 0;
   if (r.greeks != nullptr) {
     d_greek_blocks = lease.allocate(r.greeks->bytes * n_blocks * layout::partials_per_block);
-    d_greek_sums = lease.allocate(r.greeks->bytes * static_cast<std::size_t>(segs));
     greek_temp_bytes = r.greeks->temp_bytes(static_cast<std::size_t>(segs));
     greek_temp = lease.allocate(greek_temp_bytes);
   }
@@ -485,19 +480,14 @@ void job_runner::run_job(const job_range& job, const request_state& r, stream_vi
     trace->start.record(s);
   }
   kernels(r.device, blocks, {d_blocks, d_greek_blocks}, lease, s);
-  {
-    nvtx_range const phase("reduce");
-    kernels::segmented_sum(temp, temp_bytes, d_blocks, segments, d_sums, s.value());
-  }
-  nvtx_range const phase("copy-back");
-  MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.h_sums + job.first_segment, d_sums,
-                                   sizeof(moments) * static_cast<std::size_t>(segs), cudaMemcpyDeviceToHost,
-                                   s.value()));
+  // The segment sums are written straight into the request's pinned staging, which the device
+  // reaches at the same address (unified addressing): a few bytes a segment, and no copy back,
+  // which was a node of every job graph and a call of every eager job.
+  nvtx_range const phase("reduce");
+  kernels::segmented_sum(temp, temp_bytes, d_blocks, segments, r.h_sums + job.first_segment, s.value());
   if (d_greek_blocks != nullptr) {
-    auto const seg_bytes = r.greeks->bytes * static_cast<std::size_t>(segs);
-    r.greeks->sum(greek_temp, greek_temp_bytes, d_greek_blocks, segments, d_greek_sums, s.value());
-    MCPRICE_CUDA_TRY(cudaMemcpyAsync(r.h_greeks + r.greeks->bytes * job.first_segment, d_greek_sums, seg_bytes,
-                                     cudaMemcpyDeviceToHost, s.value()));
+    r.greeks->sum(greek_temp, greek_temp_bytes, d_greek_blocks, segments,
+                  r.h_greeks + r.greeks->bytes * job.first_segment, s.value());
   }
   if (trace) {
     trace->end.record(s);

@@ -1,5 +1,5 @@
 #pragma once
-// Named phases on the Nsight Systems timeline (plan, upload, each job, reduce, copy-back,
+// Named phases on the Nsight Systems timeline (plan, upload, each job, reduce,
 // collect). Header-only NVTX 3: costs nothing measurable when no tool is attached.
 #include <nvtx3/nvToolsExt.h>
 
