@@ -201,7 +201,8 @@ TEST_CASE("GPU: a recorded allocation profile holds every job's scratch; classes
   REQUIRE(report->profile);
   auto const& p = *report->profile;
   CHECK(p.jobs.size() == run.summary.jobs);  // a lease a job
-  CHECK(p.allocations.size() >= 3 * run.summary.jobs);  // block moments, segment sums, CUB's temporaries
+  // Block moments and CUB's temporaries (the segment sums go straight to the pinned staging).
+  CHECK(p.allocations.size() >= 2 * run.summary.jobs);
   for (auto const& a : p.allocations) {
     CHECK(a.freed_at >= a.allocated_at);
     CHECK(a.granted >= a.bytes);
