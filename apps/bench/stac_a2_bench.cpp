@@ -136,7 +136,8 @@ void run(const workload& w, int reps, bool cpu, bool shared_walks)
       static_cast<long long>(w.steps), r.status == mcprice::trade_status::ok ? "ok" : r.message.c_str(), r.price,
       r.std_error, greeks, r.greeks ? r.greeks->deltas[0].value : 0.0, r.greeks ? r.greeks->deltas[0].std_error : 0.0,
       cold, context, construction, first_pricing, warm, reps, knobs.shared_greek_walks ? "shared" : "per-greek",
-      o.preload_kernels ? "preloaded" : "at first launch", static_cast<unsigned long long>(mcprice::bench::results_digest(first)));
+      o.preload_kernels ? "preloaded" : "at first launch",
+      static_cast<unsigned long long>(mcprice::bench::results_digest(first)));
   std::fflush(stdout);
 }
 

@@ -314,7 +314,8 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("GPU early exercise: a stop reaches into a calibration: the call ends within a second, all cancelled", "[gpu]")
+TEST_CASE("GPU early exercise: a stop reaches into a calibration: the call ends within a second, all cancelled",
+          "[gpu]")
 {
   // 32 American puts of 252 dates, each calibrated on 2^19 paths, stopped 300 ms in, while their
   // calibration runs: its kernels read the calibration's stop word (calibration_stop.hpp).

@@ -20,6 +20,7 @@ struct group_local {
 // CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, the largest among each group's kernels, built for sm_90
 // with nvcc 13.0 and read on an H100 by the GPU test that checks this table (a kernel that
 // grows past its line fails it, naming the group and the bytes).
+// clang-format off
 constexpr group_local measured[] = {
     {kernel_group::prices, 4512},
     {kernel_group::greeks, 3648},
@@ -27,6 +28,7 @@ constexpr group_local measured[] = {
     {kernel_group::exercise, 4848},
     {kernel_group::reductions, 3008},
 };
+// clang-format on
 
 }  // namespace
 
