@@ -8,7 +8,7 @@
 // The cold time is split into its phases in the JSON: the CUDA context (made first, on its own,
 // when MCPRICE_STAC_CONTEXT_FIRST is set; else inside the construction), the engine's
 // construction, and the first pricing, whose timeline MCPRICE_STAC_TIMELINE=first prints;
-// MCPRICE_STAC_PRELOAD loads every kernel at construction instead of at first launch.
+// MCPRICE_STAC_LAZY loads each kernel at its first launch instead of all at construction.
 // `lsm-put` instead prices Longstaff and Schwartz's put (S = 36, K = 40, sigma 0.2, T = 1, 50
 // dates, 2^20 pricing and 2^20 calibration paths, no Greeks): the PyTorch peer's case
 // (apps/bench/peers/lsm_peer.py).
@@ -92,9 +92,9 @@ void run(const workload& w, int reps, bool cpu, bool shared_walks)
   // same bits), to measure what the one launch saves.
   knobs.calibration_one_launch = std::getenv("MCPRICE_STAC_CALIBRATION_PER_STEP") == nullptr;
   o.timeline = std::getenv("MCPRICE_STAC_TIMELINE") != nullptr;
-  // MCPRICE_STAC_PRELOAD set: every kernel loaded at construction (engine_options::preload_kernels)
-  // instead of at its first launch, to compare the cold phases both ways.
-  o.preload_kernels = std::getenv("MCPRICE_STAC_PRELOAD") != nullptr;
+  // MCPRICE_STAC_LAZY set: each kernel loaded at its first launch instead of every kernel at
+  // construction (engine_options::preload_kernels), to compare the cold phases both ways.
+  o.preload_kernels = std::getenv("MCPRICE_STAC_LAZY") == nullptr;
   mcprice::bench::devices_from_environment(o);
   auto const seconds_since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
   auto const start = clock::now();

@@ -36,7 +36,7 @@ def _choice(name, value, choices):
 
 
 def _options(backend, paths, seed, greeks, rng, streams, job_cap, pool_limit, steps, antithetic, precision,
-             threads, rqmc_replicates=32, graphs="auto", batch_window_us=0, preload_kernels=False):
+             threads, rqmc_replicates=32, graphs="auto", batch_window_us=0, preload_kernels=True):
     _choice("backend", backend, _BACKENDS)
     _choice("graphs", graphs, _GRAPHS)
     _choice("rng", rng, _RNGS)
@@ -206,8 +206,9 @@ class Engine:
         calls from several threads that arrive while the engine is busy are priced as one book,
         each getting its own rows with the same bits. A batched call's progress counts the
         batch's samples; Ctrl-C or a progress callable's False returns it at once, cancelled.
-    preload_kernels: on the GPU, load every kernel when the engine is built (about half a second)
-        instead of each at its first launch, where a family's first request pays for it.
+    preload_kernels: on the GPU, load every kernel when the engine is built (True, the default:
+        about 0.6 s). False: each loads at its first launch (the engine starts in milliseconds),
+        but a first launch beside running kernels waits for them, and so may a stop.
 
     A bad option raises ValueError naming it; a market that cannot be read raises InputError.
     One engine may price from several Python threads at once (the GIL is released while it
@@ -216,7 +217,7 @@ class Engine:
 
     def __init__(self, market, backend="auto", paths=1_000_000, seed=42, greeks=False, rng="pseudo",
                  streams=None, job_cap=None, pool_limit=None, steps=252, antithetic=True, precision="single",
-                 threads=None, rqmc_replicates=32, graphs="auto", batch_window_us=0, preload_kernels=False):
+                 threads=None, rqmc_replicates=32, graphs="auto", batch_window_us=0, preload_kernels=True):
         options = _options(backend, paths, seed, greeks, rng, streams, job_cap, pool_limit, steps, antithetic,
                            precision, threads, rqmc_replicates, graphs, batch_window_us, preload_kernels)
         if isinstance(market, dict):

@@ -56,10 +56,12 @@ struct engine_options {
   bool every_device{false};      // --devices all: every usable GPU (overrides `devices`)
   int streams{0};                // 0 = chosen from the device
   std::size_t job_cap_bytes{0};  // scratch one job may hold; 0 = no cap
-  // GPU: load every kernel the options may launch when the engine is built (about half a second
-  // on an H100) instead of each at its first launch, where a family's first request pays for
-  // its module. Either way the context's local memory is sized for them all at construction.
-  bool preload_kernels{false};
+  // GPU: load every kernel the options may launch when the engine is built (0.64 s on an H100).
+  // false: each loads at its first launch, so construction takes 2 ms and a request pays only
+  // for its own families' modules; but a first launch beside running kernels waits for them
+  // and holds the context meanwhile (3 s on a large book with Greeks, so a stop waits too:
+  // docs/reliability.md). For callers who price one family at a time and want a fast start.
+  bool preload_kernels{true};
   allocator_kind allocator{allocator_kind::bucketed};
   std::size_t pool_limit_bytes{0};  // most scratch bytes held from the device; 0 = no limit
   int grid_blocks{0};               // GPU grid override, 0 = tuned

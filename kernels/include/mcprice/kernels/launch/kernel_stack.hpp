@@ -4,10 +4,11 @@
 // the context meanwhile (docs/reliability.md), so an engine raises the stack limit when it is
 // built, for every kernel its options may launch. The bytes each group needs are measured, one
 // line per value in kernel_stack.cpp, and checked by the GPU test "every kernel fits the local
-// memory reserved for its group", so nothing has to load to size the limit: each kernel then
-// loads at its first launch (CUDA's lazy loading), and a new engine pays only for the kernels its
-// requests use. load_kernel_modules (kernel_modules.hpp) still loads them all where a caller
-// prefers to pay at construction (engine_options::preload_kernels).
+// memory reserved for its group", so nothing has to load to size the limit. An engine still
+// loads every kernel at construction by default (load_kernel_modules): a kernel loaded at its
+// first launch beside running kernels waited for them too, 3 s on an H100 with Greek jobs
+// running (docs/reliability.md). engine_options::preload_kernels = false takes that risk for a
+// construction of milliseconds.
 #include <cstddef>
 
 namespace mcprice::kernels {
