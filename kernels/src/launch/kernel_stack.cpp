@@ -41,6 +41,10 @@ std::size_t reserved_local_bytes(unsigned groups) noexcept
   return most;
 }
 
+// Measured on an H200 (mcprice-sync-probe, docs/benchmarks.md): a first launch needing 16 KiB a
+// thread beside a running kernel took until that kernel ended (2.7 s) and held another thread's
+// copy 2.4 s; with the stack limit raised first, 0.14 ms. A reservation above a quarter of the
+// free memory is refused rather than made: it would squeeze the scratch pool.
 void reserve_local_memory(std::size_t local_bytes)
 {
   constexpr std::size_t default_stack = 1024;

@@ -215,9 +215,9 @@ class gpu_backend final : public pricing_backend {
   // running and holds the context meanwhile, which held stops and other threads' calls for
   // seconds on a large book with Greeks (docs/reliability.md). The kernels themselves load now
   // too, with the device idle, unless the caller would rather they load at their first launch
-  // (a first load beside running kernels waits for them as well). Where the driver refuses (an older driver, too little memory for the reservation), the engine still
-  // prices: its kernels then grow local memory at their first launch, as before, and a notice
-  // says so.
+  // (a first load beside running kernels waits for them as well). Where the driver refuses (an
+  // older driver, too little memory for the reservation), the engine still prices: its kernels
+  // then grow local memory at their first launch, as before, and a notice says so.
   static void prepare_kernels(const engine_options& o, int device, bool two_phase, std::vector<std::string>& notices)
   {
     using kernels::kernel_group;
