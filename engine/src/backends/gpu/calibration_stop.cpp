@@ -11,18 +11,18 @@ namespace {
 constexpr std::chrono::microseconds poll_period{100};
 }  // namespace
 
-calibration_stop::calibration_stop(stream_ordering& events, const std::atomic<bool>* cancel, unsigned int* device_word,
+calibration_stop::calibration_stop(gpu_context& ctx, const std::atomic<bool>* cancel, unsigned int* device_word,
                                    unsigned int* host_word, stream_view s)
-    : events_(events), cancel_(cancel), device_(device_word), host_(host_word), zeroed_(0)
+    : ctx_(ctx), cancel_(cancel), device_(device_word), host_(host_word), zeroed_(0)
 {
   MCPRICE_CUDA_TRY(cudaMemsetAsync(device_, 0, sizeof(unsigned int), s.value()));
-  zeroed_ = events_.record(s);
+  zeroed_ = ctx_.events().record(s);
 }
 
 calibration_stop::~calibration_stop()
 {
-  if (stream_) MCPRICE_CUDA_TRY_NOTHROW(cudaStreamSynchronize(stream_->value()));
-  events_.release(zeroed_);
+  if (sent_) MCPRICE_CUDA_TRY_NOTHROW(cudaStreamSynchronize(ctx_.stop_stream().value()));
+  ctx_.events().release(zeroed_);
 }
 
 bool calibration_stop::cancelled() const noexcept
@@ -33,10 +33,8 @@ bool calibration_stop::cancelled() const noexcept
 bool calibration_stop::try_send()
 {
   if (sent_) return true;
-  if (!cancelled() || !events_.passed(zeroed_)) return false;
-  if (!stream_) stream_.emplace();
-  *static_cast<volatile unsigned int*>(host_) = 1U;
-  MCPRICE_CUDA_TRY(cudaMemcpyAsync(device_, host_, sizeof(unsigned int), cudaMemcpyHostToDevice, stream_->value()));
+  if (!cancelled() || !ctx_.events().passed(zeroed_)) return false;
+  ctx_.send_stop(device_, host_);
   sent_ = true;
   return true;
 }
@@ -44,10 +42,10 @@ bool calibration_stop::try_send()
 void calibration_stop::wait(order_token mark)
 {
   if (cancel_ == nullptr) {
-    events_.synchronize(mark);
+    ctx_.events().synchronize(mark);
     return;
   }
-  while (!events_.passed(mark)) {
+  while (!ctx_.events().passed(mark)) {
     if (try_send()) return;
     std::this_thread::sleep_for(poll_period);
   }

@@ -1,15 +1,13 @@
 #pragma once
 // A GPU calibration's stop word. Its kernels read it once a unit of work and take no more once it
 // is set (kernels::calibration_ref::stop); what they leave is never read, since the family is
-// then cancelled. The host sets it with a copy on a stream of its own once the caller has
+// then cancelled. The host sets it through the context's stop stream once the caller has
 // cancelled, and only after the zero queued ahead of the kernels has landed, so the zero never
 // lands on top of the stop. Without it a calibration queued before a stop ran to its end, and
 // the pool streams it shares with jobs waited for it (docs/reliability.md, Signals).
-#include "mcprice/memory/stream.hpp"
-#include "mcprice/memory/stream_ordering.hpp"
+#include "backends/gpu/gpu_context.hpp"
 
 #include <atomic>
-#include <optional>
 
 namespace mcprice::detail {
 
@@ -18,7 +16,7 @@ class calibration_stop {
   // device_word, host_word: a word of the calibration's device buffer and of its pinned staging.
   // cancel: the caller's flag (null: the calibration cannot be cancelled). Zeroes the device
   // word on s, ahead of the calibration's kernels.
-  calibration_stop(stream_ordering& events, const std::atomic<bool>* cancel, unsigned int* device_word,
+  calibration_stop(gpu_context& ctx, const std::atomic<bool>* cancel, unsigned int* device_word,
                    unsigned int* host_word, stream_view s);
   ~calibration_stop();  // a sent stop's copy lands before the words go back
   calibration_stop(const calibration_stop&) = delete;
@@ -37,13 +35,12 @@ class calibration_stop {
  private:
   [[nodiscard]] bool cancelled() const noexcept;
 
-  stream_ordering& events_;
+  gpu_context& ctx_;
   const std::atomic<bool>* cancel_;
   unsigned int* device_;
   unsigned int* host_;
   order_token zeroed_;
   bool sent_{false};
-  std::optional<stream> stream_;  // made at the first send
 };
 
 }  // namespace mcprice::detail

@@ -72,7 +72,7 @@ class gpu_calibration final : public calibration_executor {
     h_continuation_ = staged.allocate_n<double>(f.trades.size());
     auto* const trades = staged.allocate_n<exercise_trade>(f.trades.size());
     auto* const starts = staged.allocate_n<kernels::calibration_start>(f.trades.size());
-    stop_.emplace(ctx_.events(), cancel, d_stop, staged.allocate_n<unsigned int>(1), stream_);
+    stop_.emplace(ctx_, cancel, d_stop, staged.allocate_n<unsigned int>(1), stream_);
     auto const tables = pack_tables(f, {}, l);
     std::memcpy(h_tables_, tables.data(), tables.size());
     std::copy(f.trades.begin(), f.trades.end(), trades);

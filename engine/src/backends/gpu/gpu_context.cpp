@@ -158,6 +158,13 @@ void gpu_context::note_cap_rejection() noexcept
   if (bucketed_) bucketed_->note_cap_rejection();
 }
 
+void gpu_context::send_stop(unsigned int* device_word, unsigned int* host_word) const
+{
+  *static_cast<volatile unsigned int*>(host_word) = 1U;
+  MCPRICE_CUDA_TRY(
+      cudaMemcpyAsync(device_word, host_word, sizeof(unsigned int), cudaMemcpyHostToDevice, stops_.value()));
+}
+
 void gpu_context::trim()
 {
   if (bucketed_) bucketed_->trim();  // frees on the default stream

@@ -38,6 +38,13 @@ class gpu_context {
   // Requests' trade tables go up on a stream of their own: on a pool stream the copy would
   // queue behind another request's kernels, and every job of the request behind it.
   [[nodiscard]] stream_view upload_stream() const noexcept { return uploads_.view(); }
+  // Stop words go down on a stream of their own, which no kernel is queued on and which waits
+  // for nothing, so a stop lands while the kernels run. Made with the context: a stream made at
+  // the moment of a stop waited with every other call the driver held (docs/reliability.md).
+  [[nodiscard]] stream_view stop_stream() const noexcept { return stops_.view(); }
+  // Sets a stop word: 1 into its pinned staging, then that word copied to the device's on the
+  // stop stream.
+  void send_stop(unsigned int* device_word, unsigned int* host_word) const;
   // Events for ordering a request's streams, recycled across requests.
   [[nodiscard]] stream_ordering& events() noexcept { return events_; }
   [[nodiscard]] memory_resource& scratch() noexcept { return *scratch_; }
@@ -85,6 +92,7 @@ class gpu_context {
   int device_;
   stream_pool streams_;
   stream uploads_;
+  stream stops_;
   cuda_event_ordering events_;
   std::string allocator_name_;
   std::unique_ptr<explicit_pool_resource> pool_;

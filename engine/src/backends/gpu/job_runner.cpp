@@ -401,29 +401,25 @@ job_runner::request_stop::~request_stop()
 {
   if (ended_) return;
   (void)watched_.reset();  // an error on the way out is the one already under way
-  if (r_.stop_sent) MCPRICE_CUDA_TRY_NOTHROW(cudaStreamSynchronize(runner_.stop_stream_->value()));
+  if (r_.stop_sent) MCPRICE_CUDA_TRY_NOTHROW(cudaStreamSynchronize(runner_.ctx_.stop_stream().value()));
 }
 
 void job_runner::request_stop::end()
 {
   ended_ = true;
   if (std::exception_ptr const failure = watched_.reset()) std::rethrow_exception(failure);
-  if (r_.stop_sent) MCPRICE_CUDA_TRY(cudaStreamSynchronize(runner_.stop_stream_->value()));
+  if (r_.stop_sent) MCPRICE_CUDA_TRY(cudaStreamSynchronize(runner_.ctx_.stop_stream().value()));
 }
 
-// The request's stop word set through a stream of its own, which no job's work is queued on and
-// which waits for nothing, so the copy lands while the kernels run.
+// The request's stop word set through the context's stop stream (gpu_context::send_stop).
 void job_runner::send_stop(request_state& r) const
 {
-  std::call_once(stop_stream_once_, [this] { stop_stream_.emplace(); });
-  *static_cast<volatile unsigned int*>(r.h_stop) = 1U;
   if (r.traces != nullptr) {
     r.stop_trace = std::make_shared<job_trace>();
-    r.stop_trace->start.record(stop_stream_->view());
+    r.stop_trace->start.record(ctx_.stop_stream());
   }
-  MCPRICE_CUDA_TRY(
-      cudaMemcpyAsync(r.d_stop, r.h_stop, sizeof(unsigned int), cudaMemcpyHostToDevice, stop_stream_->value()));
-  if (r.stop_trace) r.stop_trace->end.record(stop_stream_->view());
+  ctx_.send_stop(r.d_stop, r.h_stop);
+  if (r.stop_trace) r.stop_trace->end.record(ctx_.stop_stream());
   r.stop_sent = true;
 }
 

@@ -197,10 +197,8 @@ class job_runner {
   std::size_t job_cap_;
   mutable std::once_flag trace_stream_once_;
   mutable std::optional<stream> trace_stream_;  // idle: the traced calls' device clock is recorded there
-  mutable std::once_flag stop_stream_once_;
-  mutable std::optional<stream> stop_stream_;  // idle but for requests' stop words (send_stop)
-  mutable stop_watch stops_;                   // after stop_stream_: its thread ends first
-  std::unique_ptr<job_graphs> graphs_;         // graphs on only
+  mutable stop_watch stops_;                    // sends stops on the context's stop stream (send_stop)
+  std::unique_ptr<job_graphs> graphs_;          // graphs on only
 };
 
 }  // namespace mcprice::detail
