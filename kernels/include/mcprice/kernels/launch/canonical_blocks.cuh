@@ -118,9 +118,10 @@ void launch_persistent(void (*kernel)(Params...), const char* what, std::int64_t
 
 // The request's stop word (block_range::stop): non-zero once the host has been asked to stop.
 // Volatile, so every unit reads the word afresh (from L2: the host's copy lands there while the
-// kernel runs). The loops read it after each unit's work: a value held across the work cost
-// the European kernel, at its register cap, a spilled word; the load's wait at the unit's end
-// is hidden by the other warps.
+// kernel runs). The loops read it before each unit's work and use it at once: a value held
+// across the work cost the European kernel, at its register cap, a spilled word. Read after the
+// work instead, a block that started after the stop still did all of its first unit, which is
+// the whole of a queued Heston block (a prices-only stop took 0.26-0.58 s: docs/benchmarks.md).
 __device__ __forceinline__ bool stop_asked(const unsigned int* stop)
 {
   return stop != nullptr && *static_cast<const volatile unsigned int*>(stop) != 0U;
@@ -128,19 +129,19 @@ __device__ __forceinline__ bool stop_asked(const unsigned int* stop)
 
 // Visits the job's canonical blocks with a persistent grid: visit(trade, block within the
 // trade, block within the request, lane) for every lane. A block asked to stop leaves the
-// canonical blocks still to come.
+// canonical blocks still to come, the first included.
 template <typename Trade, typename Visit>
 __device__ __forceinline__ void for_canonical_blocks(const Trade* __restrict__ trades, int num_trades,
                                                      block_range blocks, Visit visit)
 {
   __shared__ Trade current;
   for (std::int64_t b = blocks.begin + blockIdx.x; b < blocks.end; b += gridDim.x) {
+    // Also the barrier before the shared trade is staged again for the next block.
+    if (__syncthreads_or(threadIdx.x == 0 && stop_asked(blocks.stop))) break;
     stage_trade(trades, num_trades, b, current);
     __syncthreads();
     Trade const t = current;
     visit(t, b - t.first_block, b, static_cast<int>(threadIdx.x));
-    // Also the barrier before the shared trade is reused by the next block.
-    if (__syncthreads_or(threadIdx.x == 0 && stop_asked(blocks.stop))) break;
   }
 }
 
@@ -216,12 +217,12 @@ __device__ __forceinline__ void reduce_canonical_units(const Trade* __restrict__
   std::int64_t const stride = std::int64_t{gridDim.x} * (blockDim.x / layout::lanes_per_partial);
   for (std::int64_t u = std::int64_t{blockIdx.x} * (blockDim.x / layout::lanes_per_partial) + warp; u < units;
        u += stride) {
+    if (__any_sync(0xffffffffU, stop_asked(blocks.stop))) break;
     std::int64_t const b = blocks.begin + u / per_block;
     int const lane = static_cast<int>(u % per_block) * layout::lanes_per_partial + lane_in_warp;
     Trade const t = trades[trade_of_block(trades, num_trades, b)];
     auto const total = warp_sum(lane_fn(t, b - t.first_block, b, lane));
     if (lane_in_warp == 0) store(u, total);
-    if (__any_sync(0xffffffffU, stop_asked(blocks.stop))) break;
   }
 }
 
