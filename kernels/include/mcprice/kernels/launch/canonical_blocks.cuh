@@ -121,7 +121,7 @@ void launch_persistent(void (*kernel)(Params...), const char* what, std::int64_t
 // kernel runs). The loops read it before each unit's work and use it at once: a value held
 // across the work cost the European kernel, at its register cap, a spilled word. Read after the
 // work instead, a block that started after the stop still did all of its first unit, which is
-// the whole of a queued Heston block (a prices-only stop took 0.26-0.58 s: docs/benchmarks.md).
+// the whole of a queued Heston block (docs/reliability.md, the prices-only stop).
 __device__ __forceinline__ bool stop_asked(const unsigned int* stop)
 {
   return stop != nullptr && *static_cast<const volatile unsigned int*>(stop) != 0U;
