@@ -158,9 +158,24 @@ class sobol_stream {
     depth_ = 1;
   }
 
-  // Fixes W at time step_ + 1 for every factor: the nodes between the last fixed time and the
-  // stack's top are filled, coarsest first, until the top is that time; then it is popped.
+  // Fixes W at time step_ + 1 for every factor. In double (--precision double, for validation)
+  // the GPU calls it rather than inlining it (MCPRICE_CALLED): inlined into every draw of every
+  // model's step, with the double inverse normal's erfc and exp, it made the double quasi-random
+  // kernels most of the library's code, which every engine loads at construction. Float keeps it
+  // inlined: called, the float Sobol path kernels ran slower (docs/benchmarks.md, the Sobol
+  // bridge step). The bridge's nodes live in local memory either way (the stack is indexed by
+  // depth), so no value crosses the call in a register where inlining could fuse it: the same
+  // bits both ways.
   MCPRICE_HD MCPRICE_INLINE void advance_bridge()
+  {
+    if constexpr (std::is_same_v<Real, double>) advance_bridge_called();
+    else advance_bridge_inlined();
+  }
+  MCPRICE_HD MCPRICE_CALLED void advance_bridge_called() { advance_bridge_inlined(); }
+
+  // The nodes between the last fixed time and the stack's top are filled, coarsest first, until
+  // the top is that time; then it is popped.
+  MCPRICE_HD MCPRICE_INLINE void advance_bridge_inlined()
   {
     int const k = step_ + 1;
     int const l = step_;
