@@ -1,4 +1,5 @@
 #include "mcprice/kernels/launch/kernel_modules.hpp"
+#include "mcprice/kernels/launch/kernel_selection.hpp"
 #include "mcprice/kernels/launch/kernel_stack.hpp"
 
 #include "mcprice/memory/cuda_error.hpp"
@@ -6,7 +7,11 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
+#include <cxxabi.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -54,6 +59,7 @@ struct module_calls {
       entry<decltype(&::cuModuleEnumerateFunctions)>("cuModuleEnumerateFunctions");
   decltype(&::cuFuncLoad) load = entry<decltype(&::cuFuncLoad)>("cuFuncLoad");
   decltype(&::cuFuncGetAttribute) attribute = entry<decltype(&::cuFuncGetAttribute)>("cuFuncGetAttribute");
+  decltype(&::cuFuncGetName) name = entry<decltype(&::cuFuncGetName)>("cuFuncGetName");
   [[nodiscard]] bool complete() const noexcept
   {
     return module_of != nullptr && count != nullptr && enumerate != nullptr && load != nullptr && attribute != nullptr;
@@ -68,9 +74,24 @@ void check(CUresult r, const char* call)
   }
 }
 
-// Loads the module's kernels; returns how many, and raises `local` to the largest local memory
-// one of them needs a thread.
-std::size_t load_module(const module_calls& calls, const void* anchor, std::size_t& local)
+// Whether `selection` (none: every kernel) takes the kernel; a name the driver or the demangler
+// cannot give is taken.
+bool takes(const module_calls& calls, CUfunction f, const kernel_selection* selection)
+{
+  if (selection == nullptr || calls.name == nullptr) return true;
+  const char* mangled = nullptr;
+  if (calls.name(&mangled, f) != CUDA_SUCCESS || mangled == nullptr) return true;
+  int status = 0;
+  std::unique_ptr<char, decltype(&std::free)> const demangled(abi::__cxa_demangle(mangled, nullptr, nullptr, &status),
+                                                              &std::free);
+  if (status != 0 || !demangled) return true;
+  return selected(traits_of_kernel(demangled.get()), *selection);
+}
+
+// Loads the module's kernels that `selection` takes; returns how many, and raises `local` to the
+// largest local memory one of them needs a thread.
+std::size_t load_module(const module_calls& calls, const void* anchor, const kernel_selection* selection,
+                        std::size_t& local)
 {
   cudaFunction_t function = nullptr;
   MCPRICE_CUDA_TRY(cudaGetFuncBySymbol(&function, anchor));
@@ -80,18 +101,21 @@ std::size_t load_module(const module_calls& calls, const void* anchor, std::size
   check(calls.count(&n, module), "cuModuleGetFunctionCount");
   std::vector<CUfunction> functions(n);
   check(calls.enumerate(functions.data(), n, module), "cuModuleEnumerateFunctions");
+  std::size_t taken = 0;
   for (CUfunction f : functions) {
+    if (!takes(calls, f, selection)) continue;
+    ++taken;
     check(calls.load(f), "cuFuncLoad");
     int bytes = 0;
     check(calls.attribute(&bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, f), "cuFuncGetAttribute");
     local = std::max(local, static_cast<std::size_t>(bytes));
   }
-  return n;
+  return taken;
 }
 
 // Loads the kernels of every registered module in `groups`; returns how many, and the most local
 // memory a thread that one of them takes in `local`. Nothing where the driver cannot enumerate.
-std::size_t load_groups(unsigned groups, std::size_t& local)
+std::size_t load_groups(unsigned groups, const kernel_selection* selection, std::size_t& local)
 {
   static module_calls const calls;
   if (!calls.complete()) return 0;
@@ -102,7 +126,7 @@ std::size_t load_groups(unsigned groups, std::size_t& local)
   }
   std::size_t loaded = 0;
   for (auto const& m : modules) {
-    if ((groups & static_cast<unsigned>(m.group)) != 0U) loaded += load_module(calls, m.anchor, local);
+    if ((groups & static_cast<unsigned>(m.group)) != 0U) loaded += load_module(calls, m.anchor, selection, local);
   }
   return loaded;
 }
@@ -112,7 +136,15 @@ std::size_t load_groups(unsigned groups, std::size_t& local)
 std::size_t load_kernel_modules(unsigned groups)
 {
   std::size_t local = 0;
-  std::size_t const loaded = load_groups(groups, local);
+  std::size_t const loaded = load_groups(groups, nullptr, local);
+  if (loaded > 0) reserve_local_memory(local);
+  return loaded;
+}
+
+std::size_t load_kernel_modules(unsigned groups, const kernel_selection& selection)
+{
+  std::size_t local = 0;
+  std::size_t const loaded = load_groups(groups, &selection, local);
   if (loaded > 0) reserve_local_memory(local);
   return loaded;
 }
@@ -120,7 +152,7 @@ std::size_t load_kernel_modules(unsigned groups)
 std::size_t loaded_local_bytes(unsigned groups)
 {
   std::size_t local = 0;
-  (void)load_groups(groups, local);
+  (void)load_groups(groups, nullptr, local);
   return local;
 }
 
