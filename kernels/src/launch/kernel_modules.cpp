@@ -74,24 +74,27 @@ void check(CUresult r, const char* call)
   }
 }
 
-// Whether `selection` (none: every kernel) takes the kernel; a name the driver or the demangler
-// cannot give is taken.
-bool takes(const module_calls& calls, CUfunction f, const kernel_selection* selection)
+// The kernel's demangled name; empty where the driver or the demangler cannot give it.
+std::string name_of(const module_calls& calls, CUfunction f)
 {
-  if (selection == nullptr || calls.name == nullptr) return true;
   const char* mangled = nullptr;
-  if (calls.name(&mangled, f) != CUDA_SUCCESS || mangled == nullptr) return true;
+  if (calls.name == nullptr || calls.name(&mangled, f) != CUDA_SUCCESS || mangled == nullptr) return {};
   int status = 0;
   std::unique_ptr<char, decltype(&std::free)> const demangled(abi::__cxa_demangle(mangled, nullptr, nullptr, &status),
                                                               &std::free);
-  if (status != 0 || !demangled) return true;
-  return selected(traits_of_kernel(demangled.get()), *selection);
+  return status == 0 && demangled ? std::string(demangled.get()) : std::string(mangled);
 }
 
-// Loads the module's kernels that `selection` takes; returns how many, and raises `local` to the
-// largest local memory one of them needs a thread.
-std::size_t load_module(const module_calls& calls, const void* anchor, const kernel_selection* selection,
-                        std::size_t& local)
+// Whether `selection` (none: every kernel) takes the kernel; a kernel without a name is taken.
+bool takes(const module_calls& calls, CUfunction f, const kernel_selection* selection)
+{
+  if (selection == nullptr) return true;
+  std::string const name = name_of(calls, f);
+  return name.empty() || selected(traits_of_kernel(name), *selection);
+}
+
+// The kernels of the module that `anchor` (one of its kernels) is in.
+std::vector<CUfunction> module_functions(const module_calls& calls, const void* anchor)
 {
   cudaFunction_t function = nullptr;
   MCPRICE_CUDA_TRY(cudaGetFuncBySymbol(&function, anchor));
@@ -101,8 +104,27 @@ std::size_t load_module(const module_calls& calls, const void* anchor, const ker
   check(calls.count(&n, module), "cuModuleGetFunctionCount");
   std::vector<CUfunction> functions(n);
   check(calls.enumerate(functions.data(), n, module), "cuModuleEnumerateFunctions");
+  return functions;
+}
+
+// The anchors of the registered modules in `groups`.
+std::vector<const void*> anchors_in(unsigned groups)
+{
+  std::lock_guard<std::mutex> lock(registered().mutex);
+  std::vector<const void*> anchors;
+  for (auto const& m : registered().modules) {
+    if ((groups & static_cast<unsigned>(m.group)) != 0U) anchors.push_back(m.anchor);
+  }
+  return anchors;
+}
+
+// Loads the module's kernels that `selection` takes; returns how many, and raises `local` to the
+// largest local memory one of them needs a thread.
+std::size_t load_module(const module_calls& calls, const void* anchor, const kernel_selection* selection,
+                        std::size_t& local)
+{
   std::size_t taken = 0;
-  for (CUfunction f : functions) {
+  for (CUfunction f : module_functions(calls, anchor)) {
     if (!takes(calls, f, selection)) continue;
     ++taken;
     check(calls.load(f), "cuFuncLoad");
@@ -119,15 +141,8 @@ std::size_t load_groups(unsigned groups, const kernel_selection* selection, std:
 {
   static module_calls const calls;
   if (!calls.complete()) return 0;
-  std::vector<registered_module> modules;
-  {
-    std::lock_guard<std::mutex> lock(registered().mutex);
-    modules = registered().modules;
-  }
   std::size_t loaded = 0;
-  for (auto const& m : modules) {
-    if ((groups & static_cast<unsigned>(m.group)) != 0U) loaded += load_module(calls, m.anchor, selection, local);
-  }
+  for (const void* anchor : anchors_in(groups)) loaded += load_module(calls, anchor, selection, local);
   return loaded;
 }
 
@@ -147,6 +162,22 @@ std::size_t load_kernel_modules(unsigned groups, const kernel_selection& selecti
   std::size_t const loaded = load_groups(groups, &selection, local);
   if (loaded > 0) reserve_local_memory(local);
   return loaded;
+}
+
+std::vector<std::string> loaded_kernels(unsigned groups)
+{
+  static module_calls const calls;
+  static auto const is_loaded = entry<decltype(&::cuFuncIsLoaded)>("cuFuncIsLoaded");
+  std::vector<std::string> names;
+  if (!calls.complete() || is_loaded == nullptr) return names;
+  for (const void* anchor : anchors_in(groups)) {
+    for (CUfunction f : module_functions(calls, anchor)) {
+      CUfunctionLoadingState state{};
+      check(is_loaded(&state, f), "cuFuncIsLoaded");
+      if (state == CU_FUNCTION_LOADING_STATE_LOADED) names.push_back(name_of(calls, f));
+    }
+  }
+  return names;
 }
 
 std::size_t loaded_local_bytes(unsigned groups)

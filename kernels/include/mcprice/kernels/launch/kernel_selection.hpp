@@ -6,7 +6,9 @@
 // (docs/benchmarks.md, where an engine's construction goes). A kernel left out still loads at
 // its first launch, so a selection can cost time, never a result.
 #include <cstddef>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace mcprice::kernels {
 
@@ -32,5 +34,10 @@ struct kernel_traits {
 
 // load_kernel_modules (kernel_modules.hpp) restricted to the kernels `selection` may launch.
 std::size_t load_kernel_modules(unsigned groups, const kernel_selection& selection);
+
+// The demangled names of the kernels of `groups`' modules that the current context has loaded
+// (empty where the driver cannot say, before CUDA 12.4): what the GPU test compares before and
+// after an engine's first requests.
+[[nodiscard]] std::vector<std::string> loaded_kernels(unsigned groups);
 
 }  // namespace mcprice::kernels
