@@ -60,11 +60,19 @@ struct module_calls {
   decltype(&::cuFuncLoad) load = entry<decltype(&::cuFuncLoad)>("cuFuncLoad");
   decltype(&::cuFuncGetAttribute) attribute = entry<decltype(&::cuFuncGetAttribute)>("cuFuncGetAttribute");
   decltype(&::cuFuncGetName) name = entry<decltype(&::cuFuncGetName)>("cuFuncGetName");
+  decltype(&::cuFuncIsLoaded) is_loaded = entry<decltype(&::cuFuncIsLoaded)>("cuFuncIsLoaded");
   [[nodiscard]] bool complete() const noexcept
   {
     return module_of != nullptr && count != nullptr && enumerate != nullptr && load != nullptr && attribute != nullptr;
   }
 };
+
+// Looked up once per process: the entry points do not change while the driver is loaded.
+const module_calls& driver_calls()
+{
+  static module_calls const calls;
+  return calls;
+}
 
 void check(CUresult r, const char* call)
 {
@@ -139,7 +147,7 @@ std::size_t load_module(const module_calls& calls, const void* anchor, const ker
 // memory a thread that one of them takes in `local`. Nothing where the driver cannot enumerate.
 std::size_t load_groups(unsigned groups, const kernel_selection* selection, std::size_t& local)
 {
-  static module_calls const calls;
+  module_calls const& calls = driver_calls();
   if (!calls.complete()) return 0;
   std::size_t loaded = 0;
   for (const void* anchor : anchors_in(groups)) loaded += load_module(calls, anchor, selection, local);
@@ -166,14 +174,13 @@ std::size_t load_kernel_modules(unsigned groups, const kernel_selection& selecti
 
 std::vector<std::string> loaded_kernels(unsigned groups)
 {
-  static module_calls const calls;
-  static auto const is_loaded = entry<decltype(&::cuFuncIsLoaded)>("cuFuncIsLoaded");
+  module_calls const& calls = driver_calls();
   std::vector<std::string> names;
-  if (!calls.complete() || is_loaded == nullptr) return names;
+  if (!calls.complete() || calls.is_loaded == nullptr) return names;
   for (const void* anchor : anchors_in(groups)) {
     for (CUfunction f : module_functions(calls, anchor)) {
       CUfunctionLoadingState state{};
-      check(is_loaded(&state, f), "cuFuncIsLoaded");
+      check(calls.is_loaded(&state, f), "cuFuncIsLoaded");
       if (state == CU_FUNCTION_LOADING_STATE_LOADED) names.push_back(name_of(calls, f));
     }
   }
