@@ -10,11 +10,15 @@
 #include <cxxabi.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 namespace mcprice::kernels {
@@ -145,12 +149,54 @@ std::size_t load_module(const module_calls& calls, const void* anchor, const ker
 
 // Loads the kernels of every registered module in `groups`; returns how many, and the most local
 // memory a thread that one of them takes in `local`. Nothing where the driver cannot enumerate.
+// How many modules load at once: the driver reads each module's image on the host (the
+// library load is most of an engine's construction, docs/benchmarks.md), so modules load on
+// threads of their own. MCPRICE_KERNEL_LOAD_THREADS=1 loads them one after another, to measure.
+unsigned load_threads(std::size_t modules)
+{
+  constexpr unsigned most = 8;
+  unsigned threads = std::min(most, std::max(1U, std::thread::hardware_concurrency()));
+  if (const char* v = std::getenv("MCPRICE_KERNEL_LOAD_THREADS"); v != nullptr && std::atoi(v) > 0) {
+    threads = static_cast<unsigned>(std::atoi(v));
+  }
+  return static_cast<unsigned>(std::min<std::size_t>(threads, modules));
+}
+
 std::size_t load_groups(unsigned groups, const kernel_selection* selection, std::size_t& local)
 {
   module_calls const& calls = driver_calls();
   if (!calls.complete()) return 0;
+  std::vector<const void*> const anchors = anchors_in(groups);
+  std::vector<std::size_t> taken(anchors.size(), 0);
+  std::vector<std::size_t> locals(anchors.size(), 0);
+  std::vector<std::exception_ptr> errors(anchors.size());
+  int device = 0;
+  MCPRICE_CUDA_TRY(cudaGetDevice(&device));
+  std::atomic<std::size_t> next{0};
+  auto const work = [&] {
+    for (std::size_t i = next++; i < anchors.size(); i = next++) {
+      try {
+        MCPRICE_CUDA_TRY(cudaSetDevice(device));  // a new thread's runtime starts on device 0
+        taken[i] = load_module(calls, anchors[i], selection, locals[i]);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> helpers;
+  try {
+    for (unsigned t = 1; t < load_threads(anchors.size()); ++t) helpers.emplace_back(work);
+  } catch (const std::system_error&) {
+    // no more threads: this one and those started take the rest
+  }
+  work();
+  for (auto& h : helpers) h.join();
+  for (auto const& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+  for (std::size_t const b : locals) local = std::max(local, b);
   std::size_t loaded = 0;
-  for (const void* anchor : anchors_in(groups)) loaded += load_module(calls, anchor, selection, local);
+  for (std::size_t const n : taken) loaded += n;
   return loaded;
 }
 
