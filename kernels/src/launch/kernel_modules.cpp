@@ -27,6 +27,7 @@ namespace {
 struct registered_module {
   const void* anchor;
   kernel_group group;
+  kernel_traits common;  // what every kernel of the module shares
 };
 
 struct module_list {
@@ -119,13 +120,16 @@ std::vector<CUfunction> module_functions(const module_calls& calls, const void* 
   return functions;
 }
 
-// The anchors of the registered modules in `groups`.
-std::vector<const void*> anchors_in(unsigned groups)
+// The anchors of the registered modules in `groups` that hold a kernel `selection` (none: every
+// kernel) may take.
+std::vector<const void*> anchors_in(unsigned groups, const kernel_selection* selection = nullptr)
 {
   std::lock_guard<std::mutex> lock(registered().mutex);
   std::vector<const void*> anchors;
   for (auto const& m : registered().modules) {
-    if ((groups & static_cast<unsigned>(m.group)) != 0U) anchors.push_back(m.anchor);
+    if ((groups & static_cast<unsigned>(m.group)) == 0U) continue;
+    if (selection != nullptr && !selected(m.common, *selection)) continue;
+    anchors.push_back(m.anchor);
   }
   return anchors;
 }
@@ -166,7 +170,7 @@ std::size_t load_groups(unsigned groups, const kernel_selection* selection, std:
 {
   module_calls const& calls = driver_calls();
   if (!calls.complete()) return 0;
-  std::vector<const void*> const anchors = anchors_in(groups);
+  std::vector<const void*> const anchors = anchors_in(groups, selection);
   std::vector<std::size_t> taken(anchors.size(), 0);
   std::vector<std::size_t> locals(anchors.size(), 0);
   std::vector<std::exception_ptr> errors(anchors.size());
@@ -242,11 +246,11 @@ std::size_t loaded_local_bytes(unsigned groups)
 
 namespace detail {
 
-bool register_kernel_module(const void* anchor, kernel_group group) noexcept
+bool register_kernel_module(const void* anchor, kernel_group group, kernel_traits common) noexcept
 {
   try {
     std::lock_guard<std::mutex> lock(registered().mutex);
-    registered().modules.push_back({anchor, group});
+    registered().modules.push_back({anchor, group, common});
     return true;
   } catch (...) {
     return false;  // out of memory while the library loads: its kernels load at first launch

@@ -5,6 +5,8 @@
 // about 1 ms a MB of its code, and the Sobol and double kernels are most of the code
 // (docs/benchmarks.md, where an engine's construction goes). A kernel left out still loads at
 // its first launch, so a selection can cost time, never a result.
+#include "mcprice/kernels/launch/kernel_modules.hpp"
+
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -17,13 +19,9 @@ struct kernel_selection {
   bool double_precision{false};  // --precision double
 };
 
-// What a kernel's demangled name says of it, read from its template arguments (the text before
-// the parameter list): whether it draws Sobol points (sobol_stream) and whether its paths are
-// double (`double`, a whole word).
-struct kernel_traits {
-  bool quasi{false};
-  bool double_precision{false};
-};
+// What a kernel's demangled name says of it (kernel_traits, kernel_modules.hpp), read from its
+// template arguments (the text before the parameter list): whether it draws Sobol points
+// (sobol_stream) and whether its paths are double (`double`, a whole word).
 [[nodiscard]] kernel_traits traits_of_kernel(std::string_view demangled_name) noexcept;
 
 // Whether an engine of `selection` may launch a kernel of `traits`: Philox engines leave out the
