@@ -1,4 +1,5 @@
 #include "mcprice/kernels/launch/kernel_modules.hpp"
+#include "mcprice/kernels/launch/kernel_selection.hpp"
 #include "mcprice/kernels/launch/kernel_stack.hpp"
 
 #include "mcprice/memory/cuda_error.hpp"
@@ -6,10 +7,18 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
+#include <cxxabi.h>
+
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <exception>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 namespace mcprice::kernels {
@@ -18,6 +27,7 @@ namespace {
 struct registered_module {
   const void* anchor;
   kernel_group group;
+  kernel_traits common;  // what every kernel of the module shares
 };
 
 struct module_list {
@@ -54,11 +64,20 @@ struct module_calls {
       entry<decltype(&::cuModuleEnumerateFunctions)>("cuModuleEnumerateFunctions");
   decltype(&::cuFuncLoad) load = entry<decltype(&::cuFuncLoad)>("cuFuncLoad");
   decltype(&::cuFuncGetAttribute) attribute = entry<decltype(&::cuFuncGetAttribute)>("cuFuncGetAttribute");
+  decltype(&::cuFuncGetName) name = entry<decltype(&::cuFuncGetName)>("cuFuncGetName");
+  decltype(&::cuFuncIsLoaded) is_loaded = entry<decltype(&::cuFuncIsLoaded)>("cuFuncIsLoaded");
   [[nodiscard]] bool complete() const noexcept
   {
     return module_of != nullptr && count != nullptr && enumerate != nullptr && load != nullptr && attribute != nullptr;
   }
 };
+
+// Looked up once per process: the entry points do not change while the driver is loaded.
+const module_calls& driver_calls()
+{
+  static module_calls const calls;
+  return calls;
+}
 
 void check(CUresult r, const char* call)
 {
@@ -68,9 +87,27 @@ void check(CUresult r, const char* call)
   }
 }
 
-// Loads the module's kernels; returns how many, and raises `local` to the largest local memory
-// one of them needs a thread.
-std::size_t load_module(const module_calls& calls, const void* anchor, std::size_t& local)
+// The kernel's demangled name; empty where the driver or the demangler cannot give it.
+std::string name_of(const module_calls& calls, CUfunction f)
+{
+  const char* mangled = nullptr;
+  if (calls.name == nullptr || calls.name(&mangled, f) != CUDA_SUCCESS || mangled == nullptr) return {};
+  int status = 0;
+  std::unique_ptr<char, decltype(&std::free)> const demangled(abi::__cxa_demangle(mangled, nullptr, nullptr, &status),
+                                                              &std::free);
+  return status == 0 && demangled ? std::string(demangled.get()) : std::string(mangled);
+}
+
+// Whether `selection` (none: every kernel) takes the kernel; a kernel without a name is taken.
+bool takes(const module_calls& calls, CUfunction f, const kernel_selection* selection)
+{
+  if (selection == nullptr) return true;
+  std::string const name = name_of(calls, f);
+  return name.empty() || selected(traits_of_kernel(name), *selection);
+}
+
+// The kernels of the module that `anchor` (one of its kernels) is in.
+std::vector<CUfunction> module_functions(const module_calls& calls, const void* anchor)
 {
   cudaFunction_t function = nullptr;
   MCPRICE_CUDA_TRY(cudaGetFuncBySymbol(&function, anchor));
@@ -80,30 +117,90 @@ std::size_t load_module(const module_calls& calls, const void* anchor, std::size
   check(calls.count(&n, module), "cuModuleGetFunctionCount");
   std::vector<CUfunction> functions(n);
   check(calls.enumerate(functions.data(), n, module), "cuModuleEnumerateFunctions");
-  for (CUfunction f : functions) {
+  return functions;
+}
+
+// The anchors of the registered modules in `groups` that hold a kernel `selection` (none: every
+// kernel) may take.
+std::vector<const void*> anchors_in(unsigned groups, const kernel_selection* selection = nullptr)
+{
+  std::lock_guard<std::mutex> lock(registered().mutex);
+  std::vector<const void*> anchors;
+  for (auto const& m : registered().modules) {
+    if ((groups & static_cast<unsigned>(m.group)) == 0U) continue;
+    if (selection != nullptr && !selected(m.common, *selection)) continue;
+    anchors.push_back(m.anchor);
+  }
+  return anchors;
+}
+
+// Loads the module's kernels that `selection` takes; returns how many, and raises `local` to the
+// largest local memory one of them needs a thread.
+std::size_t load_module(const module_calls& calls, const void* anchor, const kernel_selection* selection,
+                        std::size_t& local)
+{
+  std::size_t taken = 0;
+  for (CUfunction f : module_functions(calls, anchor)) {
+    if (!takes(calls, f, selection)) continue;
+    ++taken;
     check(calls.load(f), "cuFuncLoad");
     int bytes = 0;
     check(calls.attribute(&bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, f), "cuFuncGetAttribute");
     local = std::max(local, static_cast<std::size_t>(bytes));
   }
-  return n;
+  return taken;
 }
 
 // Loads the kernels of every registered module in `groups`; returns how many, and the most local
 // memory a thread that one of them takes in `local`. Nothing where the driver cannot enumerate.
-std::size_t load_groups(unsigned groups, std::size_t& local)
+// How many modules load at once: the driver reads each module's image on the host (the
+// library load is most of an engine's construction, docs/benchmarks.md), so modules load on
+// threads of their own. MCPRICE_KERNEL_LOAD_THREADS=1 loads them one after another, to measure.
+unsigned load_threads(std::size_t modules)
 {
-  static module_calls const calls;
+  constexpr unsigned most = 8;
+  unsigned threads = std::min(most, std::max(1U, std::thread::hardware_concurrency()));
+  if (const char* v = std::getenv("MCPRICE_KERNEL_LOAD_THREADS"); v != nullptr && std::atoi(v) > 0) {
+    threads = static_cast<unsigned>(std::atoi(v));
+  }
+  return static_cast<unsigned>(std::min<std::size_t>(threads, modules));
+}
+
+std::size_t load_groups(unsigned groups, const kernel_selection* selection, std::size_t& local)
+{
+  module_calls const& calls = driver_calls();
   if (!calls.complete()) return 0;
-  std::vector<registered_module> modules;
-  {
-    std::lock_guard<std::mutex> lock(registered().mutex);
-    modules = registered().modules;
+  std::vector<const void*> const anchors = anchors_in(groups, selection);
+  std::vector<std::size_t> taken(anchors.size(), 0);
+  std::vector<std::size_t> locals(anchors.size(), 0);
+  std::vector<std::exception_ptr> errors(anchors.size());
+  int device = 0;
+  MCPRICE_CUDA_TRY(cudaGetDevice(&device));
+  std::atomic<std::size_t> next{0};
+  auto const work = [&] {
+    for (std::size_t i = next++; i < anchors.size(); i = next++) {
+      try {
+        MCPRICE_CUDA_TRY(cudaSetDevice(device));  // a new thread's runtime starts on device 0
+        taken[i] = load_module(calls, anchors[i], selection, locals[i]);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> helpers;
+  try {
+    for (unsigned t = 1; t < load_threads(anchors.size()); ++t) helpers.emplace_back(work);
+  } catch (const std::system_error&) {
+    // no more threads: this one and those started take the rest
   }
+  work();
+  for (auto& h : helpers) h.join();
+  for (auto const& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+  for (std::size_t const b : locals) local = std::max(local, b);
   std::size_t loaded = 0;
-  for (auto const& m : modules) {
-    if ((groups & static_cast<unsigned>(m.group)) != 0U) loaded += load_module(calls, m.anchor, local);
-  }
+  for (std::size_t const n : taken) loaded += n;
   return loaded;
 }
 
@@ -112,25 +209,48 @@ std::size_t load_groups(unsigned groups, std::size_t& local)
 std::size_t load_kernel_modules(unsigned groups)
 {
   std::size_t local = 0;
-  std::size_t const loaded = load_groups(groups, local);
+  std::size_t const loaded = load_groups(groups, nullptr, local);
   if (loaded > 0) reserve_local_memory(local);
   return loaded;
+}
+
+std::size_t load_kernel_modules(unsigned groups, const kernel_selection& selection)
+{
+  std::size_t local = 0;
+  std::size_t const loaded = load_groups(groups, &selection, local);
+  if (loaded > 0) reserve_local_memory(local);
+  return loaded;
+}
+
+std::vector<std::string> loaded_kernels(unsigned groups)
+{
+  module_calls const& calls = driver_calls();
+  std::vector<std::string> names;
+  if (!calls.complete() || calls.is_loaded == nullptr) return names;
+  for (const void* anchor : anchors_in(groups)) {
+    for (CUfunction f : module_functions(calls, anchor)) {
+      CUfunctionLoadingState state{};
+      check(calls.is_loaded(&state, f), "cuFuncIsLoaded");
+      if (state == CU_FUNCTION_LOADING_STATE_LOADED) names.push_back(name_of(calls, f));
+    }
+  }
+  return names;
 }
 
 std::size_t loaded_local_bytes(unsigned groups)
 {
   std::size_t local = 0;
-  (void)load_groups(groups, local);
+  (void)load_groups(groups, nullptr, local);
   return local;
 }
 
 namespace detail {
 
-bool register_kernel_module(const void* anchor, kernel_group group) noexcept
+bool register_kernel_module(const void* anchor, kernel_group group, kernel_traits common) noexcept
 {
   try {
     std::lock_guard<std::mutex> lock(registered().mutex);
-    registered().modules.push_back({anchor, group});
+    registered().modules.push_back({anchor, group, common});
     return true;
   } catch (...) {
     return false;  // out of memory while the library loads: its kernels load at first launch

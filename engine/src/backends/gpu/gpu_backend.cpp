@@ -7,6 +7,7 @@
 #include "mcprice/input_error.hpp"
 #include "mcprice/kernels/launch/exercise.hpp"
 #include "mcprice/kernels/launch/kernel_modules.hpp"
+#include "mcprice/kernels/launch/kernel_selection.hpp"
 #include "mcprice/kernels/launch/kernel_stack.hpp"
 #include "mcprice/memory/cuda_error.hpp"
 #include "mcprice/memory/device_info.hpp"
@@ -227,7 +228,9 @@ class gpu_backend final : public pricing_backend {
     try {
       MCPRICE_CUDA_TRY(cudaSetDevice(device));
       kernels::reserve_local_memory(kernels::reserved_local_bytes(groups));
-      if (o.preload_kernels) (void)kernels::load_kernel_modules(groups);
+      // Only the kernels of this engine's generator and precision (kernel_selection.hpp).
+      kernels::kernel_selection const mine{o.rng == rng_kind::sobol, o.precision == path_precision::float64};
+      if (o.preload_kernels) (void)kernels::load_kernel_modules(groups, mine);
     } catch (const std::exception& e) {
       (void)cudaGetLastError();  // a refused call leaves no error behind for the first request
       notices.push_back(std::string("kernels size their local memory at their first launch (a stop may then wait "

@@ -27,6 +27,18 @@ enum class kernel_group : unsigned {
 }
 [[nodiscard]] constexpr unsigned operator|(unsigned a, kernel_group b) noexcept { return a | static_cast<unsigned>(b); }
 
+// What a kernel draws and computes in: Sobol points (else Philox normals), double paths (else
+// float). kernel_selection.hpp reads it from a kernel's name; a module whose kernels all share a
+// trait says so when it registers (MCPRICE_KERNEL_MODULE_OF), and an engine that launches none
+// of them leaves the whole module out, its library image never read (the library load is paid
+// per module, whatever is taken from it: docs/benchmarks.md).
+struct kernel_traits {
+  bool quasi{false};
+  bool double_precision{false};
+};
+inline constexpr kernel_traits every_kernel_quasi{true, false};
+inline constexpr kernel_traits every_kernel_double{false, true};
+
 // Loads every kernel of the registered modules whose group is in `groups` into the current
 // device's context, raises the stack limit to their largest local memory plus 1 KiB, and
 // returns how many kernels that was (loaded before or now). Where the driver cannot enumerate a
@@ -36,8 +48,9 @@ enum class kernel_group : unsigned {
 std::size_t load_kernel_modules(unsigned groups);
 
 namespace detail {
-// Called by MCPRICE_KERNEL_MODULE at the library's load: `anchor` is a kernel of the module.
-bool register_kernel_module(const void* anchor, kernel_group group) noexcept;
+// Called by MCPRICE_KERNEL_MODULE at the library's load: `anchor` is a kernel of the module,
+// `common` what all its kernels share (nothing, for a module of every variant).
+bool register_kernel_module(const void* anchor, kernel_group group, kernel_traits common) noexcept;
 }  // namespace detail
 
 }  // namespace mcprice::kernels

@@ -1,0 +1,18 @@
+// The Heston Greek kernels on Sobol points (--rng sobol): a module of their own
+// (heston_greek_blocks.cuh).
+#include "heston_greek_blocks.cuh"
+#include "mcprice/kernels/launch/kernel_module.cuh"
+
+namespace mcprice::kernels {
+
+MCPRICE_KERNEL_MODULE_OF(kernel_group::greeks, every_kernel_quasi)
+
+void detail::launch_heston_greek_blocks_quasi(const heston_ref<float>& f, block_range blocks, moments* price_partials,
+                                              path_greek_moments* greek_partials, launch_target at)
+{
+  detail::with_quasi_stream<rng::device_sobol_stream<3>>(at, [&](auto stream) {
+    launch_heston_greek_blocks_with<typename decltype(stream)::type>(f, blocks, price_partials, greek_partials, at);
+  });
+}
+
+}  // namespace mcprice::kernels

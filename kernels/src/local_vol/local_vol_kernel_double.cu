@@ -1,0 +1,18 @@
+// The double local-volatility kernels (--precision double), Philox and Sobol: a module of their
+// own (local_vol_blocks.cuh).
+#include "local_vol_blocks.cuh"
+#include "mcprice/kernels/launch/kernel_module.cuh"
+
+namespace mcprice::kernels {
+
+MCPRICE_KERNEL_MODULE_OF(kernel_group::prices, every_kernel_double)
+
+void detail::launch_local_vol_blocks_double(const local_vol_ref<double>& f, block_range blocks, moments* partials,
+                                            launch_target at)
+{
+  detail::with_normal_stream<rng::device_sobol_stream<2, double>>(at, [&](auto stream) {
+    launch_local_vol_blocks_with<double, typename decltype(stream)::type>(f, blocks, partials, at);
+  });
+}
+
+}  // namespace mcprice::kernels

@@ -1,0 +1,18 @@
+// The float local-volatility kernels on Sobol points (--rng sobol): a module of their own
+// (local_vol_blocks.cuh).
+#include "local_vol_blocks.cuh"
+#include "mcprice/kernels/launch/kernel_module.cuh"
+
+namespace mcprice::kernels {
+
+MCPRICE_KERNEL_MODULE_OF(kernel_group::prices, every_kernel_quasi)
+
+void detail::launch_local_vol_blocks_quasi(const local_vol_ref<float>& f, block_range blocks, moments* partials,
+                                           launch_target at)
+{
+  detail::with_quasi_stream<rng::device_sobol_stream<2, float>>(at, [&](auto stream) {
+    launch_local_vol_blocks_with<float, typename decltype(stream)::type>(f, blocks, partials, at);
+  });
+}
+
+}  // namespace mcprice::kernels
