@@ -76,3 +76,22 @@ TEST_CASE("a Philox engine leaves out the Sobol kernels and a float engine the d
 
   for (auto const& t : {sobol_double, sobol_float, philox_double, philox_float}) CHECK(selected(t, sobol_in_double));
 }
+
+TEST_CASE("a module whose kernels all draw Sobol points, or all run double paths, is left out whole", "[kernels]")
+{
+  // What a module registers (MCPRICE_KERNEL_MODULE_OF) is read by the same rule as a kernel's
+  // name: the module is loaded where the engine may launch a kernel of it.
+  kernel_selection const philox_in_float{};
+  kernel_selection const sobol_in_float{true, false};
+  kernel_selection const philox_in_double{false, true};
+  kernel_traits const every_variant{};
+
+  CHECK_FALSE(selected(every_kernel_quasi, philox_in_float));
+  CHECK_FALSE(selected(every_kernel_quasi, philox_in_double));
+  CHECK(selected(every_kernel_quasi, sobol_in_float));
+  CHECK_FALSE(selected(every_kernel_double, philox_in_float));
+  CHECK_FALSE(selected(every_kernel_double, sobol_in_float));
+  CHECK(selected(every_kernel_double, philox_in_double));
+  // A module of every variant is always loaded; its kernels are then chosen by name.
+  for (auto const& s : {philox_in_float, sobol_in_float, philox_in_double}) CHECK(selected(every_variant, s));
+}
