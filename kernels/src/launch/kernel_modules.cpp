@@ -151,8 +151,6 @@ std::size_t load_module(const module_calls& calls, const void* anchor, const ker
   return taken;
 }
 
-// Loads the kernels of every registered module in `groups`; returns how many, and the most local
-// memory a thread that one of them takes in `local`. Nothing where the driver cannot enumerate.
 // How many modules load at once: the driver reads each module's image on the host (the
 // library load is most of an engine's construction, docs/benchmarks.md), so modules load on
 // threads of their own. MCPRICE_KERNEL_LOAD_THREADS=1 loads them one after another, to measure.
@@ -160,12 +158,14 @@ unsigned load_threads(std::size_t modules)
 {
   constexpr unsigned most = 8;
   unsigned threads = std::min(most, std::max(1U, std::thread::hardware_concurrency()));
-  if (const char* v = std::getenv("MCPRICE_KERNEL_LOAD_THREADS"); v != nullptr && std::atoi(v) > 0) {
-    threads = static_cast<unsigned>(std::atoi(v));
-  }
+  const char* v = std::getenv("MCPRICE_KERNEL_LOAD_THREADS");
+  if (int const asked = v != nullptr ? std::atoi(v) : 0; asked > 0) threads = static_cast<unsigned>(asked);
   return static_cast<unsigned>(std::min<std::size_t>(threads, modules));
 }
 
+// Loads the kernels `selection` (none: every kernel) takes of every registered module in
+// `groups`; returns how many, and the most local memory a thread that one of them takes in
+// `local`. Nothing where the driver cannot enumerate.
 std::size_t load_groups(unsigned groups, const kernel_selection* selection, std::size_t& local)
 {
   module_calls const& calls = driver_calls();
@@ -188,8 +188,9 @@ std::size_t load_groups(unsigned groups, const kernel_selection* selection, std:
     }
   };
   std::vector<std::thread> helpers;
+  unsigned const threads = load_threads(anchors.size());
   try {
-    for (unsigned t = 1; t < load_threads(anchors.size()); ++t) helpers.emplace_back(work);
+    for (unsigned t = 1; t < threads; ++t) helpers.emplace_back(work);
   } catch (const std::system_error&) {
     // no more threads: this one and those started take the rest
   }
@@ -204,22 +205,22 @@ std::size_t load_groups(unsigned groups, const kernel_selection* selection, std:
   return loaded;
 }
 
-}  // namespace
-
-std::size_t load_kernel_modules(unsigned groups)
+// load_groups, then the stack limit raised to cover what was loaded.
+std::size_t load_and_reserve(unsigned groups, const kernel_selection* selection)
 {
   std::size_t local = 0;
-  std::size_t const loaded = load_groups(groups, nullptr, local);
+  std::size_t const loaded = load_groups(groups, selection, local);
   if (loaded > 0) reserve_local_memory(local);
   return loaded;
 }
 
+}  // namespace
+
+std::size_t load_kernel_modules(unsigned groups) { return load_and_reserve(groups, nullptr); }
+
 std::size_t load_kernel_modules(unsigned groups, const kernel_selection& selection)
 {
-  std::size_t local = 0;
-  std::size_t const loaded = load_groups(groups, &selection, local);
-  if (loaded > 0) reserve_local_memory(local);
-  return loaded;
+  return load_and_reserve(groups, &selection);
 }
 
 std::vector<std::string> loaded_kernels(unsigned groups)
