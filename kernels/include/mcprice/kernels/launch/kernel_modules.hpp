@@ -7,14 +7,14 @@
 // (docs/reliability.md). An engine therefore loads every kernel it may launch when it starts,
 // with the device idle (CUDA otherwise loads each at its first launch), and raises the stack
 // limit to cover them. Each kernel source names its module and group with MCPRICE_KERNEL_MODULE
-// (kernel_module.cuh).
+// (kernel_module.cuh), and the modules load on threads of their own.
 #include <cstddef>
 
 namespace mcprice::kernels {
 
 // What a module holds, as a bit of load_kernel_modules' mask.
 enum class kernel_group : unsigned {
-  prices = 1U,       // the fused price kernels of every family, both precisions and streams
+  prices = 1U,       // the fused price kernels of every family, every precision and generator
   greeks = 2U,       // the Greek lanes (engine_options::greeks)
   two_phase = 4U,    // the two-phase route (--route two-phase)
   exercise = 8U,     // early exercise: calibration, regressions and pricing

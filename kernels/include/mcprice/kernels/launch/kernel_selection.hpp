@@ -1,10 +1,11 @@
 #pragma once
 // Which kernels of the modules an engine loads at construction: those its options can launch.
-// A module holds its family's kernels for both generators and both path precisions, while an
-// engine draws with one generator (engine_options::rng) in one precision; a kernel's load costs
-// about 1 ms a MB of its code, and the Sobol and double kernels are most of the code
-// (docs/benchmarks.md, where an engine's construction goes). A kernel left out still loads at
-// its first launch, so a selection can cost time, never a result.
+// An engine draws with one generator (engine_options::rng) in one precision, and the Sobol and
+// double kernels are most of the code. A module whose kernels all share a generator or a
+// precision says so (kernel_modules.hpp) and is left out whole where none of them can launch;
+// in a module of every variant the kernels are chosen by name (a kernel's load costs about 1 ms
+// a MB of its code: docs/benchmarks.md). A kernel left out still loads at its first launch, so
+// a selection can cost time, never a result.
 #include "mcprice/kernels/launch/kernel_modules.hpp"
 
 #include <cstddef>
