@@ -19,9 +19,16 @@ namespace mcprice {
 class scratch_gate {
  public:
   explicit scratch_gate(std::size_t budget = 0) : stats_{} { stats_.budget = budget; }
+  // Before any job is admitted (the engine learns its pool's own limit after the gate is made).
+  void set_budget(std::size_t budget) noexcept { stats_.budget = budget; }
 
   // Waits until `bytes` fit beside what is admitted, or until nothing is.
   void acquire(std::size_t bytes);
+  // Waits until nothing is admitted, then admits `bytes` and no other job until they are all
+  // released: a job the pool could not serve beside others comes again alone before it fails.
+  void acquire_alone(std::size_t bytes);
+  // More for the job that holds the gate alone: admitted at once.
+  void add_alone(std::size_t bytes) noexcept;
   // Admits `bytes` if they fit now; false (and a refusal counted) when they do not.
   [[nodiscard]] bool try_acquire(std::size_t bytes);
   void release(std::size_t bytes) noexcept;
@@ -31,10 +38,13 @@ class scratch_gate {
  private:
   [[nodiscard]] bool fits(std::size_t bytes) const noexcept;
   void admit(std::size_t bytes) noexcept;
+  [[nodiscard]] bool open() const noexcept { return !alone_ && waiting_alone_ == 0; }
 
   mutable std::mutex mutex_;
   std::condition_variable released_;
   gate_statistics stats_;
+  bool alone_{false};       // a job admitted alone holds the gate
+  int waiting_alone_{0};    // jobs waiting to be admitted alone: no new job is let in meanwhile
 };
 
 }  // namespace mcprice
