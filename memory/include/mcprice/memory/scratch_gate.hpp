@@ -24,14 +24,19 @@ class scratch_gate {
 
   // Waits until `bytes` fit beside what is admitted, or until nothing is.
   void acquire(std::size_t bytes);
-  // Waits until nothing is admitted, then admits `bytes` and no other job until they are all
-  // released: a job the pool could not serve beside others comes again alone before it fails.
+  // Waits until no job is admitted (holders aside), then admits `bytes` and no other job until
+  // they are all released: a job the pool could not serve beside others comes again alone
+  // before it fails.
   void acquire_alone(std::size_t bytes);
   // More for the job that holds the gate alone: admitted at once.
   void add_alone(std::size_t bytes) noexcept;
   // Admits `bytes` if they fit now; false (and a refusal counted) when they do not.
   [[nodiscard]] bool try_acquire(std::size_t bytes);
   void release(std::size_t bytes) noexcept;
+  // The same for a long-lived holder (a cached graph's scratch, outside the pool): counted
+  // against the budget, but never waited for by a job going alone.
+  [[nodiscard]] bool try_hold(std::size_t bytes);
+  void release_held(std::size_t bytes) noexcept;
   [[nodiscard]] gate_statistics statistics() const;
   [[nodiscard]] std::size_t budget() const noexcept { return stats_.budget; }
 
@@ -43,6 +48,7 @@ class scratch_gate {
   mutable std::mutex mutex_;
   std::condition_variable released_;
   gate_statistics stats_;
+  std::size_t held_{0};     // of stats_.in_use, by long-lived holders
   bool alone_{false};       // a job admitted alone holds the gate
   int waiting_alone_{0};    // jobs waiting to be admitted alone: no new job is let in meanwhile
 };
