@@ -18,7 +18,8 @@ std::size_t round_up(std::size_t bytes, std::size_t to) { return (bytes + to - 1
 mapped_page_resource::mapped_page_resource(page_driver& driver, stream_ordering& ordering, mapped_page_options o)
     : driver_(driver),
       ordering_(ordering),
-      limit_(o.limit_bytes),
+      // Device memory comes a page at a time: a limit below one page holds one page.
+      limit_(o.limit_bytes == 0 ? 0 : std::max(o.limit_bytes, driver.page_size())),
       range_bytes_(round_up(o.range_bytes, driver.page_size())),
       page_(driver.page_size()),
       idle_release_(std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(o.idle_release_s))),
@@ -54,9 +55,13 @@ void* mapped_page_resource::do_allocate(std::size_t bytes, stream_view)
   std::size_t const size = round_up(std::max<std::size_t>(bytes, 1), block_granule);
   std::lock_guard<std::mutex> lock(mutex_);
   reap();
-  // At the limit the host waits for the pending frees first, so that the block can take their
-  // places and pages.
-  if (limit_ != 0 && !pending_.empty() && held() + round_up(size, page_) > limit_) settle_pending();
+  // At the limit the host takes pending frees back, oldest first and only until the block's
+  // pages are within reach, so that the block can take their places and pages.
+  if (limit_ != 0) {
+    std::size_t const pages = round_up(size, page_) / page_;
+    while (pages_within_limit() < pages && settle_oldest()) {
+    }
+  }
   if (!arena_) reserve_range();
   std::size_t const place = placed_size(size);
   auto const offset = arena_for(size).take(place);
@@ -134,24 +139,29 @@ void mapped_page_resource::map_block(std::size_t offset, std::size_t size)
   }
 }
 
-// A spare page, else a new one. At the limit the host first waits for the pending frees (their
-// pages become idle), and an idle page elsewhere is unmapped for this place; only then is the
-// request out of memory.
+// A spare page, else a new one within the limit. At the limit an idle page elsewhere is
+// unmapped for this place; failing that, the host waits for the oldest pending free (its own
+// mark, never the device) and looks again, one free at a time, so that a request waits only as
+// long as its page needs. Only with nothing pending is the request out of memory.
 page_handle mapped_page_resource::next_page(std::size_t for_page)
 {
-  if (spare_.empty() && limit_ != 0 && held() + page_ > limit_) settle_pending();
-  if (spare_.empty() && (move_idle_ || (limit_ != 0 && held() + page_ > limit_))) {
-    // An idle page elsewhere is moved here (move_idle_pages). The highest goes first: places
-    // are taken lowest first, so it is the least likely to be wanted where it is.
-    auto const other = std::find_if(idle_.rbegin(), idle_.rend(), [&](const auto& q) { return q.first != for_page; });
-    if (other != idle_.rend()) evict(other->first);
+  for (;;) {
+    bool const at_limit = limit_ != 0 && held() + page_ > limit_;
+    if (spare_.empty() && (move_idle_ || at_limit)) {
+      // An idle page elsewhere is moved here (move_idle_pages). The highest goes first: places
+      // are taken lowest first, so it is the least likely to be wanted where it is.
+      auto const other =
+          std::find_if(idle_.rbegin(), idle_.rend(), [&](const auto& q) { return q.first != for_page; });
+      if (other != idle_.rend()) evict(other->first);
+    }
+    if (!spare_.empty()) {
+      page_handle const p = spare_.back();
+      spare_.pop_back();
+      return p;
+    }
+    if (!at_limit) break;
+    if (!settle_oldest()) throw out_of_memory("pages", page_, held(), limit_);
   }
-  if (!spare_.empty()) {
-    page_handle const p = spare_.back();
-    spare_.pop_back();
-    return p;
-  }
-  if (limit_ != 0 && held() + page_ > limit_) throw out_of_memory("pages", page_, held(), limit_);
   page_handle const p = driver_.create_page();
   ++counts_.pages_created;
   return p;
@@ -240,17 +250,30 @@ void mapped_page_resource::reap(std::size_t most_polls) noexcept
 
 bool mapped_page_resource::settle_pending() noexcept
 {
-  if (pending_.empty()) return false;
-  for (auto const& f : pending_) {
-    try {
-      ordering_.synchronize(f.mark);  // the host waits for this free only, never the device
-    } catch (...) {
-      // The device is in error: nothing queued will run.
-    }
-    release_block(f.at, f.size);
-    ordering_.release(f.mark);
+  bool const any = !pending_.empty();
+  while (settle_oldest()) {
   }
-  pending_.clear();
+  return any;
+}
+
+// The frees the device has passed go back; if none had, the host waits for the oldest pending
+// one. False when nothing was pending.
+bool mapped_page_resource::settle_oldest() noexcept
+{
+  std::size_t const before = pending_.size();
+  reap(~std::size_t{0});
+  if (pending_.size() != before) return true;
+  if (pending_.empty()) return false;
+  pending_free const f = pending_.front();
+  try {
+    ordering_.synchronize(f.mark);  // the host waits for this free only, never the device
+  } catch (...) {
+    // The device is in error: nothing queued will run.
+  }
+  pending_.erase(pending_.begin());
+  ++counts_.pending_waits;
+  release_block(f.at, f.size);
+  ordering_.release(f.mark);
   return true;
 }
 
@@ -285,6 +308,13 @@ void mapped_page_resource::release_spares(std::size_t keep) noexcept
     spare_.pop_back();
     ++counts_.pages_released;
   }
+}
+
+// Pages a block could have now without a wait: new ones under the limit, spares and idle ones.
+std::size_t mapped_page_resource::pages_within_limit() const noexcept
+{
+  std::size_t const fresh = limit_ > held() ? (limit_ - held()) / page_ : 0;
+  return fresh + spare_.size() + idle_.size();
 }
 
 void mapped_page_resource::note_held() noexcept

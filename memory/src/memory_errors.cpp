@@ -28,10 +28,11 @@ scratch_cap_exceeded::scratch_cap_exceeded(std::string job, std::size_t requeste
 
 namespace mcprice {
 
-scratch_busy::scratch_busy(const std::string& job, std::size_t needed)
-    : std::runtime_error("job " + job + ": " + std::to_string(needed) +
-                         " bytes of scratch do not fit under the pool limit now; it retries"),
-      needed_(needed)
+scratch_busy::scratch_busy(const std::string& job, std::size_t needed, bool alone)
+    : std::runtime_error("job " + job + ": " + std::to_string(needed) + " bytes of scratch do not fit under the pool limit " +
+                         (alone ? "beside other jobs; it retries alone" : "now; it retries")),
+      needed_(needed),
+      alone_(alone)
 {
 }
 

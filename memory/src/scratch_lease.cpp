@@ -30,12 +30,20 @@ void scratch_lease::forget(const held& h) noexcept
   if (recorder_ != nullptr) recorder_->freed(h.record);
 }
 
-void scratch_lease::admit(std::size_t bytes)
+void scratch_lease::admit(std::size_t bytes, bool alone)
 {
   if (gate_ == nullptr || bytes <= admitted_) return;
   std::size_t const more = bytes - admitted_;
-  if (admitted_ == 0) gate_->acquire(more);
-  else if (!gate_->try_acquire(more)) throw scratch_busy(job_, bytes);
+  if (admitted_ == 0 && alone) {
+    gate_->acquire_alone(more);
+    alone_ = true;
+  } else if (admitted_ == 0) {
+    gate_->acquire(more);
+  } else if (alone_) {
+    gate_->add_alone(more);
+  } else if (!gate_->try_acquire(more)) {
+    throw scratch_busy(job_, bytes);
+  }
   admitted_ += more;
 }
 
@@ -52,7 +60,15 @@ void* scratch_lease::allocate(std::size_t bytes)
   std::size_t const granted = gate_ != nullptr ? pool_.granted_size(cost) : 0;
   admit(granted_ + granted);
   held_.reserve(held_.size() + 1);  // nothing below may throw once the pool has given the block
-  void* p = pool_.allocate(cost, stream_);
+  void* p = nullptr;
+  try {
+    p = pool_.allocate(cost, stream_);
+  } catch (const out_of_memory&) {
+    // Under a limit, what other jobs hold (or freed, the device not yet past) may be what is
+    // short: the job comes again alone before it fails.
+    if (gate_ != nullptr && !alone_) throw scratch_busy(job_, std::max(admitted_, granted_ + granted), true);
+    throw;
+  }
   std::size_t record = 0;
   if (recorder_ != nullptr) {
     try {
@@ -89,6 +105,7 @@ void scratch_lease::release_all() noexcept
   // After the frees: the pool has the blocks back before a waiting job is let in.
   if (gate_ != nullptr && admitted_ != 0) gate_->release(admitted_);
   admitted_ = 0;
+  alone_ = false;
 }
 
 }  // namespace mcprice

@@ -172,6 +172,58 @@ TEST_CASE("the limit bounds every page held; the host waits for pending frees be
   CHECK(driver.created == 2);
 }
 
+TEST_CASE("at the limit passed frees go back first, then the host waits for the oldest, one at a time",
+          "[memory][pages]")
+{
+  fake_page_driver driver;
+  fake_ordering ord;
+  mapped_page_resource pages(driver, ord, {8 * mib, 64 * mib});
+  void* a = pages.allocate(2 * mib, fake_stream(1));
+  void* b = pages.allocate(2 * mib, fake_stream(2));
+  void* c = pages.allocate(4 * mib, fake_stream(3));
+  CHECK(pages.usage().held == 8 * mib);
+  pages.deallocate(a, 2 * mib, fake_stream(1));
+  pages.deallocate(b, 2 * mib, fake_stream(2));
+  // One page wanted: the host waits for a's free alone; b's stays pending.
+  void* d = pages.allocate(2 * mib, fake_stream(4));
+  CHECK(ord.synchronized == 1);
+  CHECK(pages.usage().pending_frees == 1);
+  CHECK(pages.usage().pending_waits == 1);
+  // A free the device has passed is taken with no wait.
+  pages.deallocate(c, 4 * mib, fake_stream(3));
+  ord.passed_marks = {ord.last};
+  void* e = pages.allocate(4 * mib, fake_stream(5));
+  CHECK(ord.synchronized == 1);
+  CHECK(pages.usage().held_peak <= 8 * mib);
+  // Nothing pending to wait for and no page to spare: out of memory.
+  void* f = pages.allocate(2 * mib, fake_stream(6));  // b's free, waited for
+  CHECK(ord.synchronized == 2);
+  CHECK_THROWS_AS(pages.allocate(2 * mib, fake_stream(6)), out_of_memory);
+  for (void* p : {d, e, f}) pages.deallocate(p, 2 * mib, fake_stream(7));
+}
+
+TEST_CASE("a limit below one page holds one page", "[memory][pages]")
+{
+  fake_page_driver driver;
+  fake_ordering ord;
+  mapped_page_resource pages(driver, ord, {400 * 1024, 64 * mib});
+  void* a = pages.allocate(300 * 1024, fake_stream(1));
+  void* b = pages.allocate(300 * 1024, fake_stream(1));
+  CHECK(pages.usage().held == 2 * mib);
+  CHECK_THROWS_AS(pages.allocate(2 * mib, fake_stream(1)), out_of_memory);
+  pages.deallocate(a, 300 * 1024, fake_stream(1));
+  pages.deallocate(b, 300 * 1024, fake_stream(1));
+}
+
+TEST_CASE("the pool's limit over pages leaves a slack for shared pages", "[memory][pages]")
+{
+  std::size_t const page = 2 * mib;
+  CHECK(pool_limit_under_pages(1024 * mib, page) == 960 * mib);  // a sixteenth
+  CHECK(pool_limit_under_pages(64 * mib, page) == 48 * mib);     // 8 pages
+  CHECK(pool_limit_under_pages(20 * mib, page) == 10 * mib);     // never below half
+  CHECK(pool_limit_under_pages(400 * 1024, page) == 400 * 1024); // one page held: the limit itself
+}
+
 TEST_CASE("a failed mapping leaves no page mapped and no block taken", "[memory][pages]")
 {
   fake_page_driver driver;

@@ -62,6 +62,68 @@ TEST_CASE("a job waiting at the gate goes in when another gives back", "[concurr
   gate.release(4 * mib);
 }
 
+TEST_CASE("a job admitted alone waits for the others and keeps the gate until it gives back", "[concurrency]")
+{
+  scratch_gate gate(10 * mib);
+  gate.acquire(4 * mib);
+  std::atomic<bool> in{false};
+  std::thread alone([&] {
+    gate.acquire_alone(6 * mib);
+    in = true;
+  });
+  while (gate.statistics().alone_waits == 0) std::this_thread::yield();
+  CHECK_FALSE(gate.try_acquire(1 * mib));  // closed to new jobs while one waits to go alone
+  CHECK_FALSE(in.load());
+  gate.release(4 * mib);
+  alone.join();
+  CHECK(in.load());
+  CHECK_FALSE(gate.try_acquire(1 * mib));  // and while it holds
+  gate.release(6 * mib);
+  CHECK(gate.try_acquire(1 * mib));
+  gate.release(1 * mib);
+  CHECK(gate.statistics().in_use == 0);
+  // A long-lived holder (a cached graph's scratch) counts against the budget but is never waited
+  // for by a job going alone, nor keeps a lone job out.
+  CHECK(gate.try_hold(8 * mib));
+  gate.acquire_alone(3 * mib);
+  gate.release(3 * mib);
+  gate.acquire(5 * mib);  // alone beside the holder: let through
+  gate.release(5 * mib);
+  gate.release_held(8 * mib);
+  CHECK(gate.statistics().in_use == 0);
+}
+
+TEST_CASE("a pool out of memory beside other jobs sends a lease round again alone; alone, it fails")
+{
+  fake_upstream up;
+  fake_ordering ord;
+  bucketed_pool_resource pool(up, ord, limited(8 * mib));
+  scratch_gate gate(16 * mib);  // admits more than the pool holds: pages shared in part, say
+  scratch_lease other(pool, fake_stream(1), 0, "other", {}, &gate);
+  (void)other.allocate(6 * mib);
+  std::size_t need = 0;
+  {
+    scratch_lease lease(pool, fake_stream(2), 0, "7", {}, &gate);
+    try {
+      (void)lease.allocate(4 * mib);  // 6 + 4 > 8: the pool refuses
+      FAIL("expected scratch_busy");
+    } catch (const scratch_busy& e) {
+      CHECK(e.alone());
+      CHECK(e.needed() == pool.granted_size(4 * mib));
+      need = e.needed();
+    }
+  }
+  other.release_all();
+  {
+    scratch_lease lease(pool, fake_stream(2), 0, "7", {}, &gate);
+    lease.admit(need, true);
+    (void)lease.allocate(4 * mib);
+    CHECK_THROWS_AS(lease.allocate(6 * mib), out_of_memory);  // alone and still short: a failure
+  }
+  CHECK(gate.statistics().alone_waits == 1);
+  CHECK(gate.statistics().in_use == 0);
+}
+
 TEST_CASE("a lease admitted for some scratch is refused more rather than made to wait")
 {
   fake_upstream up;

@@ -13,7 +13,8 @@ void print_report(std::ostream& out, const memory_report& r)
         << r.pages->idle << " B), spare "
         << r.pages->spare << " B, blocks " << r.pages->live_bytes << " B live, " << r.pages->pending_frees
         << " frees pending, " << r.pages->free_extents << " gaps; pages created " << r.pages->pages_created
-        << ", released " << r.pages->pages_released << ", mappings " << r.pages->maps << "\n";
+        << ", released " << r.pages->pages_released << ", mappings " << r.pages->maps << "; waits for a pending free "
+        << r.pages->pending_waits << "\n";
   } else if (r.driver) {
     out << "  driver pool: reserved " << r.driver->reserved_current << " B (high " << r.driver->reserved_high
         << "), used " << r.driver->used_current << " B (high " << r.driver->used_high << ")\n";
@@ -28,7 +29,7 @@ void print_report(std::ostream& out, const memory_report& r)
   if (r.gate) {
     out << "pool limit: " << r.gate->budget << " B admitted to jobs at most (peak " << r.gate->peak << "), "
         << r.gate->waits << " jobs waited " << r.gate->wait_s << " s in all, " << r.job_retries
-        << " jobs gave back and came again\n";
+        << " jobs gave back and came again (" << r.gate->alone_waits << " of them alone)\n";
   }
   if (r.graphs) {
     auto const& g = *r.graphs;

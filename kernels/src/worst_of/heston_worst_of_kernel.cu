@@ -1,95 +1,44 @@
-#include "mcprice/kernels/launch/heston_worst_of.hpp"
+#include "heston_worst_of_model.cuh"
 #include "mcprice/kernels/launch/kernel_module.cuh"
-#include "worst_of_routes.cuh"
 
 namespace mcprice::kernels {
 
 MCPRICE_KERNEL_MODULE(kernel_group::prices)
-namespace {
 
-// Heston worst-ofs as worst_of_routes walks them: each asset's QE step (and jumps); with
-// LocalVol, the mixed worst-ofs', whose local-vol assets step on their grids. Two models, so
-// that the local-vol step lives in the mixed kernels only. Real: the path precision (double
-// takes the mixed walk for every trade, as its family does; the Greeks' kernels are float's).
-template <bool LocalVol, typename Real = float>
-struct heston_worst_of {
-  using real = Real;
-  using trade = basic_heston_worst_of_trade<Real>;
-  using tables = basic_heston_worst_of_tables<Real>;
-  static constexpr const char* blocks_name =
-      LocalVol ? "mixed_worst_of_blocks_kernel" : "heston_worst_of_blocks_kernel";
-  static constexpr const char* observations_name =
-      LocalVol ? "mixed_worst_of_observations_kernel" : "heston_worst_of_observations_kernel";
-  static constexpr const char* payoffs_name =
-      LocalVol ? "mixed_worst_of_payoffs_kernel" : "heston_worst_of_payoffs_kernel";
-  static constexpr const char* greeks_name()
-  {
-    return LocalVol ? "mixed_worst_of_greek_blocks_kernel" : "heston_worst_of_greek_blocks_kernel";
-  }
-
-  template <typename Stream>
-  __device__ __forceinline__ static moments lane(const trade& t, const tables& tab, std::int64_t block, int lane)
-  {
-    return heston_worst_of_lane<Stream, LocalVol>(t, tab, block, lane);
-  }
-  template <typename Stream>
-  __device__ __forceinline__ static priced_basket_greeks greek_lane(const trade& t, const tables& tab,
-                                                                    std::int64_t block, int lane)
-  {
-    return heston_worst_of_greek_lane<Stream, LocalVol>(t, tab, block, lane);
-  }
-  template <typename Stream, bool Antithetic, typename Observe, typename Open>
-  __device__ __forceinline__ static void walk(const trade& t, const tables& tab, std::uint64_t seed, Observe&& observe,
-                                              Open&& open)
-  {
-    walk_heston_worst_of<Stream, Antithetic, LocalVol>(t, tab, seed, observe, open);
-  }
-  __device__ __forceinline__ static const basic_heston_step<Real>* steps(const trade& t, const tables& tab)
-  {
-    return tab.steps + t.first_step;
-  }
-  __device__ __forceinline__ static const Real* log_initials(const trade& t, const tables& tab)
-  {
-    return tab.log_initials + t.first_asset;
-  }
-};
-
-}  // namespace
+using worst_of_routes::philox_only;
 
 void launch_heston_worst_of_blocks(const heston_worst_of_ref& f, bool local_vol, block_range blocks, moments* partials,
                                    launch_target at)
 {
-  if (local_vol) worst_of_routes::launch_blocks<heston_worst_of<true>>(f, blocks, partials, at);
-  else worst_of_routes::launch_blocks<heston_worst_of<false>>(f, blocks, partials, at);
+  if (at.sobol_directions != nullptr) detail::launch_heston_worst_of_blocks_quasi(f, local_vol, blocks, partials, at);
+  else if (local_vol) worst_of_routes::launch_blocks<heston_worst_of<true>, philox_only>(f, blocks, partials, at);
+  else worst_of_routes::launch_blocks<heston_worst_of<false>, philox_only>(f, blocks, partials, at);
 }
 
 void launch_heston_worst_of_two_phase(const heston_worst_of_ref& f, bool local_vol, block_range blocks,
                                       const two_phase_scratch<float>& s, moments* partials, launch_target at)
 {
-  if (local_vol) worst_of_routes::launch_two_phase<heston_worst_of<true>>(f, blocks, s, partials, at);
-  else worst_of_routes::launch_two_phase<heston_worst_of<false>>(f, blocks, s, partials, at);
-}
-
-void launch_heston_worst_of_blocks(const basic_heston_worst_of_ref<double>& f, block_range blocks, moments* partials,
-                                   launch_target at)
-{
-  worst_of_routes::launch_blocks<heston_worst_of<true, double>>(f, blocks, partials, at);
-}
-
-void launch_heston_worst_of_two_phase(const basic_heston_worst_of_ref<double>& f, block_range blocks,
-                                      const two_phase_scratch<double>& s, moments* partials, launch_target at)
-{
-  worst_of_routes::launch_two_phase<heston_worst_of<true, double>>(f, blocks, s, partials, at);
+  if (at.sobol_directions != nullptr) {
+    detail::launch_heston_worst_of_two_phase_quasi(f, local_vol, blocks, s, partials, at);
+  } else if (local_vol) {
+    worst_of_routes::launch_two_phase<heston_worst_of<true>, philox_only>(f, blocks, s, partials, at);
+  } else {
+    worst_of_routes::launch_two_phase<heston_worst_of<false>, philox_only>(f, blocks, s, partials, at);
+  }
 }
 
 void launch_heston_worst_of_greek_blocks(const heston_worst_of_ref& f, bool local_vol, block_range blocks,
                                          moments* price_partials, basket_greek_moments* greek_partials,
                                          launch_target at)
 {
-  if (local_vol) {
-    worst_of_routes::launch_greek_blocks<heston_worst_of<true>>(f, blocks, price_partials, greek_partials, at);
+  if (at.sobol_directions != nullptr) {
+    detail::launch_heston_worst_of_greek_blocks_quasi(f, local_vol, blocks, price_partials, greek_partials, at);
+  } else if (local_vol) {
+    worst_of_routes::launch_greek_blocks<heston_worst_of<true>, philox_only>(f, blocks, price_partials,
+                                                                             greek_partials, at);
   } else {
-    worst_of_routes::launch_greek_blocks<heston_worst_of<false>>(f, blocks, price_partials, greek_partials, at);
+    worst_of_routes::launch_greek_blocks<heston_worst_of<false>, philox_only>(f, blocks, price_partials,
+                                                                              greek_partials, at);
   }
 }
 

@@ -1,65 +1,38 @@
+#include "local_vol_worst_of_model.cuh"
 #include "mcprice/kernels/launch/kernel_module.cuh"
-#include "mcprice/kernels/launch/local_vol_worst_of.hpp"
-#include "worst_of_routes.cuh"
+
+#include <type_traits>
 
 namespace mcprice::kernels {
 
 MCPRICE_KERNEL_MODULE(kernel_group::prices)
-namespace {
 
-// Local-vol worst-ofs as worst_of_routes walks them: each asset's log-Euler step on its grid, in
-// the path precision Real (the Greeks' kernel is float's only).
-template <typename Real>
-struct local_vol_worst_of {
-  using real = Real;
-  using trade = basic_local_vol_worst_of_trade<Real>;
-  using tables = basic_local_vol_worst_of_tables<Real>;
-  static constexpr const char* blocks_name = "local_vol_worst_of_blocks_kernel";
-  static constexpr const char* observations_name = "local_vol_worst_of_observations_kernel";
-  static constexpr const char* payoffs_name = "local_vol_worst_of_payoffs_kernel";
-  static constexpr const char* greeks_name() { return "local_vol_worst_of_greek_blocks_kernel"; }
-
-  template <typename Stream>
-  __device__ __forceinline__ static moments lane(const trade& t, const tables& tab, std::int64_t block, int lane)
-  {
-    return local_vol_worst_of_lane<Stream>(t, tab, block, lane);
-  }
-  template <typename Stream>
-  __device__ __forceinline__ static priced_basket_greeks greek_lane(const trade& t, const tables& tab,
-                                                                    std::int64_t block, int lane)
-  {
-    return local_vol_worst_of_greek_lane<Stream>(t, tab, block, lane);
-  }
-  template <typename Stream, bool Antithetic, typename Observe, typename Open>
-  __device__ __forceinline__ static void walk(const trade& t, const tables& tab, std::uint64_t seed, Observe&& observe,
-                                              Open&& open)
-  {
-    walk_local_vol_worst_of<Stream, Antithetic>(t, tab, seed, observe, open);
-  }
-  __device__ __forceinline__ static const basic_local_vol_step<Real>* steps(const trade& t, const tables& tab)
-  {
-    return tab.steps + t.first_step;
-  }
-  __device__ __forceinline__ static const Real* log_initials(const trade& t, const tables& tab)
-  {
-    return tab.log_initials + t.first_asset;
-  }
-};
-
-}  // namespace
+using worst_of_routes::philox_only;
 
 template <typename Real>
 void launch_local_vol_worst_of_blocks(const basic_local_vol_worst_of_ref<Real>& f, block_range blocks,
                                       moments* partials, launch_target at)
 {
-  worst_of_routes::launch_blocks<local_vol_worst_of<Real>>(f, blocks, partials, at);
+  if constexpr (std::is_same_v<Real, double>) {
+    detail::launch_local_vol_worst_of_blocks_double(f, blocks, partials, at);
+  } else if (at.sobol_directions != nullptr) {
+    detail::launch_local_vol_worst_of_blocks_quasi(f, blocks, partials, at);
+  } else {
+    worst_of_routes::launch_blocks<local_vol_worst_of<float>, philox_only>(f, blocks, partials, at);
+  }
 }
 
 template <typename Real>
 void launch_local_vol_worst_of_two_phase(const basic_local_vol_worst_of_ref<Real>& f, block_range blocks,
                                          const two_phase_scratch<Real>& s, moments* partials, launch_target at)
 {
-  worst_of_routes::launch_two_phase<local_vol_worst_of<Real>>(f, blocks, s, partials, at);
+  if constexpr (std::is_same_v<Real, double>) {
+    detail::launch_local_vol_worst_of_two_phase_double(f, blocks, s, partials, at);
+  } else if (at.sobol_directions != nullptr) {
+    detail::launch_local_vol_worst_of_two_phase_quasi(f, blocks, s, partials, at);
+  } else {
+    worst_of_routes::launch_two_phase<local_vol_worst_of<float>, philox_only>(f, blocks, s, partials, at);
+  }
 }
 
 template void launch_local_vol_worst_of_blocks(const local_vol_worst_of_ref&, block_range, moments*, launch_target);
@@ -74,7 +47,12 @@ void launch_local_vol_worst_of_greek_blocks(const local_vol_worst_of_ref& f, blo
                                             moments* price_partials, basket_greek_moments* greek_partials,
                                             launch_target at)
 {
-  worst_of_routes::launch_greek_blocks<local_vol_worst_of<float>>(f, blocks, price_partials, greek_partials, at);
+  if (at.sobol_directions != nullptr) {
+    detail::launch_local_vol_worst_of_greek_blocks_quasi(f, blocks, price_partials, greek_partials, at);
+  } else {
+    worst_of_routes::launch_greek_blocks<local_vol_worst_of<float>, philox_only>(f, blocks, price_partials,
+                                                                                 greek_partials, at);
+  }
 }
 
 }  // namespace mcprice::kernels

@@ -10,6 +10,31 @@
 
 namespace mcprice::kernels::worst_of_routes {
 
+// Which generators a source compiles its routes for (the Gen argument of the launchers below):
+// both, or Philox alone and Sobol alone, where a model keeps its Sobol kernels in a module of
+// their own (kernel_module.cuh).
+struct any_generator {
+  template <typename Quasi, typename Launch>
+  static void with(const launch_target& at, Launch&& launch)
+  {
+    detail::with_normal_stream<Quasi>(at, launch);
+  }
+};
+struct philox_only {
+  template <typename Quasi, typename Launch>
+  static void with(const launch_target&, Launch&& launch)
+  {
+    launch(detail::stream_tag<rng::device_normal_stream>{});
+  }
+};
+struct quasi_only {
+  template <typename Quasi, typename Launch>
+  static void with(const launch_target& at, Launch&& launch)
+  {
+    detail::with_quasi_stream<Quasi>(at, launch);
+  }
+};
+
 using policy = tuning::european_policy;
 using two_phase::lanes;
 using two_phase::row_index;
@@ -128,12 +153,12 @@ __global__ void __launch_bounds__(policy::threads_per_block)
 }
 
 // The fused route over `blocks` (Model::name names the kernel in errors and profiles).
-template <typename Model, typename Ref>
+template <typename Model, typename Gen = any_generator, typename Ref>
 void launch_blocks(const Ref& f, block_range blocks, moments* partials, launch_target at)
 {
   if (f.num_trades == 0) return;
   using real = typename Model::real;
-  detail::with_normal_stream<rng::device_sobol_stream<worst_of_sobol_assets, real>>(at, [&](auto stream) {
+  Gen::template with<rng::device_sobol_stream<worst_of_sobol_assets, real>>(at, [&](auto stream) {
     detail::launch_persistent(blocks_kernel<Model, typename decltype(stream)::type>, Model::blocks_name, blocks.size(),
                               at.grid_blocks, at.stream, f.trades, f.num_trades, f.tables, blocks, partials);
   });
@@ -141,13 +166,13 @@ void launch_blocks(const Ref& f, block_range blocks, moments* partials, launch_t
 
 // The two-phase route: every step's worst performance and variance stored (a called path's later
 // ones are stored and ignored), then replayed through the fused route's path state, to its bits.
-template <typename Model, typename Ref>
+template <typename Model, typename Gen = any_generator, typename Ref>
 void launch_two_phase(const Ref& f, block_range blocks, const two_phase_scratch<typename Model::real>& s,
                       moments* partials, launch_target at)
 {
   if (f.num_trades == 0) return;
   using real = typename Model::real;
-  detail::with_normal_stream<rng::device_sobol_stream<worst_of_sobol_assets, real>>(at, [&](auto stream) {
+  Gen::template with<rng::device_sobol_stream<worst_of_sobol_assets, real>>(at, [&](auto stream) {
     detail::launch_persistent(observations_kernel<Model, typename decltype(stream)::type>, Model::observations_name,
                               blocks.size(), at.grid_blocks, at.stream, f.trades, f.num_trades, f.tables, blocks,
                               s.paths, s.rows);
@@ -181,12 +206,12 @@ __global__ void __launch_bounds__(tuning::worst_of_greek_policy::threads_per_blo
 
 // The price partials of launch_blocks, bit for bit, and each partial's Greek sums in the
 // baskets' channels.
-template <typename Model, typename Ref>
+template <typename Model, typename Gen = any_generator, typename Ref>
 void launch_greek_blocks(const Ref& f, block_range blocks, moments* price_partials,
                          basket_greek_moments* greek_partials, launch_target at)
 {
   if (f.num_trades == 0) return;
-  detail::with_normal_stream<rng::device_sobol_stream<worst_of_sobol_assets>>(at, [&](auto stream) {
+  Gen::template with<rng::device_sobol_stream<worst_of_sobol_assets>>(at, [&](auto stream) {
     detail::launch_persistent(greek_blocks_kernel<Model, typename decltype(stream)::type>, Model::greeks_name(),
                               blocks.size(), at.grid_blocks, at.stream, f.trades, f.num_trades, f.tables, blocks,
                               price_partials, greek_partials);

@@ -92,12 +92,10 @@ gpu_context::gpu_context(const engine_options& o, const market_data& market, std
   market_ready_.synchronize();  // the staging buffer goes out of scope next
 }
 
-// The bucketed pool over pages it maps itself, where the device has virtual memory management
-// and no limit is set: what it holds from the driver is then exactly its pages. Elsewhere it
-// sits over an explicit driver pool, which maps 32 MiB chunks and keeps them while any block
-// in them is live. Under a limit, over pages, every page counted against it: jobs whose blocks
-// fitted the limit in class bytes but not in pages failed or waited on the host, at half the
-// offered rate on the H200 (docs/memory.md), so limits stay on the driver pool for now.
+// The bucketed pool over pages it maps itself, where the device has virtual memory management:
+// what it holds from the driver is then exactly its pages, and a limit bounds them. Elsewhere
+// it sits over an explicit driver pool, which maps 32 MiB chunks and keeps them while any block
+// in them is live (so under a limit it held 1.4-1.8x the limit, docs/memory.md).
 void gpu_context::make_bucketed(const engine_options& o, std::vector<std::string>& notices)
 {
   ordering_ = std::make_unique<cuda_event_ordering>();
@@ -106,7 +104,7 @@ void gpu_context::make_bucketed(const engine_options& o, std::vector<std::string
   if (o.size_class_min_bytes != 0) bo.classes.min_bytes = o.size_class_min_bytes;
   if (o.size_class_max_bytes != 0) bo.classes.max_bytes = o.size_class_max_bytes;
   if (o.size_classes_per_doubling != 0) bo.classes.per_doubling = o.size_classes_per_doubling;
-  memory_resource* upstream = o.pool_limit_bytes == 0 ? map_pages(o.device, bo, notices) : nullptr;
+  memory_resource* upstream = map_pages(o, bo, notices);
   if (upstream == nullptr) {
     explicit_pool_options po;
     po.device = o.device;
@@ -125,15 +123,19 @@ void gpu_context::make_bucketed(const engine_options& o, std::vector<std::string
 }
 
 // The mapped pages beneath the bucketed pool, with its settings for them; null (and a notice)
-// where the device cannot map pages.
-memory_resource* gpu_context::map_pages(int device, bucketed_pool_options& bo, std::vector<std::string>& notices)
+// where the device cannot map pages. Under a limit the pages are held to it, and the pool and
+// the scratch gate to a little less (pool_limit_under_pages): the difference is for the pages
+// that blocks of different sizes share only in part.
+memory_resource* gpu_context::map_pages(const engine_options& o, bucketed_pool_options& bo,
+                                        std::vector<std::string>& notices)
 {
   try {
-    page_driver_ = make_cuda_page_driver(device);
+    page_driver_ = make_cuda_page_driver(o.device);
     std::size_t free_bytes = 0;
     std::size_t total_bytes = 0;
     MCPRICE_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
     mapped_page_options mo = engine_page_options();
+    mo.limit_bytes = o.pool_limit_bytes;
     mo.range_bytes = 2 * total_bytes;  // each zone (small blocks, whole pages) as large as the device
     pages_ = std::make_unique<mapped_page_resource>(*page_driver_, *ordering_, mo);
   } catch (const std::exception& e) {
@@ -143,6 +145,10 @@ memory_resource* gpu_context::map_pages(int device, bucketed_pool_options& bo, s
   }
   bo = over_mapped_pages(bo);
   bo.classes.page_bytes = page_driver_->page_size();
+  if (o.pool_limit_bytes != 0) {
+    bo.limit_bytes = pool_limit_under_pages(o.pool_limit_bytes, page_driver_->page_size());
+    gate_.set_budget(bo.limit_bytes);
+  }
   return pages_.get();
 }
 

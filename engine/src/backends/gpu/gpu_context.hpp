@@ -87,7 +87,7 @@ class gpu_context {
 
  private:
   void make_bucketed(const engine_options& o, std::vector<std::string>& notices);
-  memory_resource* map_pages(int device, bucketed_pool_options& bo, std::vector<std::string>& notices);
+  memory_resource* map_pages(const engine_options& o, bucketed_pool_options& bo, std::vector<std::string>& notices);
 
   int device_;
   stream_pool streams_;
@@ -98,7 +98,7 @@ class gpu_context {
   std::unique_ptr<explicit_pool_resource> pool_;
   std::unique_ptr<cuda_event_ordering> ordering_;
   std::unique_ptr<page_driver> page_driver_;
-  std::unique_ptr<mapped_page_resource> pages_;  // beneath the bucketed pool without a limit; else pool_
+  std::unique_ptr<mapped_page_resource> pages_;  // beneath the bucketed pool where pages map; else pool_
   std::unique_ptr<bucketed_pool_resource> bucketed_;
   std::unique_ptr<allocation_recorder> recorder_;
   std::unique_ptr<memory_resource> simple_;       // malloc or async-default

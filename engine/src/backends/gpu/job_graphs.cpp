@@ -56,7 +56,7 @@ struct job_graphs::entry {
   entry& operator=(const entry&) = delete;
   ~entry()
   {
-    if (gate != nullptr) gate->release(admitted);
+    if (gate != nullptr) gate->release_held(admitted);
   }
 };
 
@@ -155,7 +155,7 @@ job_graphs::entry_ptr job_graphs::capture(const job_graph_key& key, const reques
   auto e = std::make_unique<entry>();
   e->bytes = sizes.device + sizes.staging + scratch;
   if (scratch_gate* const gate = ctx_.gate(); gate != nullptr) {
-    if (!gate->try_acquire(scratch)) return nullptr;
+    if (!gate->try_hold(scratch)) return nullptr;
     e->gate = gate;
     e->admitted = scratch;
   }

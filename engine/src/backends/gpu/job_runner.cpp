@@ -431,12 +431,14 @@ void job_runner::run_admitted_job(const job_range& job, const request_state& r, 
                                   const job_kernels& kernels) const
 {
   std::size_t need = 0;
+  bool alone = false;
   for (;;) {
     try {
-      run_job(job, r, s, job_no, kernels, {&ctx_.scratch(), ctx_.gate(), ctx_.recorder(), need});
+      run_job(job, r, s, job_no, kernels, {&ctx_.scratch(), ctx_.gate(), ctx_.recorder(), need, alone});
       return;
     } catch (const scratch_busy& e) {
       need = e.needed();
+      alone = alone || e.alone();
       ctx_.note_job_retry();
     }
   }
@@ -455,7 +457,7 @@ void job_runner::run_job(const job_range& job, const request_state& r, stream_vi
   scratch_lease lease(
       *from.pool, s, job_cap_, "job " + std::to_string(job_no), [this] { ctx_.note_cap_rejection(); }, from.gate);
   lease.record_into(from.recorder);
-  lease.admit(from.admit);
+  lease.admit(from.admit, from.alone);
   auto* const d_blocks = lease.allocate_n<moments>(n_blocks * layout::partials_per_block);
   std::size_t temp_bytes = cub_temp_bytes(static_cast<std::size_t>(segs));
   void* const temp = lease.allocate(temp_bytes);

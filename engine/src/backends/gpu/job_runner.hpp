@@ -93,6 +93,7 @@ struct scratch_source {
   scratch_gate* gate{nullptr};
   allocation_recorder* recorder{nullptr};
   std::size_t admit{0};
+  bool alone{false};  // admitted with no other job (the pool could not serve it beside them)
 };
 
 class job_graphs;

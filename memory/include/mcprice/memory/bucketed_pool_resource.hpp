@@ -12,6 +12,7 @@
 #include "mcprice/memory/size_classes.hpp"
 #include "mcprice/memory/stream_ordering.hpp"
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -97,6 +98,17 @@ struct bucketed_pool_options {
   o.larger_before_growth = true;
   o.larger_only_at_bound = true;
   return o;
+}
+
+// The pool's limit over pages held to `limit` (at least one page): a sixteenth less, and at
+// least 8 pages less, but never below half, and never above the limit itself. The pool counts
+// blocks in their classes' bytes; blocks of different sizes share pages only in part, so the
+// pages behind a pool at its own limit may exceed it by a few pages.
+[[nodiscard]] inline std::size_t pool_limit_under_pages(std::size_t limit, std::size_t page)
+{
+  std::size_t const pages_limit = limit < page ? page : limit;
+  std::size_t const slack = std::min(pages_limit / 2, std::max(pages_limit / 16, 8 * page));
+  return std::min(limit, pages_limit - slack);
 }
 
 class bucketed_pool_resource final : public memory_resource {

@@ -90,7 +90,9 @@ class mapped_page_resource final : public memory_resource {
   // Releases blocks whose frees the device has passed: each stream's oldest first, up to its
   // first unpassed free, at most `most_polls` polls (each a driver call; an allocation makes 16).
   void reap(std::size_t most_polls = 16) noexcept;
-  bool settle_pending() noexcept;   // the host waits for every pending free; true if there were any
+  bool settle_pending() noexcept;  // the host waits for every pending free; true if there were any
+  bool settle_oldest() noexcept;   // passed frees back, else the host waits for the oldest one
+  [[nodiscard]] std::size_t pages_within_limit() const noexcept;
   void release_spares(std::size_t keep) noexcept;
   [[nodiscard]] std::size_t held() const noexcept { return (pages_.size() + spare_.size()) * page_; }
   void note_held() noexcept;

@@ -31,15 +31,19 @@ class scratch_cap_exceeded : public std::runtime_error {
   std::size_t in_use_;
 };
 
-// A job that holds scratch admission asked the gate for more than fits now (scratch_gate): it
-// gives everything back and comes again asking for `needed` bytes at once. Not a failure.
+// A job that holds scratch admission asked the gate for more than fits now (scratch_gate), or
+// the pool could not serve it beside other jobs under a limit (`alone`): it gives everything
+// back and comes again asking for `needed` bytes at once, alone in the second case. Not a
+// failure.
 class scratch_busy : public std::runtime_error {
  public:
-  scratch_busy(const std::string& job, std::size_t needed);
+  scratch_busy(const std::string& job, std::size_t needed, bool alone = false);
   [[nodiscard]] std::size_t needed() const noexcept { return needed_; }
+  [[nodiscard]] bool alone() const noexcept { return alone_; }
 
  private:
   std::size_t needed_;
+  bool alone_;
 };
 
 }  // namespace mcprice

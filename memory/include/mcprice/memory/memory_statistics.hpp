@@ -92,6 +92,7 @@ struct mapped_page_usage {
   std::uint64_t pages_created{0};
   std::uint64_t pages_released{0};
   std::uint64_t maps{0};
+  std::uint64_t pending_waits{0};  // at the limit: the host waited for a pending free's mark
 };
 
 // Bytes asked of a resource through statistics_resource.
@@ -112,6 +113,7 @@ struct gate_statistics {
   std::uint64_t waits{0};     // acquisitions that had to wait
   double wait_s{0.0};         // their total time waiting
   std::uint64_t refusals{0};  // try_acquire calls refused (each a job's retry)
+  std::uint64_t alone_waits{0};  // jobs the pool could not serve beside others, come again alone
 };
 
 // The GPU backend's captured job graphs (engine_options::graphs): the cache's entries and the

@@ -3,7 +3,9 @@
 // scratch_cap_exceeded and never reaches the pool. Under a scratch gate (a pool limit) each
 // allocation is first admitted in the pool's units: a lease that holds no admission waits for
 // it; one that holds some and cannot get more throws scratch_busy with its whole need (it must
-// not wait while holding). Everything still held is returned, in stream order, when the lease
+// not wait while holding). A pool out of memory under a gate throws scratch_busy too, asking to
+// come again alone, unless the lease was admitted alone: then the job's need is beyond the limit
+// and out_of_memory passes. Everything still held is returned, in stream order, when the lease
 // ends.
 #include "mcprice/memory/allocation_profile.hpp"
 #include "mcprice/memory/memory_resource.hpp"
@@ -34,8 +36,9 @@ class scratch_lease {
   void deallocate(void* p) noexcept;
   void release_all() noexcept;
   // Waits for admission of `bytes` (a job's whole need, known from a refused first try) before
-  // any allocation, so the job's allocations then need no more.
-  void admit(std::size_t bytes);
+  // any allocation, so the job's allocations then need no more; `alone`: with no other job
+  // admitted until this lease ends (scratch_gate::acquire_alone).
+  void admit(std::size_t bytes, bool alone = false);
 
   // Records every allocation of this lease, and its high watermark when it ends (null: none).
   void record_into(allocation_recorder* recorder) noexcept { recorder_ = recorder; }
@@ -61,6 +64,7 @@ class scratch_lease {
   std::function<void()> on_rejection_;
   scratch_gate* gate_;
   std::size_t admitted_{0};  // held from the gate
+  bool alone_{false};        // admitted alone
   std::size_t granted_{0};   // of which in use, in the pool's units
   std::vector<held> held_;
   std::size_t in_use_{0};
