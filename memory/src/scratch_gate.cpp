@@ -49,7 +49,9 @@ void scratch_gate::add_alone(std::size_t bytes) noexcept
   admit(bytes);
 }
 
-bool scratch_gate::try_acquire(std::size_t bytes)
+bool scratch_gate::try_acquire(std::size_t bytes) { return try_admit(bytes, false); }
+
+bool scratch_gate::try_admit(std::size_t bytes, bool hold)
 {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!fits(bytes)) {
@@ -57,6 +59,7 @@ bool scratch_gate::try_acquire(std::size_t bytes)
     return false;
   }
   admit(bytes);
+  if (hold) held_ += bytes;
   return true;
 }
 
@@ -70,17 +73,7 @@ void scratch_gate::release(std::size_t bytes) noexcept
   released_.notify_all();
 }
 
-bool scratch_gate::try_hold(std::size_t bytes)
-{
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (!fits(bytes)) {
-    ++stats_.refusals;
-    return false;
-  }
-  admit(bytes);
-  held_ += bytes;
-  return true;
-}
+bool scratch_gate::try_hold(std::size_t bytes) { return try_admit(bytes, true); }
 
 void scratch_gate::release_held(std::size_t bytes) noexcept
 {

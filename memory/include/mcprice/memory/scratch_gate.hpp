@@ -43,6 +43,7 @@ class scratch_gate {
  private:
   [[nodiscard]] bool fits(std::size_t bytes) const noexcept;
   void admit(std::size_t bytes) noexcept;
+  [[nodiscard]] bool try_admit(std::size_t bytes, bool hold);
   [[nodiscard]] bool open() const noexcept { return !alone_ && waiting_alone_ == 0; }
 
   mutable std::mutex mutex_;
