@@ -20,7 +20,9 @@ int select_device(int device)
 }  // namespace
 
 gpu_context::gpu_context(const engine_options& o, const market_data& market, std::vector<std::string>& notices)
-    : device_(select_device(o.device)), streams_(o.streams > 0 ? o.streams : default_streams), gate_(o.pool_limit_bytes)
+    : device_(select_device(o.device)), streams_(o.streams > 0 ? o.streams : default_streams),
+      pool_limit_(o.pool_limit_bytes),
+      gate_(o.pool_limit_bytes)
 {
   switch (o.allocator) {
     case allocator_kind::malloc:

@@ -50,7 +50,10 @@ class gpu_context {
   [[nodiscard]] memory_resource& scratch() noexcept { return *scratch_; }
   // Admission under --pool-limit (every allocator); null without a limit.
   [[nodiscard]] scratch_gate* gate() noexcept { return gate_.budget() != 0 ? &gate_ : nullptr; }
-  [[nodiscard]] std::size_t pool_limit() const noexcept { return gate_.budget(); }
+  // The user's --pool-limit, and what the gate admits under it (over pages, a little less:
+  // gpu_context::map_pages).
+  [[nodiscard]] std::size_t pool_limit() const noexcept { return pool_limit_; }
+  [[nodiscard]] std::size_t scratch_budget() const noexcept { return gate_.budget(); }
   // engine_options::record_allocations: where the jobs' leases record; null otherwise.
   [[nodiscard]] allocation_recorder* recorder() noexcept { return recorder_.get(); }
   void note_job_retry() noexcept { ++job_retries_; }
@@ -104,6 +107,7 @@ class gpu_context {
   std::unique_ptr<memory_resource> simple_;       // malloc or async-default
   std::unique_ptr<statistics_resource> counted_;  // over simple_ or the plain pool: requested bytes, latency
   memory_resource* scratch_{nullptr};
+  std::size_t pool_limit_;
   scratch_gate gate_;
   std::atomic<std::uint64_t> job_retries_{0};
   std::atomic<int> requests_in_flight_{0};

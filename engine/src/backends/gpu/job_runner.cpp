@@ -203,8 +203,9 @@ family_run job_runner::plan(const request_upload& u, const run_control& control,
   for (std::size_t t : r.split.trades_too_large) {
     run.outcomes[t].error =
         (plan_cap() == job_cap_ ? "--job-cap " + std::to_string(job_cap_) + " bytes is"
-                                : "three quarters of --pool-limit " + std::to_string(ctx_.pool_limit()) +
-                                      " bytes (what one job may take) is") +
+                                : "three quarters of the " + std::to_string(ctx_.scratch_budget()) +
+                                      " bytes admitted under --pool-limit " + std::to_string(ctx_.pool_limit()) +
+                                      " (what one job may take) is") +
         " smaller than the " + std::to_string(r.split.smallest_need) + " bytes one chunk of this trade needs";
   }
   return run;
@@ -270,7 +271,7 @@ std::int64_t job_runner::job_size(std::int64_t total_blocks, std::size_t max_job
 // classes (at most 19% each). A job that large waits until the others have drained.
 std::size_t job_runner::plan_cap() const noexcept
 {
-  std::size_t const share = ctx_.pool_limit() / 4 * 3;
+  std::size_t const share = ctx_.scratch_budget() / 4 * 3;
   if (share == 0) return job_cap_;
   return job_cap_ == 0 ? share : std::min(job_cap_, share);
 }
