@@ -374,6 +374,30 @@ class python_engine {
       pool["slow_path_p99_us"] = p.slow_latency_p99_us;
       d["scratch"] = pool;
     }
+    if (report->pages) {
+      auto const& p = *report->pages;
+      py::dict pages;
+      pages["page_bytes"] = p.page_size;
+      pages["held_bytes"] = p.held;
+      pages["held_peak_bytes"] = p.held_peak;
+      pages["mapped_bytes"] = p.mapped;
+      pages["idle_bytes"] = p.idle;
+      pages["spare_bytes"] = p.spare;
+      pages["pending_frees"] = p.pending_frees;
+      pages["pending_waits"] = p.pending_waits;  // at the limit: the host waited for a free
+      d["pages"] = pages;
+    }
+    if (report->gate) {
+      auto const& g = *report->gate;
+      py::dict gate;
+      gate["budget_bytes"] = g.budget;
+      gate["in_use_bytes"] = g.in_use;
+      gate["peak_bytes"] = g.peak;
+      gate["waits"] = g.waits;
+      gate["wait_s"] = g.wait_s;
+      gate["alone_waits"] = g.alone_waits;  // jobs that came again alone
+      d["gate"] = gate;
+    }
     if (report->graphs) {
       auto const& g = *report->graphs;
       py::dict graphs;

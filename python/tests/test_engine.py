@@ -282,6 +282,21 @@ def test_the_gpu_path_prices_the_book_and_reports_memory():
     assert_frames_identical(eng.price(pd.read_csv(BOOK, comment="#")), got)
 
 
+def test_a_pool_limit_bounds_the_pages_held_and_reports_its_gate():
+    limit = 64 << 20
+    try:
+        eng = mcprice.Engine(MARKET, backend="gpu", paths=PATHS, seed=42, pool_limit=limit)
+    except ValueError as e:
+        pytest.skip(f"no GPU: {e}")
+    got = eng.price(BOOK)
+    report = eng.memory()
+    gate = report["gate"]
+    assert 0 < gate["budget_bytes"] <= limit and gate["in_use_bytes"] == 0
+    if "pages" in report:  # where the device maps pages
+        assert report["pages"]["held_peak_bytes"] <= limit
+    assert_frames_identical(gpu_engine().price(BOOK), got)
+
+
 def test_an_autocallable_row_carries_its_redemption_statistics(engine):
     note = {"id": "NOTE", "product": "autocallable", "underlying": "ABC", "maturity": 2,
             "observation_times": "0.5;1;1.5;2", "autocall_barrier": "1.0;0.95;0.9;0.9", "coupon": 0.03,
