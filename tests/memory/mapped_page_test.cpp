@@ -5,8 +5,13 @@
 #include "fake_device.hpp"
 #include "mcprice/memory/bucketed_pool_resource.hpp"
 #include "mcprice/memory/mapped_page_resource.hpp"
+#include "mcprice/memory/scratch_gate.hpp"
+#include "mcprice/memory/scratch_lease.hpp"
 
+#include <atomic>
 #include <chrono>
+#include <map>
+#include <mutex>
 #include <random>
 #include <thread>
 
@@ -406,4 +411,66 @@ TEST_CASE("the bucketed pool over mapped pages serves a stream of mixed jobs fro
   for (auto const& j : in_flight) {
     for (auto const& [p, bytes] : j.blocks) pool.deallocate(p, bytes, j.s);
   }
+}
+
+// The engine's shape under --pool-limit (gpu_context, job_runner): the pages held to the limit,
+// six threads of jobs of mixed sizes on streams of their own, the device passing a mark at its
+// third poll. A job short of memory beside others comes again alone, as the GPU backend's job
+// loop does; none may fail, and the pages held never pass the limit. With the engine's slack
+// the gate does most of the waiting; with none (the pool at the pages' limit, the gate admitting
+// twice that) the pages' waits for pending frees and the jobs that come again alone must.
+TEST_CASE("jobs under a limit over pages all finish, the pages within the limit", "[memory][pages][concurrency]")
+{
+  bool const slack = GENERATE(true, false);
+  fake_page_driver driver;
+  fake_ordering ord;
+  std::mutex polls_mutex;
+  std::map<order_token, int> polls;
+  ord.on_poll = [&](order_token t) -> std::optional<bool> {
+    std::lock_guard<std::mutex> lock(polls_mutex);
+    return ++polls[t] >= 3;
+  };
+  std::size_t const limit = 48 * mib;
+  mapped_page_resource pages(driver, ord, {limit, std::size_t{1} << 36});
+  bucketed_pool_options o = engine_options_over(driver);
+  o.limit_bytes = slack ? pool_limit_under_pages(limit, driver.page) : limit;
+  bucketed_pool_resource pool(pages, ord, o);
+  scratch_gate gate(slack ? o.limit_bytes : 2 * limit);
+  std::vector<std::size_t> const sizes{256 * 1024, 1 * mib, 3 * mib, 6 * mib, 700 * 1024, 5 * mib};
+  std::atomic<int> done{0}, failed{0}, alone{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 6; ++t) {
+    threads.emplace_back([&, t] {
+      for (int j = 0; j < 60; ++j) {
+        std::size_t need = 0;
+        bool go_alone = false;
+        for (;;) {
+          try {
+            scratch_lease lease(pool, fake_stream(t + 1), 0, "job", {}, &gate);
+            lease.admit(need, go_alone);
+            for (int k = 0; k < 3; ++k) (void)lease.allocate(sizes[static_cast<std::size_t>(t * 7 + j + k) % sizes.size()]);
+            break;
+          } catch (const scratch_busy& e) {
+            need = e.needed();
+            if (e.alone()) ++alone;
+            go_alone = go_alone || e.alone();
+          } catch (const out_of_memory&) {
+            ++failed;
+            break;
+          }
+        }
+        ++done;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  auto const u = pages.usage();
+  INFO((slack ? "slack: " : "no slack: ") << alone.load() << " jobs came again alone; " << u.pending_waits
+                                         << " waits for a pending free; held peak " << u.held_peak / mib << " MiB");
+  CHECK(done == 360);
+  CHECK(failed == 0);
+  CHECK(u.held_peak <= limit);
+  CHECK(gate.statistics().in_use == 0);
+  CHECK(pool.statistics().allocated == 0);
+  if (!slack && u.pending_waits + static_cast<std::uint64_t>(alone.load()) == 0) WARN("the limit put no pressure");
 }
