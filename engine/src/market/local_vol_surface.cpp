@@ -39,12 +39,48 @@ total_variance_surface::total_variance_surface(const implied_vol_surface& s,
   }
 }
 
+namespace {
+
+// w beyond an expiry's last strike on one side, `d` >= 0 past it: it leaves the edge's value
+// `edge` with the spline's outward slope `s` and no curvature, and levels off as
+// edge + s L tanh(d / L), L = edge / (2 |s|), within half the edge's variance of it. Flat
+// implied vol from the edge on (the slope dropping to 0 there) would put a point mass in the
+// density at the edge strike, which no diffusion reprices (docs/models.md).
+// Returns {w, dw/dd, d2w/dd2}.
+struct wing_point {
+  double w, slope, curvature;
+};
+
+wing_point wing(double edge, double s, double d)
+{
+  if (s == 0.0 || !(edge > 0.0)) return {edge, 0.0, 0.0};
+  double const scale = edge / (2.0 * std::abs(s));
+  double const th = std::tanh(d / scale);
+  double const sech2 = 1.0 - th * th;
+  return {edge + s * scale * th, s * sech2, -2.0 * s * th * sech2 / scale};
+}
+
+}  // namespace
+
 total_variance_point total_variance_surface::spline::at(double x) const
 {
   std::size_t const n = k.size();
-  if (n == 1 || x <= k.front()) return {w.front(), 0.0, 0.0, 0.0};
-  if (x >= k.back()) return {w.back(), 0.0, 0.0, 0.0};
-  std::size_t const j = static_cast<std::size_t>(std::upper_bound(k.begin(), k.end(), x) - k.begin()) - 1;
+  if (n == 1) return {w.front(), 0.0, 0.0, 0.0};
+  if (x < k.front()) {
+    wing_point const p = wing(w.front(), -inside(0, k.front()).w_k, k.front() - x);
+    return {p.w, -p.slope, p.curvature, 0.0};
+  }
+  if (x > k.back()) {
+    wing_point const p = wing(w.back(), inside(n - 2, k.back()).w_k, x - k.back());
+    return {p.w, p.slope, p.curvature, 0.0};
+  }
+  return inside(static_cast<std::size_t>(std::upper_bound(k.begin(), k.end(), x) - k.begin()) - 1, x);
+}
+
+// The cubic between strikes j and j + 1 (j = n - 1 at the last strike itself: the piece before).
+total_variance_point total_variance_surface::spline::inside(std::size_t j, double x) const
+{
+  j = std::min(j, k.size() - 2);
   double const h = k[j + 1] - k[j];
   double const a = (k[j + 1] - x) / h;
   double const b = (x - k[j]) / h;

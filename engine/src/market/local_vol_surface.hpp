@@ -16,9 +16,10 @@ struct total_variance_point {
   double w, w_k, w_kk, w_t;
 };
 
-// The surface's interpolation, with its extrapolation: flat implied vol beyond the strikes of
-// an expiry (w constant in k), and in time flat implied vol before the first expiry and after
-// the last (w proportional to T). `log_forward(T)`: ln F(T).
+// The surface's interpolation, with its extrapolation: beyond the strikes of an expiry w leaves
+// the edge smoothly and levels off within half the edge's variance (local_vol_surface.cpp's
+// `wing`), and in time flat implied vol before the first expiry and after the last (w
+// proportional to T). `log_forward(T)`: ln F(T).
 class total_variance_surface {
  public:
   total_variance_surface(const implied_vol_surface& s, const std::function<double(double)>& log_forward);
@@ -30,6 +31,7 @@ class total_variance_surface {
   struct spline {  // natural cubic spline of w in k at one expiry
     std::vector<double> k, w, second;
     [[nodiscard]] total_variance_point at(double x) const;
+    [[nodiscard]] total_variance_point inside(std::size_t j, double x) const;
   };
   std::vector<double> expiries_;
   std::vector<spline> splines_;
