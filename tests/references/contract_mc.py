@@ -7,7 +7,8 @@ that may include today), discrete barriers with rebates, discrete lookbacks (sea
 discrete touches, and baskets, best-of, worst-of (weighted) and spreads. The two estimates are
 independent, so they must agree within 4 of their combined standard errors (plus 1e-4 of the
 price for float paths).
-Usage: /usr/bin/python3 contract_mc.py PRICE_BATCH SEED N [PATHS] [-v]
+Usage: /usr/bin/python3 contract_mc.py PRICE_BATCH SEED N [PATHS] [-v] [--jumps]
+       (--jumps: Merton jumps on some assets)
        (EXTRA="--rng sobol" adds price-batch arguments)"""
 import csv, json, math, os, subprocess, sys, tempfile
 import numpy as np
@@ -15,6 +16,7 @@ import numpy as np
 pb, seed, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 paths = int(sys.argv[4]) if len(sys.argv) > 4 and not sys.argv[4].startswith("-") else 400000
 verbose = "-v" in sys.argv
+jumps = "--jumps" in sys.argv  # Merton jumps on some assets, simulated exactly at the dates
 rnd = np.random.default_rng(seed)
 r = float(rnd.choice([0.0, 0.02, 0.05]))
 assets, corr, trades, models = {}, {}, [], {}
@@ -26,6 +28,8 @@ def pick(xs):
 
 def new_asset(name):
     a = {"spot": pick([50.0, 100.0]), "dividend_yield": pick([0.0, 0.02]), "vol": pick([0.15, 0.25, 0.4])}
+    if jumps and rnd.random() < 0.4:
+        a["jumps"] = {"intensity": pick([0.2, 1.0]), "mean": pick([-0.15, 0.05]), "vol": pick([0.1, 0.2])}
     assets[name] = a
     return a
 
@@ -180,12 +184,19 @@ def simulate(row, gen):
             if a != b:
                 c[a, b] = corr.get(f"{names[a]},{names[b]}", corr.get(f"{names[b]},{names[a]}", 0.0))
     chol = np.linalg.cholesky(c)
+    laws = [assets[nm].get("jumps", {"intensity": 0.0, "mean": 0.0, "vol": 0.0}) for nm in names]
+    lam = np.array([j["intensity"] for j in laws])
+    jm, jv = np.array([j["mean"] for j in laws]), np.array([j["vol"] for j in laws])
+    comp = lam * (np.exp(jm + 0.5 * jv ** 2) - 1.0)  # the compensator: the forward is unchanged
     logs = np.tile(np.log(spots), (paths, 1))
     at = {0.0: np.exp(logs)}
     prev = 0.0
     for t in sorted(set(round(x, 12) for x in dates_read(row, T)) - {0.0}):
         z = gen.standard_normal((paths, k)) @ chol.T
-        logs = logs + (r - qs - 0.5 * vols ** 2) * (t - prev) + vols * math.sqrt(t - prev) * z
+        logs = logs + (r - qs - 0.5 * vols ** 2 - comp) * (t - prev) + vols * math.sqrt(t - prev) * z
+        if lam.any():
+            count = gen.poisson(lam * (t - prev), (paths, k))
+            logs = logs + count * jm + np.sqrt(count) * jv * gen.standard_normal((paths, k))
         at[t] = np.exp(logs)
         prev = t
     return lambda t: at[round(t, 12)]
