@@ -7,8 +7,9 @@ that may include today), discrete barriers with rebates, discrete lookbacks (sea
 discrete touches, and baskets, best-of, worst-of (weighted) and spreads. The two estimates are
 independent, so they must agree within 4 of their combined standard errors (plus 1e-4 of the
 price for float paths).
-Usage: /usr/bin/python3 contract_mc.py PRICE_BATCH SEED N [PATHS] [-v] [--jumps]
-       (--jumps: Merton jumps on some assets)
+Usage: /usr/bin/python3 contract_mc.py PRICE_BATCH SEED N [PATHS] [-v] [--jumps] [--curves]
+       (--jumps: Merton jumps on some assets; --curves: a discount curve, and term structures of
+       dividend yields and vols on some assets)
        (EXTRA="--rng sobol" adds price-batch arguments)"""
 import csv, json, math, os, subprocess, sys, tempfile
 import numpy as np
@@ -17,8 +18,10 @@ pb, seed, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 paths = int(sys.argv[4]) if len(sys.argv) > 4 and not sys.argv[4].startswith("-") else 400000
 verbose = "-v" in sys.argv
 jumps = "--jumps" in sys.argv  # Merton jumps on some assets, simulated exactly at the dates
+curves = "--curves" in sys.argv  # term structures: the discount curve, dividend yields, vols
 rnd = np.random.default_rng(seed)
 r = float(rnd.choice([0.0, 0.02, 0.05]))
+rate = {"times": [0.5, 1.0, 2.0, 5.0], "zero_rates": [0.01, 0.02, 0.035, 0.04]} if "--curves" in sys.argv else r
 assets, corr, trades, models = {}, {}, [], {}
 
 
@@ -28,6 +31,10 @@ def pick(xs):
 
 def new_asset(name):
     a = {"spot": pick([50.0, 100.0]), "dividend_yield": pick([0.0, 0.02]), "vol": pick([0.15, 0.25, 0.4])}
+    if curves and rnd.random() < 0.6:
+        a["dividend_yield"] = {"times": [0.5, 1.5, 3.0], "rates": [pick([0.0, 0.01, 0.03]) for _ in range(3)]}
+    if curves and rnd.random() < 0.6:
+        a["vol"] = {"times": [0.5, 1.5, 3.0], "vols": sorted(pick([0.15, 0.25, 0.4]) for _ in range(3))}
     if jumps and rnd.random() < 0.4:
         a["jumps"] = {"intensity": pick([0.2, 1.0]), "mean": pick([-0.15, 0.05]), "vol": pick([0.1, 0.2])}
     assets[name] = a
@@ -148,6 +155,30 @@ for i in range(n):
     trades.append(row)
 
 
+def zero(curve, t):
+    """A zero rate (or yield) at t: flat, or linear in time between pillars and flat outside."""
+    if not isinstance(curve, dict):
+        return curve
+    times, rates = curve["times"], curve.get("rates", curve.get("zero_rates"))
+    return np.interp(t, times, rates)
+
+
+def total_variance(vol, t):
+    """Black total variance at t: linear between pillars' sigma^2 t, flat vol outside."""
+    if not isinstance(vol, dict):
+        return vol * vol * t
+    times, vols = vol["times"], vol["vols"]
+    if t <= times[0]:
+        return vols[0] ** 2 * t
+    if t >= times[-1]:
+        return vols[-1] ** 2 * t
+    return float(np.interp(t, times, [v * v * x for v, x in zip(vols, times)]))
+
+
+def disc(t):
+    return np.exp(-zero(rate, t) * t)
+
+
 def floats(text):
     return [float(x) for x in text.split(";")]
 
@@ -176,8 +207,12 @@ def simulate(row, gen):
     T = float(row["maturity"])
     k = len(names)
     spots = np.array([assets[nm]["spot"] for nm in names])
-    qs = np.array([assets[nm]["dividend_yield"] for nm in names])
-    vols = np.array([assets[nm]["vol"] for nm in names])
+    def log_forward(t):  # ln(F(t) / S0), per asset
+        return np.array([(zero(rate, t) - zero(assets[nm]["dividend_yield"], t)) * t for nm in names])
+
+    def variance(t):
+        return np.array([total_variance(assets[nm]["vol"], t) for nm in names])
+
     c = np.eye(k)
     for a in range(k):
         for b in range(k):
@@ -193,7 +228,8 @@ def simulate(row, gen):
     prev = 0.0
     for t in sorted(set(round(x, 12) for x in dates_read(row, T)) - {0.0}):
         z = gen.standard_normal((paths, k)) @ chol.T
-        logs = logs + (r - qs - 0.5 * vols ** 2 - comp) * (t - prev) + vols * math.sqrt(t - prev) * z
+        dw = variance(t) - variance(prev)
+        logs = logs + log_forward(t) - log_forward(prev) - 0.5 * dw - comp * (t - prev) + np.sqrt(dw) * z
         if lam.any():
             count = gen.poisson(lam * (t - prev), (paths, k))
             logs = logs + count * jm + np.sqrt(count) * jv * gen.standard_normal((paths, k))
@@ -209,7 +245,7 @@ def cliquet_pay(row, T, at):
     for t in times:
         total = total + np.clip(at(t)[:, 0] / before - 1.0, lf, lc)
         before = at(t)[:, 0]
-    return np.clip(total, float(row.get("global_floor", "-inf")), float(row.get("global_cap", "inf"))) * math.exp(-r * T)
+    return np.clip(total, float(row.get("global_floor", "-inf")), float(row.get("global_cap", "inf"))) * disc(T)
 
 
 def autocallable_pay(row, T, at):
@@ -227,11 +263,11 @@ def autocallable_pay(row, T, at):
     for j, t in enumerate(obs):
         perf = (at(t) / levels).min(axis=1)
         got = alive & (perf >= cb[j])
-        pay += np.where(got, cpn * (1.0 + (missed if memory else 0.0)), 0.0) * math.exp(-r * t)
+        pay += np.where(got, cpn * (1.0 + (missed if memory else 0.0)), 0.0) * disc(t)
         missed = np.where(got, 0.0, missed + np.where(alive, 1.0, 0.0))
         if j + 1 < len(obs):
             call = alive & (perf >= ac[j])
-            pay += np.where(call, 1.0, 0.0) * math.exp(-r * t)
+            pay += np.where(call, 1.0, 0.0) * disc(t)
             alive &= ~call
     perf_T = (at(T) / levels).min(axis=1)
     ki = np.zeros(paths, dtype=bool)
@@ -242,7 +278,7 @@ def autocallable_pay(row, T, at):
             ki |= (at(t) / levels).min(axis=1) <= kb
     K = float(row.get("strike", "1.0"))
     final = 1.0 - np.where(ki, np.maximum(K - perf_T, 0.0) / K, 0.0)
-    return pay + np.where(alive, final, 0.0) * math.exp(-r * T)
+    return pay + np.where(alive, final, 0.0) * disc(T)
 
 
 def vanilla(x, strike, side):
@@ -253,37 +289,37 @@ def path_pay(row, T, at):
     times = monitoring_times(row, T)
     s = np.stack([at(t)[:, 0] for t in times], axis=1)
     sT, side, p = at(T)[:, 0], row["type"], row["product"]
-    disc = math.exp(-r * T)
+    to_T = disc(T)
     if p == "asian":
         avg = s.mean(axis=1) if row["averaging"] == "arithmetic" else np.exp(np.log(s).mean(axis=1))
         if row["strike_kind"] == "fixed":
-            return vanilla(avg, float(row["strike"]), side) * disc
-        return vanilla(sT, avg, side) * disc
+            return vanilla(avg, float(row["strike"]), side) * to_T
+        return vanilla(sT, avg, side) * to_T
     if p == "lookback":
         s0 = at(0.0)[:, 0]
         extreme = float(row["running_extreme"]) if "running_extreme" in row else s0
         lo = np.minimum(s.min(axis=1), extreme)
         hi = np.maximum(s.max(axis=1), extreme)
         if row["strike_kind"] == "floating":
-            return (sT - lo if side == "call" else hi - sT) * disc
+            return (sT - lo if side == "call" else hi - sT) * to_T
         K = float(row["strike"])
-        return (np.maximum(hi - K, 0.0) if side == "call" else np.maximum(K - lo, 0.0)) * disc
+        return (np.maximum(hi - K, 0.0) if side == "call" else np.maximum(K - lo, 0.0)) * to_T
     B = float(row["barrier"])
     kind = row["barrier_kind"]
     hits = s >= B if kind.startswith("up") else s <= B
     hit = hits.any(axis=1)
     first = np.argmax(hits, axis=1)
-    hit_disc = np.exp(-r * np.array(times))[first]
+    hit_disc = disc(np.array(times))[first]
     if p == "touch":
         cash = float(row["payout"])
         if row["type"] == "no-touch":
-            return np.where(hit, 0.0, cash) * disc
-        return np.where(hit, cash * (hit_disc if row["pay_at"] == "hit" else disc), 0.0)
-    payoff = vanilla(sT, float(row["strike"]), side) * disc
+            return np.where(hit, 0.0, cash) * to_T
+        return np.where(hit, cash * (hit_disc if row["pay_at"] == "hit" else to_T), 0.0)
+    payoff = vanilla(sT, float(row["strike"]), side) * to_T
     rebate = float(row["rebate"])
     if kind.endswith("out"):
         return np.where(hit, rebate * hit_disc, payoff)
-    return np.where(hit, payoff, rebate * disc)
+    return np.where(hit, payoff, rebate * to_T)
 
 
 def multi_pay(row, T, at):
@@ -298,7 +334,7 @@ def multi_pay(row, T, at):
     else:
         scaled = sT * w if w is not None else sT
         x = scaled.max(axis=1) if p == "best_of" else scaled.min(axis=1)
-    return vanilla(x, K, side) * math.exp(-r * T)
+    return vanilla(x, K, side) * disc(T)
 
 
 PAYS = {"autocallable": autocallable_pay, "cliquet": cliquet_pay, "asian": path_pay, "barrier": path_pay,
@@ -308,7 +344,8 @@ PAYS = {"autocallable": autocallable_pay, "cliquet": cliquet_pay, "asian": path_
 
 cols = ["id"] + sorted({key for t in trades for key in t} - {"id"})
 with tempfile.TemporaryDirectory() as d:
-    json.dump({"rate": r, "assets": assets, "correlation": corr}, open(os.path.join(d, "m.json"), "w"))
+    curve = {"discount_curve": rate} if isinstance(rate, dict) else {"rate": r}
+    json.dump(dict(curve, assets=assets, correlation=corr), open(os.path.join(d, "m.json"), "w"))
     with open(os.path.join(d, "b.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=cols)
         w.writeheader()
