@@ -42,10 +42,11 @@ total_variance_surface::total_variance_surface(const implied_vol_surface& s,
 namespace {
 
 // w beyond an expiry's last strike on one side, `d` >= 0 past it: it leaves the edge's value
-// `edge` with the spline's outward slope `s` and no curvature, and levels off as
-// edge + s L tanh(d / L), L = edge / (2 |s|), within half the edge's variance of it. Flat
-// implied vol from the edge on (the slope dropping to 0 there) would put a point mass in the
-// density at the edge strike, which no diffusion reprices (docs/models.md).
+// `edge` with the spline's outward slope `s` and no curvature. Rising outward it goes on as a
+// line (concave, it would leave the arbitrage-free set: a negative Dupire denominator); falling,
+// it levels off as edge + s L tanh(d / L), L = edge / (2 |s|), within half the edge's variance
+// (convex). Flat implied vol from the edge on (the slope dropping to 0 there) would put a point
+// mass in the density at the edge strike, which no diffusion reprices (docs/models.md).
 // Returns {w, dw/dd, d2w/dd2}.
 struct wing_point {
   double w, slope, curvature;
@@ -54,6 +55,7 @@ struct wing_point {
 wing_point wing(double edge, double s, double d)
 {
   if (s == 0.0 || !(edge > 0.0)) return {edge, 0.0, 0.0};
+  if (s > 0.0) return {edge + s * d, s, 0.0};
   double const scale = edge / (2.0 * std::abs(s));
   double const th = std::tanh(d / scale);
   double const sech2 = 1.0 - th * th;
