@@ -17,9 +17,9 @@ struct total_variance_point {
 };
 
 // The surface's interpolation, with its extrapolation: beyond the strikes of an expiry w leaves
-// the edge smoothly and levels off within half the edge's variance (local_vol_surface.cpp's
-// `wing`), and in time flat implied vol before the first expiry and after the last (w
-// proportional to T). `log_forward(T)`: ln F(T).
+// the edge with the spline's slope and no curvature, as a line where it rises outward and
+// levelling off where it falls (local_vol_surface.cpp's `wing`), and in time flat implied vol
+// before the first expiry and after the last (w proportional to T). `log_forward(T)`: ln F(T).
 class total_variance_surface {
  public:
   total_variance_surface(const implied_vol_surface& s, const std::function<double(double)>& log_forward);
