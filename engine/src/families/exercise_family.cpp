@@ -169,6 +169,7 @@ bool same_decisions(const basic_exercise_family<Real>& f, const basic_exercise_t
   auto const same_real = [](Real x, Real y) { return std::memcmp(&x, &y, sizeof(Real)) == 0; };
   bool same = a.first_date == b.first_date && a.first_coefficient == b.first_coefficient && a.basis == b.basis &&
               a.payoff == b.payoff && a.call == b.call && a.unit_weights == b.unit_weights &&
+              a.european_floor == b.european_floor &&
               same_real(a.strike, b.strike) && same_real(a.norm, b.norm) && same_real(a.v_norm, b.v_norm) &&
               same_walk(f, a, b);
   for (int i = 0; same && i < a.assets; ++i) {

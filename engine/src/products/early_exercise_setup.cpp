@@ -287,6 +287,8 @@ basic_exercise_job<Real> make_exercise_job(const trade& t, const market_data& ma
   }
   int const jumping = add_jumps(market, idx, times, k.substeps, job);
   k.jumps = jumping > 0 ? 1 : 0;
+  // Black's formula prices what is left of a GBM vanilla: the policy's floor (european_floor).
+  k.european_floor = n == 1 && !heston && jumping == 0 ? 1 : 0;
   // A date (GBM) or substep (Heston) draws a normal an asset, Heston first one an asset for the
   // variances, then a jump trade two raw draws a jumping asset, two assets' a next_uint4
   // (walk_exercise_paths). The regression keeps Philox paths under --rng sobol.

@@ -62,6 +62,9 @@ struct basic_exercise_trade {
   std::uint8_t variance_basis;  // any Heston asset: the basis carries the variances (exercise_basis)
   std::uint8_t unit_weights;    // every asset's weight is 1 (best-of, worst-of, a vanilla): w S is S
   std::uint8_t jumps;           // some asset jumps (exercise_asset::jumps): the walk draws for it
+  // A GBM vanilla (one asset, no jumps): a path exercises only where that pays at least the
+  // European value of the rest of the option (european_value_left), which holding is always worth.
+  std::uint8_t european_floor;
 };
 using exercise_trade = basic_exercise_trade<float>;
 
@@ -529,36 +532,84 @@ MCPRICE_HD MCPRICE_INLINE Real continuation_value(const basic_exercise_trade<Rea
   return c;
 }
 
-// Whether a path exercises (not at maturity) under a date's discount factor and coefficients:
-// in the money and worth at least its continuation. Exercise values are compared discounted to
-// today, like the regression's targets.
+// The European value, discounted to today, of what is left of a GBM vanilla (european_floor)
+// at date d with spot S there: Black's formula on the forward to maturity and the variance left,
+// both summed from the trade's own steps (a Greek scenario's bumped rates or vols included).
 template <typename Trade, typename Real = real_of<Trade>>
-MCPRICE_HD MCPRICE_INLINE bool exercises_under(const Trade& t, Real discount, const Real* beta,
-                                               const basic_exercise_state<Real>& s, const basic_leg_view<Real>& l)
+MCPRICE_HD MCPRICE_INLINE Real european_value_left(const Trade& t, const basic_exercise_tables<Real>& tab, int d,
+                                                   Real spot)
+{
+  const basic_exercise_gbm_step<Real>* g = tab.gbm + t.first_step;  // one asset: a step a date
+  Real variance = Real(0);
+  Real log_growth = Real(0);
+  for (int k = d + 1; k < t.dates; ++k) {
+    Real const dw = rounded_product(g[k].vol, g[k].vol);
+    variance += dw;
+    log_growth += math::fma(Real(0.5), dw, g[k].drift);
+  }
+  Real const forward = rounded_product(spot, math::exp(log_growth));
+  Real const sd = math::sqrt(variance);
+  Real value = Real(0);
+  if (!(sd > Real(0)) || !(t.strike > Real(0))) {
+    value = math::fmax(t.call ? forward - t.strike : t.strike - forward, Real(0));
+  } else {
+    Real const d1 = (math::log(forward / t.strike) + Real(0.5) * variance) / sd;
+    Real const d2 = d1 - sd;
+    value = t.call ? rounded_product(forward, math::standard_normal_cdf(d1)) -
+                         rounded_product(t.strike, math::standard_normal_cdf(d2))
+                   : rounded_product(t.strike, math::standard_normal_cdf(-d2)) -
+                         rounded_product(forward, math::standard_normal_cdf(-d1));
+  }
+  return rounded_product(math::fmax(value, Real(0)), tab.discounts[t.first_date + t.dates - 1]);
+}
+
+// Whether exercising at date d for `exercise_value` (discounted to today) at spot S pays at least
+// the European value of the rest (always true without european_floor). The regression's fit
+// error is a few cents; where early exercise is almost never optimal (puts with r < q) the
+// continuation exceeds the exercise value by less than that, and without this bound the policy
+// exercised paths it should hold (docs/early_exercise.md). It is evaluated only for paths the
+// regression would exercise.
+template <typename Trade, typename Real = real_of<Trade>>
+MCPRICE_HD MCPRICE_INLINE bool beats_european_value(const Trade& t, const basic_exercise_tables<Real>& tab, int d,
+                                                    Real spot, Real exercise_value)
+{
+  return !t.european_floor || exercise_value >= european_value_left(t, tab, d, spot);
+}
+
+// Whether a path exercises at date d (not maturity) under the date's discount factor and
+// coefficients: in the money, worth at least its continuation and, with european_floor, at least
+// the European value of the rest. Exercise values are compared discounted to today, like the
+// regression's targets.
+template <typename Trade, typename Real = real_of<Trade>>
+MCPRICE_HD MCPRICE_INLINE bool exercises_under(const Trade& t, const basic_exercise_tables<Real>& tab, int d,
+                                               Real discount, const Real* beta, const basic_exercise_state<Real>& s,
+                                               const basic_leg_view<Real>& l)
 {
   if (!(l.intrinsic > Real(0))) return false;
   // Zeroed: continuation_value reads only the basis that exercise_basis fills, which the host
   // compiler cannot see (it warned, -Wmaybe-uninitialized, 45 times a build).
   Real phi[max_exercise_basis]{};
   exercise_basis(t, s, l, phi);
-  return rounded_product(l.intrinsic, discount) >= continuation_value(t, beta, phi);
+  Real const value = rounded_product(l.intrinsic, discount);
+  return value >= continuation_value(t, beta, phi) && beats_european_value(t, tab, d, l.hi, value);
 }
 
 template <typename Trade, typename Real = real_of<Trade>>
 MCPRICE_HD MCPRICE_INLINE bool exercises_at(const Trade& t, const basic_exercise_tables<Real>& tab, int d,
                                             const basic_exercise_state<Real>& s, const basic_leg_view<Real>& l)
 {
-  return exercises_under(t, tab.discounts[t.first_date + d], tab.coefficients + coefficient_offset(t, d), s, l);
+  return exercises_under(t, tab, d, tab.discounts[t.first_date + d], tab.coefficients + coefficient_offset(t, d), s,
+                         l);
 }
 
 // Whether a path stops at a date, at maturity (`last`) or by exercising under the date's
 // discount factor and coefficients; its cash flow, discounted to today, then goes to `value`.
 template <typename Trade, typename Real = real_of<Trade>>
-MCPRICE_HD MCPRICE_INLINE bool stops_under(const Trade& t, bool last, Real discount, const Real* beta,
-                                           const basic_exercise_state<Real>& s, const basic_leg_view<Real>& l,
-                                           Real& value)
+MCPRICE_HD MCPRICE_INLINE bool stops_under(const Trade& t, const basic_exercise_tables<Real>& tab, int d, bool last,
+                                           Real discount, const Real* beta, const basic_exercise_state<Real>& s,
+                                           const basic_leg_view<Real>& l, Real& value)
 {
-  if (!last && !exercises_under(t, discount, beta, s, l)) return false;
+  if (!last && !exercises_under(t, tab, d, discount, beta, s, l)) return false;
   value = rounded_product(l.intrinsic, discount);
   return true;
 }
@@ -569,8 +620,8 @@ template <typename Trade, typename Real = real_of<Trade>>
 MCPRICE_HD MCPRICE_INLINE bool stops_at(const Trade& t, const basic_exercise_tables<Real>& tab, int d,
                                         const basic_exercise_state<Real>& s, Real& value)
 {
-  return stops_under(t, d + 1 >= t.dates, tab.discounts[t.first_date + d], tab.coefficients + coefficient_offset(t, d),
-                     s, view_at(t, tab.assets + t.first_asset, s), value);
+  return stops_under(t, tab, d, d + 1 >= t.dates, tab.discounts[t.first_date + d],
+                     tab.coefficients + coefficient_offset(t, d), s, view_at(t, tab.assets + t.first_asset, s), value);
 }
 
 // One pricing path: its cash flow, discounted to today, under the calibrated policy.
@@ -662,7 +713,7 @@ MCPRICE_HD MCPRICE_INLINE void shared_walk_values(const Trade& first, const std:
     for (std::uint64_t open = left; open != 0; open &= open - 1) {
       int const k = lowest_bit(open);
       const basic_exercise_asset<Real>* spots = tab.assets + tab.scenarios[scenario[k]].first_asset;
-      if (stops_under(first, last, discount, beta, s, view_at(first, spots, s), value[k]))
+      if (stops_under(first, tab, d, last, discount, beta, s, view_at(first, spots, s), value[k]))
         left &= ~(std::uint64_t{1} << k);
     }
     return left == 0;
@@ -901,6 +952,7 @@ template <typename Real>
 struct basic_regression_terms {
   Real phi[max_exercise_basis];
   double cash_flow;
+  Real spot;          // the weighted spot the European bound reads (leg_view::hi), in the money
   bool live;          // a path of the trade, at a step the trade has
   bool in_the_money;  // in the regression (never at the totals' step)
 };
@@ -919,6 +971,7 @@ MCPRICE_HD MCPRICE_INLINE Real basis_terms(const Trade& t, const basic_exercise_
     intrinsic = l.intrinsic;
     if (!(l.intrinsic > Real(0))) return;
     exercise_basis(t, s, l, r.phi);
+    r.spot = l.hi;
     r.in_the_money = true;
   });
   return intrinsic;
@@ -965,6 +1018,7 @@ MCPRICE_HD MCPRICE_INLINE basic_regression_terms<Real> backward_terms(const Trad
 struct carried_path {
   float cash_flow;
   float exercise_value;  // intrinsic x the date's discount
+  float spot;            // what beats_european_value reads (regression_terms::spot)
   float phi[max_exercise_basis];
   bool in_the_money;
 };
@@ -980,9 +1034,10 @@ MCPRICE_HD MCPRICE_INLINE regression_terms carried_terms(const Trade& t, const e
   regression_terms r{};
   if (block * calibration_paths_per_block + lane >= t.calibration_samples || step > regressions(t)) return r;
   r.live = true;
+  int const previous = regression_date(t, step - 1);
   if (step > 0 && c.in_the_money &&
-      c.exercise_value >=
-          continuation_value(t, tab.coefficients + coefficient_offset(t, regression_date(t, step - 1)), c.phi)) {
+      c.exercise_value >= continuation_value(t, tab.coefficients + coefficient_offset(t, previous), c.phi) &&
+      beats_european_value(t, tab, previous, c.spot, c.exercise_value)) {
     c.cash_flow = c.exercise_value;
   }
   r.cash_flow = c.cash_flow;
@@ -992,6 +1047,7 @@ MCPRICE_HD MCPRICE_INLINE regression_terms carried_terms(const Trade& t, const e
   if (!r.in_the_money) return r;
   c.in_the_money = true;
   c.exercise_value = rounded_product(intrinsic, tab.discounts[t.first_date + regression_date(t, step)]);
+  c.spot = r.spot;
   for (int k = 0; k < max_exercise_basis; ++k) c.phi[k] = r.phi[k];
   return r;
 }
