@@ -388,7 +388,7 @@ TEST_CASE("the exercise value and basis from one pass over the assets: the bits 
     t.assets = count(gen);
     t.heston = static_cast<std::uint8_t>(trial % 2);
     t.variance_basis = t.heston;
-    t.basis = exercise_basis_size(t.assets, t.variance_basis != 0);
+    t.basis = exercise_basis_size(t.assets, t.variance_basis != 0, false);
     t.norm = scale(gen);
     t.v_norm = 0.04F;
     t.strike = scale(gen);
@@ -449,7 +449,7 @@ TEST_CASE("the exercise value and basis from one pass over the assets: the bits 
     }
     leg_view const l = view_at(t, assets, s);
     float phi[max_exercise_basis] = {};
-    exercise_basis(t, s, l, phi);
+    exercise_basis(t, exercise_tables{}, 0, s, l, phi);
     INFO("trial " << trial << ", " << t.assets << " assets, payoff " << static_cast<int>(t.payoff));
     REQUIRE(std::memcmp(&l.intrinsic, &intrinsic, sizeof(float)) == 0);
     REQUIRE(std::memcmp(phi, ref, sizeof(float) * static_cast<std::size_t>(t.basis)) == 0);

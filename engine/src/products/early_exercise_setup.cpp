@@ -49,6 +49,22 @@ void add_gbm_steps(const asset& a, const market_data& market, const std::vector<
   }
 }
 
+// A GBM vanilla's European value of the rest (european_value_left) per exercise date, after its
+// steps: ln(F(T)/F(t_d)) and sqrt(w(T) - w(t_d)), in double here.
+template <typename Real>
+void add_european_left(const asset& a, const market_data& market, const std::vector<double>& times,
+                       std::vector<basic_exercise_gbm_step<Real>>& out)
+{
+  double const maturity = times.back();
+  double const log_forward = diffusion_log_forward(market, a, maturity);
+  double const variance = a.vol.total_variance(maturity);
+  for (double const t : times) {
+    double const left = std::max(0.0, variance - a.vol.total_variance(t));
+    out.push_back({static_cast<Real>(log_forward - diffusion_log_forward(market, a, t)),
+                   static_cast<Real>(std::sqrt(left))});
+  }
+}
+
 // The last few distinct decays of one asset's steps, found by their exact kappa dt, so the same
 // bits as computing each: a uniform grid's steps take a handful of lengths (ulps apart: 5 for
 // 252 steps over a year, 8 for 1,260 over five), and the exponentials were a third of a
@@ -220,7 +236,6 @@ basic_exercise_job<Real> make_exercise_job(const trade& t, const market_data& ma
   k.assets = static_cast<std::int32_t>(n);
   k.heston = heston ? 1 : 0;
   k.variance_basis = variance_basis ? 1 : 0;
-  k.basis = exercise_basis_size(k.assets, variance_basis);
   k.strike = static_cast<Real>(t.strike.value_or(0.0));
   k.call = t.type == option_type::call ? 1 : 0;
   k.payoff = t.product == product_kind::best_of    ? basket_payoff::best_of
@@ -287,8 +302,11 @@ basic_exercise_job<Real> make_exercise_job(const trade& t, const market_data& ma
   }
   int const jumping = add_jumps(market, idx, times, k.substeps, job);
   k.jumps = jumping > 0 ? 1 : 0;
-  // Black's formula prices what is left of a GBM vanilla: the policy's floor (european_floor).
+  // Black's formula prices what is left of a GBM vanilla: a basis function and the policy's
+  // floor (european_floor), from `dates` more step-table entries.
   k.european_floor = n == 1 && !heston && jumping == 0 ? 1 : 0;
+  if (k.european_floor) add_european_left(market.assets()[idx[0]], market, times, job.gbm_steps);
+  k.basis = exercise_basis_size(k.assets, variance_basis, k.european_floor != 0);
   // A date (GBM) or substep (Heston) draws a normal an asset, Heston first one an asset for the
   // variances, then a jump trade two raw draws a jumping asset, two assets' a next_uint4
   // (walk_exercise_paths). The regression keeps Philox paths under --rng sobol.

@@ -62,8 +62,10 @@ struct basic_exercise_trade {
   std::uint8_t variance_basis;  // any Heston asset: the basis carries the variances (exercise_basis)
   std::uint8_t unit_weights;    // every asset's weight is 1 (best-of, worst-of, a vanilla): w S is S
   std::uint8_t jumps;           // some asset jumps (exercise_asset::jumps): the walk draws for it
-  // A GBM vanilla (one asset, no jumps): a path exercises only where that pays at least the
-  // European value of the rest of the option (european_value_left), which holding is always worth.
+  // A GBM vanilla (one asset, no jumps): the European value of the rest of the option is a basis
+  // function, and a path exercises only where that pays at least this value, which holding is
+  // always worth (european_value_left). Its step table then has `dates` more entries after the
+  // steps: per date, ln(F(T)/F(t_d)) and the vol left, sqrt(w(T) - w(t_d)).
   std::uint8_t european_floor;
 };
 using exercise_trade = basic_exercise_trade<float>;
@@ -459,15 +461,45 @@ MCPRICE_HD MCPRICE_INLINE Real exercise_value(const Trade& t, const basic_exerci
   return view_at(t, assets, s).intrinsic;
 }
 
-// Basis functions of the continuation value at a state, phi[0..t.basis). Single asset: 1, y,
-// y^2, y^3 with y = S / norm (Heston adds w, w y, w^2 with w = v / v_norm). Several assets: the
+// The European value, discounted to today, of what is left of a GBM vanilla (european_floor)
+// at date d with spot S there: Black's formula on the forward to maturity and the vol left, from
+// the trade's own table (a Greek scenario's bumped rates or vols are its own).
+template <typename Trade, typename Real = real_of<Trade>>
+MCPRICE_HD MCPRICE_INLINE Real european_value_left(const Trade& t, const basic_exercise_tables<Real>& tab, int d,
+                                                   Real spot)
+{
+  basic_exercise_gbm_step<Real> const left = tab.gbm[t.first_step + t.dates + d];  // drift: ln F(T)/F(t_d)
+  Real const forward = rounded_product(spot, math::exp(left.drift));
+  Real const sd = left.vol;
+  Real value = Real(0);
+  if (!(sd > Real(0)) || !(t.strike > Real(0))) {
+    value = math::fmax(t.call ? forward - t.strike : t.strike - forward, Real(0));
+  } else {
+    Real const d1 = math::fma(Real(0.5), sd, math::log(forward / t.strike) / sd);
+    Real const d2 = d1 - sd;
+    value = t.call ? rounded_product(forward, math::standard_normal_cdf(d1)) -
+                         rounded_product(t.strike, math::standard_normal_cdf(d2))
+                   : rounded_product(t.strike, math::standard_normal_cdf(-d2)) -
+                         rounded_product(forward, math::standard_normal_cdf(-d1));
+  }
+  return rounded_product(math::fmax(value, Real(0)), tab.discounts[t.first_date + t.dates - 1]);
+}
+
+// Where a GBM vanilla's basis holds the European value of the rest (european_floor).
+inline constexpr int european_basis_slot = 4;
+
+// Basis functions of the continuation value at date d's state, phi[0..t.basis). Single asset: 1,
+// y, y^2, y^3 with y = S / norm (Heston adds w, w y, w^2 with w = v / v_norm; a GBM vanilla adds
+// e = the European value of the rest / norm: a cubic alone misses the continuation by a few
+// cents, more than holding is worth over exercising when r < q). Several assets: the
 // largest and smallest scaled spots h and l (spreads: the two legs), their squares and product,
 // the exercise value p / norm and its square and cube, and the mean scaled spot (Heston: the
 // mean variance / v_norm).
 // (A single asset's weight is 1: its weighted spot is S(t) exactly.)
 template <typename Trade, typename Real = real_of<Trade>>
-MCPRICE_HD MCPRICE_INLINE void exercise_basis(const Trade& t, const basic_exercise_state<Real>& s,
-                                              const basic_leg_view<Real>& l, Real* phi)
+MCPRICE_HD MCPRICE_INLINE void exercise_basis(const Trade& t, const basic_exercise_tables<Real>& tab, int d,
+                                              const basic_exercise_state<Real>& s, const basic_leg_view<Real>& l,
+                                              Real* phi)
 {
   phi[0] = Real(1);
   if (asset_count(t) == 1) {
@@ -481,6 +513,7 @@ MCPRICE_HD MCPRICE_INLINE void exercise_basis(const Trade& t, const basic_exerci
       phi[5] = rounded_product(w, y);
       phi[6] = rounded_product(w, w);
     }
+    if (t.european_floor) phi[european_basis_slot] = european_value_left(t, tab, d, l.hi) / t.norm;
     return;
   }
   // The extremes of the weighted spots, scaled: a correctly rounded division by norm > 0 keeps
@@ -506,9 +539,9 @@ MCPRICE_HD MCPRICE_INLINE void exercise_basis(const Trade& t, const basic_exerci
 }
 
 // Basis functions per kind of trade.
-MCPRICE_HD MCPRICE_INLINE constexpr int exercise_basis_size(int assets, bool variance_basis)
+MCPRICE_HD MCPRICE_INLINE constexpr int exercise_basis_size(int assets, bool variance_basis, bool european_floor)
 {
-  return assets > 1 ? 10 : variance_basis ? 7 : 4;
+  return assets > 1 ? 10 : variance_basis ? 7 : european_floor ? 5 : 4;
 }
 
 // Where date d's coefficients start in the coefficient table (t's own, or its trade's for a
@@ -532,48 +565,15 @@ MCPRICE_HD MCPRICE_INLINE Real continuation_value(const basic_exercise_trade<Rea
   return c;
 }
 
-// The European value, discounted to today, of what is left of a GBM vanilla (european_floor)
-// at date d with spot S there: Black's formula on the forward to maturity and the variance left,
-// both summed from the trade's own steps (a Greek scenario's bumped rates or vols included).
+// Whether exercising for `exercise_value` (discounted to today) pays at least the European value
+// of the rest, read from the basis (always true without european_floor). Where early exercise
+// is almost never optimal (puts with r < q) the continuation exceeds the exercise value by less
+// than a cubic's fit error, and the regressed policy alone exercised paths it should hold
+// (docs/early_exercise.md).
 template <typename Trade, typename Real = real_of<Trade>>
-MCPRICE_HD MCPRICE_INLINE Real european_value_left(const Trade& t, const basic_exercise_tables<Real>& tab, int d,
-                                                   Real spot)
+MCPRICE_HD MCPRICE_INLINE bool beats_european_value(const Trade& t, const Real* phi, Real exercise_value)
 {
-  const basic_exercise_gbm_step<Real>* g = tab.gbm + t.first_step;  // one asset: a step a date
-  Real variance = Real(0);
-  Real log_growth = Real(0);
-  for (int k = d + 1; k < t.dates; ++k) {
-    Real const dw = rounded_product(g[k].vol, g[k].vol);
-    variance += dw;
-    log_growth += math::fma(Real(0.5), dw, g[k].drift);
-  }
-  Real const forward = rounded_product(spot, math::exp(log_growth));
-  Real const sd = math::sqrt(variance);
-  Real value = Real(0);
-  if (!(sd > Real(0)) || !(t.strike > Real(0))) {
-    value = math::fmax(t.call ? forward - t.strike : t.strike - forward, Real(0));
-  } else {
-    Real const d1 = (math::log(forward / t.strike) + Real(0.5) * variance) / sd;
-    Real const d2 = d1 - sd;
-    value = t.call ? rounded_product(forward, math::standard_normal_cdf(d1)) -
-                         rounded_product(t.strike, math::standard_normal_cdf(d2))
-                   : rounded_product(t.strike, math::standard_normal_cdf(-d2)) -
-                         rounded_product(forward, math::standard_normal_cdf(-d1));
-  }
-  return rounded_product(math::fmax(value, Real(0)), tab.discounts[t.first_date + t.dates - 1]);
-}
-
-// Whether exercising at date d for `exercise_value` (discounted to today) at spot S pays at least
-// the European value of the rest (always true without european_floor). The regression's fit
-// error is a few cents; where early exercise is almost never optimal (puts with r < q) the
-// continuation exceeds the exercise value by less than that, and without this bound the policy
-// exercised paths it should hold (docs/early_exercise.md). It is evaluated only for paths the
-// regression would exercise.
-template <typename Trade, typename Real = real_of<Trade>>
-MCPRICE_HD MCPRICE_INLINE bool beats_european_value(const Trade& t, const basic_exercise_tables<Real>& tab, int d,
-                                                    Real spot, Real exercise_value)
-{
-  return !t.european_floor || exercise_value >= european_value_left(t, tab, d, spot);
+  return !t.european_floor || exercise_value >= rounded_product(phi[european_basis_slot], t.norm);
 }
 
 // Whether a path exercises at date d (not maturity) under the date's discount factor and
@@ -589,9 +589,9 @@ MCPRICE_HD MCPRICE_INLINE bool exercises_under(const Trade& t, const basic_exerc
   // Zeroed: continuation_value reads only the basis that exercise_basis fills, which the host
   // compiler cannot see (it warned, -Wmaybe-uninitialized, 45 times a build).
   Real phi[max_exercise_basis]{};
-  exercise_basis(t, s, l, phi);
+  exercise_basis(t, tab, d, s, l, phi);
   Real const value = rounded_product(l.intrinsic, discount);
-  return value >= continuation_value(t, beta, phi) && beats_european_value(t, tab, d, l.hi, value);
+  return value >= continuation_value(t, beta, phi) && beats_european_value(t, phi, value);
 }
 
 template <typename Trade, typename Real = real_of<Trade>>
@@ -952,7 +952,6 @@ template <typename Real>
 struct basic_regression_terms {
   Real phi[max_exercise_basis];
   double cash_flow;
-  Real spot;          // the weighted spot the European bound reads (leg_view::hi), in the money
   bool live;          // a path of the trade, at a step the trade has
   bool in_the_money;  // in the regression (never at the totals' step)
 };
@@ -970,8 +969,7 @@ MCPRICE_HD MCPRICE_INLINE Real basis_terms(const Trade& t, const basic_exercise_
     basic_leg_view<Real> const l = view_at(t, tab.assets + t.first_asset, s);
     intrinsic = l.intrinsic;
     if (!(l.intrinsic > Real(0))) return;
-    exercise_basis(t, s, l, r.phi);
-    r.spot = l.hi;
+    exercise_basis(t, tab, regression_date(t, step), s, l, r.phi);
     r.in_the_money = true;
   });
   return intrinsic;
@@ -1018,7 +1016,6 @@ MCPRICE_HD MCPRICE_INLINE basic_regression_terms<Real> backward_terms(const Trad
 struct carried_path {
   float cash_flow;
   float exercise_value;  // intrinsic x the date's discount
-  float spot;            // what beats_european_value reads (regression_terms::spot)
   float phi[max_exercise_basis];
   bool in_the_money;
 };
@@ -1034,10 +1031,10 @@ MCPRICE_HD MCPRICE_INLINE regression_terms carried_terms(const Trade& t, const e
   regression_terms r{};
   if (block * calibration_paths_per_block + lane >= t.calibration_samples || step > regressions(t)) return r;
   r.live = true;
-  int const previous = regression_date(t, step - 1);
   if (step > 0 && c.in_the_money &&
-      c.exercise_value >= continuation_value(t, tab.coefficients + coefficient_offset(t, previous), c.phi) &&
-      beats_european_value(t, tab, previous, c.spot, c.exercise_value)) {
+      c.exercise_value >=
+          continuation_value(t, tab.coefficients + coefficient_offset(t, regression_date(t, step - 1)), c.phi) &&
+      beats_european_value(t, c.phi, c.exercise_value)) {
     c.cash_flow = c.exercise_value;
   }
   r.cash_flow = c.cash_flow;
@@ -1047,7 +1044,6 @@ MCPRICE_HD MCPRICE_INLINE regression_terms carried_terms(const Trade& t, const e
   if (!r.in_the_money) return r;
   c.in_the_money = true;
   c.exercise_value = rounded_product(intrinsic, tab.discounts[t.first_date + regression_date(t, step)]);
-  c.spot = r.spot;
   for (int k = 0; k < max_exercise_basis; ++k) c.phi[k] = r.phi[k];
   return r;
 }
