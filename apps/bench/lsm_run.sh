@@ -33,12 +33,12 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 for r in $(seq 1 "$rounds"); do
   for d in "$@"; do
     name=$(basename "$d")
-    start=$(date +%s.%N)
+    start=$(date +%s%N)
     LD_LIBRARY_PATH=$d/lib "$d/bin/price-batch" "$book" --market "$market" --paths "$paths" --backend gpu \
       --out "$out/lsm_${name}.csv" > /dev/null 2> "$out/lsm_${name}.err"
     rc=$?
-    end=$(date +%s.%N)
-    echo "round $r $name: exit $rc, $(echo "$end - $start" | bc) s"
+    end=$(date +%s%N)
+    echo "round $r $name: exit $rc, $(( (end - start) / 1000000 )) ms"
   done
 done
 for d in "$@"; do

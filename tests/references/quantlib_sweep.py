@@ -12,7 +12,8 @@ monitoring, early exercise, Heston, Bates, local vol); with --greeks, delta, gam
 are compared with QuantLib's bump-and-reprice (no standard errors: a listed Greek is one to
 look at, not a failure). Not run by CI: the Python bindings are not on the CI machine.
 Usage: /usr/bin/python3 quantlib_sweep.py PRICE_BATCH SEED N [PATHS] [--greeks] [-v]
-       (EXTRA="--rng sobol" adds price-batch arguments)"""
+       (EXTRA="--rng sobol" adds price-batch arguments; KINDS=american,bermudan draws those kinds
+       only; AMERICAN_CALLS=1 lets American trades be calls as well as puts)"""
 import csv, json, math, random, subprocess, sys, tempfile, os
 import QuantLib as ql
 
@@ -93,10 +94,11 @@ def add(tid, row, ref, gr=None, inst=None):
     refs[tid] = (ref, gr or {}, row["product"] + ":" + row.get("type", ""))
 
 
+all_kinds = ["vanilla", "digital", "barrier", "lookback", "touch", "geo_asian", "american", "heston", "merton",
+             "cliquet", "localvol", "termstruct", "bates", "bermudan", "geo_floating", "stulz", "margrabe"]
+kinds = os.environ["KINDS"].split(",") if os.environ.get("KINDS") else all_kinds
 for i in range(n):
-    kind = rnd.choice(["vanilla", "digital", "barrier", "lookback", "touch", "geo_asian", "american", "heston",
-                       "merton", "cliquet", "localvol", "termstruct", "bates", "bermudan", "geo_floating",
-                       "stulz", "margrabe"])
+    kind = rnd.choice(kinds)
     days = rnd.choice([73, 146, 365, 730])
     T = days / 365.0
     mat = today + days
@@ -169,10 +171,11 @@ for i in range(n):
         opt.setPricingEngine(ql.AnalyticDiscreteGeometricAveragePriceAsianEngine(p))
         add(tid, dict(base, product="asian", averaging="geometric", strike=repr(K), fixings=str(nf)), opt.NPV(), inst=opt)
     elif kind == "american":
-        side, qt = "put", ql.Option.Put
+        if os.environ.get("AMERICAN_CALLS") != "1":
+            side, qt = "put", ql.Option.Put
         opt = ql.VanillaOption(ql.PlainVanillaPayoff(qt, K), ql.AmericanExercise(today, mat))
         opt.setPricingEngine(ql.FdBlackScholesVanillaEngine(p, 800, 800))
-        add(tid, dict(base, type="put", product="vanilla", exercise="american", strike=repr(K)), opt.NPV(),
+        add(tid, dict(base, type=side, product="vanilla", exercise="american", strike=repr(K)), opt.NPV(),
             inst=opt)
     elif kind == "heston":
         v0, kappa, theta, xi, rho = rnd.choice([0.04, 0.09]), rnd.choice([1.0, 2.0]), rnd.choice([0.04, 0.06]), \

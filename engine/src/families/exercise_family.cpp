@@ -126,8 +126,6 @@ int walk_difference(const basic_exercise_family<Real>& f, const basic_exercise_t
   }
   int const n = a.assets;
   std::int64_t const per_asset = std::int64_t{a.dates} * a.substeps;
-  // A GBM vanilla's European values of the rest follow its steps (european_floor).
-  std::int64_t const rows = per_asset + (a.european_floor ? a.dates : 0);
   int found = same_walks;
   for (int i = 0; i < n; ++i) {
     basic_exercise_asset<Real> const& x = f.assets[static_cast<std::size_t>(a.first_asset + i)];
@@ -135,7 +133,7 @@ int walk_difference(const basic_exercise_family<Real>& f, const basic_exercise_t
     bool same = std::memcmp(&x.v0, &y.v0, sizeof(Real)) == 0 && std::memcmp(&x.xi, &y.xi, sizeof(Real)) == 0 &&
                 std::memcmp(&x.jumps, &y.jumps, sizeof(x.jumps)) == 0;
     // Steps are date-major (per_asset rows of n); one table shared is the same for every asset.
-    for (std::int64_t k = 0; same && a.first_step != b.first_step && k < rows; ++k) {
+    for (std::int64_t k = 0; same && a.first_step != b.first_step && k < per_asset; ++k) {
       same = a.heston ? same_entries(f.heston_steps, a.first_step + k * n + i, b.first_step + k * n + i, 1)
                       : same_entries(f.gbm_steps, a.first_step + k * n + i, b.first_step + k * n + i, 1);
     }
@@ -171,7 +169,7 @@ bool same_decisions(const basic_exercise_family<Real>& f, const basic_exercise_t
   auto const same_real = [](Real x, Real y) { return std::memcmp(&x, &y, sizeof(Real)) == 0; };
   bool same = a.first_date == b.first_date && a.first_coefficient == b.first_coefficient && a.basis == b.basis &&
               a.payoff == b.payoff && a.call == b.call && a.unit_weights == b.unit_weights &&
-              a.european_floor == b.european_floor &&
+              a.european_floor == b.european_floor && a.first_left == b.first_left &&
               same_real(a.strike, b.strike) && same_real(a.norm, b.norm) && same_real(a.v_norm, b.v_norm) &&
               same_walk(f, a, b);
   for (int i = 0; same && i < a.assets; ++i) {

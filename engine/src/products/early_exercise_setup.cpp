@@ -49,8 +49,8 @@ void add_gbm_steps(const asset& a, const market_data& market, const std::vector<
   }
 }
 
-// A GBM vanilla's European value of the rest (european_value_left) per exercise date, after its
-// steps: ln(F(T)/F(t_d)) and sqrt(w(T) - w(t_d)), in double here.
+// A GBM vanilla's European terms (european_value_left), after its steps: per exercise date
+// ln(F(T)/F(t_d)) and sqrt(w(T) - w(t_d)), in double here; then P(0, T).
 template <typename Real>
 void add_european_left(const asset& a, const market_data& market, const std::vector<double>& times,
                        std::vector<basic_exercise_gbm_step<Real>>& out)
@@ -63,6 +63,7 @@ void add_european_left(const asset& a, const market_data& market, const std::vec
     out.push_back({static_cast<Real>(log_forward - diffusion_log_forward(market, a, t)),
                    static_cast<Real>(std::sqrt(left))});
   }
+  out.push_back({static_cast<Real>(market.discount().discount(maturity)), Real(0)});
 }
 
 // The last few distinct decays of one asset's steps, found by their exact kappa dt, so the same
@@ -183,6 +184,7 @@ void add_to_family(basic_exercise_family<Real>& f, const basic_exercise_job<Real
   f.calibration_floats += blocks * calibration_paths_per_block * calibration_rows(k);
   k.first_coefficient = f.coefficient_dates;
   f.coefficient_dates += k.dates;
+  k.first_left = k.european_floor ? k.first_step + k.dates : 0;
   f.trades.push_back(k);
 }
 
@@ -200,8 +202,9 @@ std::int32_t add_scenario(basic_exercise_family<Real>& f, const basic_exercise_j
   } else {
     k = with_tables(f, j);
   }
-  // The trade's policy as it stands: its coefficients, on its basis' scales.
+  // The trade's policy as it stands: its coefficients, on its basis' scales and European terms.
   k.first_coefficient = f.trades[of].first_coefficient;
+  k.first_left = f.trades[of].first_left;
   k.norm = f.trades[of].norm;
   k.v_norm = f.trades[of].v_norm;
   f.scenarios.push_back(k);

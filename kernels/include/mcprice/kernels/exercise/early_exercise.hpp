@@ -48,6 +48,7 @@ struct basic_exercise_trade {
   std::int32_t first_step;          // GBM: into the GBM step table (dates x assets); Heston: the Heston steps
   std::int32_t first_jump;          // jumps: into the jump-count table (steps x assets, as the steps)
   std::int32_t first_asset;         // into the asset table
+  std::int32_t first_left;          // european_floor: into the GBM step table, the trade's European terms
   std::int32_t first_factor;        // into the factor table (assets x assets, row-major)
   std::int32_t assets;
   std::int32_t basis;  // basis functions used (exercise_basis)
@@ -64,8 +65,9 @@ struct basic_exercise_trade {
   std::uint8_t jumps;           // some asset jumps (exercise_asset::jumps): the walk draws for it
   // A GBM vanilla (one asset, no jumps): the European value of the rest of the option is a basis
   // function, and a path exercises only where that pays at least this value, which holding is
-  // always worth (european_value_left). Its step table then has `dates` more entries after the
-  // steps: per date, ln(F(T)/F(t_d)) and the vol left, sqrt(w(T) - w(t_d)).
+  // always worth (european_value_left). Its terms follow its steps in the step table (first_left):
+  // per date ln(F(T)/F(t_d)) and the vol left, sqrt(w(T) - w(t_d)); then P(0, T). A Greek
+  // scenario reads its trade's, as it reads its trade's coefficients: the policy is held.
   std::uint8_t european_floor;
 };
 using exercise_trade = basic_exercise_trade<float>;
@@ -462,13 +464,14 @@ MCPRICE_HD MCPRICE_INLINE Real exercise_value(const Trade& t, const basic_exerci
 }
 
 // The European value, discounted to today, of what is left of a GBM vanilla (european_floor)
-// at date d with spot S there: Black's formula on the forward to maturity and the vol left, from
-// the trade's own table (a Greek scenario's bumped rates or vols are its own).
+// at date d with spot S there: Black's formula on the forward to maturity and the vol left of the
+// trade's market (a Greek scenario's too: its bumped inputs move the paths, not the policy;
+// bumping the policy with them moved vega 16% and rho 18% off a tree's).
 template <typename Trade, typename Real = real_of<Trade>>
 MCPRICE_HD MCPRICE_INLINE Real european_value_left(const Trade& t, const basic_exercise_tables<Real>& tab, int d,
                                                    Real spot)
 {
-  basic_exercise_gbm_step<Real> const left = tab.gbm[t.first_step + t.dates + d];  // drift: ln F(T)/F(t_d)
+  basic_exercise_gbm_step<Real> const left = tab.gbm[t.first_left + d];  // drift: ln F(T)/F(t_d)
   Real const forward = rounded_product(spot, math::exp(left.drift));
   Real const sd = left.vol;
   Real value = Real(0);
@@ -482,7 +485,7 @@ MCPRICE_HD MCPRICE_INLINE Real european_value_left(const Trade& t, const basic_e
                    : rounded_product(t.strike, math::standard_normal_cdf(-d2)) -
                          rounded_product(forward, math::standard_normal_cdf(-d1));
   }
-  return rounded_product(math::fmax(value, Real(0)), tab.discounts[t.first_date + t.dates - 1]);
+  return rounded_product(math::fmax(value, Real(0)), tab.gbm[t.first_left + t.dates].drift);  // P(0, T)
 }
 
 // Where a GBM vanilla's basis holds the European value of the rest (european_floor).
