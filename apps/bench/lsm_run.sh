@@ -41,10 +41,15 @@ for r in $(seq 1 "$rounds"); do
     echo "round $r $name: exit $rc, $(( (end - start) / 1000000 )) ms"
   done
 done
-for d in "$@"; do
-  name=$(basename "$d")
-  LD_LIBRARY_PATH=$d/lib "$d/bin/price-batch" "$book" --market "$market" --paths 1e6 --greeks --backend gpu \
-    --out "$out/lsm_greeks_${name}.csv" > /dev/null 2>&1
-  echo "greeks $name: exit $?"
+for r in 1 2; do
+  for d in "$@"; do
+    name=$(basename "$d")
+    start=$(date +%s%N)
+    LD_LIBRARY_PATH=$d/lib "$d/bin/price-batch" "$book" --market "$market" --paths 1e6 --greeks --backend gpu \
+      --out "$out/lsm_greeks_${name}.csv" > /dev/null 2>&1
+    rc=$?
+    end=$(date +%s%N)
+    echo "greeks round $r $name: exit $rc, $(( (end - start) / 1000000 )) ms"
+  done
 done
 for f in "$out"/lsm_*.csv; do echo "== $f"; cut -d, -f1-4 "$f" | head -30; done
