@@ -388,7 +388,7 @@ TEST_CASE("the exercise value and basis from one pass over the assets: the bits 
     t.assets = count(gen);
     t.heston = static_cast<std::uint8_t>(trial % 2);
     t.variance_basis = t.heston;
-    t.basis = exercise_basis_size(t.assets, t.variance_basis != 0, false);
+    t.basis = exercise_basis_size(t.assets, t.variance_basis != 0);
     t.norm = scale(gen);
     t.v_norm = 0.04F;
     t.strike = scale(gen);

@@ -239,6 +239,7 @@ basic_exercise_job<Real> make_exercise_job(const trade& t, const market_data& ma
   k.assets = static_cast<std::int32_t>(n);
   k.heston = heston ? 1 : 0;
   k.variance_basis = variance_basis ? 1 : 0;
+  k.basis = exercise_basis_size(k.assets, variance_basis);
   k.strike = static_cast<Real>(t.strike.value_or(0.0));
   k.call = t.type == option_type::call ? 1 : 0;
   k.payoff = t.product == product_kind::best_of    ? basket_payoff::best_of
@@ -305,11 +306,10 @@ basic_exercise_job<Real> make_exercise_job(const trade& t, const market_data& ma
   }
   int const jumping = add_jumps(market, idx, times, k.substeps, job);
   k.jumps = jumping > 0 ? 1 : 0;
-  // Black's formula prices what is left of a GBM vanilla: a basis function and the policy's
-  // floor (european_floor), from `dates` more step-table entries.
+  // Black's formula prices what is left of a GBM vanilla: the base of its continuation value and
+  // the policy's floor (european_floor), from more step-table entries.
   k.european_floor = n == 1 && !heston && jumping == 0 ? 1 : 0;
   if (k.european_floor) add_european_left(market.assets()[idx[0]], market, times, job.gbm_steps);
-  k.basis = exercise_basis_size(k.assets, variance_basis, k.european_floor != 0);
   // A date (GBM) or substep (Heston) draws a normal an asset, Heston first one an asset for the
   // variances, then a jump trade two raw draws a jumping asset, two assets' a next_uint4
   // (walk_exercise_paths). The regression keeps Philox paths under --rng sobol.

@@ -25,7 +25,7 @@ constexpr group_local measured[] = {
     {kernel_group::prices, 4512},
     {kernel_group::greeks, 3648},
     {kernel_group::two_phase, 1200},
-    {kernel_group::exercise, 4848},
+    {kernel_group::exercise, 4880},
     {kernel_group::reductions, 3008},
 };
 // clang-format on

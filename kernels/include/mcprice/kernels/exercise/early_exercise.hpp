@@ -63,9 +63,9 @@ struct basic_exercise_trade {
   std::uint8_t variance_basis;  // any Heston asset: the basis carries the variances (exercise_basis)
   std::uint8_t unit_weights;    // every asset's weight is 1 (best-of, worst-of, a vanilla): w S is S
   std::uint8_t jumps;           // some asset jumps (exercise_asset::jumps): the walk draws for it
-  // A GBM vanilla (one asset, no jumps): the European value of the rest of the option is a basis
-  // function, and a path exercises only where that pays at least this value, which holding is
-  // always worth (european_value_left). Its terms follow its steps in the step table (first_left):
+  // A GBM vanilla (one asset, no jumps): its continuation value is the European value of the rest
+  // of the option plus the regressed premium over it, and a path exercises only where that pays
+  // at least the European value, which holding is always worth (european_value_left). Its terms follow its steps in the step table (first_left):
   // per date ln(F(T)/F(t_d)) and the vol left, sqrt(w(T) - w(t_d)); then P(0, T). A Greek
   // scenario reads its trade's, as it reads its trade's coefficients: the policy is held.
   std::uint8_t european_floor;
@@ -488,13 +488,16 @@ MCPRICE_HD MCPRICE_INLINE Real european_value_left(const Trade& t, const basic_e
   return rounded_product(math::fmax(value, Real(0)), tab.gbm[t.first_left + t.dates].drift);  // P(0, T)
 }
 
-// Where a GBM vanilla's basis holds the European value of the rest (european_floor).
+// Where a GBM vanilla's basis array carries the European value of the rest (european_floor),
+// beside its basis functions rather than among them: the regression fits the premium over it.
 inline constexpr int european_basis_slot = 4;
 
 // Basis functions of the continuation value at date d's state, phi[0..t.basis). Single asset: 1,
-// y, y^2, y^3 with y = S / norm (Heston adds w, w y, w^2 with w = v / v_norm; a GBM vanilla adds
-// e = the European value of the rest / norm: a cubic alone misses the continuation by a few
-// cents, more than holding is worth over exercising when r < q). Several assets: the
+// y, y^2, y^3 with y = S / norm (Heston adds w, w y, w^2 with w = v / v_norm; a GBM vanilla
+// carries its European value of the rest, discounted to today, in phi[european_basis_slot]: a
+// cubic alone missed the continuation by a few cents, more than holding is worth over
+// exercising when r < q; as a fifth function it made the fit ill-conditioned, and Greeks then
+// moved with an ulp of the basis). Several assets: the
 // largest and smallest scaled spots h and l (spreads: the two legs), their squares and product,
 // the exercise value p / norm and its square and cube, and the mean scaled spot (Heston: the
 // mean variance / v_norm).
@@ -516,7 +519,7 @@ MCPRICE_HD MCPRICE_INLINE void exercise_basis(const Trade& t, const basic_exerci
       phi[5] = rounded_product(w, y);
       phi[6] = rounded_product(w, w);
     }
-    if (t.european_floor) phi[european_basis_slot] = european_value_left(t, tab, d, l.hi) / t.norm;
+    if (t.european_floor) phi[european_basis_slot] = european_value_left(t, tab, d, l.hi);
     return;
   }
   // The extremes of the weighted spots, scaled: a correctly rounded division by norm > 0 keeps
@@ -542,9 +545,9 @@ MCPRICE_HD MCPRICE_INLINE void exercise_basis(const Trade& t, const basic_exerci
 }
 
 // Basis functions per kind of trade.
-MCPRICE_HD MCPRICE_INLINE constexpr int exercise_basis_size(int assets, bool variance_basis, bool european_floor)
+MCPRICE_HD MCPRICE_INLINE constexpr int exercise_basis_size(int assets, bool variance_basis)
 {
-  return assets > 1 ? 10 : variance_basis ? 7 : european_floor ? 5 : 4;
+  return assets > 1 ? 10 : variance_basis ? 7 : 4;
 }
 
 // Where date d's coefficients start in the coefficient table (t's own, or its trade's for a
@@ -555,12 +558,20 @@ MCPRICE_HD MCPRICE_INLINE std::int64_t coefficient_offset(const basic_exercise_t
   return static_cast<std::int64_t>(t.first_coefficient + d) * max_exercise_basis;
 }
 
-// The regressed continuation value (discounted to today) at a state with basis phi, summed in
-// basis order. Unrolled over the largest basis so that phi stays in registers.
+// The European value of the rest that exercise_basis put beside a GBM vanilla's basis, else 0.
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE Real european_part(const basic_exercise_trade<Real>& t, const Real* phi)
+{
+  return t.european_floor ? phi[european_basis_slot] : Real(0);
+}
+
+// The regressed continuation value (discounted to today) at a state with basis phi: the European
+// part, then the fit summed in basis order. Unrolled over the largest basis so that phi stays in
+// registers.
 template <typename Real>
 MCPRICE_HD MCPRICE_INLINE Real continuation_value(const basic_exercise_trade<Real>& t, const Real* beta, const Real* phi)
 {
-  Real c = Real(0);
+  Real c = european_part(t, phi);
   MCPRICE_UNROLL
   for (int i = 0; i < max_exercise_basis; ++i) {
     if (i < t.basis) c += rounded_product(beta[i], phi[i]);
@@ -576,7 +587,7 @@ MCPRICE_HD MCPRICE_INLINE Real continuation_value(const basic_exercise_trade<Rea
 template <typename Trade, typename Real = real_of<Trade>>
 MCPRICE_HD MCPRICE_INLINE bool beats_european_value(const Trade& t, const Real* phi, Real exercise_value)
 {
-  return !t.european_floor || exercise_value >= rounded_product(phi[european_basis_slot], t.norm);
+  return !t.european_floor || exercise_value >= phi[european_basis_slot];
 }
 
 // Whether a path exercises at date d (not maturity) under the date's discount factor and
@@ -954,6 +965,8 @@ MCPRICE_HD MCPRICE_INLINE void with_stored_state(const Trade& t, const basic_cal
 template <typename Real>
 struct basic_regression_terms {
   Real phi[max_exercise_basis];
+  // The cash flow; at a regression, the regression's target: a GBM vanilla's less its European
+  // part (the fit is the premium over it), set by basis_terms.
   double cash_flow;
   bool live;          // a path of the trade, at a step the trade has
   bool in_the_money;  // in the regression (never at the totals' step)
@@ -961,7 +974,8 @@ struct basic_regression_terms {
 using regression_terms = basic_regression_terms<float>;
 
 // The basis functions of path `lane` of the trade's calibration block `block` at step `step`'s
-// regression date, where it is in the money there; returns its intrinsic value there.
+// regression date, where it is in the money there (and a GBM vanilla's target less its European
+// part); returns its intrinsic value there.
 template <typename Trade, typename Real = real_of<Trade>>
 MCPRICE_HD MCPRICE_INLINE Real basis_terms(const Trade& t, const basic_exercise_tables<Real>& tab,
                                            const basic_calibration_view<Real>& v, std::int64_t block, int lane,
@@ -973,6 +987,7 @@ MCPRICE_HD MCPRICE_INLINE Real basis_terms(const Trade& t, const basic_exercise_
     intrinsic = l.intrinsic;
     if (!(l.intrinsic > Real(0))) return;
     exercise_basis(t, tab, regression_date(t, step), s, l, r.phi);
+    r.cash_flow -= static_cast<double>(european_part(t, r.phi));
     r.in_the_money = true;
   });
   return intrinsic;
