@@ -49,8 +49,8 @@ void add_gbm_steps(const asset& a, const market_data& market, const std::vector<
   }
 }
 
-// A GBM vanilla's European terms (european_value_left), after its steps: per exercise date
-// ln(F(T)/F(t_d)) and sqrt(w(T) - w(t_d)), in double here; then P(0, T).
+// A GBM vanilla's European terms (european_terms_at), after its steps: per exercise date
+// ln(F(T)/F(t_d)) and sqrt(w(T) - w(t_d)), in double here; then per date P(0, t_d) and P(0, T).
 template <typename Real>
 void add_european_left(const asset& a, const market_data& market, const std::vector<double>& times,
                        std::vector<basic_exercise_gbm_step<Real>>& out)
@@ -63,7 +63,10 @@ void add_european_left(const asset& a, const market_data& market, const std::vec
     out.push_back({static_cast<Real>(log_forward - diffusion_log_forward(market, a, t)),
                    static_cast<Real>(std::sqrt(left))});
   }
-  out.push_back({static_cast<Real>(market.discount().discount(maturity)), Real(0)});
+  for (double const t : times) {
+    out.push_back({static_cast<Real>(market.discount().discount(t)),
+                   static_cast<Real>(market.discount().discount(maturity))});
+  }
 }
 
 // The last few distinct decays of one asset's steps, found by their exact kappa dt, so the same

@@ -65,9 +65,10 @@ struct basic_exercise_trade {
   std::uint8_t jumps;           // some asset jumps (exercise_asset::jumps): the walk draws for it
   // A GBM vanilla (one asset, no jumps): its continuation value is the European value of the rest
   // of the option plus the regressed premium over it, and a path exercises only where that pays
-  // at least the European value, which holding is always worth (european_value_left). Its terms follow its steps in the step table (first_left):
-  // per date ln(F(T)/F(t_d)) and the vol left, sqrt(w(T) - w(t_d)); then P(0, T). A Greek
-  // scenario reads its trade's, as it reads its trade's coefficients: the policy is held.
+  // at least the European value, which holding is always worth (european_value_left). Its
+  // European terms follow its steps in the step table (european_terms_at, from first_left). A
+  // Greek scenario decides on its trade's terms, as on its trade's coefficients: the policy is
+  // held, a function of the spot alone.
   std::uint8_t european_floor;
 };
 using exercise_trade = basic_exercise_trade<float>;
@@ -467,13 +468,32 @@ MCPRICE_HD MCPRICE_INLINE Real exercise_value(const Trade& t, const basic_exerci
 // at date d with spot S there: Black's formula on the forward to maturity and the vol left of the
 // trade's market (a Greek scenario's too: its bumped inputs move the paths, not the policy;
 // bumping the policy with them moved vega 16% and rho 18% off a tree's).
+template <typename Real>
+struct european_terms {
+  Real log_growth;  // ln(F(T)/F(t_d))
+  Real vol_left;    // sqrt(w(T) - w(t_d))
+  Real discount;    // P(0, t_d): the decision's (a scenario's own pays its cash flows)
+  Real maturity_discount;
+};
+
+// A GBM vanilla's European terms at date d: entries first_left + d ({log_growth, vol_left}) and
+// first_left + dates + d ({discount, maturity_discount}) of the step table.
+template <typename Real>
+MCPRICE_HD MCPRICE_INLINE european_terms<Real> european_terms_at(const basic_exercise_trade<Real>& t,
+                                                               const basic_exercise_tables<Real>& tab, int d)
+{
+  basic_exercise_gbm_step<Real> const a = tab.gbm[t.first_left + d];
+  basic_exercise_gbm_step<Real> const b = tab.gbm[t.first_left + t.dates + d];
+  return {a.drift, a.vol, b.drift, b.vol};
+}
+
 template <typename Trade, typename Real = real_of<Trade>>
 MCPRICE_HD MCPRICE_INLINE Real european_value_left(const Trade& t, const basic_exercise_tables<Real>& tab, int d,
                                                    Real spot)
 {
-  basic_exercise_gbm_step<Real> const left = tab.gbm[t.first_left + d];  // drift: ln F(T)/F(t_d)
-  Real const forward = rounded_product(spot, math::exp(left.drift));
-  Real const sd = left.vol;
+  european_terms<Real> const e = european_terms_at(t, tab, d);
+  Real const forward = rounded_product(spot, math::exp(e.log_growth));
+  Real const sd = e.vol_left;
   Real value = Real(0);
   if (!(sd > Real(0)) || !(t.strike > Real(0))) {
     value = math::fmax(t.call ? forward - t.strike : t.strike - forward, Real(0));
@@ -485,7 +505,7 @@ MCPRICE_HD MCPRICE_INLINE Real european_value_left(const Trade& t, const basic_e
                    : rounded_product(t.strike, math::standard_normal_cdf(-d2)) -
                          rounded_product(forward, math::standard_normal_cdf(-d1));
   }
-  return rounded_product(math::fmax(value, Real(0)), tab.gbm[t.first_left + t.dates].drift);  // P(0, T)
+  return rounded_product(math::fmax(value, Real(0)), e.maturity_discount);
 }
 
 // Where a GBM vanilla's basis array carries the European value of the rest (european_floor),
@@ -604,7 +624,10 @@ MCPRICE_HD MCPRICE_INLINE bool exercises_under(const Trade& t, const basic_exerc
   // compiler cannot see (it warned, -Wmaybe-uninitialized, 45 times a build).
   Real phi[max_exercise_basis]{};
   exercise_basis(t, tab, d, s, l, phi);
-  Real const value = rounded_product(l.intrinsic, discount);
+  // A GBM vanilla's Greek scenario weighs the exercise value by its trade's discount factor, as
+  // the trade does: with its own, a rate bump moved the boundary (rho's std error 30x).
+  Real const value =
+      rounded_product(l.intrinsic, t.european_floor ? european_terms_at(t, tab, d).discount : discount);
   return value >= continuation_value(t, beta, phi) && beats_european_value(t, phi, value);
 }
 
