@@ -487,15 +487,7 @@ TEST_CASE("American put Greeks match a binomial tree's differences with the same
 
 TEST_CASE("American puts that should almost never be exercised (r < q) hold: price and rho match a tree")
 {
-  check_rarely_exercised_puts([](const market_data& m, const trade& t, bool greeks) {
-    engine_options o;
-    o.backend = backend_choice::cpu;
-    o.paths = greeks ? 100'000 : 200'000;
-    o.greeks = greeks;
-    portfolio book;
-    book.trades = {t};
-    return engine(m, o).price(book);
-  });
+  check_rarely_exercised_puts(backend_choice::cpu, 200'000, 100'000);
 }
 
 TEST_CASE("multi-asset Bermudan Greeks: every estimate present, and exchangeable assets agree")

@@ -98,15 +98,7 @@ TEST_CASE("GPU American puts match Longstaff and Schwartz's Table 1", "[gpu]")
 TEST_CASE("GPU American puts that should almost never be exercised (r < q) hold: price and rho match a tree",
           "[gpu]")
 {
-  check_rarely_exercised_puts([](const market_data& m, const trade& t, bool greeks) {
-    engine_options o;
-    o.backend = backend_choice::gpu;
-    o.paths = 400'000;
-    o.greeks = greeks;
-    portfolio book;
-    book.trades = {t};
-    return engine(m, o).price(book);
-  });
+  check_rarely_exercised_puts(backend_choice::gpu, 400'000, 400'000);
 }
 
 TEST_CASE("GPU Heston American puts and the two-asset max-call match their references", "[gpu]")

@@ -4,6 +4,7 @@
 // Andersen and Broadie's Bermudan max-call on two assets, and a binomial tree computed here.
 #include "catch.hpp"
 #include "mcprice/black_scholes.hpp"
+#include "mcprice/engine.hpp"
 #include "mcprice/market_reader.hpp"
 #include "mcprice/portfolio.hpp"
 #include "mcprice/results.hpp"
@@ -221,13 +222,22 @@ void check_bermudan_put_greeks(Price&& price)
 }
 
 // American puts whose early exercise is almost never optimal (r = 1% < q = 2%, vol 0.2, S =
-// 100): price(market, trade, greeks) against a 2,000-step American tree. A policy that exercises
+// 100) on backend b, priced on price_paths and with Greeks on greek_paths, against a
+// 2,000-step American tree. A policy that exercises
 // on its regression's fit error prices them up to 0.7% low with rho a third to a half short
 // (docs/early_exercise.md); the European floor holds them. Allowances: the tree's error and
 // the Bermudan grid (50 dates), both far below the old errors (rho -23.8 against -35.1).
-template <typename Price>
-void check_rarely_exercised_puts(Price&& price)
+inline void check_rarely_exercised_puts(backend_choice b, std::int64_t price_paths, std::int64_t greek_paths)
 {
+  auto const price = [&](const market_data& m, const trade& t, bool greeks) {
+    engine_options o;
+    o.backend = b;
+    o.paths = greeks ? greek_paths : price_paths;
+    o.greeks = greeks;
+    portfolio book;
+    book.trades = {t};
+    return engine(m, o).price(book);
+  };
   double const s = 100, r = 0.01, q = 0.02, v = 0.2;
   struct put_case {
     double strike, maturity;
