@@ -92,6 +92,31 @@ TEST_CASE("multi-asset Europeans match exchange-option identities under correlat
   }
 }
 
+TEST_CASE("a spread may be struck below zero: call less put is the discounted forward spread less the strike")
+{
+  auto const m = two_asset_market(0.6);
+  double const T = 1.5;
+  double const K = -15.0;
+  engine_options o;
+  o.backend = backend_choice::cpu;
+  o.paths = 200'000;
+  portfolio p;
+  p.trades = {multi("c", product_kind::spread, option_type::call, {"A", "B"}, K),
+              multi("p", product_kind::spread, option_type::put, {"A", "B"}, K)};
+  auto const run = engine(m, o).price(p);
+  REQUIRE(run.results[0].status == trade_status::ok);
+  REQUIRE(run.results[1].status == trade_status::ok);
+  double const parity = m.discount().discount(T) * (forward(m, "A", T).f - forward(m, "B", T).f - K);
+  double const diff = run.results[0].price - run.results[1].price;
+  double const se = std::hypot(run.results[0].std_error, run.results[1].std_error);
+  INFO("call " << run.results[0].price << " put " << run.results[1].price << ", parity " << parity);
+  CHECK(run.results[1].price > 0.0);  // B above A + 15 has some weight: both legs are priced
+  CHECK(std::abs(diff - parity) <= 4.0 * se + 1e-6 * std::abs(parity));
+  portfolio vanilla;
+  vanilla.trades = {multi("v", product_kind::basket, option_type::call, {"A"}, K)};
+  CHECK(engine(m, o).price(vanilla).results[0].message == "trade v: strike -15 must be >= 0");
+}
+
 TEST_CASE("basket weights default to equal and scale the assets; a spread needs two assets")
 {
   auto const m = two_asset_market(0.6);

@@ -120,7 +120,11 @@ std::string check_fields(const trade& t, const market_data& market, std::size_t&
            " underlyings";
   }
   if (needs_strike(t) && !t.strike) return "strike is missing";
-  if (t.strike && *t.strike < 0.0) return "strike " + shown(*t.strike) + " must be >= 0";
+  // A spread's strike may be negative (S1 - S2 + 5 is a spread struck at -5); every other
+  // payoff's strike is a price level.
+  if (t.strike && *t.strike < 0.0 && t.product != product_kind::spread) {
+    return "strike " + shown(*t.strike) + " must be >= 0";
+  }
   if (t.paths && *t.paths < 2) return "paths " + std::to_string(*t.paths) + " must be >= 2";
   if (t.steps && *t.steps < 1) return "steps " + std::to_string(*t.steps) + " must be >= 1";
   if (t.fixings && *t.fixings < 1) return "fixings " + std::to_string(*t.fixings) + " must be >= 1";
