@@ -86,6 +86,12 @@ def bump_greeks(inst):
     return out
 
 
+def even_dates(days, n):
+    """n equally spaced dates ending `days` from today, or None when the days do not split evenly."""
+    step = days // n
+    return [today + step * (k + 1) for k in range(n)] if step * n == days else None
+
+
 def add(tid, row, ref, gr=None, inst=None):
     if inst is not None and greeks:
         gr = bump_greeks(inst)
@@ -235,20 +241,18 @@ for i in range(n):
         add(tid, dict(base, product="vanilla", strike=repr(K)), opt.NPV())
     elif kind == "bermudan":
         nd = rnd.choice([4, 12])
-        step = days // nd
-        if step * nd != days:
+        dates = even_dates(days, nd)
+        if dates is None:
             continue
-        dates = [today + step * (k + 1) for k in range(nd)]
         opt = ql.VanillaOption(ql.PlainVanillaPayoff(ql.Option.Put, K), ql.BermudanExercise(dates))
         opt.setPricingEngine(ql.FdBlackScholesVanillaEngine(p, 800, 800))
         add(tid, dict(base, type="put", product="vanilla", exercise="bermudan", exercise_dates=str(nd),
                       strike=repr(K)), opt.NPV(), inst=opt)
     elif kind == "geo_floating":
         nf = rnd.choice([4, 12])
-        step = days // nf
-        if step * nf != days:
+        dates = even_dates(days, nf)
+        if dates is None:
             continue
-        dates = [today + step * (k + 1) for k in range(nf)]
         opt = ql.DiscreteAveragingAsianOption(ql.Average.Geometric, 1.0, 0, dates, ql.FloatingTypePayoff(qt),
                                               ql.EuropeanExercise(mat))
         opt.setPricingEngine(ql.AnalyticDiscreteGeometricAverageStrikeAsianEngine(p))

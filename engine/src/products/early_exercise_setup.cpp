@@ -50,10 +50,11 @@ void add_gbm_steps(const asset& a, const market_data& market, const std::vector<
 }
 
 // A GBM vanilla's European terms (european_terms_at), after its steps: per exercise date
-// ln(F(T)/F(t_d)) and sqrt(w(T) - w(t_d)), in double here; then per date P(0, t_d) and P(0, T).
+// ln(F(T)/F(t_d)) and sqrt(w(T) - w(t_d)), in double here; then per date the job's P(0, t_d) and
+// P(0, T).
 template <typename Real>
 void add_european_left(const asset& a, const market_data& market, const std::vector<double>& times,
-                       std::vector<basic_exercise_gbm_step<Real>>& out)
+                       const std::vector<Real>& discounts, std::vector<basic_exercise_gbm_step<Real>>& out)
 {
   double const maturity = times.back();
   double const log_forward = diffusion_log_forward(market, a, maturity);
@@ -63,10 +64,7 @@ void add_european_left(const asset& a, const market_data& market, const std::vec
     out.push_back({static_cast<Real>(log_forward - diffusion_log_forward(market, a, t)),
                    static_cast<Real>(std::sqrt(left))});
   }
-  for (double const t : times) {
-    out.push_back({static_cast<Real>(market.discount().discount(t)),
-                   static_cast<Real>(market.discount().discount(maturity))});
-  }
+  for (Real const p : discounts) out.push_back({p, discounts.back()});
 }
 
 // The last few distinct decays of one asset's steps, found by their exact kappa dt, so the same
@@ -312,7 +310,7 @@ basic_exercise_job<Real> make_exercise_job(const trade& t, const market_data& ma
   // Black's formula prices what is left of a GBM vanilla: the base of its continuation value and
   // the policy's floor (european_floor), from more step-table entries.
   k.european_floor = n == 1 && !heston && jumping == 0 ? 1 : 0;
-  if (k.european_floor) add_european_left(market.assets()[idx[0]], market, times, job.gbm_steps);
+  if (k.european_floor) add_european_left(market.assets()[idx[0]], market, times, job.discounts, job.gbm_steps);
   // A date (GBM) or substep (Heston) draws a normal an asset, Heston first one an asset for the
   // variances, then a jump trade two raw draws a jumping asset, two assets' a next_uint4
   // (walk_exercise_paths). The regression keeps Philox paths under --rng sobol.

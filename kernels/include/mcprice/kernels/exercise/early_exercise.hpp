@@ -464,10 +464,6 @@ MCPRICE_HD MCPRICE_INLINE Real exercise_value(const Trade& t, const basic_exerci
   return view_at(t, assets, s).intrinsic;
 }
 
-// The European value, discounted to today, of what is left of a GBM vanilla (european_floor)
-// at date d with spot S there: Black's formula on the forward to maturity and the vol left of the
-// trade's market (a Greek scenario's too: its bumped inputs move the paths, not the policy;
-// bumping the policy with them moved vega 16% and rho 18% off a tree's).
 template <typename Real>
 struct european_terms {
   Real log_growth;  // ln(F(T)/F(t_d))
@@ -487,6 +483,10 @@ MCPRICE_HD MCPRICE_INLINE european_terms<Real> european_terms_at(const basic_exe
   return {a.drift, a.vol, b.drift, b.vol};
 }
 
+// The European value, discounted to today, of what is left of a GBM vanilla (european_floor)
+// at date d with spot S there: Black's formula on the forward to maturity and the vol left of the
+// trade's market (a Greek scenario's too: its bumped inputs move the paths, not the policy;
+// bumping the policy with them moved vega 16% and rho 18% off a tree's).
 template <typename Trade, typename Real = real_of<Trade>>
 MCPRICE_HD MCPRICE_INLINE Real european_value_left(const Trade& t, const basic_exercise_tables<Real>& tab, int d,
                                                    Real spot)
