@@ -75,54 +75,103 @@ MCPRICE_HD MCPRICE_INLINE void greek_channels(const terminal_payoff_params& para
   }
 }
 
-// Adds one group of samples (count of Per valid) to the Greek sums: like add_draw, the
-// group's cross products are formed from deviations from the group's means in float, and
-// the means' product is added in double.
-template <int Per>
-MCPRICE_HD MCPRICE_INLINE void add_greek_draw(greek_moments& m, const float (&p)[Per], const float (&d)[Per],
-                                              const float (&g)[Per], int count)
+// A lane's Greek sums, kept in float about a shift until the lane ends. The shift is the
+// channels' values on the trade's median path (z = 0, S_T its median): where a channel's mean
+// is large against its spread (a low vol, a deep in-the-money call), the samples lie near that
+// path, so the products summed are of deviations of the size of the spread and raw squares,
+// whose rounding would swamp a small variance, are never formed (add_draw's concern); where the
+// spread is wide, rounding is small against it anyway. The lane's 32 samples then add no double
+// arithmetic and no conversion to double (a conversion issues at an eighth of the float rate);
+// the raw double sums are formed once a lane by in_double. The price's own sums are not here:
+// a price keeps its bits whether Greeks are asked for or not.
+struct lane_greek_sums {
+  float cp{0.0F};  // the shift of the payoff, delta and gamma channels
+  float cd{0.0F};
+  float cg{0.0F};
+  float sd{0.0F};  // sums of the shifted delta and gamma channels
+  float sg{0.0F};
+  float dd{0.0F};  // sums of products of the shifted channels
+  float gg{0.0F};
+  float pd{0.0F};
+  float pg{0.0F};
+  float dg{0.0F};
+  int n{0};
+
+  // Adds one group of samples (count of Per valid).
+  template <int Per>
+  MCPRICE_HD MCPRICE_INLINE void add(const float (&p)[Per], const float (&d)[Per], const float (&g)[Per], int count)
+  {
+    MCPRICE_UNROLL
+    for (int j = 0; j < Per; ++j) {
+      bool const in = j < count;
+      float const ep = in ? p[j] - cp : 0.0F;
+      float const ed = in ? d[j] - cd : 0.0F;
+      float const eg = in ? g[j] - cg : 0.0F;
+      sd += ed;
+      sg += eg;
+      dd = fmaf(ed, ed, dd);
+      gg = fmaf(eg, eg, gg);
+      pd = fmaf(ep, ed, pd);
+      pg = fmaf(ep, eg, pg);
+      dg = fmaf(ed, eg, dg);
+    }
+    n += count;
+  }
+
+  // The raw sums over the lane's samples, given the lane's payoff sum (the price's moments):
+  // sum x y = sum (x - a)(y - b) + b sum x + a sum y - n a b, in double.
+  [[nodiscard]] MCPRICE_HD MCPRICE_INLINE greek_moments in_double(double sum_p) const
+  {
+    double const N = n;
+    double const a_p = cp;
+    double const a_d = cd;
+    double const a_g = cg;
+    double const D = fma(N, a_d, static_cast<double>(sd));
+    double const G = fma(N, a_g, static_cast<double>(sg));
+    greek_moments m;
+    m.sum_d = D;
+    m.sum_g = G;
+    m.dd = cross(dd, a_d, a_d, D, D, N);
+    m.gg = cross(gg, a_g, a_g, G, G, N);
+    m.pd = cross(pd, a_p, a_d, sum_p, D, N);
+    m.pg = cross(pg, a_p, a_g, sum_p, G, N);
+    m.dg = cross(dg, a_d, a_g, D, G, N);
+    return m;
+  }
+
+ private:
+  // sum x y from the shifted sum of products s = sum (x - a)(y - b) and the raw sums X, Y.
+  MCPRICE_HD MCPRICE_INLINE static double cross(float s, double a, double b, double X, double Y, double N)
+  {
+    return static_cast<double>(s) + b * X + a * Y - N * a * b;
+  }
+};
+
+// A sample's payoff (the mean of the pair's with antithetic sampling) and its delta and gamma
+// channels, from its normal z and what it observed.
+template <terminal_payoff Kind, bool Antithetic>
+MCPRICE_HD MCPRICE_INLINE void sample_channels(const european_gbm_trade& t, float a, float z, const float* obs, float& p,
+                                               float& d, float& g)
 {
-  float sp = 0.0F;
-  float sd = 0.0F;
-  float sg = 0.0F;
-  MCPRICE_UNROLL
-  for (int j = 0; j < Per; ++j) {
-    sp += p[j];
-    sd += d[j];
-    sg += g[j];
+  p = sample_payoff<Kind, Antithetic>(t, obs);
+  greek_channels<Kind>(t.payoff, a, z, obs[0], evaluate<Kind>(t.payoff, obs[0]), d, g);
+  if constexpr (Antithetic) {
+    float d_down = 0.0F;
+    float g_down = 0.0F;
+    greek_channels<Kind>(t.payoff, a, -z, obs[1], evaluate<Kind>(t.payoff, obs[1]), d_down, g_down);
+    d = 0.5F * (d + d_down);
+    g = 0.5F * (g + g_down);
   }
-  float const inv = count == Per ? 1.0F / Per : 1.0F / static_cast<float>(count);
-  float const mp = sp * inv;
-  float const md = sd * inv;
-  float const mg = sg * inv;
-  float dd = 0.0F;
-  float gg = 0.0F;
-  float pd = 0.0F;
-  float pg = 0.0F;
-  float dg = 0.0F;
-  MCPRICE_UNROLL
-  for (int j = 0; j < Per; ++j) {
-    bool const in = j < count;
-    float const ep = in ? p[j] - mp : 0.0F;
-    float const ed = in ? d[j] - md : 0.0F;
-    float const eg = in ? g[j] - mg : 0.0F;
-    dd = fmaf(ed, ed, dd);
-    gg = fmaf(eg, eg, gg);
-    pd = fmaf(ep, ed, pd);
-    pg = fmaf(ep, eg, pg);
-    dg = fmaf(ed, eg, dg);
-  }
-  double const n_inv = count == Per ? 1.0 / Per : 1.0 / static_cast<double>(count);
-  double const SP = sp;
-  double const SD = sd;
-  double const SG = sg;
-  m.sum_d += SD;
-  m.sum_g += SG;
-  m.dd += static_cast<double>(dd) + SD * SD * n_inv;
-  m.gg += static_cast<double>(gg) + SG * SG * n_inv;
-  m.pd += static_cast<double>(pd) + SP * SD * n_inv;
-  m.pg += static_cast<double>(pg) + SP * SG * n_inv;
-  m.dg += static_cast<double>(dg) + SD * SG * n_inv;
+}
+
+// The Greek sums of a lane, shifted by the channels of the median path (z = 0).
+template <terminal_payoff Kind, bool Antithetic>
+MCPRICE_HD MCPRICE_INLINE lane_greek_sums median_shifted_sums(const european_gbm_trade& t, float a)
+{
+  float const median[max_observations_per_sample] = {t.median, t.median};
+  lane_greek_sums sums;
+  sample_channels<Kind, Antithetic>(t, a, 0.0F, median, sums.cp, sums.cd, sums.cg);
+  return sums;
 }
 
 // The fused lane with Greeks: the same normals, spots and payoffs as european_lane_of (so the
@@ -133,6 +182,7 @@ MCPRICE_HD MCPRICE_INLINE priced_greeks european_greek_lane_of(const european_gb
 {
   constexpr int per = european_samples_per_group;
   priced_greeks m{};
+  lane_greek_sums sums = median_shifted_sums<Kind, Antithetic>(t, a);
   for_lane_groups(t.samples, block, lane, [&](std::int64_t group, int count) {
     NormalStream rng(t.key, static_cast<std::uint64_t>(group));
     auto const z = rng.next4();
@@ -144,24 +194,17 @@ MCPRICE_HD MCPRICE_INLINE priced_greeks european_greek_lane_of(const european_gb
     for (int j = 0; j < per; ++j) {
       float obs[max_observations_per_sample];
       observe<Antithetic>(t, zs[j], obs);
-      x[j] = j < count ? sample_payoff<Kind, Antithetic>(t, obs) : 0.0F;
-      float const up = evaluate<Kind>(t.payoff, obs[0]);
-      greek_channels<Kind>(t.payoff, a, zs[j], obs[0], up, d[j], g[j]);
-      if constexpr (Antithetic) {
-        float d_down = 0.0F;
-        float g_down = 0.0F;
-        greek_channels<Kind>(t.payoff, a, -zs[j], obs[1], evaluate<Kind>(t.payoff, obs[1]), d_down, g_down);
-        d[j] = 0.5F * (d[j] + d_down);
-        g[j] = 0.5F * (g[j] + g_down);
-      }
+      sample_channels<Kind, Antithetic>(t, a, zs[j], obs, x[j], d[j], g[j]);
       if (j >= count) {
+        x[j] = 0.0F;
         d[j] = 0.0F;
         g[j] = 0.0F;
       }
     }
     add_draw<per>(m.price, x, count);
-    add_greek_draw<per>(m.greeks, x, d, g, count);
+    sums.add<per>(x, d, g, count);
   });
+  m.greeks = sums.in_double(m.price.sum);
   return m;
 }
 
