@@ -86,10 +86,11 @@ def bump_greeks(inst):
     return out
 
 
-def even_dates(days, n):
-    """n equally spaced dates ending `days` from today, or None when the days do not split evenly."""
-    step = days // n
-    return [today + step * (k + 1) for k in range(n)] if step * n == days else None
+def even_schedule(days, n):
+    """n equally spaced dates a whole number of days apart, ending at the multiple of n days
+    nearest `days`: that maturity in days, and the dates."""
+    step = max(1, round(days / n))
+    return step * n, [today + step * (k + 1) for k in range(n)]
 
 
 def add(tid, row, ref, gr=None, inst=None):
@@ -241,22 +242,23 @@ for i in range(n):
         add(tid, dict(base, product="vanilla", strike=repr(K)), opt.NPV())
     elif kind == "bermudan":
         nd = rnd.choice([4, 12])
-        dates = even_dates(days, nd)
-        if dates is None:
-            continue
+        days, dates = even_schedule(days, nd)
+        base["maturity"] = repr(days / 365.0)
         opt = ql.VanillaOption(ql.PlainVanillaPayoff(ql.Option.Put, K), ql.BermudanExercise(dates))
         opt.setPricingEngine(ql.FdBlackScholesVanillaEngine(p, 800, 800))
         add(tid, dict(base, type="put", product="vanilla", exercise="bermudan", exercise_dates=str(nd),
                       strike=repr(K)), opt.NPV(), inst=opt)
     elif kind == "geo_floating":
+        # QuantLib's engine takes the first fixing as today's spot (its times run from it), so the
+        # average is over today and nf equally spaced dates after it, the last at maturity.
         nf = rnd.choice([4, 12])
-        dates = even_dates(days, nf)
-        if dates is None:
-            continue
-        opt = ql.DiscreteAveragingAsianOption(ql.Average.Geometric, 1.0, 0, dates, ql.FloatingTypePayoff(qt),
-                                              ql.EuropeanExercise(mat))
+        days, dates = even_schedule(days, nf)
+        base["maturity"] = repr(days / 365.0)
+        times = ";".join(repr(k * (days // nf) / 365.0) for k in range(nf + 1))
+        opt = ql.DiscreteAveragingAsianOption(ql.Average.Geometric, 1.0, 0, [today] + dates,
+                                              ql.PlainVanillaPayoff(qt, 0.0), ql.EuropeanExercise(today + days))
         opt.setPricingEngine(ql.AnalyticDiscreteGeometricAverageStrikeAsianEngine(p))
-        add(tid, dict(base, product="asian", averaging="geometric", strike_kind="floating", fixings=str(nf)),
+        add(tid, dict(base, product="asian", averaging="geometric", strike_kind="floating", fixing_times=times),
             opt.NPV(), inst=opt)
     elif kind in ("stulz", "margrabe"):
         name2, spot2, q2, vol2 = new_asset(f"{i}b")
