@@ -90,4 +90,24 @@ double timed(int reps, F&& f)
   return median(t);
 }
 
+// The median over `reps` rounds of (time of b) / (time of a), a and b called back to back in
+// each round after one warm-up call of each: a ratio that drifts of the machine between two
+// separate series of calls (10-15% on the GPU between runs) do not move.
+template <typename A, typename B>
+double paired_ratio(int reps, A&& a, B&& b)
+{
+  a();
+  b();
+  std::vector<double> ratios;
+  for (int r = 0; r < reps; ++r) {
+    auto const t0 = std::chrono::steady_clock::now();
+    a();
+    auto const t1 = std::chrono::steady_clock::now();
+    b();
+    auto const t2 = std::chrono::steady_clock::now();
+    ratios.push_back(std::chrono::duration<double>(t2 - t1).count() / std::chrono::duration<double>(t1 - t0).count());
+  }
+  return median(ratios);
+}
+
 }  // namespace mcprice::bench
