@@ -24,7 +24,10 @@ struct shift {
   float g;
 };
 
-shift shift_at(float mean, float sd, float k) { return {mean + sd * k, 0.5F * mean + sd * 1.4F * k, -0.25F * mean + sd * k}; }
+shift shift_at(float mean, float sd, float k)
+{
+  return {mean + sd * k, 0.5F * mean + sd * 1.4F * k, -0.25F * mean + sd * k};
+}
 
 channels draw(int n, float mean, float sd, unsigned seed)
 {

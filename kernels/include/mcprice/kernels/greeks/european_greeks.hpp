@@ -150,8 +150,8 @@ struct lane_greek_sums {
 // A sample's payoff (the mean of the pair's with antithetic sampling) and its delta and gamma
 // channels, from its normal z and what it observed.
 template <terminal_payoff Kind, bool Antithetic>
-MCPRICE_HD MCPRICE_INLINE void sample_channels(const european_gbm_trade& t, float a, float z, const float* obs, float& p,
-                                               float& d, float& g)
+MCPRICE_HD MCPRICE_INLINE void sample_channels(const european_gbm_trade& t, float a, float z, const float* obs,
+                                               float& p, float& d, float& g)
 {
   p = sample_payoff<Kind, Antithetic>(t, obs);
   greek_channels<Kind>(t.payoff, a, z, obs[0], evaluate<Kind>(t.payoff, obs[0]), d, g);
