@@ -91,8 +91,8 @@ double timed(int reps, F&& f)
 }
 
 // The median over `reps` rounds of (time of b) / (time of a), a and b called back to back in
-// each round after one warm-up call of each: a ratio that drifts of the machine between two
-// separate series of calls (10-15% on the GPU between runs) do not move.
+// each round after one warm-up call of each: the machine's drift between two separate series of
+// calls (10-15% on the GPU between runs) does not move it.
 template <typename A, typename B>
 double paired_ratio(int reps, A&& a, B&& b)
 {

@@ -254,8 +254,9 @@ for i in range(n):
         nf = rnd.choice([4, 12])
         days, dates = even_schedule(days, nf)
         base["maturity"] = repr(days / 365.0)
-        times = ";".join(repr(k * (days // nf) / 365.0) for k in range(nf + 1))
-        opt = ql.DiscreteAveragingAsianOption(ql.Average.Geometric, 1.0, 0, [today] + dates,
+        dates = [today] + dates
+        times = ";".join(repr((d - today) / 365.0) for d in dates)
+        opt = ql.DiscreteAveragingAsianOption(ql.Average.Geometric, 1.0, 0, dates,
                                               ql.PlainVanillaPayoff(qt, 0.0), ql.EuropeanExercise(today + days))
         opt.setPricingEngine(ql.AnalyticDiscreteGeometricAverageStrikeAsianEngine(p))
         add(tid, dict(base, product="asian", averaging="geometric", strike_kind="floating", fixing_times=times),
