@@ -61,19 +61,44 @@ MCPRICE_HD MCPRICE_INLINE float spot_sensitivity(const terminal_payoff_params& p
   else return p.strike > s ? -s : 0.0F;
 }
 
-// The delta and gamma channels of one path with normal z and terminal spot s (payoff value p).
-template <terminal_payoff Kind>
-MCPRICE_HD MCPRICE_INLINE void greek_channels(const terminal_payoff_params& params, float a, float z, float s, float p,
-                                              float& d, float& g)
+// A sample's delta and gamma channels less their shifts cd and cg, from its normal z and what it
+// observed (obs[1]: the mirrored path's S_T). With antithetic sampling the channels are twice
+// the mean of the pair's: halving is exact, so in_double does it once a lane, and the pair's
+// sum and difference give both channels in fewer operations than each path's channels
+// averaged (for a Lipschitz payoff, 2 G = z (D_up - D_down) - a (D_up + D_down)). The shifts
+// are folded into the last multiply-add.
+template <terminal_payoff Kind, bool Antithetic>
+MCPRICE_HD MCPRICE_INLINE void shifted_channels(const terminal_payoff_params& params, float a, float z, const float* obs,
+                                                float cd, float cg, float& ed, float& eg)
 {
   if constexpr (pathwise_greeks(Kind)) {
-    d = spot_sensitivity<Kind>(params, s);
-    g = d * (z - a);
+    float const up = spot_sensitivity<Kind>(params, obs[0]);
+    if constexpr (Antithetic) {
+      float const down = spot_sensitivity<Kind>(params, obs[1]);
+      float const sum = up + down;
+      ed = sum - cd;
+      eg = fmaf(z, up - down, fmaf(-a, sum, -cg));
+    } else {
+      ed = up - cd;
+      eg = fmaf(up, z - a, -cg);
+    }
   } else {
-    d = p * z;
-    g = p * fmaf(z, z - a, -1.0F);
+    float const up = evaluate<Kind>(params, obs[0]);
+    if constexpr (Antithetic) {
+      float const down = evaluate<Kind>(params, obs[1]);
+      float const d = z * (up - down);
+      ed = d - cd;
+      eg = fmaf(fmaf(z, z, -1.0F), up + down, fmaf(-a, d, -cg));
+    } else {
+      ed = fmaf(up, z, -cd);
+      eg = fmaf(up, fmaf(z, z - a, -1.0F), -cg);
+    }
   }
 }
+
+// What the channels' sums are in units of: 2 with antithetic sampling (shifted_channels).
+template <bool Antithetic>
+inline constexpr double channel_scale = Antithetic ? 2.0 : 1.0;
 
 // A lane's Greek sums, kept in float about a shift until the lane ends. The shift is the
 // channels' values on the trade's median path (z = 0, S_T its median): where a channel's mean
@@ -97,16 +122,18 @@ struct lane_greek_sums {
   float dg{0.0F};
   int n{0};
 
-  // Adds one group of samples (count of Per valid).
+  // Adds one group of samples (count of Per valid): their payoffs p and their delta and gamma
+  // channels already less the shifts (shifted_channels).
   template <int Per>
-  MCPRICE_HD MCPRICE_INLINE void add(const float (&p)[Per], const float (&d)[Per], const float (&g)[Per], int count)
+  MCPRICE_HD MCPRICE_INLINE void add(const float (&p)[Per], const float (&shifted_d)[Per], const float (&shifted_g)[Per],
+                                     int count)
   {
     MCPRICE_UNROLL
     for (int j = 0; j < Per; ++j) {
       bool const in = j < count;
       float const ep = in ? p[j] - cp : 0.0F;
-      float const ed = in ? d[j] - cd : 0.0F;
-      float const eg = in ? g[j] - cg : 0.0F;
+      float const ed = in ? shifted_d[j] : 0.0F;
+      float const eg = in ? shifted_g[j] : 0.0F;
       sd += ed;
       sg += eg;
       dd = fmaf(ed, ed, dd);
@@ -119,8 +146,10 @@ struct lane_greek_sums {
   }
 
   // The raw sums over the lane's samples, given the lane's payoff sum (the price's moments):
-  // sum x y = sum (x - a)(y - b) + b sum x + a sum y - n a b, in double.
-  [[nodiscard]] MCPRICE_HD MCPRICE_INLINE greek_moments in_double(double sum_p) const
+  // sum x y = sum (x - a)(y - b) + b sum x + a sum y - n a b, in double; with the delta and
+  // gamma channels summed as `scale` times their values (channel_scale), divided by it once
+  // here (a power of two: exactly).
+  [[nodiscard]] MCPRICE_HD MCPRICE_INLINE greek_moments in_double(double sum_p, double scale = 1.0) const
   {
     double const N = n;
     double const a_p = cp;
@@ -128,14 +157,16 @@ struct lane_greek_sums {
     double const a_g = cg;
     double const D = fma(N, a_d, static_cast<double>(sd));
     double const G = fma(N, a_g, static_cast<double>(sg));
+    double const unit = 1.0 / scale;
+    double const unit_sq = unit * unit;
     greek_moments m;
-    m.sum_d = D;
-    m.sum_g = G;
-    m.dd = cross(dd, a_d, a_d, D, D, N);
-    m.gg = cross(gg, a_g, a_g, G, G, N);
-    m.pd = cross(pd, a_p, a_d, sum_p, D, N);
-    m.pg = cross(pg, a_p, a_g, sum_p, G, N);
-    m.dg = cross(dg, a_d, a_g, D, G, N);
+    m.sum_d = D * unit;
+    m.sum_g = G * unit;
+    m.dd = cross(dd, a_d, a_d, D, D, N) * unit_sq;
+    m.gg = cross(gg, a_g, a_g, G, G, N) * unit_sq;
+    m.pd = cross(pd, a_p, a_d, sum_p, D, N) * unit;
+    m.pg = cross(pg, a_p, a_g, sum_p, G, N) * unit;
+    m.dg = cross(dg, a_d, a_g, D, G, N) * unit_sq;
     return m;
   }
 
@@ -147,30 +178,14 @@ struct lane_greek_sums {
   }
 };
 
-// A sample's payoff (the mean of the pair's with antithetic sampling) and its delta and gamma
-// channels, from its normal z and what it observed.
-template <terminal_payoff Kind, bool Antithetic>
-MCPRICE_HD MCPRICE_INLINE void sample_channels(const european_gbm_trade& t, float a, float z, const float* obs,
-                                               float& p, float& d, float& g)
-{
-  p = sample_payoff<Kind, Antithetic>(t, obs);
-  greek_channels<Kind>(t.payoff, a, z, obs[0], evaluate<Kind>(t.payoff, obs[0]), d, g);
-  if constexpr (Antithetic) {
-    float d_down = 0.0F;
-    float g_down = 0.0F;
-    greek_channels<Kind>(t.payoff, a, -z, obs[1], evaluate<Kind>(t.payoff, obs[1]), d_down, g_down);
-    d = 0.5F * (d + d_down);
-    g = 0.5F * (g + g_down);
-  }
-}
-
 // The Greek sums of a lane, shifted by the channels of the median path (z = 0).
 template <terminal_payoff Kind, bool Antithetic>
 MCPRICE_HD MCPRICE_INLINE lane_greek_sums median_shifted_sums(const european_gbm_trade& t, float a)
 {
   float const median[max_observations_per_sample] = {t.median, t.median};
   lane_greek_sums sums;
-  sample_channels<Kind, Antithetic>(t, a, 0.0F, median, sums.cp, sums.cd, sums.cg);
+  sums.cp = sample_payoff<Kind, Antithetic>(t, median);
+  shifted_channels<Kind, Antithetic>(t.payoff, a, 0.0F, median, 0.0F, 0.0F, sums.cd, sums.cg);
   return sums;
 }
 
@@ -188,23 +203,20 @@ MCPRICE_HD MCPRICE_INLINE priced_greeks european_greek_lane_of(const european_gb
     auto const z = rng.next4();
     float const zs[4] = {z.x, z.y, z.z, z.w};
     float x[per];
-    float d[per];
-    float g[per];
+    float ed[per];
+    float eg[per];
     MCPRICE_UNROLL
     for (int j = 0; j < per; ++j) {
       float obs[max_observations_per_sample];
       observe<Antithetic>(t, zs[j], obs);
-      sample_channels<Kind, Antithetic>(t, a, zs[j], obs, x[j], d[j], g[j]);
-      if (j >= count) {
-        x[j] = 0.0F;
-        d[j] = 0.0F;
-        g[j] = 0.0F;
-      }
+      // add_draw needs the payoffs past the count zeroed; sums.add masks the channels itself.
+      x[j] = j < count ? sample_payoff<Kind, Antithetic>(t, obs) : 0.0F;
+      shifted_channels<Kind, Antithetic>(t.payoff, a, zs[j], obs, sums.cd, sums.cg, ed[j], eg[j]);
     }
     add_draw<per>(m.price, x, count);
-    sums.add<per>(x, d, g, count);
+    sums.add<per>(x, ed, eg, count);
   });
-  m.greeks = sums.in_double(m.price.sum);
+  m.greeks = sums.in_double(m.price.sum, channel_scale<Antithetic>);
   return m;
 }
 
