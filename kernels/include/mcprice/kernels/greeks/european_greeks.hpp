@@ -68,8 +68,8 @@ MCPRICE_HD MCPRICE_INLINE float spot_sensitivity(const terminal_payoff_params& p
 // averaged (for a Lipschitz payoff, 2 G = z (D_up - D_down) - a (D_up + D_down)). The shifts
 // are folded into the last multiply-add.
 template <terminal_payoff Kind, bool Antithetic>
-MCPRICE_HD MCPRICE_INLINE void shifted_channels(const terminal_payoff_params& params, float a, float z, const float* obs,
-                                                float cd, float cg, float& ed, float& eg)
+MCPRICE_HD MCPRICE_INLINE void shifted_channels(const terminal_payoff_params& params, float a, float z,
+                                                const float* obs, float cd, float cg, float& ed, float& eg)
 {
   if constexpr (pathwise_greeks(Kind)) {
     float const up = spot_sensitivity<Kind>(params, obs[0]);
@@ -125,8 +125,8 @@ struct lane_greek_sums {
   // Adds one group of samples (count of Per valid): their payoffs p and their delta and gamma
   // channels already less the shifts (shifted_channels).
   template <int Per>
-  MCPRICE_HD MCPRICE_INLINE void add(const float (&p)[Per], const float (&shifted_d)[Per], const float (&shifted_g)[Per],
-                                     int count)
+  MCPRICE_HD MCPRICE_INLINE void add(const float (&p)[Per], const float (&shifted_d)[Per],
+                                     const float (&shifted_g)[Per], int count)
   {
     MCPRICE_UNROLL
     for (int j = 0; j < Per; ++j) {
