@@ -88,6 +88,18 @@ def bump_greeks(inst):
     return out
 
 
+class spot_extreme:
+    """An instrument whose running extreme is the spot quote's value when priced: a fresh
+    lookback under bump_greeks."""
+
+    def __init__(self, make, spot):
+        self.make = make
+        self.spot = spot
+
+    def NPV(self):
+        return self.make(self.spot.value()).NPV()
+
+
 def even_schedule(days, n):
     """n equally spaced dates a whole number of days apart, ending at the multiple of n days
     nearest `days`: that maturity in days, and the dates."""
@@ -147,19 +159,27 @@ for i in range(n):
     elif kind == "lookback":
         sk = rnd.choice(["fixed", "floating"])
         seasoned = rnd.random() < 0.4
+
+        def lookback(ext, sk=sk, qt=qt, K=K, p=p):
+            if sk == "floating":
+                o = ql.ContinuousFloatingLookbackOption(ext, ql.FloatingTypePayoff(qt), ql.EuropeanExercise(mat))
+                o.setPricingEngine(ql.AnalyticContinuousFloatingLookbackEngine(p))
+            else:
+                o = ql.ContinuousFixedLookbackOption(ext, ql.PlainVanillaPayoff(qt, K), ql.EuropeanExercise(mat))
+                o.setPricingEngine(ql.AnalyticContinuousFixedLookbackEngine(p))
+            return o
         if sk == "floating":
             ext = spot * (0.9 if side == "call" else 1.1) if seasoned else spot
-            opt = ql.ContinuousFloatingLookbackOption(ext, ql.FloatingTypePayoff(qt), ql.EuropeanExercise(mat))
-            opt.setPricingEngine(ql.AnalyticContinuousFloatingLookbackEngine(p))
             row = dict(base, product="lookback", strike_kind="floating")
         else:
             ext = spot * (1.1 if side == "call" else 0.9) if seasoned else spot
-            opt = ql.ContinuousFixedLookbackOption(ext, ql.PlainVanillaPayoff(qt, K), ql.EuropeanExercise(mat))
-            opt.setPricingEngine(ql.AnalyticContinuousFixedLookbackEngine(p))
             row = dict(base, product="lookback", strike_kind="fixed", strike=repr(K))
+        opt = lookback(ext)
         if seasoned:
             row["running_extreme"] = repr(ext)
-        add(tid, row, opt.NPV(), inst=opt)
+        # A fresh lookback's extreme is today's spot (the contract's default), so a spot bump
+        # moves it: its reference is repriced with the extreme at the bumped spot.
+        add(tid, row, opt.NPV(), inst=opt if seasoned else spot_extreme(lookback, s))
     elif kind == "touch":
         up = rnd.random() < 0.5
         B = spot * (1.15 if up else 0.85)
