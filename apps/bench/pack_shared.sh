@@ -3,7 +3,7 @@
 # static binaries, which each embed every kernel: the libraries once, the binaries named, the
 # MPI, Boost and CUDA runtime libraries they link, all stripped, the fatbins' PTX zeroed (the
 # device runs the sm_90 SASS), as one xz archive, with the slow-call tool where it was built
-# (libmcprice-slow-calls.so and its CUPTI, for CUDA_INJECTION64_PATH). On the GPU machine:
+# (libmcprice-slow-calls.so, libmcprice-gpu-busy.so and their CUPTI, for CUDA_INJECTION64_PATH). On the GPU machine:
 #   mkdir -p /tmp/c && tar xJf .devcarry/NAME.txz -C /tmp/c && export LD_LIBRARY_PATH=/tmp/c/lib
 # Usage: apps/bench/pack_shared.sh NAME BINARY... (paths under build/, e.g. apps/price-batch)
 #
@@ -33,6 +33,7 @@ else
   # The slow-call tool (CUDA_INJECTION64_PATH) and its CUPTI, where the build has them.
   if [ -f "$build/apps/libmcprice-slow-calls.so" ]; then
     cp "$build/apps/libmcprice-slow-calls.so" "$stage/lib/"
+    if [ -f "$build/apps/libmcprice-gpu-busy.so" ]; then cp "$build/apps/libmcprice-gpu-busy.so" "$stage/lib/"; fi
     cupti=$(ldd "$build/apps/libmcprice-slow-calls.so" | awk '/libcupti/ {print $3}')
     if [ -n "$cupti" ]; then cp -L "$cupti" "$stage/lib/"; fi
   fi
