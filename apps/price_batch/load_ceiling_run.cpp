@@ -18,6 +18,24 @@ struct allocator_ceiling {
 
 double ratio(std::size_t a, std::size_t b) { return b == 0 ? 0.0 : static_cast<double>(a) / static_cast<double>(b); }
 
+// The submitters are a closed loop: each waits for its call before taking the next job, so the
+// offered load they can carry is at most their count over a call's time. A ceiling reached with
+// every submitter always inside a call says that, not what the engine holds.
+void print_caller_bound(std::ostream& out, const std::vector<allocator_ceiling>& all)
+{
+  constexpr double saturated = 0.9;
+  for (auto const& a : all) {
+    const load::ceiling_step* best = load::sustainable(a.steps);
+    if (best == nullptr || best->result.submitters_busy < saturated) continue;
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "%s: at its ceiling the %d callers spent %.0f%% of the run inside calls: the callers, not the "
+                  "engine, may bound it (raise --load-threads)\n",
+                  a.label.c_str(), best->result.submitters, 100.0 * best->result.submitters_busy);
+    out << line;
+  }
+}
+
 void print_ceiling_table(std::ostream& out, const std::vector<allocator_ceiling>& all, const load::ceiling_options& o)
 {
   char line[512];
@@ -25,9 +43,9 @@ void print_ceiling_table(std::ostream& out, const std::vector<allocator_ceiling>
                 "ceiling: the highest offered load with p99 job latency <= %.1f ms and >= %.0f%% of it achieved\n",
                 o.slo_ms, 100.0 * o.keep_up);
   out << line;
-  std::snprintf(line, sizeof line, "%-16s %10s %10s %11s %9s %8s %8s %8s %10s %8s %8s %9s\n", "allocator",
+  std::snprintf(line, sizeof line, "%-16s %10s %10s %11s %9s %8s %8s %8s %10s %8s %8s %9s %10s\n", "allocator",
                 "offered/s", "jobs/s", "paths/s", "GPU busy", "p50 ms", "p99 ms", "max ms", "held MiB", "held/req",
-                "held/dev", "alloc p99");
+                "held/dev", "alloc p99", "callers");
   out << line;
   for (auto const& a : all) {
     const load::ceiling_step* best = load::sustainable(a.steps);
@@ -38,14 +56,16 @@ void print_ceiling_table(std::ostream& out, const std::vector<allocator_ceiling>
     auto const& r = best->result;
     char busy[16] = "-";
     if (r.device_idle >= 0.0) std::snprintf(busy, sizeof busy, "%.1f%%", 100.0 * (1.0 - r.device_idle));
-    std::snprintf(line, sizeof line, "%-16s %10.1f %10.1f %11.4g %9s %8.2f %8.2f %8.2f %10.1f %8.2f %8s %7.2fus\n",
+    std::snprintf(line, sizeof line,
+                  "%-16s %10.1f %10.1f %11.4g %9s %8.2f %8.2f %8.2f %10.1f %8.2f %8s %7.2fus %3d %5.1f%%\n",
                   a.label.c_str(), best->offered_per_s, r.jobs_per_s, r.paths_per_s, busy, r.latency_p50_ms,
                   r.latency_p99_ms, r.latency_max_ms, static_cast<double>(r.peak_held) / 1048576.0,
                   ratio(r.peak_held, r.peak_requested),
                   held_over(r.peak_held, r.peak_device_requested).c_str(),
-                  r.alloc_latency_p99_us);
+                  r.alloc_latency_p99_us, r.submitters, 100.0 * r.submitters_busy);
     out << line;
   }
+  print_caller_bound(out, all);
   out << "\nsteps (offered -> achieved jobs/s, p99 ms, within):\n";
   for (auto const& a : all) {
     out << a.label << ":";
@@ -76,6 +96,8 @@ nlohmann::json ceiling_json(const std::vector<allocator_ceiling>& all, const loa
            {"held_bytes", r.peak_held},
            {"graphs", graphs_json(r)},
            {"mean_batch_calls", r.mean_batch_calls},
+           {"submitters", r.submitters},
+           {"submitters_busy_fraction", r.submitters_busy},
            {"requested_bytes", r.peak_requested},
            {"device_requested_bytes",
             r.peak_device_requested != 0 ? nlohmann::json(r.peak_device_requested) : nlohmann::json(nullptr)}});

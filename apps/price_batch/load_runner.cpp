@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <numeric>
 #include <thread>
 
 namespace mcprice::load {
@@ -103,6 +104,7 @@ strategy_result run_stream(const engine& e, const std::vector<job>& stream, cons
   std::vector<double> latency_ms(stream.size(), 0.0);
   std::vector<std::size_t> failed(stream.size(), 0);
   std::vector<std::size_t> batch_calls(stream.size(), 1);
+  std::vector<double> call_s(stream.size(), 0.0);
   std::atomic<std::size_t> next{0};
   std::atomic<bool> done{false};
   auto const start = clock_type::now();
@@ -121,8 +123,11 @@ strategy_result run_stream(const engine& e, const std::vector<job>& stream, cons
         auto const due = start + std::chrono::duration_cast<clock_type::duration>(
                                      std::chrono::duration<double>(stream[i].arrival_s));
         std::this_thread::sleep_until(due);
+        auto const called = clock_type::now();
         auto const run = e.price(stream[i].book);
-        latency_ms[i] = std::chrono::duration<double, std::milli>(clock_type::now() - due).count();
+        auto const returned = clock_type::now();
+        latency_ms[i] = std::chrono::duration<double, std::milli>(returned - due).count();
+        call_s[i] = std::chrono::duration<double>(returned - called).count();
         bits[i] = bits_of(run);
         failed[i] = run.summary.failed;
         batch_calls[i] = run.summary.batch_calls;
@@ -147,6 +152,8 @@ strategy_result run_stream(const engine& e, const std::vector<job>& stream, cons
     }
   }
   out.jobs_per_s = static_cast<double>(stream.size()) / out.wall_s;
+  out.submitters = std::max(1, o.submitters);
+  out.submitters_busy = std::accumulate(call_s.begin(), call_s.end(), 0.0) / (out.wall_s * out.submitters);
   if (!stream.empty()) {
     double calls = 0.0;
     for (std::size_t const c : batch_calls) calls += static_cast<double>(c);

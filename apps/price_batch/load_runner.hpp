@@ -54,6 +54,11 @@ struct strategy_result {
   double memory_wait_s{0.0};      // their total wait
   std::uint64_t job_retries{0};   // jobs that gave their scratch back and came again
   double device_idle{-1.0};       // share of the run with no stream busy (-1: not measured)
+  // The share of the run the submitting threads spent inside the engine's calls, averaged over
+  // them. Near 1, every submitter was always waiting on a call: the offered load was bounded by
+  // the submitters (a closed loop of --load-threads callers), not by the engine.
+  double submitters_busy{0.0};
+  int submitters{0};
   fragmentation fragmentation_peak;
   fragmentation fragmentation_mean;  // time-weighted
   bool blocks_visible{false};        // external and non-releasable measured (the bucketed pool)

@@ -188,6 +188,7 @@ nlohmann::json load_report_json(const command_line& cl, const std::vector<load::
            {"larger_blocks", r.larger_reuses},
            {"growths", r.growths}}},
          {"device_idle_fraction", r.device_idle < 0.0 ? nlohmann::json(nullptr) : nlohmann::json(r.device_idle)},
+         {"submitters_busy_fraction", r.submitters_busy},
          {"peak_bytes",
           {{"requested", r.peak_requested},
            {"device_requested",

@@ -54,3 +54,30 @@ TEST_CASE("the load runner prices every job from several threads with a lone cal
   load::job_bits third;
   CHECK_FALSE(load::run_stream(e, stream, ro, third, &first).identical);
 }
+
+TEST_CASE("the load runner reports how much of the run its callers spent inside calls", "[concurrency]")
+{
+  auto const market = parse_market(R"({"rate": 0.03, "assets": {"A": {"spot": 100, "vol": 0.2}}})", "load");
+  engine_options eo;
+  eo.backend = backend_choice::cpu;
+  eo.threads = 1;
+  engine const e(market, eo);
+  load::run_options ro;
+  ro.submitters = 1;
+  load::stream_options so;
+  so.mix = load::parse_mix("tiny:1:1:4096");
+  load::job_bits bits;
+  // Every job due at once: the one caller goes from call to call.
+  so.jobs = 40;
+  so.rate = 1e9;
+  auto const flooded = load::run_stream(e, load::make_stream(so, market), ro, bits, nullptr);
+  CHECK(flooded.submitters == 1);
+  CHECK(flooded.submitters_busy > 0.8);
+  CHECK(flooded.submitters_busy <= 1.0 + 1e-9);
+  // Jobs arriving steadily 10 ms apart: the caller mostly waits for them.
+  so.jobs = 10;
+  so.rate = 100.0;
+  so.pattern = load::arrival_pattern::steady;
+  auto const sparse = load::run_stream(e, load::make_stream(so, market), ro, bits, nullptr);
+  CHECK(sparse.submitters_busy < 0.5);
+}
