@@ -7,6 +7,19 @@
 
 using namespace mcprice;
 
+namespace {
+
+// An engine on the CPU backend with one thread of its own.
+engine one_thread_engine(const market_data& market)
+{
+  engine_options eo;
+  eo.backend = backend_choice::cpu;
+  eo.threads = 1;
+  return engine(market, eo);
+}
+
+}  // namespace
+
 TEST_CASE("load statistics: latency percentiles")
 {
   CHECK(percentile({}, 0.5) == 0.0);
@@ -28,10 +41,7 @@ TEST_CASE("the load runner prices every job from several threads with a lone cal
   so.rate = 5000.0;
   so.mix = load::parse_mix("tiny:1:2:256");
   auto const stream = load::make_stream(so, market);
-  engine_options eo;
-  eo.backend = backend_choice::cpu;
-  eo.threads = 1;
-  engine const e(market, eo);
+  engine const e = one_thread_engine(market);
   load::run_options ro;
   ro.submitters = 3;
   load::job_bits first;
@@ -58,10 +68,7 @@ TEST_CASE("the load runner prices every job from several threads with a lone cal
 TEST_CASE("the load runner reports how much of the run its callers spent inside calls", "[concurrency]")
 {
   auto const market = parse_market(R"({"rate": 0.03, "assets": {"A": {"spot": 100, "vol": 0.2}}})", "load");
-  engine_options eo;
-  eo.backend = backend_choice::cpu;
-  eo.threads = 1;
-  engine const e(market, eo);
+  engine const e = one_thread_engine(market);
   load::run_options ro;
   ro.submitters = 1;
   load::stream_options so;
