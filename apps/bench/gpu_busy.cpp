@@ -128,7 +128,8 @@ void report()
     if (s.fill < 0.0) s.fill = std::min(1.0, static_cast<double>(grids[g++]) / std::max<std::uint32_t>(sms, 1));
     edges.push_back({s.start, +1, s.fill});
     edges.push_back({s.end, -1, s.fill});
-    auto const index = static_cast<std::size_t>(static_cast<double>(s.start - std::min(s.start, origin_ns)) / window_ns);
+    auto const index =
+        static_cast<std::size_t>(static_cast<double>(s.start - std::min(s.start, origin_ns)) / window_ns);
     if (index >= windows.size()) windows.resize(index + 1);
     (s.fill > 0.0 ? windows[index].kernel_count : windows[index].copy_count)++;
   }
@@ -174,7 +175,8 @@ void report()
 extern "C" int InitializeInjection()
 {
   if (const char* ms = std::getenv("MCPRICE_GPU_BUSY_MS")) window_ns = std::max(1.0, std::atof(ms)) * 1e6;
-  if (cuptiGetTimestamp(&origin_ns) != CUPTI_SUCCESS || cuptiActivityRegisterCallbacks(give_buffer, take_buffer) != CUPTI_SUCCESS ||
+  if (cuptiGetTimestamp(&origin_ns) != CUPTI_SUCCESS ||
+      cuptiActivityRegisterCallbacks(give_buffer, take_buffer) != CUPTI_SUCCESS ||
       cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DEVICE) != CUPTI_SUCCESS ||
       cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) != CUPTI_SUCCESS ||
       cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY) != CUPTI_SUCCESS ||

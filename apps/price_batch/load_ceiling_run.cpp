@@ -60,8 +60,7 @@ void print_ceiling_table(std::ostream& out, const std::vector<allocator_ceiling>
                   "%-16s %10.1f %10.1f %11.4g %9s %8.2f %8.2f %8.2f %10.1f %8.2f %8s %7.2fus %3d %5.1f%%\n",
                   a.label.c_str(), best->offered_per_s, r.jobs_per_s, r.paths_per_s, busy, r.latency_p50_ms,
                   r.latency_p99_ms, r.latency_max_ms, static_cast<double>(r.peak_held) / 1048576.0,
-                  ratio(r.peak_held, r.peak_requested),
-                  held_over(r.peak_held, r.peak_device_requested).c_str(),
+                  ratio(r.peak_held, r.peak_requested), held_over(r.peak_held, r.peak_device_requested).c_str(),
                   r.alloc_latency_p99_us, r.submitters, 100.0 * r.submitters_busy);
     out << line;
   }
