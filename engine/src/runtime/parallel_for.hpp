@@ -47,12 +47,13 @@ void parallel_for(std::size_t n, F&& f, std::size_t min_per_thread = 2048)
 }
 
 // f(i) for i in [0, n) as `pieces` pieces of `per` consecutive indices, on this thread and
-// pieces - 1 of the engine's kept threads. Pieces are claimed, not assigned: the caller works
+// `helpers` of the engine's kept threads. Pieces are claimed, not assigned: the caller works
 // through them too and never waits for a helper that has not started (a sleeping thread can
 // take 100 us to wake); a helper that starts after the last claim touches nothing of the
 // caller's and finds nothing to do. The first exception is rethrown once every piece is done.
 template <typename F>
-void run_claimed_pieces(thread_cache& threads, std::size_t pieces, std::size_t per, std::size_t n, F& f)
+void run_claimed_pieces(thread_cache& threads, std::size_t pieces, std::size_t per, std::size_t n, F& f,
+                        std::size_t helpers)
 {
   struct shared {
     std::atomic<std::size_t> next{0};
@@ -77,7 +78,7 @@ void run_claimed_pieces(thread_cache& threads, std::size_t pieces, std::size_t p
       if (++state->done == pieces) state->finished.notify_all();
     }
   };
-  for (std::size_t t = 1; t < pieces; ++t) (void)threads.run(work);
+  for (std::size_t t = 0; t < std::min(helpers, pieces - 1); ++t) (void)threads.run(work);
   work();
   std::unique_lock<std::mutex> lock(state->mutex);
   state->finished.wait(lock, [&] { return state->done == pieces; });
@@ -93,7 +94,7 @@ void parallel_for(thread_cache& threads, std::size_t n, F&& f, std::size_t min_p
     for (std::size_t i = 0; i < n; ++i) f(i);
     return;
   }
-  run_claimed_pieces(threads, pieces, (n + pieces - 1) / pieces, n, f);
+  run_claimed_pieces(threads, pieces, (n + pieces - 1) / pieces, n, f, pieces - 1);
 }
 
 // f(i) for each i in [0, n), each index a piece of its own (n long tasks that should run side
@@ -106,7 +107,16 @@ void claim_each(thread_cache& threads, std::size_t n, F&& f)
     if (n == 1) f(0);
     return;
   }
-  run_claimed_pieces(threads, n, 1, n, f);
+  run_claimed_pieces(threads, n, 1, n, f, n - 1);
+}
+
+// The same with at most `helpers` kept threads beside this one: for more pieces than threads
+// worth using (a request's segments on the CPU backend).
+template <typename F>
+void claim_each(thread_cache& threads, std::size_t n, std::size_t helpers, F&& f)
+{
+  if (n == 0) return;
+  run_claimed_pieces(threads, n, 1, n, f, helpers);
 }
 
 }  // namespace mcprice::detail

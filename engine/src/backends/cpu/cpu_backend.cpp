@@ -6,10 +6,13 @@
 #include "mcprice/kernels/rng/host_sobol_stream.hpp"
 
 #include "planning/work_plan.hpp"
+#include "runtime/parallel_for.hpp"
+#include "runtime/thread_cache.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <exception>
 #include <future>
 #include <thread>
 #include <variant>
@@ -181,44 +184,32 @@ class cpu_backend final : public pricing_backend {
     using sums_type = decltype(block_moments(std::size_t{0}, std::int64_t{0}));
     std::vector<sums_type> sums(plan.segments.size());
     std::vector<char> summed(plan.segments.size(), 0);  // cancelled runs leave some out
-    std::atomic<std::size_t> next{0};
     std::atomic<std::int64_t> done{0};
-    auto worker = [&] {
-      for (std::size_t s = next.fetch_add(1); s < plan.segments.size(); s = next.fetch_add(1)) {
-        const segment& seg = plan.segments[s];
-        std::int64_t const first = trades[seg.trade].first_block;
-        sums_type m{};
-        // Cancellation is looked at before every block, so a stop takes a block's time; a
-        // segment left part-way is not summed and its trade comes back cancelled, never
-        // half-priced.
-        for (std::int64_t b = seg.first_block; b < seg.first_block + seg.blocks; ++b) {
-          if (control.cancelled()) return;
-          m = m + block_moments(seg.trade, b - first);
-        }
-        sums[s] = m;
-        summed[s] = 1;
-        done.fetch_add(seg.blocks);
+    auto segment_sums = [&](std::size_t s) {
+      const segment& seg = plan.segments[s];
+      std::int64_t const first = trades[seg.trade].first_block;
+      sums_type m{};
+      // Cancellation is looked at before every block, so a stop takes a block's time; a
+      // segment left part-way is not summed and its trade comes back cancelled, never
+      // half-priced.
+      for (std::int64_t b = seg.first_block; b < seg.first_block + seg.blocks; ++b) {
+        if (control.cancelled()) return;
+        m = m + block_moments(seg.trade, b - first);
       }
+      sums[s] = m;
+      summed[s] = 1;
+      done.fetch_add(seg.blocks);
     };
-    // No more threads than segments (a small request has one or two: starting a thread costs
-    // more than its blocks), and none at all for one segment without a progress callback, which
-    // runs on this thread (with one, this thread reports while a worker prices).
-    std::size_t const helpers = std::min<std::size_t>(threads_, plan.segments.size());
-    std::vector<std::future<void>> workers;
-    if (helpers <= 1 && !control.progress) {
-      worker();
+    // No more threads than segments, all but this one kept by the backend: starting threads
+    // for each call cost a small request more than its blocks (docs/benchmarks.md). This thread
+    // claims segments too, and never waits for a helper that has not started. With a progress
+    // callback this thread reports while the kept threads price.
+    std::size_t const workers = std::max<std::size_t>(1, std::min<std::size_t>(threads_, plan.segments.size()));
+    if (!control.progress) {
+      claim_each(helpers_, plan.segments.size(), workers - 1, segment_sums);
     } else {
-      for (std::size_t i = 0; i < helpers; ++i) workers.push_back(std::async(std::launch::async, worker));
+      report_while_pricing(trades, total_blocks, control, plan.segments.size(), workers, done, segment_sums);
     }
-    std::int64_t total = 0;
-    for (auto const& t : trades) total += t.samples;
-    for (auto& w : workers) {
-      while (w.wait_for(std::chrono::milliseconds(200)) != std::future_status::ready) {
-        if (control.progress) control.progress(total * done.load() / std::max<std::int64_t>(1, total_blocks), total);
-      }
-      w.get();  // rethrows a worker's exception
-    }
-    if (control.progress) control.progress(total, total);
 
     auto const totals = combine_segments(plan, sums, trades.size());
     family_run run;
@@ -230,10 +221,44 @@ class cpu_backend final : public pricing_backend {
     return run;
   }
 
+  // Prices every segment on `workers` kept threads while this thread reports progress every
+  // 200 ms from `done` (blocks summed), and once more at the end.
+  template <typename Trade, typename SegmentSums>
+  void report_while_pricing(const std::vector<Trade>& trades, std::int64_t total_blocks, const run_control& control,
+                            std::size_t segments, std::size_t workers, const std::atomic<std::int64_t>& done,
+                            SegmentSums& segment_sums) const
+  {
+    std::atomic<std::size_t> next{0};
+    auto worker = [&] {
+      for (std::size_t s = next.fetch_add(1); s < segments; s = next.fetch_add(1)) segment_sums(s);
+    };
+    std::vector<std::future<void>> running;
+    for (std::size_t i = 0; i < workers; ++i) running.push_back(helpers_.run(worker));
+    std::int64_t total = 0;
+    for (auto const& t : trades) total += t.samples;
+    // Every worker ends before any exception is rethrown, the callback's included: they use
+    // this frame's locals, and a kept thread's future does not wait for its task when destroyed.
+    std::exception_ptr failure;
+    for (auto& w : running) {
+      while (w.wait_for(std::chrono::milliseconds(200)) != std::future_status::ready) {
+        if (failure) continue;
+        try {
+          control.progress(total * done.load() / std::max<std::int64_t>(1, total_blocks), total);
+        } catch (...) {
+          failure = std::current_exception();
+        }
+      }
+    }
+    for (auto& w : running) w.get();  // a worker's exception
+    if (failure) std::rethrow_exception(failure);
+    control.progress(total, total);
+  }
+
   market_surfaces surfaces_;  // the market's local-vol grids, for the engine's lifetime
   bool quasi_;
   unsigned threads_;
   std::string name_;
+  mutable thread_cache helpers_;  // kept across calls; a task never queues behind a busy one
 };
 
 }  // namespace
