@@ -10,7 +10,10 @@
 #include <cmath>
 #include <cstring>
 #include <future>
+#include <mutex>
+#include <stdexcept>
 #include <thread>
+#include <utility>
 #include <vector>
 
 using namespace mcprice;
@@ -207,6 +210,33 @@ TEST_CASE("a cancelled run prices what had started and marks the rest cancelled"
   if (!done.trades.empty()) {
     auto const full = eng.price(done);
     for (std::size_t k = 0; k < rows.size(); ++k) CHECK(same_bits(full.results[k].price, part.results[rows[k]].price));
+  }
+}
+
+// Progress on the CPU: kept threads price the segments while the caller reports every 200 ms.
+// The last report is the whole; a callback that throws ends the call with its exception once
+// every worker is done (they share the call's frame), and the engine then prices the same bits.
+TEST_CASE("CPU progress ends at the whole, and a callback that throws leaves the engine whole", "[concurrency]")
+{
+  auto const book = reference_book();
+  auto const eng = cpu_engine(5'000'000, 2);
+  auto const quiet = eng.price(book);
+  std::mutex mutex;
+  std::vector<std::pair<std::int64_t, std::int64_t>> seen;
+  auto const reported = eng.price(book, [&](std::int64_t done, std::int64_t total) {
+    std::lock_guard<std::mutex> const lock(mutex);
+    seen.emplace_back(done, total);
+  });
+  REQUIRE(seen.size() >= 2);  // at least one report while pricing, and the last
+  CHECK(seen.back().first == seen.back().second);
+  CHECK(seen.front().first < seen.front().second);
+  auto const refuse = [](std::int64_t, std::int64_t) { throw std::runtime_error("progress refused"); };
+  CHECK_THROWS_WITH(eng.price(book, refuse), "progress refused");
+  auto const again = eng.price(book);
+  for (std::size_t i = 0; i < book.trades.size(); ++i) {
+    CHECK(same_bits(reported.results[i].price, quiet.results[i].price));
+    CHECK(same_bits(again.results[i].price, quiet.results[i].price));
+    CHECK(same_bits(again.results[i].std_error, quiet.results[i].std_error));
   }
 }
 
