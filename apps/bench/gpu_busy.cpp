@@ -28,12 +28,11 @@ namespace {
 struct span {
   std::uint64_t start;
   std::uint64_t end;
-  double fill;  // 0 for a copy or memset; the grid's share of the SMs for a kernel
+  std::uint32_t grid;  // a kernel's blocks; 0 for a copy or memset
 };
 
 std::mutex spans_mutex;
 std::vector<span> spans;
-std::vector<std::uint32_t> grids;  // kernels' grid blocks until the SM count is known
 std::uint32_t sms = 0;
 std::uint64_t origin_ns = 0;
 double window_ns = 1e9;
@@ -53,15 +52,15 @@ void keep(const CUpti_Activity* record)
   } else if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) {
     auto const* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
     if (k->start == 0 || k->end <= k->start) return;
-    spans.push_back({k->start, k->end, -1.0});
-    grids.push_back(static_cast<std::uint32_t>(k->gridX) * static_cast<std::uint32_t>(k->gridY) *
-                    static_cast<std::uint32_t>(k->gridZ));
+    spans.push_back({k->start, k->end,
+                     static_cast<std::uint32_t>(k->gridX) * static_cast<std::uint32_t>(k->gridY) *
+                         static_cast<std::uint32_t>(k->gridZ)});
   } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
     auto const* c = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
-    if (c->start != 0 && c->end > c->start) spans.push_back({c->start, c->end, 0.0});
+    if (c->start != 0 && c->end > c->start) spans.push_back({c->start, c->end, 0});
   } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
     auto const* m = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
-    if (m->start != 0 && m->end > m->start) spans.push_back({m->start, m->end, 0.0});
+    if (m->start != 0 && m->end > m->start) spans.push_back({m->start, m->end, 0});
   }
 }
 
@@ -90,11 +89,17 @@ struct edge {
   double fill;
 };
 
+// The window holding time t (t >= origin_ns).
+std::size_t window_of(std::uint64_t t)
+{
+  return static_cast<std::size_t>(static_cast<double>(t - origin_ns) / window_ns);
+}
+
 // Adds [from, to) of a constant state to the windows it crosses.
 void spread(std::vector<tally>& w, std::uint64_t from, std::uint64_t to, int running, int kernels, double fill)
 {
   while (from < to) {
-    auto const index = static_cast<std::size_t>(static_cast<double>(from - origin_ns) / window_ns);
+    std::size_t const index = window_of(from);
     auto const window_end = origin_ns + static_cast<std::uint64_t>(window_ns * static_cast<double>(index + 1));
     std::uint64_t const upto = std::min(to, std::max(window_end, from + 1));
     double const dt = static_cast<double>(upto - from);
@@ -121,17 +126,15 @@ void report()
     std::fprintf(stderr, "gpu busy: no kernel or copy was recorded\n");
     return;
   }
-  std::size_t g = 0;
   std::vector<edge> edges;
   std::vector<tally> windows;
-  for (span& s : spans) {
-    if (s.fill < 0.0) s.fill = std::min(1.0, static_cast<double>(grids[g++]) / std::max<std::uint32_t>(sms, 1));
-    edges.push_back({s.start, +1, s.fill});
-    edges.push_back({s.end, -1, s.fill});
-    auto const index =
-        static_cast<std::size_t>(static_cast<double>(s.start - std::min(s.start, origin_ns)) / window_ns);
+  for (const span& s : spans) {
+    double const fill = std::min(1.0, static_cast<double>(s.grid) / std::max<std::uint32_t>(sms, 1));
+    edges.push_back({s.start, +1, fill});
+    edges.push_back({s.end, -1, fill});
+    std::size_t const index = window_of(std::max(s.start, origin_ns));
     if (index >= windows.size()) windows.resize(index + 1);
-    (s.fill > 0.0 ? windows[index].kernel_count : windows[index].copy_count)++;
+    (s.grid > 0 ? windows[index].kernel_count : windows[index].copy_count)++;
   }
   std::sort(edges.begin(), edges.end(), [](const edge& a, const edge& b) { return a.t < b.t; });
   int running = 0;
