@@ -17,12 +17,11 @@ export LD_LIBRARY_PATH=/tmp/c/lib
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 PB=/tmp/c/bin/price-batch
 S="--load-test --allocators bucketed --load-mix small:1:2:16384 --streams 8 --market data/sample_market.json"
-for T in 8 32; do
-  for g in off on; do
-    echo "== callers $T graphs $g"
-    timeout 60 $PB $S --load-find-max --load-jobs 3000 --load-rate 32000 --load-threads $T --graphs $g 2>&1 |
-      grep -A4 "^ceiling:\|^steps" | grep -v "^--"
-  done
+for run in "8 off 0" "8 on 0" "32 off 0" "32 on 0" "32 on 20"; do
+  set -- $run
+  echo "== callers $1 graphs $2 batch window $3 us"
+  timeout 60 $PB $S --load-find-max --load-jobs 3000 --load-rate 32000 --load-threads $1 --graphs $2 \
+    --batch-window-us $3 2>&1 | grep -A4 "^ceiling:\|^steps\|^batching" | grep -v "^--"
 done >"$OUT/ceiling.txt" 2>&1
 cat "$OUT/ceiling.txt"
 TIMEFORMAT="time: wall %R s, user %U s, sys %S s"
