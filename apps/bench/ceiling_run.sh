@@ -35,7 +35,7 @@ cut -c1-200 "$OUT/busy.txt"
 {
   for r in 1 2; do
     echo "== round $r"
-    timeout 60 build-peers/mcmg/MonteCarloMultiGPU --method=streamed 2>&1 | grep -i "time\|options per sec\|GPU" | head -6
+    timeout 60 build-peers/mcmg/MonteCarloMultiGPU --method=streamed 2>&1 | grep -i "options per sec\|time (ms"
     timeout 60 /tmp/c/bin/mcprice-bench 2>&1 | tail -8
   done
   timeout 30 build-peers/roofline 2>&1 | tail -6
