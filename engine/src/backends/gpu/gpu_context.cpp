@@ -52,8 +52,9 @@ gpu_context::gpu_context(const engine_options& o, const market_data& market, std
   if (o.record_allocations) recorder_ = std::make_unique<allocation_recorder>();
 
   // Market data enters through GPUDirect-safe buffers, uploaded once from pinned staging on a
-  // stream of its own; every request's stream waits on market_ready_. The local-vol grids go
-  // with it (float, then double: 256-byte aligned parts), so no request uploads a grid.
+  // stream of its own, and construction waits for it: no request's stream then needs to wait
+  // on the market, a driver call a request saved. The local-vol grids go with it (float, then
+  // double: 256-byte aligned parts), so no request uploads a grid.
   std::vector<double> const flat = flatten_market(market);
   market_surfaces const grids(market);
   auto const aligned = [](std::size_t b) { return (b + 255) / 256 * 256; };
@@ -90,8 +91,7 @@ gpu_context::gpu_context(const engine_options& o, const market_data& market, std
     MCPRICE_CUDA_TRY(
         cudaMemcpyAsync(sobol_table_.data(), rng::sobol_nibble_table(), bytes, cudaMemcpyHostToDevice, upload.value()));
   }
-  market_ready_.record(upload.view());
-  market_ready_.synchronize();  // the staging buffer goes out of scope next
+  upload.synchronize();  // requests read the market without a wait; the staging goes out of scope next
 }
 
 // The bucketed pool over pages it maps itself, where the device has virtual memory management:

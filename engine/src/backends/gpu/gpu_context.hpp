@@ -71,7 +71,6 @@ class gpu_context {
   };
   [[nodiscard]] bool requests_in_flight() const noexcept { return requests_in_flight_.load() > 0; }
   void note_cap_rejection() noexcept;
-  void wait_for_market(stream_view s) const { market_ready_.make_wait(s); }
   // The market's local-vol grids (market/market_surfaces.hpp) in the market buffers.
   template <typename Real>
   [[nodiscard]] const basic_vol_pair<Real>* surfaces() const noexcept
@@ -120,7 +119,6 @@ class gpu_context {
   const void* surfaces_f32_{nullptr};
   const void* surfaces_f64_{nullptr};
   std::string market_note_;
-  event market_ready_;
 };
 
 }  // namespace mcprice::detail

@@ -105,17 +105,17 @@ std::optional<family_run> job_graphs::run(const request_upload& u, const run_con
     runner_.stage(u, r, e->device.data(), e->device.size(), e->staging.as<char>(), e->staging.size());
     turn.take();
     stream_view const s = ctx_.next_stream();
-    ctx_.wait_for_market(s);
     // The graph's upload sends the stop word from the staging, zeroed by stage(). A stop may be
     // sent once this record has passed, before that copy has run; its sender sets the staged
-    // word first, so either copy that lands last carries the stop (stop_if_cancelled).
-    r.uploaded = ctx_.events().record(s);
+    // word first, so either copy that lands last carries the stop (stop_if_cancelled). A call
+    // that cannot be stopped records nothing: one driver call less a replay.
+    if (control.cancel != nullptr) r.uploaded = ctx_.events().record(s);
     job_runner::request_stop stop(runner_, r, control);
     e->exec.launch(s);
     turn.give_up();
     runner_.collect({s}, control.spin_wait);
     stop.end();
-    ctx_.events().release(r.uploaded);
+    if (r.uploaded != 0) ctx_.events().release(r.uploaded);
     runner_.keep_results(u, r, control, run);
   } catch (...) {
     // The instance may be broken with its stream: it is not kept.

@@ -310,7 +310,6 @@ void job_runner::upload(const request_upload& u, request_state& r, device_buffer
   nvtx_range const phase("upload");
   stage(u, r, device_data.data(), device_data.size(), staging.as<char>(), staging.size());
   stream_view const s = ctx_.upload_stream();
-  ctx_.wait_for_market(s);
   if (r.traces != nullptr) {
     r.upload_trace = std::make_shared<job_trace>();
     r.upload_trace->start.record(s);
