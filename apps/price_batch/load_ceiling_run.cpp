@@ -44,7 +44,7 @@ void print_ceiling_table(std::ostream& out, const std::vector<allocator_ceiling>
                 o.slo_ms, 100.0 * o.keep_up);
   out << line;
   std::snprintf(line, sizeof line, "%-16s %10s %10s %11s %9s %8s %8s %8s %10s %8s %8s %9s %10s\n", "allocator",
-                "offered/s", "jobs/s", "paths/s", "GPU busy", "p50 ms", "p99 ms", "max ms", "held MiB", "held/req",
+                "offered/s", "jobs/s", "paths/s", "strm busy", "p50 ms", "p99 ms", "max ms", "held MiB", "held/req",
                 "held/dev", "alloc p99", "callers");
   out << line;
   for (auto const& a : all) {
