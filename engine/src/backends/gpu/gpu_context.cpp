@@ -53,7 +53,7 @@ gpu_context::gpu_context(const engine_options& o, const market_data& market, std
 
   // Market data enters through GPUDirect-safe buffers, uploaded once from pinned staging on a
   // stream of its own, and construction waits for it: no request's stream then needs to wait
-  // on the market, a driver call a request saved. The local-vol grids go with it (float, then
+  // on the market, a driver call each request saves. The local-vol grids go with it (float, then
   // double: 256-byte aligned parts), so no request uploads a grid.
   std::vector<double> const flat = flatten_market(market);
   market_surfaces const grids(market);
