@@ -78,7 +78,12 @@ void run_claimed_pieces(thread_cache& threads, std::size_t pieces, std::size_t p
       if (++state->done == pieces) state->finished.notify_all();
     }
   };
-  for (std::size_t t = 0; t < std::min(helpers, pieces - 1); ++t) (void)threads.run(work);
+  try {
+    for (std::size_t t = 0; t < std::min(helpers, pieces - 1); ++t) (void)threads.run(work);
+  } catch (...) {
+    // A helper that cannot start only leaves more pieces to claim here; unwinding now would
+    // leave the started helpers calling f from a frame that is gone.
+  }
   work();
   std::unique_lock<std::mutex> lock(state->mutex);
   state->finished.wait(lock, [&] { return state->done == pieces; });

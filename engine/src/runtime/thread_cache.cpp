@@ -28,7 +28,14 @@ void thread_cache::post(std::function<void()> job)
     wake_.notify_one();
     return;
   }
-  threads_.emplace_back([this] { work(); });
+  try {
+    threads_.emplace_back([this] { work(); });
+  } catch (...) {
+    // No thread for it: the job leaves the queue, so a caller told so by the exception never
+    // has it run later from a frame it has left.
+    jobs_.pop_back();
+    throw;
+  }
 }
 
 void thread_cache::work()

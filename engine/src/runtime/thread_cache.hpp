@@ -27,7 +27,8 @@ class thread_cache {
   thread_cache& operator=(const thread_cache&) = delete;
   ~thread_cache();  // lets running tasks finish, then joins every thread
 
-  // Runs f on an idle thread of the cache, or on a new one.
+  // Runs f on an idle thread of the cache, or on a new one; throws, with nothing queued, when no
+  // thread can be started.
   template <typename F>
   auto run(F&& f) -> std::future<std::invoke_result_t<std::decay_t<F>>>
   {

@@ -233,7 +233,14 @@ class cpu_backend final : public pricing_backend {
       for (std::size_t s = next.fetch_add(1); s < segments; s = next.fetch_add(1)) segment_sums(s);
     };
     std::vector<std::future<void>> running;
-    for (std::size_t i = 0; i < workers; ++i) running.push_back(helpers_.run(worker));
+    running.reserve(workers);
+    try {
+      for (std::size_t i = 0; i < workers; ++i) running.push_back(helpers_.run(worker));
+    } catch (...) {
+      // A thread that cannot start leaves fewer workers, never this frame unwound under the
+      // running ones; with none, this thread prices and reports once, at the end.
+      if (running.empty()) worker();
+    }
     std::int64_t total = 0;
     for (auto const& t : trades) total += t.samples;
     // Every worker ends before any exception is rethrown, the callback's included: they use

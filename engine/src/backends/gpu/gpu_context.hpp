@@ -9,7 +9,6 @@
 #include "mcprice/memory/bucketed_pool_resource.hpp"
 #include "mcprice/memory/buffer_cache.hpp"
 #include "mcprice/memory/cuda_resources.hpp"
-#include "mcprice/memory/event.hpp"
 #include "mcprice/memory/gpudirect_buffer.hpp"
 #include "mcprice/memory/mapped_page_resource.hpp"
 #include "mcprice/memory/pinned_buffer.hpp"
