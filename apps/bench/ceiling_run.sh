@@ -9,8 +9,8 @@
 #         apps/mcprice-greeks-bench apps/mcprice-stac-bench
 #       the MonteCarloMultiGPU sample built from a fetched cuda-samples into build-peers/mcmg/,
 #       roofline.cu into build-peers/roofline (both ignored, carried)
-# There: OUT=$OUT bash apps/bench/ceiling_run.sh   (written 2026-12-07 with no device to be had:
-#        not yet run on one)
+# There: OUT=$OUT bash apps/bench/ceiling_run.sh   (about 110 s on an H100; its figures are in
+#        docs/benchmarks.md, fifty-fifth session)
 set -u
 mkdir -p /tmp/c && tar xJf .devcarry/busy.txz -C /tmp/c
 export LD_LIBRARY_PATH=/tmp/c/lib
